@@ -1,0 +1,28 @@
+"""Usage and cost accounting: pydantic-ai's token counts into decode's `Usage`.
+
+Prices come from `genai-prices` (through `ModelResponse.cost()`), which knows the public price
+lists of the big providers. Local, scripted and unknown models have no price: cost stays None.
+"""
+
+import logging
+
+from pydantic_ai.messages import ModelResponse
+
+from decode.entities.usage import Usage
+
+logger = logging.getLogger(__name__)
+
+
+def response_usage(response: ModelResponse) -> Usage:
+    """The tokens (and, where the price is known, the dollars) of one model response."""
+    cost: float | None
+    try:
+        cost = float(response.cost().total_price)
+    except Exception:  # genai-prices raises LookupError and friends for unknown models
+        cost = None
+    return Usage(
+        requests=1,
+        input_tokens=response.usage.input_tokens,
+        output_tokens=response.usage.output_tokens,
+        cost_usd=cost,
+    )

@@ -1,0 +1,40 @@
+"""`build_agent()`: the pydantic-ai Agent at the heart of decode.
+
+The agent is stateless: model, instructions and tools. The conversation (history, usage) lives
+in the Agent Loop, so one agent can serve many turns and many front ends.
+"""
+
+import platform
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from pydantic_ai import Agent, RunContext
+from pydantic_ai.models import Model
+
+from decode.agent.deps import AgentDeps
+from decode.agent.registry import ToolSpec
+
+BASE_INSTRUCTIONS = """\
+You are decode, a coding agent working in the user's terminal, inside their project.
+Work step by step: look before you change, make the smallest change that does the job, and check it.
+Use the tools to act; do not ask the user to run things you can run yourself.
+Keep answers short and concrete. Refer to code as path:line. Never invent file contents or results."""
+
+
+def environment_instructions(ctx: RunContext[AgentDeps]) -> str:
+    """Facts the model cannot know: where it is and when. Rebuilt on every request."""
+    today = datetime.now(UTC).date().isoformat()
+    return f"Working directory: {ctx.deps.workspace}\nPlatform: {platform.system()}\nToday (UTC): {today}"
+
+
+def build_agent(model: Model | str, *, tools: Sequence[ToolSpec] = (), instructions: str = BASE_INSTRUCTIONS) -> Agent:
+    """Create the agent with the given model and tools.
+
+    `tools` come from the tool registry (`ToolSpec`s); with none, the agent can only talk.
+    """
+    return Agent(
+        model,
+        deps_type=AgentDeps,
+        instructions=[instructions, environment_instructions],
+        tools=[spec.to_tool() for spec in tools],
+    )

@@ -1,0 +1,140 @@
+"""The Agent Loop: one turn of ReAct (reason → call tools → observe → …) as a stream of events.
+
+pydantic-ai's `agent.iter()` walks the run node by node: a *model request* node (the model
+thinks and answers, streamed) then a *call tools* node (the tools it asked for run), again and
+again until the model answers without calling a tool. `AgentLoop.run_turn()` turns that walk into
+decode's own typed events (`entities/events.py`) and keeps the conversation's history and usage.
+The loop never prints: front ends render the events.
+"""
+
+import time
+from collections.abc import AsyncIterator
+
+from pydantic_ai import Agent
+from pydantic_ai.messages import (
+    FunctionToolCallEvent,
+    FunctionToolResultEvent,
+    ModelMessage,
+    PartDeltaEvent,
+    PartStartEvent,
+    RetryPromptPart,
+    TextPart,
+    TextPartDelta,
+    ThinkingPart,
+    ThinkingPartDelta,
+)
+from pydantic_ai.models import Model
+from pydantic_ai.usage import UsageLimits
+
+from decode.agent.cost import response_usage
+from decode.agent.deps import AgentDeps
+from decode.entities.events import (
+    AgentEvent,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallFinished,
+    ToolCallStarted,
+    TurnFinished,
+    UsageUpdated,
+)
+from decode.entities.tools import ToolCall, ToolResult
+from decode.entities.usage import Usage
+
+
+class AgentLoop:
+    """A conversation with the agent: run turns, keep the history and the running usage."""
+
+    def __init__(
+        self,
+        agent: Agent,
+        deps: AgentDeps,
+        *,
+        model: Model | None = None,
+        max_requests: int = 50,
+    ) -> None:
+        self.agent = agent
+        self.deps = deps
+        self.model = model
+        self.max_requests = max_requests
+        self.history: list[ModelMessage] = []
+        self.usage = Usage()
+
+    async def run_turn(self, prompt: str) -> AsyncIterator[AgentEvent]:
+        """Run one user turn, yielding events as they happen; the last one is `TurnFinished`.
+
+        Errors (a model failure, the request ceiling) propagate as pydantic-ai's exceptions; the
+        history is only extended when the turn completes, so a failed turn leaves it valid.
+        """
+        turn_usage = Usage()
+        started: dict[str, float] = {}
+        limits = UsageLimits(request_limit=self.max_requests)
+        async with self.agent.iter(
+            prompt, deps=self.deps, message_history=self.history, model=self.model, usage_limits=limits
+        ) as run:
+            async for node in run:
+                if Agent.is_model_request_node(node):
+                    async with node.stream(run.ctx) as stream:
+                        async for event in stream:
+                            if (delta := _model_delta(event)) is not None:
+                                yield delta
+                    request = response_usage(stream.response)
+                    turn_usage = turn_usage + request
+                    self.usage = self.usage + request
+                    yield UsageUpdated(request=request, total=self.usage)
+                elif Agent.is_call_tools_node(node):
+                    async with node.stream(run.ctx) as stream:
+                        async for event in stream:
+                            if isinstance(event, FunctionToolCallEvent):
+                                started[event.tool_call_id] = time.monotonic()
+                                yield ToolCallStarted(call=_tool_call(event))
+                            elif isinstance(event, FunctionToolResultEvent):
+                                began = started.pop(event.tool_call_id, time.monotonic())
+                                yield ToolCallFinished(result=_tool_result(event, time.monotonic() - began))
+            assert run.result is not None  # the async-for ends only at the End node
+            self.history = run.result.all_messages()
+            yield TurnFinished(output=str(run.result.output), usage=turn_usage)
+
+    def clear(self) -> None:
+        """Forget the conversation (the usage totals stay: they are what the session cost)."""
+        self.history = []
+
+
+def _model_delta(event: object) -> TextDelta | ThinkingDelta | None:
+    """Text and thinking as they stream; other model events (tool-call parts) are not shown."""
+    if isinstance(event, PartStartEvent):
+        if isinstance(event.part, TextPart) and event.part.content:
+            return TextDelta(text=event.part.content)
+        if isinstance(event.part, ThinkingPart) and event.part.content:
+            return ThinkingDelta(text=event.part.content)
+    elif isinstance(event, PartDeltaEvent):
+        if isinstance(event.delta, TextPartDelta) and event.delta.content_delta:
+            return TextDelta(text=event.delta.content_delta)
+        if isinstance(event.delta, ThinkingPartDelta) and event.delta.content_delta:
+            return ThinkingDelta(text=event.delta.content_delta)
+    return None
+
+
+def _tool_call(event: FunctionToolCallEvent) -> ToolCall:
+    try:
+        args = event.part.args_as_dict()
+    except Exception:  # malformed JSON from the model: show it raw, pydantic-ai asks for a retry
+        args = {"raw": str(event.part.args)}
+    return ToolCall(id=event.tool_call_id, name=event.part.tool_name, args=args)
+
+
+def _tool_result(event: FunctionToolResultEvent, duration_s: float) -> ToolResult:
+    part = event.part
+    if isinstance(part, RetryPromptPart):
+        return ToolResult(
+            call_id=part.tool_call_id,
+            name=part.tool_name or "",
+            content=part.model_response(),
+            is_error=True,
+            duration_s=duration_s,
+        )
+    return ToolResult(
+        call_id=part.tool_call_id,
+        name=part.tool_name,
+        content=part.model_response_str(),
+        duration_s=duration_s,
+    )

@@ -1,0 +1,60 @@
+"""The `decode` command.
+
+`decode --version` and `decode --help` must stay fast (see `evals/perf/`), so this module imports
+only click: each subcommand lives in its own module and is imported the first time it is invoked
+(or when `--help` needs its one-line description, which is kept here for that reason).
+
+Exit codes shared by every subcommand: 0 success, 1 the run failed, 2 usage or configuration
+error, 3 the request ceiling (`--max-requests`) was reached, 130 interrupted.
+"""
+
+import importlib
+
+import click
+
+from decode import __version__
+from decode.logging import init_logger
+
+init_logger()
+
+# name -> ("module:attribute", short help). The help text lives here so `decode --help`
+# can list commands without importing them.
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "run": ("decode.runtime.run:run", "Run one task headless and print the final answer."),
+}
+
+
+class LazyGroup(click.Group):
+    """A click group whose subcommands are imported only when they are used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *SUBCOMMANDS])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in SUBCOMMANDS:
+            return super().get_command(ctx, cmd_name)
+        target, short_help = SUBCOMMANDS[cmd_name]
+        if ctx.meta.get("decode.listing_commands"):
+            # `decode --help` only needs the name and the one-liner: don't import the command.
+            return click.Command(cmd_name, short_help=short_help)
+        module_name, attribute = target.split(":")
+        return getattr(importlib.import_module(module_name), attribute)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        ctx.meta["decode.listing_commands"] = True
+        try:
+            super().format_commands(ctx, formatter)
+        finally:
+            ctx.meta["decode.listing_commands"] = False
+
+
+@click.group(cls=LazyGroup, invoke_without_command=True)
+@click.version_option(__version__, "--version", "-V", prog_name="decode", message="%(prog)s %(version)s")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """decode: a terminal coding agent you can read from end to end.
+
+    Run `decode run "TASK"` for one task headless.
+    """
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())

@@ -1,0 +1,1 @@
+"""Configuration: one settings object for the whole program (see `settings.py`)."""

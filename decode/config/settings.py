@@ -1,0 +1,92 @@
+"""Every setting decode reads, in one place.
+
+Values come from, highest priority first: arguments passed to `Settings(...)`, environment
+variables, the `.env` file in the launch directory, and the defaults below. Secrets are
+`SecretStr`: printing the settings, logging them or putting them in a prompt shows `**********`,
+and code that truly needs the key calls `.get_secret_value()` at the one place it is used.
+
+Import the ready-made object: `from decode.config.settings import settings`.
+"""
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_MODEL = "google-gla:gemini-flash-latest"
+ENV_FILE = ".env"
+
+
+def _env(*names: str) -> AliasChoices:
+    """Accept a setting under each of these environment variable names (first wins)."""
+    return AliasChoices(*names)
+
+
+class Settings(BaseSettings):
+    """decode's settings. Field docs double as the comments of `.env.example`."""
+
+    model_config = SettingsConfigDict(
+        env_file=ENV_FILE,
+        env_file_encoding="utf-8",
+        extra="ignore",
+        populate_by_name=True,
+    )
+
+    env: Literal["dev", "test", "prod"] = Field("dev", validation_alias=_env("DECODE_ENV"))
+    """Deployment name. It only changes names (the logger and service name), never behaviour."""
+
+    model: str = Field(DEFAULT_MODEL, validation_alias=_env("DECODE_MODEL"))
+    """The model string `provider:name` used when `--model` is not given."""
+
+    log_level: str = Field("WARNING", validation_alias=_env("DECODE_LOG_LEVEL"))
+    """Level of decode's log lines on stderr: DEBUG, INFO, WARNING or ERROR."""
+
+    max_requests: int = Field(50, ge=1, validation_alias=_env("DECODE_MAX_REQUESTS"))
+    """Ceiling on model requests in one run; `decode run` stops with exit code 3 past it."""
+
+    request_timeout: float = Field(120.0, gt=0, validation_alias=_env("DECODE_REQUEST_TIMEOUT"))
+    """Seconds to wait for a model's HTTP response before giving up on that attempt."""
+
+    max_retries: int = Field(3, ge=0, validation_alias=_env("DECODE_MAX_RETRIES"))
+    """How often a transient model error (429, 5xx, timeout) is retried before the run fails."""
+
+    retry_base_delay: float = Field(1.0, ge=0, validation_alias=_env("DECODE_RETRY_BASE_DELAY"))
+    """First back-off delay in seconds; each retry doubles it (a server's Retry-After wins)."""
+
+    gemini_api_key: SecretStr | None = Field(None, validation_alias=_env("GEMINI_API_KEY", "GOOGLE_API_KEY"))
+    """Key for `google-gla:` models (Google AI Studio)."""
+
+    gemini_base_url: str | None = Field(None, validation_alias=_env("GEMINI_BASE_URL"))
+    """Override the Gemini API address (a proxy, or a local test server)."""
+
+    openrouter_api_key: SecretStr | None = Field(None, validation_alias=_env("OPENROUTER_API_KEY"))
+    """Key for `openrouter:` models."""
+
+    openrouter_base_url: str = Field("https://openrouter.ai/api/v1", validation_alias=_env("OPENROUTER_BASE_URL"))
+    """OpenRouter's OpenAI-compatible address."""
+
+    openai_base_url: str | None = Field(None, validation_alias=_env("OPENAI_BASE_URL"))
+    """Address of the OpenAI-compatible server used by `openai-compatible:NAME` (Ollama, vLLM…)."""
+
+    openai_api_key: SecretStr | None = Field(None, validation_alias=_env("OPENAI_API_KEY"))
+    """Key for that server, when it wants one."""
+
+    modal_llm_url: str | None = Field(None, validation_alias=_env("DECODE_MODAL_LLM_URL"))
+    """OpenAI-compatible address of a model served on Modal, for `modal:NAME`."""
+
+    modal_llm_token: SecretStr | None = Field(None, validation_alias=_env("DECODE_MODAL_LLM_TOKEN"))
+    """Bearer token of that Modal endpoint."""
+
+    @property
+    def service_name(self) -> str:
+        """The name decode goes by in logs and traces: `decode` in prod, `decode-<env>` elsewhere."""
+        return "decode" if self.env == "prod" else f"decode-{self.env}"
+
+    @property
+    def env_file(self) -> Path:
+        """The `.env` file these settings read (it need not exist)."""
+        return Path(ENV_FILE).resolve()
+
+
+settings = Settings()

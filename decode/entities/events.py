@@ -1,0 +1,72 @@
+"""The one event stream: everything the agent loop tells the outside world.
+
+The loop yields these; the REPL renders them, `decode run` prints or serialises them, notebooks
+display them. Each event has a `kind` so a list of them round-trips through JSON
+(`EVENT_ADAPTER.dump_json(event)` / `EVENT_ADAPTER.validate_json(line)`).
+"""
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, TypeAdapter
+
+from decode.entities.tools import ToolCall, ToolResult
+from decode.entities.usage import Usage
+
+
+class TextDelta(BaseModel):
+    """A piece of the answer, as the model streams it."""
+
+    kind: Literal["text"] = "text"
+    text: str
+
+
+class ThinkingDelta(BaseModel):
+    """A piece of the model's visible reasoning (shown dimmed, never part of the answer)."""
+
+    kind: Literal["thinking"] = "thinking"
+    text: str
+
+
+class ToolCallStarted(BaseModel):
+    """The model called a tool; it is about to run."""
+
+    kind: Literal["tool_call"] = "tool_call"
+    call: ToolCall
+
+
+class ToolCallFinished(BaseModel):
+    """A tool finished (or failed in a way the model is told about)."""
+
+    kind: Literal["tool_result"] = "tool_result"
+    result: ToolResult
+
+
+class UsageUpdated(BaseModel):
+    """One model request completed: its own usage, and the run's total so far."""
+
+    kind: Literal["usage"] = "usage"
+    request: Usage
+    total: Usage
+
+
+class Notice(BaseModel):
+    """Something the user should know that is not part of the answer (a retry, a warning)."""
+
+    kind: Literal["notice"] = "notice"
+    level: Literal["info", "warning", "error"] = "info"
+    message: str
+
+
+class TurnFinished(BaseModel):
+    """The turn is over: the final answer and the turn's usage."""
+
+    kind: Literal["turn_finished"] = "turn_finished"
+    output: str
+    usage: Usage
+
+
+AgentEvent = Annotated[
+    TextDelta | ThinkingDelta | ToolCallStarted | ToolCallFinished | UsageUpdated | Notice | TurnFinished,
+    Field(discriminator="kind"),
+]
+EVENT_ADAPTER: TypeAdapter[AgentEvent] = TypeAdapter(AgentEvent)

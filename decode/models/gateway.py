@@ -1,0 +1,110 @@
+"""Resolve a model string (`provider:name`) into a ready pydantic-ai model.
+
+| string                       | what                                          | needs                          |
+|------------------------------|-----------------------------------------------|--------------------------------|
+| `google-gla:gemini-…`        | Gemini through google-genai                   | GEMINI_API_KEY                 |
+| `openrouter:vendor/model`    | OpenRouter (OpenAI-compatible)                | OPENROUTER_API_KEY             |
+| `modal:NAME`                 | an open model served on Modal                 | DECODE_MODAL_LLM_URL (+ token) |
+| `openai-compatible:NAME`     | Ollama, llama.cpp, vLLM… at OPENAI_BASE_URL   | OPENAI_BASE_URL (+ key)        |
+| `test`                       | pydantic-ai's TestModel                       | nothing                        |
+| `script:PATH`                | the scripted model (`script.py`)              | nothing                        |
+
+Provider SDKs are imported only for the provider in use: each is slow to import. Every network
+model is wrapped in `RetryingModel`, with the SDK's own retries off, so one policy applies.
+"""
+
+from pathlib import Path
+
+from pydantic import SecretStr
+from pydantic_ai.models import Model
+
+from decode.config.settings import Settings
+from decode.models.errors import MissingKeyError, ModelConfigError
+from decode.models.retry import OnRetry, RetryingModel
+
+PROVIDERS = ("google-gla", "openrouter", "modal", "openai-compatible", "test", "script")
+
+
+def split_model_string(spec: str) -> tuple[str, str]:
+    """`"openrouter:qwen/qwen3-coder"` → `("openrouter", "qwen/qwen3-coder")`; `"test"` → `("test", "")`."""
+    provider, _, name = spec.strip().partition(":")
+    if provider not in PROVIDERS:
+        known = ", ".join(f"{p}:" for p in PROVIDERS)
+        raise ModelConfigError(f"unknown model provider in {spec!r}: use one of {known}")
+    if provider not in ("test",) and not name:
+        raise ModelConfigError(f"model string {spec!r} has no model name after '{provider}:'")
+    return provider, name
+
+
+def resolve_model(spec: str, settings: Settings, *, on_retry: OnRetry | None = None) -> Model:
+    """Build the model that `spec` names, or raise `ModelConfigError` before any request is made."""
+    provider, name = split_model_string(spec)
+    if provider == "test":
+        from pydantic_ai.models.test import TestModel
+
+        return TestModel()
+    if provider == "script":
+        from decode.models.script import ScriptedModel
+
+        return ScriptedModel.from_file(Path(name).expanduser())
+
+    if provider == "google-gla":
+        model = _gemini(name, settings)
+    elif provider == "openrouter":
+        model = _openrouter(name, settings)
+    elif provider == "modal":
+        if not settings.modal_llm_url:
+            raise MissingKeyError("DECODE_MODAL_LLM_URL", "modal:", str(settings.env_file))
+        model = _openai_chat(name, settings.modal_llm_url, settings.modal_llm_token, settings)
+    else:  # openai-compatible
+        if not settings.openai_base_url:
+            raise MissingKeyError("OPENAI_BASE_URL", "openai-compatible:", str(settings.env_file))
+        model = _openai_chat(name, settings.openai_base_url, settings.openai_api_key, settings)
+    return RetryingModel(
+        model,
+        max_retries=settings.max_retries,
+        base_delay=settings.retry_base_delay,
+        on_retry=on_retry,
+    )
+
+
+def _gemini(name: str, settings: Settings) -> Model:
+    if settings.gemini_api_key is None:
+        raise MissingKeyError("GEMINI_API_KEY", "google-gla:", str(settings.env_file))
+    import httpx2
+    from pydantic_ai.models.google import GoogleModel
+    from pydantic_ai.providers.google import GoogleProvider
+
+    provider = GoogleProvider(
+        api_key=settings.gemini_api_key.get_secret_value(),
+        base_url=settings.gemini_base_url,
+        http_client=httpx2.AsyncClient(timeout=httpx2.Timeout(settings.request_timeout, connect=10)),
+    )
+    return GoogleModel(name, provider=provider)
+
+
+def _openai_client(base_url: str, api_key: str, settings: Settings):
+    from openai import AsyncOpenAI
+
+    # max_retries=0: RetryingModel owns the retry policy for every provider.
+    return AsyncOpenAI(base_url=base_url, api_key=api_key, max_retries=0, timeout=settings.request_timeout)
+
+
+def _openrouter(name: str, settings: Settings) -> Model:
+    if settings.openrouter_api_key is None:
+        raise MissingKeyError("OPENROUTER_API_KEY", "openrouter:", str(settings.env_file))
+    from pydantic_ai.models.openrouter import OpenRouterModel
+    from pydantic_ai.providers.openrouter import OpenRouterProvider
+
+    client = _openai_client(settings.openrouter_base_url, settings.openrouter_api_key.get_secret_value(), settings)
+    return OpenRouterModel(name, provider=OpenRouterProvider(openai_client=client))
+
+
+def _openai_chat(name: str, base_url: str, api_key: SecretStr | None, settings: Settings) -> Model:
+    from pydantic_ai.models.openai import OpenAIChatModel
+    from pydantic_ai.providers.openai import OpenAIProvider
+
+    # Local servers (Ollama, llama.cpp) accept any key; the SDK insists on one being set.
+    key = api_key.get_secret_value() if api_key is not None else "not-needed"
+    client = _openai_client(base_url, key, settings)
+    return OpenAIChatModel(name, provider=OpenAIProvider(openai_client=client))

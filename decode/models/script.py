@@ -1,0 +1,121 @@
+"""The scripted model: plays a JSON file of responses in order, like a model that knows its lines.
+
+The file is a JSON list; each item is one model response:
+
+    [
+      {"tool_calls": [{"name": "read", "args": {"path": "README.md"}}]},
+      {"text": "The README says hello."}
+    ]
+
+An item may carry `text`, `tool_calls` or both. Text streams in small chunks, as a real model's
+would. When the list runs out the run fails with a clear error naming the file. Notebooks, tests
+and demos use it to run offline; you can use it to "be the model" yourself.
+"""
+
+import json
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart
+from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls, FunctionModel
+
+from decode.models.errors import ModelConfigError
+
+
+class ScriptedToolCall(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class ScriptedResponse(BaseModel):
+    """One response of the script: some text, some tool calls, or both."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str | None = None
+    tool_calls: list[ScriptedToolCall] = Field(default_factory=list)
+
+
+class ScriptExhaustedError(RuntimeError):
+    """The model was asked for more responses than the script holds."""
+
+
+def load_script(path: Path) -> list[ScriptedResponse]:
+    """Read and check a script file; any problem is a `ModelConfigError` naming the file."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ModelConfigError(f"script model: {path} does not exist") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelConfigError(f"script model: {path} is not valid JSON ({exc})") from None
+    if not isinstance(raw, list):
+        raise ModelConfigError(f"script model: {path} must hold a JSON list of responses")
+    responses = []
+    for index, item in enumerate(raw):
+        try:
+            response = ScriptedResponse.model_validate(item)
+        except ValidationError as exc:
+            problem = exc.errors()[0]
+            where = ".".join(str(part) for part in problem["loc"]) or "item"
+            raise ModelConfigError(f"script model: {path} item {index}: {where}: {problem['msg']}") from None
+        if response.text is None and not response.tool_calls:
+            raise ModelConfigError(f"script model: {path} item {index} has neither 'text' nor 'tool_calls'")
+        responses.append(response)
+    return responses
+
+
+def _chunks(text: str) -> list[str]:
+    """Split text into word-sized pieces (whitespace kept) so it streams like a real model."""
+    return re.findall(r"\s*\S+\s*|\s+", text) or [text]
+
+
+class ScriptedModel(FunctionModel):
+    """A pydantic-ai model that answers each request with the next response of a script."""
+
+    def __init__(self, responses: list[ScriptedResponse], *, source: str = "<script>") -> None:
+        self.responses = responses
+        self.source = source
+        self.played = 0
+        super().__init__(self._respond, stream_function=self._stream, model_name=f"script:{source}")
+
+    @classmethod
+    def from_file(cls, path: Path) -> "ScriptedModel":
+        return cls(load_script(path), source=str(path))
+
+    def _next(self) -> ScriptedResponse:
+        if self.played >= len(self.responses):
+            raise ScriptExhaustedError(
+                f"script model: {self.source} has no response left "
+                f"(it holds {len(self.responses)}, the agent asked for one more)"
+            )
+        response = self.responses[self.played]
+        self.played += 1
+        return response
+
+    async def _stream(self, messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str | DeltaToolCalls]:
+        response = self._next()
+        if response.text:
+            for chunk in _chunks(response.text):
+                yield chunk
+        for index, call in enumerate(response.tool_calls):
+            yield {
+                index: DeltaToolCall(
+                    name=call.name,
+                    json_args=json.dumps(call.args),
+                    tool_call_id=f"call_{self.played}_{index}",
+                )
+            }
+
+    def _respond(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        response = self._next()
+        parts: list[TextPart | ToolCallPart] = []
+        if response.text:
+            parts.append(TextPart(response.text))
+        for index, call in enumerate(response.tool_calls):
+            parts.append(ToolCallPart(call.name, call.args, tool_call_id=f"call_{self.played}_{index}"))
+        return ModelResponse(parts=parts)

@@ -1,0 +1,1 @@
+"""Headless front end: `decode run "TASK"` runs one task without a terminal UI."""

@@ -1,0 +1,122 @@
+"""`decode run "TASK"`: one task, headless, the final answer alone on stdout.
+
+Progress (tool calls, retries, notices) goes to stderr, so `decode run "…" > answer.md` captures
+only the answer. Exit codes: 0 done, 1 the run failed, 2 usage or configuration error,
+3 the request ceiling (`--max-requests`) was reached, 130 interrupted (Ctrl-C).
+"""
+
+import asyncio
+import sys
+from pathlib import Path
+
+import click
+
+from decode.logging import init_logger
+
+init_logger()
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_REQUEST_LIMIT = 3
+EXIT_INTERRUPTED = 130
+
+
+def fail(message: str, code: int) -> None:
+    """Print a one-line error to stderr and exit with `code`."""
+    click.echo(f"decode: error: {message}", err=True)
+    sys.exit(code)
+
+
+@click.command()
+@click.argument("task")
+@click.option("-m", "--model", help="Model string, e.g. google-gla:gemini-flash-latest or script:turns.json.")
+@click.option("--max-requests", type=click.IntRange(min=1), help="Stop after N model requests (exit code 3).")
+def run(task: str, model: str | None, max_requests: int | None) -> None:
+    """Run TASK headless and print the final answer on stdout.
+
+    TASK "-" reads the task from stdin. Exit codes: 0 done, 1 the run failed, 2 usage or
+    configuration error, 3 request ceiling reached, 130 interrupted.
+    """
+    if task == "-":
+        task = sys.stdin.read()
+    if not task.strip():
+        fail("the task is empty", EXIT_USAGE)
+    settings = load_settings()
+    init_logger(settings.log_level)
+    try:
+        code = asyncio.run(_run(task, model or settings.model, max_requests or settings.max_requests, settings))
+    except KeyboardInterrupt:
+        click.echo("decode: interrupted", err=True)
+        code = EXIT_INTERRUPTED
+    sys.exit(code)
+
+
+def load_settings():
+    """The settings object, or a one-line error (exit 2) naming what is wrong."""
+    from pydantic import ValidationError
+
+    try:
+        from decode.config.settings import settings
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        name = ".".join(str(part) for part in problem["loc"])
+        fail(f"invalid setting {name}: {problem['msg']} (check the environment and .env)", EXIT_USAGE)
+    return settings
+
+
+async def _run(task: str, model_string: str, max_requests: int, settings) -> int:
+    from pydantic_ai.exceptions import ModelAPIError, UnexpectedModelBehavior, UsageLimitExceeded
+
+    from decode.agent.deps import AgentDeps
+    from decode.agent.factory import build_agent
+    from decode.agent.loop import AgentLoop
+    from decode.entities.events import Notice, TextDelta, ToolCallFinished, ToolCallStarted, TurnFinished
+    from decode.models.errors import ModelConfigError
+    from decode.models.gateway import resolve_model
+    from decode.models.script import ScriptExhaustedError
+
+    def on_retry(error: BaseException, attempt: int, delay: float) -> None:
+        click.echo(f"decode: model error ({_short(error)}); retry {attempt} in {delay:.1f}s", err=True)
+
+    try:
+        model = resolve_model(model_string, settings, on_retry=on_retry)
+    except ModelConfigError as exc:
+        fail(str(exc), EXIT_USAGE)
+
+    loop = AgentLoop(build_agent(model), AgentDeps(Path.cwd(), settings), max_requests=max_requests)
+    commentary: list[str] = []
+    try:
+        async for event in loop.run_turn(task):
+            if isinstance(event, TextDelta):
+                commentary.append(event.text)
+            elif isinstance(event, ToolCallStarted):
+                # Text the model wrote before calling a tool is commentary, not the answer.
+                if text := "".join(commentary).strip():
+                    click.echo(text, err=True)
+                commentary.clear()
+                click.echo(f"→ {event.call.summary()}", err=True)
+            elif isinstance(event, ToolCallFinished):
+                mark = "✗" if event.result.is_error else "✓"
+                click.echo(f"  {mark} {event.result.name} ({event.result.duration_s:.1f}s)", err=True)
+            elif isinstance(event, Notice):
+                click.echo(f"decode: {event.level}: {event.message}", err=True)
+            elif isinstance(event, TurnFinished):
+                click.echo(event.output)
+    except UsageLimitExceeded as exc:
+        click.echo(f"decode: error: stopped at the request ceiling ({exc}); raise it with --max-requests", err=True)
+        return EXIT_REQUEST_LIMIT
+    except (ModelAPIError, UnexpectedModelBehavior, ScriptExhaustedError) as exc:
+        click.echo(f"decode: error: model request failed: {_short(exc)}", err=True)
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def _short(error: BaseException) -> str:
+    """A one-line description of a model error, without dumping a whole response body."""
+    from pydantic_ai.exceptions import ModelHTTPError
+
+    if isinstance(error, ModelHTTPError):
+        return f"HTTP {error.status_code} from {error.model_name}"
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= 300 else text[:299] + "…"
