@@ -1,0 +1,40 @@
+"""Fixtures for the whole suite.
+
+Every test starts from a clean slate: none of the developer's own keys or DECODE_* settings leak
+in (a real key must never reach a test), and HOME points at an empty directory so user-level
+files (`~/.decode/…`) come only from the test itself.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+
+def _is_decode_setting(name: str) -> bool:
+    return name.startswith("DECODE_") or name in {
+        "GEMINI_API_KEY",
+        "GOOGLE_API_KEY",
+        "GEMINI_BASE_URL",
+        "OPENROUTER_API_KEY",
+        "OPENROUTER_BASE_URL",
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+    }
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    for name in list(os.environ):
+        if _is_decode_setting(name):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty project directory, made the current directory (the launch directory)."""
+    root = tmp_path / "project"
+    root.mkdir()
+    monkeypatch.chdir(root)
+    return root
