@@ -1,0 +1,64 @@
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from decode.config.settings import DEFAULT_MODEL, Settings
+
+
+def test_defaults_apply_when_nothing_is_set(project: Path) -> None:
+    settings = Settings()
+    assert settings.model == DEFAULT_MODEL
+    assert settings.gemini_api_key is None
+    assert settings.max_requests == 50
+
+
+def test_priority_is_init_then_env_then_dotenv(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (project / ".env").write_text("DECODE_MODEL=openrouter:from-dotenv\nDECODE_MAX_REQUESTS=7\n")
+    assert Settings().model == "openrouter:from-dotenv"
+    assert Settings().max_requests == 7
+
+    monkeypatch.setenv("DECODE_MODEL", "openrouter:from-env")
+    assert Settings().model == "openrouter:from-env"
+    assert Settings().max_requests == 7  # still from .env
+
+    assert Settings(model="test").model == "test"
+
+
+def test_keys_are_secret_everywhere_but_at_their_use(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GEMINI_API_KEY", "sk-very-secret")
+    settings = Settings()
+    assert "sk-very-secret" not in repr(settings)
+    assert "sk-very-secret" not in str(settings.model_dump())
+    assert "sk-very-secret" not in settings.model_dump_json()
+    assert settings.gemini_api_key is not None
+    assert settings.gemini_api_key.get_secret_value() == "sk-very-secret"
+
+
+def test_google_api_key_is_accepted_as_an_alias(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GOOGLE_API_KEY", "g-key")
+    key = Settings().gemini_api_key
+    assert key is not None
+    assert key.get_secret_value() == "g-key"
+
+
+def test_decode_env_only_changes_names(project: Path) -> None:
+    dev, prod = Settings(env="dev"), Settings(env="prod")
+    assert (dev.service_name, prod.service_name) == ("decode-dev", "decode")
+    assert dev.model_dump(exclude={"env"}) == prod.model_dump(exclude={"env"})
+
+
+def test_invalid_value_names_the_variable(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DECODE_MAX_REQUESTS", "lots")
+    with pytest.raises(ValidationError) as caught:
+        Settings()
+    assert caught.value.errors()[0]["loc"] == ("DECODE_MAX_REQUESTS",)
+
+
+def test_malformed_dotenv_lines_do_not_stop_the_rest(project: Path) -> None:
+    (project / ".env").write_text("this is not a setting\nDECODE_MODEL=test\n")
+    assert Settings().model == "test"
+
+
+def test_env_file_is_resolved_in_the_launch_directory(project: Path) -> None:
+    assert Settings().env_file == project / ".env"

@@ -1,0 +1,31 @@
+from decode.entities.events import (
+    EVENT_ADAPTER,
+    Notice,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallFinished,
+    ToolCallStarted,
+    TurnFinished,
+    UsageUpdated,
+)
+from decode.entities.tools import ToolCall, ToolResult
+from decode.entities.usage import Usage
+
+
+def test_every_event_round_trips_through_json() -> None:
+    events = [
+        TextDelta(text="Hel"),
+        ThinkingDelta(text="hmm"),
+        ToolCallStarted(call=ToolCall(id="c1", name="read", args={"path": "a.py"})),
+        ToolCallFinished(result=ToolResult(call_id="c1", name="read", content="1\tx", duration_s=0.5)),
+        UsageUpdated(request=Usage(requests=1, input_tokens=3), total=Usage(requests=2, input_tokens=9)),
+        Notice(level="warning", message="retrying"),
+        TurnFinished(output="done", usage=Usage(requests=2, cost_usd=0.01)),
+    ]
+    for event in events:
+        assert EVENT_ADAPTER.validate_json(EVENT_ADAPTER.dump_json(event)) == event
+
+
+def test_kind_tells_events_apart() -> None:
+    kinds = {TextDelta(text="a").kind, ThinkingDelta(text="a").kind}
+    assert kinds == {"text", "thinking"}

@@ -1,0 +1,56 @@
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from decode import __version__
+from decode.cli import SUBCOMMANDS, cli
+
+# Top-level packages `decode --version` and `--help` must not import (each costs 20-2000 ms).
+HEAVY = {"pydantic", "pydantic_ai", "pydantic_settings", "openai", "google", "httpx", "prompt_toolkit", "rich"}
+
+
+def _modules_after(args: list[str]) -> set[str]:
+    code = (
+        "import sys\n"
+        "from decode.cli import cli\n"
+        "try:\n"
+        f"    cli({args!r})\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print('\\n'.join(sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return set(done.stdout.split())
+
+
+def test_version() -> None:
+    result = CliRunner().invoke(cli, ["--version"])
+    assert result.exit_code == 0
+    assert result.output.strip() == f"decode {__version__}"
+
+
+def test_help_lists_every_subcommand_with_its_one_liner() -> None:
+    result = CliRunner().invoke(cli, ["--help"])
+    assert result.exit_code == 0
+    for name, (_, short_help) in SUBCOMMANDS.items():
+        assert name in result.output
+        assert short_help.rstrip(".") in result.output
+
+
+def test_version_and_help_import_no_heavy_library() -> None:
+    for args in (["--version"], ["--help"]):
+        heavy = {name for name in _modules_after(args) if name.split(".")[0] in HEAVY}
+        assert not heavy, f"{args} imported {sorted(heavy)[:5]}"
+
+
+def test_unknown_subcommand_is_a_usage_error() -> None:
+    result = CliRunner().invoke(cli, ["fly"])
+    assert result.exit_code == 2
+    assert "No such command" in result.output
+
+
+def test_subcommand_help_imports_the_command() -> None:
+    result = CliRunner().invoke(cli, ["run", "--help"])
+    assert result.exit_code == 0
+    assert "--max-requests" in result.output
