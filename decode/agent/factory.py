@@ -37,4 +37,6 @@ def build_agent(model: Model | str, *, tools: Sequence[ToolSpec] = (), instructi
         deps_type=AgentDeps,
         instructions=[instructions, environment_instructions],
         tools=[spec.to_tool() for spec in tools],
+        # A wrong tool name or bad arguments go back to the model this many times before the run fails.
+        retries=3,
     )

@@ -103,11 +103,17 @@ async def _run(task: str, model_string: str, max_requests: int, settings) -> int
                 click.echo(f"decode: {event.level}: {event.message}", err=True)
             elif isinstance(event, TurnFinished):
                 click.echo(event.output)
-    except UsageLimitExceeded as exc:
-        click.echo(f"decode: error: stopped at the request ceiling ({exc}); raise it with --max-requests", err=True)
+    except UsageLimitExceeded:
+        click.echo(f"decode: error: stopped at the request ceiling ({max_requests}); raise it with --max-requests", err=True)
         return EXIT_REQUEST_LIMIT
-    except (ModelAPIError, UnexpectedModelBehavior, ScriptExhaustedError) as exc:
+    except ModelAPIError as exc:
         click.echo(f"decode: error: model request failed: {_short(exc)}", err=True)
+        return EXIT_FAILED
+    except UnexpectedModelBehavior as exc:
+        click.echo(f"decode: error: the model's response could not be used: {_short(exc)}", err=True)
+        return EXIT_FAILED
+    except ScriptExhaustedError as exc:
+        click.echo(f"decode: error: {exc}", err=True)
         return EXIT_FAILED
     return EXIT_OK
 
