@@ -27,7 +27,9 @@ def environment_instructions(ctx: RunContext[AgentDeps]) -> str:
     return f"Working directory: {ctx.deps.workspace}\nPlatform: {platform.system()}\nToday (UTC): {today}"
 
 
-def build_agent(model: Model | str, *, tools: Sequence[ToolSpec] = (), instructions: str = BASE_INSTRUCTIONS) -> Agent:
+def build_agent(
+    model: Model | str, *, tools: Sequence[ToolSpec] = (), instructions: str = BASE_INSTRUCTIONS
+) -> Agent[AgentDeps, str]:
     """Create the agent with the given model and tools.
 
     `tools` come from the tool registry (`ToolSpec`s); with none, the agent can only talk.
