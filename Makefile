@@ -1,0 +1,93 @@
+# decode: every routine task is a verb here. `make help` lists them.
+#
+# Commands run through uv in the project's .venv. uv is pointed at an installed Python >= 3.12
+# (scripts/find-python) so it never needs to download one, which it cannot do offline.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+# Resolved once per `make` run, and not at all for `make help`, which must stay instant.
+ifneq ($(filter-out help,$(or $(MAKECMDGOALS),help)),)
+UV := $(or $(shell uv --version >/dev/null 2>&1 && echo uv),$(shell python3 -c 'import uv; print(uv.find_uv_bin())' 2>/dev/null),uv)
+UV_PYTHON ?= $(shell scripts/find-python 2>/dev/null)
+ifneq ($(UV_PYTHON),)
+export UV_PYTHON
+endif
+endif
+
+# `--locked`: fail if uv.lock is stale instead of silently re-locking.
+RUN := $(UV) run --locked
+WORKERS ?= 2
+# Extra pytest arguments, e.g. `make unit-tests PYTEST_ARGS="-k settings -x"`.
+PYTEST_ARGS ?=
+# pytest-xdist: `loadscope` keeps a module's tests (and a notebook's cells) on one worker.
+XDIST := -n $(WORKERS) --dist loadscope
+NBVAL := --nbval --nbval-current-env
+
+# pytest exits 5 when it collected nothing: say so plainly, a suite that runs nothing is a failure.
+define pytest
+	$(RUN) pytest $(1) $(PYTEST_ARGS) || { rc=$$?; \
+	  if [ $$rc -eq 5 ]; then echo "make: pytest collected no tests in '$(strip $(1))' (exit 5)" >&2; fi; exit $$rc; }
+endef
+
+.PHONY: help install hooks test unit-tests integration-tests notebooks lock-check lint-check lint-fix \
+	format-check format-fix sync-check check lab bench pre-commit ci
+
+help: ## Show this list
+	@echo "usage: make VERB   (the project's tools run from .venv through uv)"
+	@echo
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+# --compile-bytecode: `decode` then starts from .pyc files instead of compiling every module it
+# imports, which is most of its start-up wherever PYTHONDONTWRITEBYTECODE is set (see evals/perf).
+install: ## Install uv if missing, then the locked dependencies (with the dev group) into .venv
+	@uv_bin=$$(scripts/ensure-uv) && "$$uv_bin" sync --locked --compile-bytecode
+
+hooks: ## Install the git hooks of .pre-commit-config.yaml (commit: format, lint, pairs; push: unit tests)
+	$(RUN) pre-commit install --hook-type pre-commit --hook-type pre-push
+
+test: ## Run the whole suite: unit + integration tests and every lesson notebook (offline)
+	$(call pytest,$(XDIST) tests lessons $(NBVAL))
+
+unit-tests: ## Run the unit tests (tests/unit)
+	$(call pytest,$(XDIST) tests/unit)
+
+integration-tests: ## Run the integration tests: real CLI processes, loopback servers, git (tests/integration)
+	$(call pytest,$(XDIST) tests/integration)
+
+notebooks: ## Execute every lesson notebook under nbval and compare its outputs
+	$(call pytest,$(XDIST) lessons $(NBVAL))
+
+lock-check: ## Check that uv.lock matches pyproject.toml
+	$(UV) lock --check
+
+lint-check: ## Lint with ruff
+	$(RUN) ruff check .
+
+lint-fix: ## Lint with ruff and apply the safe fixes
+	$(RUN) ruff check --fix .
+
+format-check: ## Check formatting with ruff
+	$(RUN) ruff format --check .
+
+format-fix: ## Format with ruff
+	$(RUN) ruff format .
+
+sync-check: ## Check that every lesson's .py and .ipynb hold the same cells
+	$(RUN) python scripts/check_notebook_pairs.py
+
+check: lock-check format-check lint-check sync-check ## All static checks: lock, format, lint, notebook pairs
+
+lab: ## Open the lessons in JupyterLab (.py lessons open as notebooks through jupytext)
+	$(RUN) jupyter lab --ServerApp.root_dir=lessons $(LAB_ARGS)
+
+bench: ## Run the performance benchmarks of evals/perf (tables also go to evals/perf/results/)
+	$(RUN) python evals/perf/run.py $(BENCH_ARGS)
+
+pre-commit: ## Run every pre-commit hook (commit and push stages) on every file
+	$(RUN) pre-commit run --all-files --hook-stage pre-commit
+	$(RUN) pre-commit run --all-files --hook-stage pre-push
+
+ci: check test ## What CI runs: the static checks, then the whole test suite with every notebook

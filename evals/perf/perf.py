@@ -1,0 +1,216 @@
+"""The benchmark kit: time a subject against a baseline and judge the ratio against a target.
+
+A benchmark module (`bench_*.py` beside this file) defines `benchmarks(ctx)`, which yields
+`Comparison`s (timed by the runner) and `Figure`s (a number the module measured itself, such as
+the characters of a prompt). `run.py` finds the modules, runs them and prints one markdown table.
+
+Timing is wall-clock over whole runs, repeated: the subject and the baseline alternate so a
+burst of load on the machine hits both alike, and the median of each is compared. Ratios to a
+baseline measured in the same run travel between machines far better than raw seconds.
+"""
+
+import os
+import platform
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Subject:
+    """Something to time: `call()` is one repetition; `inner` calls make one sample.
+
+    Use `inner` > 1 for in-process work much shorter than a millisecond, so the clock's
+    resolution and the loop's own cost don't dominate.
+    """
+
+    label: str
+    call: Callable[[], object]
+    inner: int = 1
+
+
+def command(
+    argv: Sequence[str | Path],
+    *,
+    label: str | None = None,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> Subject:
+    """A command run to completion, output discarded; a non-zero exit aborts the benchmark."""
+    args = [str(part) for part in argv]
+
+    def call() -> None:
+        subprocess.run(
+            args,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=True,
+        )
+
+    return Subject(label or shlex.join(args), call)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """`subject` may take at most `target` times as long as `baseline` (medians)."""
+
+    name: str
+    subject: Subject
+    baseline: Subject
+    target: float
+    runs: int | None = None  # samples of each side; None: the runner's default (`--runs` overrides both)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A value the benchmark measured itself, with the most it may be (`limit`, same unit)."""
+
+    name: str
+    value: float
+    unit: str
+    limit: float
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a benchmark module gets: where things are, and a scratch directory of its own."""
+
+    root: Path
+    bin_dir: Path
+    tmp: Path
+    warmup: int
+
+    def bin(self, name: str) -> Path:
+        """A program of the project's virtual environment (`python`, `decode`, `rg`…)."""
+        return self.bin_dir / name
+
+    def environment(self, **overrides: str) -> dict[str, str]:
+        """This process's environment plus `overrides`, for commands that need a setting."""
+        return {**os.environ, **overrides}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the results table."""
+
+    name: str
+    subject: str
+    value: str
+    baseline: str
+    ratio: str
+    target: str
+    passed: bool
+
+
+def sample(subject: Subject) -> float:
+    """Seconds for one sample of `subject` (per call when `inner` > 1)."""
+    started = time.perf_counter()
+    for _ in range(subject.inner):
+        subject.call()
+    return (time.perf_counter() - started) / subject.inner
+
+
+def measure(comparison: Comparison, runs: int, warmup: int) -> tuple[list[float], list[float]]:
+    """Samples of the subject and of the baseline, taken alternately (order flipped each round)."""
+    for _ in range(warmup):
+        sample(comparison.subject)
+        sample(comparison.baseline)
+    subject_times: list[float] = []
+    baseline_times: list[float] = []
+    for round_ in range(runs):
+        if round_ % 2:
+            baseline_times.append(sample(comparison.baseline))
+            subject_times.append(sample(comparison.subject))
+        else:
+            subject_times.append(sample(comparison.subject))
+            baseline_times.append(sample(comparison.baseline))
+    return subject_times, baseline_times
+
+
+def seconds(value: float) -> str:
+    """A duration at a readable scale: `2.31 s`, `48.2 ms`, `310 µs`."""
+    if value >= 1:
+        return f"{value:.2f} s"
+    if value >= 1e-3:
+        return f"{value * 1e3:.1f} ms"
+    return f"{value * 1e6:.0f} µs"
+
+
+def compare(comparison: Comparison, runs: int, warmup: int) -> Row:
+    """Run a comparison (`runs` samples of each side) and judge it."""
+    subject_times, baseline_times = measure(comparison, runs, warmup)
+    subject = statistics.median(subject_times)
+    baseline = statistics.median(baseline_times)
+    ratio = subject / baseline
+    return Row(
+        name=comparison.name,
+        subject=comparison.subject.label,
+        value=seconds(subject),
+        baseline=f"`{comparison.baseline.label}` {seconds(baseline)}",
+        ratio=f"{ratio:.2f}x",
+        target=f"≤ {comparison.target:g}x",
+        passed=ratio <= comparison.target,
+    )
+
+
+def judge(figure: Figure) -> Row:
+    """A figure the benchmark measured itself, against its limit."""
+    return Row(
+        name=figure.name,
+        subject=figure.note,
+        value=f"{figure.value:,.4g} {figure.unit}",
+        baseline="",
+        ratio="",
+        target=f"≤ {figure.limit:,.4g} {figure.unit}",
+        passed=figure.value <= figure.limit,
+    )
+
+
+def table(rows: Sequence[Row]) -> str:
+    """The rows as a markdown table."""
+    lines = [
+        "| benchmark | subject | median | baseline (median) | ratio | target | result |",
+        "|---|---|---:|---|---:|---|---|",
+    ]
+    for row in rows:
+        subject = f"`{row.subject}`" if row.subject else ""
+        result = "PASS" if row.passed else "OVER"
+        lines.append(
+            f"| {row.name} | {subject} | {row.value} | {row.baseline} | {row.ratio} | {row.target} | {result} |"
+        )
+    return "\n".join(lines)
+
+
+def machine() -> str:
+    """One line describing where the figures were taken."""
+    now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return (
+        f"{now} · Python {platform.python_version()} · {platform.system()} {platform.machine()} · "
+        f"{os.cpu_count()} CPUs · load {load:.2f} · {sys.executable}"
+    )
+
+
+@dataclass
+class Report:
+    """Every module's table, printed as it completes and kept for the results file."""
+
+    sections: list[str] = field(default_factory=list)
+
+    def add(self, title: str, rows: Sequence[Row]) -> str:
+        section = f"## {title}\n\n{table(rows)}\n"
+        self.sections.append(section)
+        return section
+
+    def markdown(self) -> str:
+        return "# decode performance benchmarks\n\n" + machine() + "\n\n" + "\n".join(self.sections)
