@@ -1,0 +1,112 @@
+"""The session note: one line about a finished session, appended to `.decode/MEMORY.md`.
+
+When the user leaves (or `/clear`s), one short request on the active model turns the session's
+transcript into a single line, and that line is appended to the notes file with the date. The
+next session reads it back as memory (`files.py`), so decode remembers what was done here.
+
+Two cases write nothing: a session that did nothing (no completed turn), and a model that cannot
+be reached; the second says so in a `Notice`, because the user may have expected the note.
+"""
+
+import asyncio
+import logging
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pydantic_ai import Agent
+from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, ToolCallPart, UserPromptPart
+from pydantic_ai.models import Model
+
+from decode.entities.events import Notice
+from decode.memory.files import PROJECT_NOTES
+
+logger = logging.getLogger(__name__)
+
+SUMMARY_INSTRUCTIONS = """\
+You keep a project's memory file. Read the transcript of a coding session and write ONE line
+(at most 25 words) saying what was done or learned that a later session should know.
+Plain text: no bullet, no date, no quotes, no preamble."""
+TRANSCRIPT_LIMIT = 16_000
+"""Characters of transcript sent to the summariser; the first prompt and the newest lines are kept."""
+NOTE_LIMIT = 300
+"""Characters a note may have; a model that rambles is cut."""
+SUMMARY_TIMEOUT = 30.0
+"""Seconds to wait for the summary before giving up, so leaving decode never hangs."""
+
+
+def session_did_something(history: list[ModelMessage]) -> bool:
+    """True when at least one turn completed (the model answered at least once)."""
+    return any(isinstance(message, ModelResponse) for message in history)
+
+
+def transcript(history: list[ModelMessage], limit: int = TRANSCRIPT_LIMIT) -> str:
+    """The session as plain lines: the user's prompts, the agent's text, the tools it called."""
+    lines: list[str] = []
+    for message in history:
+        for part in message.parts:
+            if isinstance(message, ModelRequest) and isinstance(part, UserPromptPart):
+                lines.append(f"user: {part.content if isinstance(part.content, str) else '[non-text prompt]'}")
+            elif isinstance(part, TextPart) and part.content.strip():
+                lines.append(f"agent: {part.content.strip()}")
+            elif isinstance(part, ToolCallPart):
+                lines.append(f"tool: {part.tool_name}({part.args_as_json_str()[:200]})")
+    text = "\n".join(lines)
+    if len(text) <= limit or not lines:
+        return text
+    # Keep the first prompt (what the session was for) and as many of the newest lines as fit.
+    head, kept, size = lines[0][: limit // 4], [], 0
+    for line in reversed(lines[1:]):
+        size += len(line) + 1
+        if size > limit - len(head):
+            break
+        kept.append(line)
+    return "\n".join([head, "[…]", *reversed(kept)])
+
+
+async def summarise_session(model: Model | str, history: list[ModelMessage]) -> str:
+    """Ask `model` for the one-line note; raises whatever the model raises."""
+    summariser = Agent(model, instructions=SUMMARY_INSTRUCTIONS)
+    result = await summariser.run(transcript(history))
+    first_line = next((line.strip() for line in str(result.output).splitlines() if line.strip()), "")
+    first_line = first_line.lstrip("-*• ").strip()
+    return first_line if len(first_line) <= NOTE_LIMIT else first_line[: NOTE_LIMIT - 1] + "…"
+
+
+def append_note(home: Path, note: str, *, now: datetime | None = None) -> Path:
+    """Append `- YYYY-MM-DD HH:MM UTC: note` to `home/.decode/MEMORY.md` and return its path."""
+    path = home / PROJECT_NOTES
+    path.parent.mkdir(parents=True, exist_ok=True)
+    stamp = (now or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    needs_newline = path.exists() and path.stat().st_size > 0 and not path.read_bytes().endswith(b"\n")
+    with path.open("a", encoding="utf-8") as file:
+        file.write(("\n" if needs_newline else "") + f"- {stamp}: {note}\n")
+    return path
+
+
+async def record_session(
+    model: Model | str,
+    history: list[ModelMessage],
+    home: Path,
+    *,
+    max_wait_s: float = SUMMARY_TIMEOUT,
+) -> Notice | None:
+    """Summarise the session into `home/.decode/MEMORY.md`; say what happened, for the front end.
+
+    Returns None when the session did nothing (nothing to say), an info `Notice` naming the file
+    when the note was written, and a warning `Notice` when the model could not be reached.
+    """
+    if not session_did_something(history):
+        return None
+    try:
+        async with asyncio.timeout(max_wait_s):
+            note = await summarise_session(model, history)
+    # Leaving decode must never fail, whatever the model does (unreachable, no key, timeout,
+    # an exhausted script, a bad response): the note is skipped and the user told why.
+    except Exception as exc:
+        reason = " ".join(str(exc).split())[:200] or type(exc).__name__
+        logger.info("memory: session note skipped: %s", reason)
+        return Notice(level="warning", message=f"memory: session note skipped, the model is not reachable ({reason})")
+    if not note:
+        return Notice(level="warning", message="memory: session note skipped, the model's summary was empty")
+    path = append_note(home, note)
+    return Notice(level="info", message=f"memory: noted in {path.relative_to(home)}: {note}")

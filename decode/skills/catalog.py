@@ -1,0 +1,138 @@
+"""The skill catalogue: every usable skill by name, and what was wrong with the others.
+
+Skills come from three places; for the same name the more specific one wins:
+
+    built-in   decode/skills/builtin/<name>/SKILL.md   (shipped with decode)
+    user       ~/.decode/skills/<name>/SKILL.md
+    project    .decode/skills/<name>/SKILL.md          (in the launch directory)
+
+`SKILL.md` starts with YAML front matter (read with `python-frontmatter`) holding the two fields
+the Agent Skills format requires: `name` (lowercase letters, digits and single hyphens, at most
+64 characters, the same as its directory) and `description` (what it does and when to use it,
+at most 1,024 characters). A file that breaks these rules is skipped, and the problem, naming the
+file, is kept in `SkillCatalog.problems` for the front end to show.
+"""
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+import frontmatter
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+SKILL_FILE = "SKILL.md"
+BUILTIN_SKILLS = Path(__file__).parent / "builtin"
+USER_SKILLS = Path(".decode") / "skills"
+"""User skills, relative to the home directory."""
+PROJECT_SKILLS = Path(".decode") / "skills"
+"""Project skills, relative to the launch directory (the Harness Home)."""
+RESOURCE_DIRS = ("scripts", "references")
+
+
+class SkillSource(StrEnum):
+    """Where a skill was found, from least to most specific."""
+
+    BUILTIN = "built-in"
+    USER = "user"
+    PROJECT = "project"
+
+
+class SkillFrontMatter(BaseModel):
+    """The fields decode needs from the front matter; the format's optional ones are allowed."""
+
+    model_config = ConfigDict(extra="allow")
+
+    name: str = Field(max_length=64, pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")
+    description: str = Field(min_length=1, max_length=1024)
+
+
+class SkillError(ValueError):
+    """A `SKILL.md` that cannot be used; the message names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class Skill:
+    """One usable skill. The body is read when the skill is used, so edits apply at once."""
+
+    name: str
+    description: str
+    path: Path
+    source: SkillSource
+
+    @property
+    def directory(self) -> Path:
+        return self.path.parent
+
+    def body(self) -> str:
+        """The instructions: `SKILL.md` without its front matter."""
+        return frontmatter.loads(self.path.read_text(encoding="utf-8")).content.strip()
+
+    def resources(self) -> list[Path]:
+        """Files in `scripts/` and `references/`, relative to the skill's directory."""
+        found = []
+        for name in RESOURCE_DIRS:
+            folder = self.directory / name
+            if folder.is_dir():
+                found += [path.relative_to(self.directory) for path in folder.rglob("*") if path.is_file()]
+        return sorted(found)
+
+
+def parse_skill(path: Path, source: SkillSource) -> Skill:
+    """Read and check one `SKILL.md`; raise `SkillError` naming the file when it is malformed."""
+    try:
+        post = frontmatter.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SkillError(f"{path}: cannot be read ({exc})") from None
+    except yaml.YAMLError as exc:
+        where = getattr(exc, "problem_mark", None)
+        line = f" (line {where.line + 1})" if where is not None else ""  # the mark counts from 0
+        raise SkillError(f"{path}: the front matter is not valid YAML{line}") from None
+    try:
+        meta = SkillFrontMatter.model_validate(post.metadata)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'front matter'}: {e['msg']}" for e in exc.errors())
+        raise SkillError(f"{path}: {problems}") from None
+    if meta.name != path.parent.name:
+        raise SkillError(f"{path}: name {meta.name!r} differs from its directory {path.parent.name!r}")
+    return Skill(name=meta.name, description=meta.description.strip(), path=path, source=source)
+
+
+@dataclass
+class SkillCatalog:
+    """The usable skills by name, and one message per skipped file."""
+
+    skills: dict[str, Skill] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    def get(self, name: str) -> Skill | None:
+        return self.skills.get(name)
+
+    def names(self) -> list[str]:
+        return sorted(self.skills)
+
+
+def skill_roots(workspace: Path, *, home: Path | None = None) -> list[tuple[SkillSource, Path]]:
+    """The skill directories, least specific first (a later one overrides an earlier one)."""
+    home = home or Path.home()
+    return [
+        (SkillSource.BUILTIN, BUILTIN_SKILLS),
+        (SkillSource.USER, home / USER_SKILLS),
+        (SkillSource.PROJECT, workspace / PROJECT_SKILLS),
+    ]
+
+
+def discover_skills(workspace: Path, *, home: Path | None = None) -> SkillCatalog:
+    """Every skill under the three roots; project over user over built-in for the same name."""
+    catalog = SkillCatalog()
+    for source, root in skill_roots(workspace, home=home):
+        if not root.is_dir():
+            continue
+        for path in sorted(root.glob(f"*/{SKILL_FILE}")):
+            try:
+                skill = parse_skill(path, source)
+            except SkillError as exc:
+                catalog.problems.append(str(exc))
+                continue
+            catalog.skills[skill.name] = skill
+    return catalog

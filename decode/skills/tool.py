@@ -1,0 +1,46 @@
+"""Using a skill: the model calls the `skill` tool, or the user types `/name [text]` in the REPL.
+
+Both hand the model the same thing: the body of `SKILL.md`, where the skill lives, and the files
+it ships in `scripts/` and `references/` (read or run with the usual tools, only when needed).
+"""
+
+from pydantic_ai import ModelRetry, RunContext
+
+from decode.agent.deps import AgentDeps
+from decode.agent.registry import ToolKind, ToolSpec
+from decode.skills.catalog import Skill, discover_skills
+
+
+def skill_text(skill: Skill) -> str:
+    """A skill's instructions, as the model receives them."""
+    parts = [f'<skill name="{skill.name}" directory="{skill.directory}">', skill.body()]
+    if resources := skill.resources():
+        parts.append("Files of this skill (paths relative to its directory):")
+        parts += [f"- {path}" for path in resources]
+    parts.append("</skill>")
+    return "\n".join(parts)
+
+
+async def skill(ctx: RunContext[AgentDeps], name: str) -> str:
+    """Load the instructions of a skill from the skills catalogue, then follow them.
+
+    Args:
+        name: The skill's name, exactly as the catalogue lists it.
+    """
+    catalog = discover_skills(ctx.deps.workspace)
+    found = catalog.get(name)
+    if found is None:
+        available = ", ".join(catalog.names()) or "none"
+        raise ModelRetry(f"There is no skill named {name!r}. Available skills: {available}.")
+    return skill_text(found)
+
+
+SKILL_TOOL = ToolSpec(name="skill", function=skill, kind=ToolKind.READ_ONLY)
+
+
+def skill_prompt(skill: Skill, request: str = "") -> str:
+    """The prompt `/name [text]` sends: the skill's instructions, then what the user asked."""
+    prompt = f"Use the skill `{skill.name}`: follow its instructions below.\n\n{skill_text(skill)}"
+    if request.strip():
+        prompt += f"\n\nThe user's request: {request.strip()}"
+    return prompt

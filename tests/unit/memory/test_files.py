@@ -1,0 +1,127 @@
+"""Memory files: where they are looked for, in which order, and the cap on the notes file."""
+
+from pathlib import Path
+
+import pytest
+
+from decode.memory.files import MEMORY_CAP, PROJECT_NOTES, USER_MEMORY, keep_newest, load_memory
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def nested(tmp_path: Path) -> Path:
+    """repo/AGENTS.md, repo/pkg/AGENTS.md, and the working directory repo/pkg/sub (no file of its own)."""
+    write(tmp_path / "repo" / "AGENTS.md", "repo rules")
+    write(tmp_path / "repo" / "pkg" / "AGENTS.md", "pkg rules")
+    (tmp_path / "repo" / "pkg" / "sub").mkdir()
+    return tmp_path / "repo" / "pkg" / "sub"
+
+
+def test_user_file_then_root_down_to_the_working_directory_then_notes(nested: Path) -> None:
+    home = Path.home()  # a fresh tmp dir, set by the suite's autouse fixture
+    write(home / USER_MEMORY, "user rules")
+    write(nested / "AGENTS.md", "sub rules")
+    write(nested / PROJECT_NOTES, "- earlier: notes")
+
+    loaded = load_memory(nested)
+
+    assert [file.text for file in loaded] == ["user rules", "repo rules", "pkg rules", "sub rules", "- earlier: notes"]
+    assert [file.scope for file in loaded] == ["user", "project", "project", "project", "notes"]
+    assert loaded[1].path == (nested.parent.parent / "AGENTS.md").resolve()
+
+
+def test_nearest_agents_file_comes_last(nested: Path) -> None:
+    loaded = load_memory(nested)
+
+    assert [file.text for file in loaded] == ["repo rules", "pkg rules"]
+
+
+def test_files_outside_the_chain_are_not_loaded(nested: Path) -> None:
+    write(nested.parent.parent / "other" / "AGENTS.md", "sibling rules")
+    write(nested / "deeper" / "AGENTS.md", "child rules")
+
+    texts = [file.text for file in load_memory(nested)]
+
+    assert "sibling rules" not in texts
+    assert "child rules" not in texts
+
+
+def test_no_memory_files_loads_nothing(tmp_path: Path) -> None:
+    assert load_memory(tmp_path) == []
+
+
+def test_empty_files_are_skipped(tmp_path: Path) -> None:
+    write(tmp_path / "AGENTS.md", "  \n\n")
+
+    assert load_memory(tmp_path) == []
+
+
+def test_a_file_named_twice_is_read_once(tmp_path: Path) -> None:
+    """When the home directory is also an ancestor, ~/AGENTS.md is one file, read once."""
+    project = tmp_path / "project"
+    write(project / "AGENTS.md", "project rules")
+    (tmp_path / "link").symlink_to(project)
+
+    loaded = load_memory(tmp_path / "link")
+
+    assert [file.text for file in loaded] == ["project rules"]
+
+
+def test_invalid_bytes_do_not_hide_the_file(tmp_path: Path) -> None:
+    (tmp_path / "AGENTS.md").write_bytes(b"use tabs \xff please")
+
+    assert load_memory(tmp_path)[0].text == "use tabs \ufffd please"
+
+
+def test_a_directory_named_like_a_memory_file_is_ignored(tmp_path: Path) -> None:
+    (tmp_path / "AGENTS.md").mkdir()
+
+    assert load_memory(tmp_path) == []
+
+
+def test_notes_under_the_cap_are_loaded_whole(tmp_path: Path) -> None:
+    text = "\n".join(f"- note {i}" for i in range(10))
+    write(tmp_path / PROJECT_NOTES, text)
+
+    (notes,) = load_memory(tmp_path)
+
+    assert notes.text == text
+    assert notes.omitted_lines == 0
+
+
+def test_notes_over_the_cap_keep_the_newest_lines(tmp_path: Path) -> None:
+    lines = [f"- note {i:04d} " + "x" * 80 for i in range(200)]
+    write(tmp_path / PROJECT_NOTES, "\n".join(lines))
+
+    (notes,) = load_memory(tmp_path)
+
+    assert len(notes.text) <= MEMORY_CAP
+    assert notes.text.endswith(lines[-1])
+    assert lines[0] not in notes.text
+    kept = notes.text.splitlines()
+    assert kept == lines[-len(kept) :]  # whole lines, the newest ones, in order
+    assert notes.omitted_lines == len(lines) - len(kept)
+
+
+def test_the_cap_is_a_parameter(tmp_path: Path) -> None:
+    write(tmp_path / PROJECT_NOTES, "one\ntwo\nthree")
+
+    (notes,) = load_memory(tmp_path, cap=10)
+
+    assert (notes.text, notes.omitted_lines) == ("two\nthree", 1)
+
+
+def test_agents_files_are_not_capped(tmp_path: Path) -> None:
+    big = "rule\n" * (MEMORY_CAP // 2)
+    write(tmp_path / "AGENTS.md", big)
+
+    assert load_memory(tmp_path)[0].text == big.strip()
+
+
+def test_keep_newest_leaves_short_text_alone() -> None:
+    assert keep_newest("a\nb", 100) == ("a\nb", 0)

@@ -1,0 +1,65 @@
+"""Memory in the instructions: headers naming each file, and a rebuild on every request."""
+
+from pathlib import Path
+
+from pydantic_ai import Agent
+from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+from decode.agent.deps import AgentDeps
+from decode.config.settings import Settings
+from decode.memory.files import PROJECT_NOTES, USER_MEMORY, MemoryFile, load_memory
+from decode.memory.instructions import PREAMBLE, display_path, memory_instructions, render_memory
+
+
+def test_each_file_sits_under_a_header_naming_its_path(tmp_path: Path) -> None:
+    home = Path.home()
+    (home / USER_MEMORY).parent.mkdir(parents=True)
+    (home / USER_MEMORY).write_text("prefer short answers")
+    (tmp_path / "AGENTS.md").write_text("run tests with make test")
+
+    text = render_memory(load_memory(tmp_path))
+
+    assert text.startswith(PREAMBLE)
+    assert "## ~/.decode/AGENTS.md (user instructions)\nprefer short answers" in text
+    assert f"## {tmp_path / 'AGENTS.md'} (project instructions)\nrun tests with make test" in text
+    assert text.index("prefer short answers") < text.index("run tests with make test")
+
+
+def test_truncated_notes_carry_a_note(tmp_path: Path) -> None:
+    notes = MemoryFile(path=tmp_path / PROJECT_NOTES, scope="notes", text="- newest", omitted_lines=42)
+
+    text = render_memory([notes])
+
+    assert f"## {tmp_path / PROJECT_NOTES} (notes from earlier sessions)" in text
+    assert "[42 older lines left out to keep this short; read the file for them.]\n- newest" in text
+
+
+def test_no_files_no_instructions() -> None:
+    assert render_memory([]) == ""
+
+
+def test_display_path_shortens_the_home_directory(tmp_path: Path) -> None:
+    assert display_path(Path.home() / "x" / "AGENTS.md") == "~/x/AGENTS.md"
+    assert display_path(tmp_path / "AGENTS.md") == str(tmp_path / "AGENTS.md")
+
+
+async def test_an_edit_applies_at_the_next_turn(tmp_path: Path) -> None:
+    seen: list[str | None] = []
+
+    def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        seen.append(info.instructions)
+        return ModelResponse(parts=[TextPart("ok")])
+
+    agent = Agent(FunctionModel(model), deps_type=AgentDeps, instructions=[memory_instructions])
+    deps = AgentDeps(workspace=tmp_path, settings=Settings())
+    agents_file = tmp_path / "AGENTS.md"
+    agents_file.write_text("always answer in French")
+
+    first = await agent.run("hi", deps=deps)
+    agents_file.write_text("always answer in German")
+    await agent.run("again", deps=deps, message_history=first.all_messages())
+
+    assert "always answer in French" in (seen[0] or "")
+    assert "always answer in German" in (seen[1] or "")
+    assert "French" not in (seen[1] or "")

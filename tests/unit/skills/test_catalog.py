@@ -1,0 +1,145 @@
+"""The skill catalogue: three sources, the override order, and malformed files skipped by name."""
+
+from pathlib import Path
+
+import pytest
+
+from decode.skills.catalog import (
+    BUILTIN_SKILLS,
+    PROJECT_SKILLS,
+    USER_SKILLS,
+    SkillError,
+    SkillSource,
+    discover_skills,
+    parse_skill,
+)
+
+
+@pytest.fixture
+def user_skills() -> Path:
+    return Path.home() / USER_SKILLS  # HOME is a fresh tmp dir for every test
+
+
+@pytest.fixture
+def project_skills(project: Path) -> Path:
+    return project / PROJECT_SKILLS
+
+
+def test_builtin_commit_skill_ships_with_decode(project: Path) -> None:
+    catalog = discover_skills(project)
+
+    commit = catalog.get("commit")
+    assert commit is not None
+    assert commit.source is SkillSource.BUILTIN
+    assert commit.path == BUILTIN_SKILLS / "commit" / "SKILL.md"
+    assert "git" in commit.body()
+    assert catalog.problems == []
+
+
+def test_project_overrides_user_overrides_builtin(
+    project: Path, user_skills: Path, project_skills: Path, write_skill
+) -> None:
+    write_skill(user_skills, "commit", "User commit.")
+    write_skill(user_skills, "deploy", "User deploy.")
+    write_skill(project_skills, "deploy", "Project deploy.", body="project body")
+
+    catalog = discover_skills(project)
+
+    assert catalog.get("commit").source is SkillSource.USER
+    assert catalog.get("commit").description == "User commit."
+    deploy = catalog.get("deploy")
+    assert (deploy.source, deploy.description, deploy.body()) == (
+        SkillSource.PROJECT,
+        "Project deploy.",
+        "project body",
+    )
+
+
+def test_a_project_skill_overrides_a_builtin(project: Path, project_skills: Path, write_skill) -> None:
+    write_skill(project_skills, "commit", "Our own commit rules.")
+
+    commit = discover_skills(project).get("commit")
+
+    assert commit.source is SkillSource.PROJECT
+    assert commit.description == "Our own commit rules."
+
+
+@pytest.mark.parametrize(
+    ("front", "problem"),
+    [
+        ("name: x: y\ndescription: x", "the front matter is not valid YAML (line 2)"),
+        ("name: [broken\ndescription: x", "the front matter is not valid YAML (line 3)"),
+        ("description: no name", "name: Field required"),
+        ("name: broken", "description: Field required"),
+        ("name: broken\ndescription: ''", "description: String should have at least 1 character"),
+        ("name: Broken_Name\ndescription: x", "name: String should match pattern"),
+        ("name: other\ndescription: x", "name 'other' differs from its directory 'broken'"),
+        ("- a list\n- not a mapping", "name: Field required"),
+    ],
+)
+def test_a_malformed_skill_is_skipped_with_a_problem_naming_the_file(
+    project: Path, project_skills: Path, write_skill, front: str, problem: str
+) -> None:
+    path = write_skill(project_skills, "broken", front=front)
+    write_skill(project_skills, "fine")
+
+    catalog = discover_skills(project)
+
+    assert "broken" not in catalog.skills
+    assert "fine" in catalog.skills
+    (message,) = catalog.problems
+    assert message.startswith(f"{path}: ")
+    assert problem in message
+
+
+def test_a_malformed_project_skill_does_not_hide_the_builtin(project: Path, project_skills: Path, write_skill) -> None:
+    write_skill(project_skills, "commit", front="name: commit")
+
+    catalog = discover_skills(project)
+
+    assert catalog.get("commit").source is SkillSource.BUILTIN
+    assert len(catalog.problems) == 1
+
+
+def test_a_file_without_front_matter_is_malformed(tmp_path: Path) -> None:
+    path = tmp_path / "plain" / "SKILL.md"
+    path.parent.mkdir()
+    path.write_text("just text\n")
+
+    with pytest.raises(SkillError, match="name: Field required"):
+        parse_skill(path, SkillSource.PROJECT)
+
+
+def test_optional_fields_of_the_format_are_accepted(tmp_path: Path, write_skill) -> None:
+    path = write_skill(tmp_path, "pdf", front="name: pdf\ndescription: PDFs.\nlicense: MIT\nmetadata:\n  author: me")
+
+    assert parse_skill(path, SkillSource.USER).name == "pdf"
+
+
+def test_directories_without_skill_md_are_ignored(project: Path, project_skills: Path) -> None:
+    (project_skills / "notes").mkdir(parents=True)
+
+    catalog = discover_skills(project)
+
+    assert catalog.names() == ["commit"]
+    assert catalog.problems == []
+
+
+def test_resources_lists_scripts_and_references(tmp_path: Path, write_skill) -> None:
+    path = write_skill(tmp_path, "release")
+    for name in ["scripts/bump.py", "references/style.md", "references/deep/more.md", "assets/logo.png"]:
+        (path.parent / name).parent.mkdir(parents=True, exist_ok=True)
+        (path.parent / name).write_text("x")
+
+    skill = parse_skill(path, SkillSource.PROJECT)
+
+    assert [str(p) for p in skill.resources()] == ["references/deep/more.md", "references/style.md", "scripts/bump.py"]
+
+
+def test_the_body_is_read_again_after_an_edit(tmp_path: Path, write_skill) -> None:
+    path = write_skill(tmp_path, "lint", body="old body")
+    skill = parse_skill(path, SkillSource.PROJECT)
+
+    write_skill(tmp_path, "lint", body="new body")
+
+    assert skill.body() == "new body"
