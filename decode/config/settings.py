@@ -9,7 +9,7 @@ Import the ready-made object: `from decode.config.settings import settings`.
 """
 
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -45,6 +45,9 @@ class Settings(BaseSettings):
     max_requests: int = Field(50, ge=1, validation_alias=_env("DECODE_MAX_REQUESTS"))
     """Ceiling on model requests in one run; `decode run` stops with exit code 3 past it."""
 
+    context_window: int = Field(128_000, gt=0, validation_alias=_env("DECODE_CONTEXT_WINDOW"))
+    """Tokens the model can hold; the REPL's context gauge shows how full it is (lesson 08 knows each model's)."""
+
     request_timeout: float = Field(120.0, gt=0, validation_alias=_env("DECODE_REQUEST_TIMEOUT"))
     """Seconds to wait for a model's HTTP response before giving up on that attempt."""
 
@@ -77,6 +80,32 @@ class Settings(BaseSettings):
 
     modal_llm_token: SecretStr | None = Field(None, validation_alias=_env("DECODE_MODAL_LLM_TOKEN"))
     """Bearer token of that Modal endpoint."""
+
+    bash_timeout: float = Field(120.0, gt=0, validation_alias=_env("DECODE_BASH_TIMEOUT"))
+    """Seconds a `bash` command may run when the model names no timeout; then its process group is killed."""
+
+    bash_max_timeout: float = Field(600.0, gt=0, validation_alias=_env("DECODE_BASH_MAX_TIMEOUT"))
+    """The longest timeout the model may ask `bash` for, in seconds."""
+
+    tool_output_limit: int = Field(30_000, ge=1_000, validation_alias=_env("DECODE_TOOL_OUTPUT_LIMIT"))
+    """Characters of one tool output the model sees; past it, the head and the tail, and the full
+    text is saved under `.decode/tool-output/`."""
+
+    @classmethod
+    def secret_env_names(cls) -> frozenset[str]:
+        """The environment variables that carry decode's secrets (every `SecretStr` field's names).
+
+        Commands the agent runs get an environment without them: derived from the fields, so a new
+        secret setting is kept out of commands without anyone remembering a list.
+        """
+        names: set[str] = set()
+        for name, field in cls.model_fields.items():
+            if field.annotation is not SecretStr and SecretStr not in get_args(field.annotation):
+                continue
+            alias = field.validation_alias
+            choices = alias.choices if isinstance(alias, AliasChoices) else [alias or name]
+            names.update(str(choice).upper() for choice in choices)
+        return frozenset(names)
 
     @property
     def service_name(self) -> str:

@@ -41,6 +41,18 @@ class ToolCallFinished(BaseModel):
     result: ToolResult
 
 
+class ToolOutputDelta(BaseModel):
+    """A piece of a running tool's output (a long `bash` command's lines), shown as it comes.
+
+    The model sees the tool's result only when the tool finishes; this is for the person watching.
+    """
+
+    kind: Literal["tool_output"] = "tool_output"
+    call_id: str
+    stream: Literal["stdout", "stderr"] = "stdout"
+    text: str
+
+
 class UsageUpdated(BaseModel):
     """One model request completed: its own usage, and the run's total so far."""
 
@@ -66,7 +78,14 @@ class TurnFinished(BaseModel):
 
 
 AgentEvent = Annotated[
-    TextDelta | ThinkingDelta | ToolCallStarted | ToolCallFinished | UsageUpdated | Notice | TurnFinished,
+    TextDelta
+    | ThinkingDelta
+    | ToolCallStarted
+    | ToolOutputDelta
+    | ToolCallFinished
+    | UsageUpdated
+    | Notice
+    | TurnFinished,
     Field(discriminator="kind"),
 ]
 EVENT_ADAPTER: TypeAdapter[AgentEvent] = TypeAdapter(AgentEvent)

@@ -1,0 +1,120 @@
+"""The `edit` tool: replace an exact piece of a file with new text.
+
+The model quotes the text to change (`old_string`) and what to put instead. The quote must match
+exactly once (or `replace_all` says to change every match), so an edit never lands somewhere the
+model did not mean. The file must have been read in this session and be unchanged since (the
+Read Ledger). The file's line endings and byte-order mark are kept.
+
+When the quote matches nowhere, the model gets the closest lines of the file, numbered, so it can
+see what it got wrong (usually indentation, or text it remembered instead of read).
+"""
+
+import difflib
+
+from pydantic_ai import ModelRetry, RunContext
+
+from decode.agent.deps import AgentDeps
+from decode.tools.ledger import require_fresh
+from decode.tools.paths import display_path, resolve_path
+from decode.tools.read import missing_file_message
+from decode.tools.text import decode_text
+
+# Past this many lines the closest-lines search would be slow; the model gets a plain message.
+HINT_MAX_LINES = 20_000
+
+
+def _line_of(text: str, index: int) -> int:
+    return text.count("\n", 0, index) + 1
+
+
+def closest_lines(text: str, quote: str) -> tuple[int, list[str]] | None:
+    """The run of lines in `text` most like `quote` (first line number, lines), if any is close."""
+    lines = text.splitlines()
+    want = quote.strip("\n").splitlines() or [quote]
+    if not lines or len(lines) > HINT_MAX_LINES:
+        return None
+    size = min(len(want), len(lines))
+    target = "\n".join(line.strip() for line in want)
+    best, best_score = 0, 0.0
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    matcher.set_seq2(target)  # the quote's index is built once, not per window
+    for start in range(len(lines) - size + 1):
+        matcher.set_seq1("\n".join(line.strip() for line in lines[start : start + size]))
+        # Cheap upper bounds first: most windows are nothing like the quote.
+        if matcher.real_quick_ratio() <= best_score or matcher.quick_ratio() <= best_score:
+            continue
+        if (score := matcher.ratio()) > best_score:
+            best, best_score = start, score
+    if best_score < 0.5:
+        return None
+    return best + 1, lines[best : best + size]
+
+
+def _no_match_message(shown: str, text: str, quote: str) -> str:
+    message = f"old_string was not found in {shown}."
+    if (found := closest_lines(text, quote)) is not None:
+        first, lines = found
+        numbered = "\n".join(f"{first + i:>6}\t{line}" for i, line in enumerate(lines))
+        message += f" The closest text is at line {first}:\n{numbered}\n"
+    return message + " Copy old_string exactly from the file (indentation included), or read it again."
+
+
+def edit(ctx: RunContext[AgentDeps], path: str, old_string: str, new_string: str, replace_all: bool = False) -> str:
+    """Replace exact text in a file. The file must have been read first.
+
+    old_string must match exactly (whitespace included) and only once, unless replace_all.
+    Give enough surrounding lines to make it unique.
+
+    Args:
+        path: File path, relative to the working directory.
+        old_string: The exact text to replace.
+        new_string: The text to put instead.
+        replace_all: Replace every occurrence instead of exactly one.
+    """
+    executor = ctx.deps.executor
+    real = resolve_path(executor, path)
+    stat = executor.stat(real)
+    if stat is None:
+        raise ModelRetry(missing_file_message(ctx, path) + " To create a file, use write.")
+    shown = display_path(executor, real)
+    if stat.is_dir:
+        raise ModelRetry(f"{shown} is a directory; give a file path.")
+    if not old_string:
+        raise ModelRetry("old_string is empty: quote the text to replace (to create a file, use write).")
+    if old_string == new_string:
+        raise ModelRetry("old_string and new_string are the same: there is nothing to change.")
+    require_fresh(ctx.deps.read_ledger, real, stat, shown)
+    try:
+        with executor.open_read(real) as handle:
+            text, style = decode_text(handle.read())
+    except UnicodeDecodeError:
+        return f"{shown} is not UTF-8 text; edit cannot change it safely (use bash, e.g. sed, instead)."
+    except OSError as exc:
+        return f"Could not read {shown}: {exc.strerror or exc}."
+
+    old, new = old_string, new_string
+    if old not in text and style.crlf:  # the model writes `\n`; the file has `\r\n`
+        old, new = style.to_file_newlines(old_string), style.to_file_newlines(new_string)
+    count = text.count(old)
+    if count == 0:
+        raise ModelRetry(_no_match_message(shown, text, old_string))
+    if count > 1 and not replace_all:
+        starts, at = [], text.find(old)
+        while at != -1 and len(starts) < 10:
+            starts.append(str(_line_of(text, at)))
+            at = text.find(old, at + 1)
+        raise ModelRetry(
+            f"old_string matches {count} times in {shown} (lines {', '.join(starts)}). Include more surrounding "
+            "lines to make it unique, or set replace_all to change every match."
+        )
+    first_line = _line_of(text, text.find(old))
+    updated = text.replace(old, new) if replace_all else text.replace(old, new, 1)
+    try:
+        executor.write_atomic(real, style.encode(updated))
+    except OSError as exc:
+        return f"Could not write {shown}: {exc.strerror or exc}."
+    if (new_stat := executor.stat(real)) is not None:
+        ctx.deps.read_ledger.record(real, new_stat)
+    if replace_all and count > 1:
+        return f"Edited {shown}: replaced {count} occurrences."
+    return f"Edited {shown}: replaced 1 occurrence at line {first_line}."

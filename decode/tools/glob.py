@@ -1,0 +1,70 @@
+"""The `glob` tool: find files by name pattern, newest first.
+
+`**/*.py` finds Python files at any depth, `src/*.ts` only directly in `src/`, `*.md` only at
+the top of the searched directory (glob semantics). Files git ignores are left out (see
+`walk.py` for the exact rules). The newest files come first: what the user touched last is most
+likely what the task is about. At most 100 paths are shown, with a count of the rest.
+"""
+
+import asyncio
+from pathlib import Path
+
+from pathspec import GitIgnoreSpec
+from pydantic_ai import ModelRetry, RunContext
+
+from decode.agent.deps import AgentDeps
+from decode.tools.executor import CommandExecutor
+from decode.tools.paths import display_path, resolve_path
+from decode.tools.ripgrep import relative, run_rg
+from decode.tools.walk import walk_files
+
+MAX_RESULTS = 100
+
+
+def anchored(pattern: str) -> str:
+    """The pattern as a gitignore-style glob anchored at the searched directory (`*.py` → `/*.py`)."""
+    return pattern if pattern.startswith("/") else "/" + pattern
+
+
+async def matching_files(executor: CommandExecutor, base: Path, pattern: str, *, use_rg: bool = True) -> list[Path]:
+    """The files under `base` whose path relative to it matches `pattern` (unordered)."""
+    rg = executor.which("rg") if use_rg else None
+    if rg is not None:
+        output = await run_rg(executor, rg, ["--files", "--null", f"--glob={anchored(pattern)}", "."], cwd=base)
+        return [base / relative(raw) for raw in output.stdout.split(b"\0") if raw]
+    spec = GitIgnoreSpec.from_lines([anchored(pattern)])
+
+    def walk() -> list[Path]:
+        return [path for path in walk_files(executor, base) if spec.match_file(path.relative_to(base).as_posix())]
+
+    return await asyncio.to_thread(walk)
+
+
+def newest_first(executor: CommandExecutor, paths: list[Path]) -> list[Path]:
+    """Sort by modification time, newest first (ties by path, so the order is stable)."""
+    stamped = [(stat.mtime_ns if (stat := executor.stat(path)) else 0, path) for path in paths]
+    stamped.sort(key=lambda item: (-item[0], item[1]))
+    return [path for _, path in stamped]
+
+
+async def glob(ctx: RunContext[AgentDeps], pattern: str, path: str = ".") -> str:
+    """Find files by glob pattern, newest first. Files ignored by .gitignore are skipped.
+
+    Args:
+        pattern: Glob relative to `path`: `**/*.py` (any depth), `src/*.ts` (only in src/).
+        path: Directory to search in, relative to the working directory.
+    """
+    executor = ctx.deps.executor
+    base = resolve_path(executor, path)
+    stat = executor.stat(base)
+    if stat is None or not stat.is_dir:
+        raise ModelRetry(f"{path} is not a directory; give the directory to search in as path.")
+    if not pattern.strip():
+        raise ModelRetry("The pattern is empty; for example **/*.py.")
+    files = newest_first(executor, await matching_files(executor, base, pattern))
+    if not files:
+        return f"No files match {pattern} in {display_path(executor, base)}."
+    lines = [display_path(executor, file) for file in files[:MAX_RESULTS]]
+    if len(files) > MAX_RESULTS:
+        lines.append(f"[{len(files) - MAX_RESULTS:,} more files not shown; narrow the pattern or the path]")
+    return "\n".join(lines)

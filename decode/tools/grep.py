@@ -1,0 +1,220 @@
+"""The `grep` tool: search file contents with a regular expression.
+
+ripgrep does the work when it is installed; otherwise a pure-Python search over the same files
+(`walk.py`) gives the same results. Three output modes:
+
+- `files` (default): the files that match, newest first;
+- `content`: the matching lines as `path:line:text`, with `context` lines around them as
+  `path-line-text` and `--` between separate groups (ripgrep's and grep's own format);
+- `count`: `path:count` of matching lines per file.
+
+Binary files (a NUL byte in their first 64 KB) are skipped. Long results are shortened, with the
+full text saved to a file (`truncate.py`).
+"""
+
+import asyncio
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from pathspec import GitIgnoreSpec
+from pydantic_ai import ModelRetry, RunContext
+
+from decode.agent.deps import AgentDeps
+from decode.tools.executor import CommandExecutor
+from decode.tools.glob import newest_first
+from decode.tools.paths import display_path, resolve_path
+from decode.tools.ripgrep import relative, run_rg
+from decode.tools.truncate import shorten
+from decode.tools.walk import walk_files
+
+OutputMode = Literal["files", "content", "count"]
+MAX_FILES = 100
+MAX_LINE_CHARS = 500
+BINARY_SNIFF_BYTES = 64 * 1024  # ripgrep's first buffer: a NUL in it makes a file binary
+_LINE = re.compile(rb"^(\d+)([:-])(.*)$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Query:
+    pattern: str
+    glob: str | None = None
+    mode: OutputMode = "files"
+    context: int = 0
+    ignore_case: bool = False
+
+
+@dataclass
+class Matches:
+    """What a search found, by file: line numbers with their text (True = a match, False = context)."""
+
+    lines: dict[Path, list[tuple[int, bool, str]]] = field(default_factory=dict)
+    counts: dict[Path, int] = field(default_factory=dict)
+    cut_short: bool = False
+
+
+async def search_rg(executor: CommandExecutor, rg: str, target: Path, is_dir: bool, query: Query) -> Matches:
+    cwd, where = (target, ".") if is_dir else (target.parent, target.name)
+    args = ["--null", "--with-filename", "--color=never"]
+    if query.ignore_case:
+        args.append("--ignore-case")
+    if query.glob:
+        args.append(f"--glob={query.glob}")
+    mode_args = {"files": ["--files-with-matches"], "count": ["--count"], "content": ["--line-number"]}[query.mode]
+    if query.mode == "content" and query.context:
+        mode_args.append(f"--context={query.context}")
+    output = await run_rg(executor, rg, [*args, *mode_args, "--regexp", query.pattern, "--", where], cwd=cwd)
+    if output.exit_code == 2 and not output.stdout:
+        raise ModelRetry(f"grep failed: {output.stderr or 'ripgrep exited with an error'}")
+    found = Matches(cut_short=output.cut_short)
+    if query.mode == "files":
+        for raw in output.stdout.split(b"\0"):
+            if raw := raw.strip(b"\n"):
+                found.counts[cwd / relative(raw)] = 1
+        return found
+    for row in output.stdout.split(b"\n"):
+        name, nul, rest = row.partition(b"\0")
+        if not nul:
+            continue  # `--` group separators, "binary file matches" notes
+        path = cwd / relative(name)
+        if query.mode == "count":
+            if rest.strip().isdigit():  # not a "binary file matches" note
+                found.counts[path] = int(rest)
+        elif parsed := _LINE.match(rest):
+            number, kind, text = parsed.groups()
+            found.lines.setdefault(path, []).append((int(number), kind == b":", _text(text)))
+    return found
+
+
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8", errors="replace").removesuffix("\r")
+
+
+def _search_file(
+    executor: CommandExecutor, path: Path, regex: re.Pattern[str], context: int
+) -> list[tuple[int, bool, str]]:
+    try:
+        with executor.open_read(path) as handle:
+            data = handle.read()
+    except OSError:
+        return []
+    if b"\0" in data[:BINARY_SNIFF_BYTES]:
+        return []
+    rows = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")
+    if rows and rows[-1] == b"":
+        rows.pop()
+    texts: list[str] = []
+    for raw in rows:
+        if b"\0" in raw:  # ripgrep stops at the first NUL byte past its first buffer
+            break
+        texts.append(raw.decode("utf-8", errors="replace"))
+    hits = [index for index, text in enumerate(texts) if regex.search(text)]
+    shown: dict[int, bool] = {}
+    for index in hits:
+        for near in range(max(0, index - context), min(len(texts), index + context + 1)):
+            shown.setdefault(near, False)
+        shown[index] = True
+    return [(index + 1, shown[index], texts[index].removesuffix("\r")) for index in sorted(shown)]
+
+
+def search_python(executor: CommandExecutor, target: Path, is_dir: bool, query: Query) -> Matches:
+    """The same search in pure Python (Python's `re` for the pattern)."""
+    try:
+        regex = re.compile(query.pattern, re.IGNORECASE if query.ignore_case else 0)
+    except re.error as exc:
+        raise ModelRetry(f"grep failed: invalid regular expression: {exc}") from None
+    if is_dir:
+        spec = GitIgnoreSpec.from_lines([query.glob]) if query.glob else None
+        files: Iterable[Path] = (
+            path
+            for path in walk_files(executor, target)
+            if spec is None or spec.match_file(path.relative_to(target).as_posix())
+        )
+    else:
+        files = [target]
+    found = Matches()
+    for path in files:
+        lines = _search_file(executor, path, regex, query.context if query.mode == "content" else 0)
+        if count := sum(1 for _, is_match, _ in lines if is_match):
+            found.counts[path] = count
+            if query.mode == "content":
+                found.lines[path] = lines
+    return found
+
+
+def render(executor: CommandExecutor, found: Matches, mode: OutputMode) -> str:
+    """The model's view of the matches (see the module docstring for the formats)."""
+    if mode == "files":
+        paths = newest_first(executor, list(found.counts))
+        lines = [display_path(executor, path) for path in paths[:MAX_FILES]]
+        if len(paths) > MAX_FILES:
+            lines.append(f"[{len(paths) - MAX_FILES:,} more files not shown; narrow the pattern, path or glob]")
+        return "\n".join(lines)
+    if mode == "count":
+        rows = sorted((display_path(executor, path), count) for path, count in found.counts.items())
+        total = sum(count for _, count in rows)
+        return (
+            "\n".join(f"{name}:{count}" for name, count in rows)
+            + f"\n[{total:,} matching lines in {len(rows):,} files]"
+        )
+    out: list[str] = []
+    for name, lines in sorted((display_path(executor, path), lines) for path, lines in found.lines.items()):
+        previous = None
+        for number, is_match, text in lines:
+            if previous is not None and number != previous + 1:
+                out.append("--")
+            if len(text) > MAX_LINE_CHARS:
+                text = text[:MAX_LINE_CHARS] + "…"
+            out.append(f"{name}{':' if is_match else '-'}{number}{':' if is_match else '-'}{text}")
+            previous = number
+        out.append("--")
+    return "\n".join(out[:-1])
+
+
+async def find_matches(executor: CommandExecutor, target: Path, query: Query, *, use_rg: bool = True) -> Matches:
+    """Search `target` (a file or a directory) with ripgrep when it is there, else in Python."""
+    stat = executor.stat(target)
+    is_dir = stat is not None and stat.is_dir
+    rg = executor.which("rg") if use_rg else None
+    if rg is not None:
+        return await search_rg(executor, rg, target, is_dir, query)
+    return await asyncio.to_thread(search_python, executor, target, is_dir, query)
+
+
+async def grep(
+    ctx: RunContext[AgentDeps],
+    pattern: str,
+    path: str = ".",
+    glob: str | None = None,
+    output_mode: OutputMode = "files",
+    context: int = 0,
+    ignore_case: bool = False,
+) -> str:
+    """Search file contents with a regular expression (ripgrep syntax). Skips .gitignored files.
+
+    Args:
+        pattern: Regular expression, e.g. `def \\w+_tool` or `TODO`.
+        path: File or directory to search, relative to the working directory.
+        glob: Only files matching this glob, e.g. `*.py` (any depth) or `src/**/*.ts`.
+        output_mode: `files` (matching files, newest first), `content` (matching lines) or `count`.
+        context: Lines of context around each match (content mode).
+        ignore_case: Match regardless of case.
+    """
+    executor = ctx.deps.executor
+    target = resolve_path(executor, path)
+    if executor.stat(target) is None:
+        raise ModelRetry(f"{path} does not exist; give a file or directory inside the working directory.")
+    if not pattern:
+        raise ModelRetry("The pattern is empty.")
+    if context < 0:
+        raise ModelRetry("context must be 0 or more.")
+    query = Query(pattern, glob, output_mode, context, ignore_case)
+    found = await find_matches(executor, target, query)
+    if not found.counts and not found.lines:
+        return f"No matches for {pattern} in {display_path(executor, target)}."
+    text = render(executor, found, output_mode)
+    if found.cut_short:
+        text += "\n[the search produced too much output and was cut short; narrow the pattern, path or glob]"
+    return shorten(text, ctx.deps.settings.tool_output_limit, harness_home=ctx.deps.harness_home, label="grep")

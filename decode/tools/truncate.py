@@ -1,0 +1,62 @@
+"""Output truncation: what the model sees of a long tool output, and where the rest goes.
+
+A test run can print megabytes; pasting it all into the context would crowd out everything else
+(and cost money on every later request). So past a limit the model gets the head and the tail,
+which is where the command line and the summary usually are, and a note with the path of a file
+holding the full text, which it can `read` or `grep` like any other.
+
+The files go under `.decode/tool-output/` in the Harness Home (the launch directory).
+"""
+
+import secrets
+from datetime import UTC, datetime
+from pathlib import Path
+
+OUTPUT_DIR = Path(".decode") / "tool-output"
+
+
+def output_dir(harness_home: Path) -> Path:
+    """The directory for full outputs, created with a `.gitignore` so they are never committed."""
+    directory = harness_home / OUTPUT_DIR
+    if not directory.is_dir():
+        directory.mkdir(parents=True, exist_ok=True)
+        (directory / ".gitignore").write_text("*\n", encoding="utf-8")
+    return directory
+
+
+def new_output_path(harness_home: Path, label: str) -> Path:
+    """A fresh file name for one full output, e.g. `20260101T120000Z-bash-3f2a-stdout.txt`."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    return output_dir(harness_home) / f"{stamp}-{label}-{secrets.token_hex(3)}.txt"
+
+
+def omission_note(omitted: int, total: int, saved_to: str) -> str:
+    """The line between head and tail telling the model what it is not seeing and where it is."""
+    return (
+        f"\n\n[… {omitted:,} of {total:,} characters not shown; the full output is in {saved_to} "
+        "(use read with offset, or grep) …]\n\n"
+    )
+
+
+def head_tail(text: str, limit: int) -> tuple[str, str]:
+    """The first and last parts of `text`, together `limit` characters (head gets the larger half)."""
+    tail_size = limit // 2
+    return text[: limit - tail_size], text[len(text) - tail_size :]
+
+
+def shown_path(harness_home: Path, path: Path) -> str:
+    """A saved output's path as the model can use it: relative to the Harness Home, which is the
+    working directory the model sees (unless a sandbox moved the tools elsewhere)."""
+    return path.relative_to(harness_home).as_posix()
+
+
+def shorten(text: str, limit: int, *, harness_home: Path, label: str) -> str:
+    """`text` itself when it fits in `limit` characters; else head, a note and tail, with the
+    full text saved to a file under the Harness Home."""
+    if len(text) <= limit:
+        return text
+    path = new_output_path(harness_home, label)
+    path.write_text(text, encoding="utf-8")
+    head, tail = head_tail(text, limit)
+    omitted = len(text) - len(head) - len(tail)
+    return head + omission_note(omitted, len(text), shown_path(harness_home, path)) + tail
