@@ -8,10 +8,14 @@ only the answer. Exit codes: 0 done, 1 the run failed, 2 usage or configuration 
 import asyncio
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from decode.logging import init_logger
+
+if TYPE_CHECKING:
+    from decode.entities.events import ToolOutputDelta
 
 init_logger()
 
@@ -75,6 +79,7 @@ async def _run(task: str, model_string: str, max_requests: int, settings) -> int
     from decode.models.errors import ModelConfigError
     from decode.models.gateway import resolve_model
     from decode.models.script import ScriptExhaustedError
+    from decode.tools.catalog import default_tools
 
     def on_retry(error: BaseException, attempt: int, delay: float) -> None:
         click.echo(f"decode: model error ({_short(error)}); retry {attempt} in {delay:.1f}s", err=True)
@@ -84,7 +89,9 @@ async def _run(task: str, model_string: str, max_requests: int, settings) -> int
     except ModelConfigError as exc:
         fail(str(exc), EXIT_USAGE)
 
-    loop = AgentLoop(build_agent(model), AgentDeps(Path.cwd(), settings), max_requests=max_requests)
+    echo = OutputEcho()
+    deps = AgentDeps(Path.cwd(), settings, on_tool_output=echo)
+    loop = AgentLoop(build_agent(model, tools=default_tools()), deps, max_requests=max_requests)
     commentary: list[str] = []
     try:
         async for event in loop.run_turn(task):
@@ -97,6 +104,7 @@ async def _run(task: str, model_string: str, max_requests: int, settings) -> int
                 commentary.clear()
                 click.echo(f"→ {event.call.summary()}", err=True)
             elif isinstance(event, ToolCallFinished):
+                echo.end_line()
                 mark = "✗" if event.result.is_error else "✓"
                 click.echo(f"  {mark} {event.result.name} ({event.result.duration_s:.1f}s)", err=True)
             elif isinstance(event, Notice):
@@ -104,7 +112,9 @@ async def _run(task: str, model_string: str, max_requests: int, settings) -> int
             elif isinstance(event, TurnFinished):
                 click.echo(event.output)
     except UsageLimitExceeded:
-        click.echo(f"decode: error: stopped at the request ceiling ({max_requests}); raise it with --max-requests", err=True)
+        click.echo(
+            f"decode: error: stopped at the request ceiling ({max_requests}); raise it with --max-requests", err=True
+        )
         return EXIT_REQUEST_LIMIT
     except ModelAPIError as exc:
         click.echo(f"decode: error: model request failed: {_short(exc)}", err=True)
@@ -116,6 +126,41 @@ async def _run(task: str, model_string: str, max_requests: int, settings) -> int
         click.echo(f"decode: error: {exc}", err=True)
         return EXIT_FAILED
     return EXIT_OK
+
+
+class OutputEcho:
+    """Shows a running tool's output on stderr as it comes, each line indented under its call.
+
+    Only the first `max_lines` lines of a call are echoed: the point is to see that a long
+    command is alive, not to flood the terminal (the model gets the output regardless).
+    """
+
+    def __init__(self, max_lines: int = 40) -> None:
+        self.max_lines = max_lines
+        self.call_id = ""
+        self.lines = 0
+        self.at_line_start = True
+
+    def __call__(self, delta: "ToolOutputDelta") -> None:
+        if delta.call_id != self.call_id:
+            self.call_id, self.lines, self.at_line_start = delta.call_id, 0, True
+        for piece in delta.text.splitlines(keepends=True):
+            if self.lines >= self.max_lines:
+                return
+            if self.at_line_start:
+                click.echo("  │ ", err=True, nl=False)
+            click.echo(piece, err=True, nl=False)
+            self.at_line_start = piece.endswith("\n")
+            if self.at_line_start:
+                self.lines += 1
+                if self.lines == self.max_lines:
+                    click.echo("  │ …", err=True)
+
+    def end_line(self) -> None:
+        """Finish a last line that had no newline, so the next progress line starts clean."""
+        if not self.at_line_start:
+            click.echo(err=True)
+            self.at_line_start = True
 
 
 def _short(error: BaseException) -> str:
