@@ -13,6 +13,9 @@ from pydantic_ai.models import Model
 
 from decode.agent.deps import AgentDeps
 from decode.agent.registry import ToolSpec
+from decode.memory.instructions import memory_instructions
+from decode.skills.instructions import skills_instructions
+from decode.skills.tool import SKILL_TOOL
 
 BASE_INSTRUCTIONS = """\
 You are decode, a coding agent working in the user's terminal, inside their project.
@@ -32,13 +35,16 @@ def build_agent(
 ) -> Agent[AgentDeps, str]:
     """Create the agent with the given model and tools.
 
-    `tools` come from the tool registry (`ToolSpec`s); with none, the agent can only talk.
+    `tools` come from the tool registry (`ToolSpec`s); with none, the agent can only talk (and
+    load skills: the `skill` tool is always there, next to the skills catalogue).
     """
     return Agent(
         model,
         deps_type=AgentDeps,
-        instructions=[instructions, environment_instructions],
-        tools=[spec.to_tool() for spec in tools],
+        # Memory and the skills catalogue are read again on every request, so edits apply at once.
+        instructions=[instructions, environment_instructions, memory_instructions, skills_instructions],
+        # The `skill` tool comes with the catalogue: it is how the model loads a skill's body.
+        tools=[spec.to_tool() for spec in [*tools, SKILL_TOOL]],
         # A wrong tool name or bad arguments go back to the model this many times before the run fails.
         retries=3,
     )

@@ -63,3 +63,24 @@ async def test_an_edit_applies_at_the_next_turn(tmp_path: Path) -> None:
     assert "always answer in French" in (seen[0] or "")
     assert "always answer in German" in (seen[1] or "")
     assert "French" not in (seen[1] or "")
+
+
+async def test_the_agent_decode_builds_rereads_memory_every_turn(tmp_path: Path) -> None:
+    from decode.agent.factory import build_agent
+    from decode.agent.loop import AgentLoop
+    from decode.models.script import ScriptedModel, ScriptedResponse
+
+    model = ScriptedModel([ScriptedResponse(text="one"), ScriptedResponse(text="two")])
+    loop = AgentLoop(build_agent(model), AgentDeps(workspace=tmp_path, settings=Settings()))
+    (tmp_path / "AGENTS.md").write_text("rule v1")
+
+    async for _ in loop.run_turn("first"):
+        pass
+    (tmp_path / "AGENTS.md").write_text("rule v2")
+    async for _ in loop.run_turn("second"):
+        pass
+
+    first_request, second_request = loop.history[0], loop.history[2]
+    assert "rule v1" in (first_request.instructions or "")
+    assert "rule v2" in (second_request.instructions or "")
+    assert "rule v1" not in (second_request.instructions or "")

@@ -1,0 +1,102 @@
+"""A recording model server on 127.0.0.1, and a helper to run the real `decode` command.
+
+The server speaks OpenAI chat completions (streamed as SSE or plain JSON, whichever the request
+asks for), answers every request with the same short text, and keeps each request body so a
+test can read the instructions decode actually sent.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+DECODE = Path(sys.executable).parent / "decode"
+
+
+class RecordingServer(ThreadingHTTPServer):
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.bodies: list[dict[str, Any]] = []
+        self.answer = "ok"
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}/v1"
+
+    def system_text(self, index: int = -1) -> str:
+        """The system (instructions) text of a recorded request."""
+        messages = self.bodies[index]["messages"]
+        return "\n".join(m["content"] for m in messages if m["role"] in ("system", "developer"))
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: RecordingServer
+
+    def log_message(self, format: str, *args: Any) -> None:  # keep the test output clean
+        pass
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.server.bodies.append(body)
+        chunk = {"id": "c1", "object": "chat.completion.chunk", "created": 0, "model": body["model"]}
+        if body.get("stream"):
+            events = [
+                {**chunk, "choices": [{"index": 0, "delta": {"role": "assistant", "content": self.server.answer}}]},
+                {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+            ]
+            payload = "".join(f"data: {json.dumps(event)}\n\n" for event in events) + "data: [DONE]\n\n"
+            content_type = "text/event-stream"
+        else:
+            message = {"role": "assistant", "content": self.server.answer}
+            payload = json.dumps(
+                {
+                    **chunk,
+                    "object": "chat.completion",
+                    "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+                }
+            )
+            content_type = "application/json"
+        data = payload.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+@pytest.fixture
+def model_server() -> Iterator[RecordingServer]:
+    server = RecordingServer()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def run_decode(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """The real `decode` command in `cwd`, with this test's HOME and environment."""
+    return subprocess.run(
+        [str(DECODE), *args],
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def decode_cmd():
+    return run_decode
