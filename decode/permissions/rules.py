@@ -1,0 +1,147 @@
+"""Permission rules written like Claude Code's, so users' habits carry over.
+
+    Bash                     every bash command
+    Bash(npm test)           exactly `npm test`
+    Bash(git diff:*)         `git diff` followed by anything (`Bash(git diff *)` too)
+    Read(src/**)             reading files under src/ (Glob and Grep count as reading)
+    Edit(docs/**)            changing files under docs/ (Write counts as editing)
+    Write(notes.md)          creating or overwriting notes.md
+    WebFetch(domain:x.org)   fetching from host x.org (`*.x.org` for its subdomains)
+    mcp__github              every tool of the MCP server `github`
+    mcp__github__get_issue   one MCP tool
+
+Rule names are matched case-insensitively against their canonical spellings only: `bAsH(ls)` is
+`Bash(ls)`, but `Bаsh` with a Cyrillic "а" is an error, not a rule. Tool names the model calls
+are never normalised (see `rule_names_for_tool`).
+"""
+
+import re
+import shlex
+from collections.abc import Sequence
+from functools import lru_cache
+from urllib.parse import urlsplit
+
+from decode.permissions.types import Decision, Rule, RuleSource
+
+# The one table: decode's tool name (what the model calls) -> the rule names that govern it.
+# Reading tools answer to Read rules too, writing answers to Edit rules too, like Claude Code.
+TOOL_RULES: dict[str, tuple[str, ...]] = {
+    "read": ("Read",),
+    "glob": ("Glob", "Read"),
+    "grep": ("Grep", "Read"),
+    "edit": ("Edit",),
+    "write": ("Write", "Edit"),
+    "bash": ("Bash",),
+    "web_fetch": ("WebFetch",),
+}
+# A file a bash redirection writes (`> out.txt`) or reads (`< in.txt`) is governed like these.
+REDIRECT_WRITE_RULES = ("Write", "Edit")
+REDIRECT_READ_RULES = ("Read",)
+
+PATH_RULES = frozenset({"Read", "Edit", "Write", "Glob", "Grep"})
+_CANONICAL = {name.lower(): name for names in TOOL_RULES.values() for name in names}
+_TOOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+_HOST = re.compile(r"(\*\.)?[a-z0-9]([a-z0-9.-]*[a-z0-9])?", re.IGNORECASE)
+
+
+class RuleError(ValueError):
+    """A rule that cannot be read; the message says what is wrong with it."""
+
+
+def parse_rule(text: str, action: Decision, source: RuleSource | None = None) -> Rule:
+    """Read one rule string, such as `Bash(git diff:*)`, or raise `RuleError`."""
+    text = text.strip()
+    name, paren, rest = text.partition("(")
+    if paren and not rest.endswith(")"):
+        raise RuleError(f"rule {text!r} opens a parenthesis it does not close")
+    if not _TOOL_NAME.fullmatch(name):
+        raise RuleError(f"rule {text!r}: a tool name is ASCII letters, digits, '_' and '-'")
+    tool = _CANONICAL.get(name.lower(), name)
+    specifier = rest[:-1].strip() if paren else None
+    if specifier is not None:
+        _check_specifier(tool, specifier, text)
+    return Rule(action=action, tool=tool, specifier=specifier, source=source)
+
+
+def _check_specifier(tool: str, specifier: str, text: str) -> None:
+    if not specifier:
+        raise RuleError(f"rule {text!r} has empty parentheses; write the bare name {tool!r} to mean every call")
+    if tool == "Bash" and specifier != "*":
+        try:
+            command_pattern(specifier)
+        except ValueError as exc:
+            raise RuleError(f"rule {text!r}: the command cannot be read ({exc})") from None
+    elif tool == "WebFetch":
+        domain = specifier.removeprefix("domain:")
+        if domain == specifier or not _HOST.fullmatch(domain):
+            raise RuleError(f"rule {text!r}: WebFetch takes `domain:HOST`, like WebFetch(domain:example.com)")
+    elif tool not in PATH_RULES and tool != "Bash":
+        raise RuleError(f"rule {text!r}: {tool} takes no parentheses")
+
+
+def rule_names_for_tool(tool: str) -> tuple[str, ...]:
+    """The rule names that govern the tool the model called, exactly as it was spelled.
+
+    decode's own tools come from the table. Any other tool (an MCP tool) answers to its own
+    name, unless that name only differs from a built-in one by case or is not plain ASCII:
+    a tool called `Bash` or `BASH ` is not bash and must not inherit bash's rules.
+    """
+    if tool in TOOL_RULES:
+        return TOOL_RULES[tool]
+    if not _TOOL_NAME.fullmatch(tool) or tool.lower() in _CANONICAL or tool.lower() in TOOL_RULES:
+        return ()
+    return (tool,)
+
+
+def tool_matches(rule: Rule, rule_name: str) -> bool:
+    """Does `rule` name this tool? `mcp__server` and `mcp__server__*` cover all of a server's tools."""
+    if rule.tool == rule_name:
+        return True
+    if rule.tool.startswith("mcp__"):
+        server = rule.tool.removesuffix("__*")
+        return server.count("__") == 1 and rule_name.startswith(server + "__")
+    return False
+
+
+@lru_cache(maxsize=1024)
+def command_pattern(specifier: str) -> tuple[tuple[str, ...], bool]:
+    """A Bash specifier as (words, is_prefix): `git diff:*` → (("git", "diff"), True)."""
+    prefix = specifier.endswith((":*", " *"))
+    words = tuple(shlex.split(specifier[:-2] if prefix else specifier))
+    if not words:
+        raise ValueError("no command")
+    return words, prefix
+
+
+def command_matches(specifier: str | None, words: Sequence[str | None]) -> bool | None:
+    """Does a Bash specifier match this command's words? None means "cannot tell".
+
+    A word that is only known when the shell runs (`$VAR`, `$(…)`) is None: where the rule
+    compares such a word, the answer is unknown, which the gate never treats as an allow.
+    """
+    if specifier is None or specifier == "*":
+        return True
+    expected, prefix = command_pattern(specifier)
+    for want, word in zip(expected, words, strict=False):
+        if word is None:
+            # A run-time word may expand to several words or to none: from here on, unknown.
+            return None
+        if word != want:
+            return False
+    if len(words) < len(expected) or (not prefix and len(words) != len(expected)):
+        return None if None in words else False
+    return True
+
+
+def domain_matches(specifier: str | None, url: str) -> bool:
+    """Does `WebFetch(domain:HOST)` cover this URL? `*.HOST` covers subdomains, not HOST itself."""
+    if specifier is None:
+        return True
+    try:
+        host = (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return False
+    domain = specifier.removeprefix("domain:").lower()
+    if domain.startswith("*."):
+        return host.endswith(domain[1:])
+    return host == domain

@@ -1,0 +1,123 @@
+"""The vocabulary of permissions: modes, decisions, rules and where a rule came from."""
+
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+
+class Decision(StrEnum):
+    """What the Permission Gate says about one tool call."""
+
+    ALLOW = "allow"
+    ASK = "ask"
+    DENY = "deny"
+
+
+class Mode(StrEnum):
+    """How much decode may do without asking, when no rule decides.
+
+    `default`: read-only tools run, everything else asks. `plan`: read-only tools run, changes are
+    refused (the model should present a plan instead). `accept-edits`: file edits inside the
+    workspace run too, bash still asks. `bypass`: everything runs, except what a deny rule forbids.
+    """
+
+    DEFAULT = "default"
+    PLAN = "plan"
+    ACCEPT_EDITS = "accept-edits"
+    BYPASS = "bypass"
+
+    @classmethod
+    def parse(cls, text: str) -> "Mode":
+        """A mode from its name, also accepting Claude Code's spellings (`acceptEdits`, `bypassPermissions`)."""
+        mode = _MODE_ALIASES.get(text.strip().lower())
+        if mode is None:
+            names = ", ".join(m.value for m in cls)
+            raise ValueError(f"unknown permission mode {text!r} (expected one of: {names})")
+        return mode
+
+    def next(self) -> "Mode":
+        """The mode Shift+Tab switches to: default → accept-edits → plan → default.
+
+        `bypass` is never reached by cycling: it has to be chosen on purpose.
+        """
+        return _CYCLE[(_CYCLE.index(self) + 1) % len(_CYCLE)] if self in _CYCLE else Mode.DEFAULT
+
+
+_MODE_ALIASES: dict[str, Mode] = {
+    "default": Mode.DEFAULT,
+    "plan": Mode.PLAN,
+    "accept-edits": Mode.ACCEPT_EDITS,
+    "acceptedits": Mode.ACCEPT_EDITS,
+    "accept_edits": Mode.ACCEPT_EDITS,
+    "bypass": Mode.BYPASS,
+    "bypasspermissions": Mode.BYPASS,
+}
+_CYCLE = (Mode.DEFAULT, Mode.ACCEPT_EDITS, Mode.PLAN)
+
+
+class Layer(StrEnum):
+    """The settings file a rule was read from, lowest priority first."""
+
+    USER = "user"  # ~/.decode/settings.json
+    PROJECT = "project"  # .decode/settings.json, shared with the team
+    LOCAL = "local"  # .decode/settings.local.json, git-ignored, where "always" answers go
+
+
+@dataclass(frozen=True)
+class RuleSource:
+    """Where a rule was written: the layer, the file and the line (when it could be found)."""
+
+    layer: Layer
+    path: Path
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}" if self.line else str(self.path)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One parsed permission rule, such as `deny Bash(rm:*)`.
+
+    `tool` is the canonical rule name (`Bash`, `Read`, `mcp__github__create_issue`…) and
+    `specifier` what is inside the parentheses, or None for a bare tool name.
+    """
+
+    action: Decision
+    tool: str
+    specifier: str | None = None
+    source: RuleSource | None = None
+
+    @property
+    def text(self) -> str:
+        """The rule as a user writes it, normalised (`bAsH(ls)` reads back as `Bash(ls)`)."""
+        return self.tool if self.specifier is None else f"{self.tool}({self.specifier})"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The gate's answer: the decision, why, and the rule (with its file) that decided, if any."""
+
+    decision: Decision
+    reason: str
+    rule: Rule | None = None
+
+    @property
+    def source(self) -> RuleSource | None:
+        return self.rule.source if self.rule else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The shape `decode permissions check --json` prints."""
+        source = self.source
+        return {
+            "decision": self.decision.value,
+            "rule": self.rule.text if self.rule else None,
+            "source": str(source.path) if source else None,
+            "line": source.line if source else None,
+            "layer": source.layer.value if source else None,
+            "reason": self.reason,
+        }
