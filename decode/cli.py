@@ -21,6 +21,7 @@ init_logger()
 # can list commands without importing them.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("decode.runtime.run:run", "Run one task headless and print the final answer."),
+    "permissions": ("decode.permissions.command:permissions", "Show the permission rules, or check one call."),
 }
 
 
