@@ -9,14 +9,13 @@ likely what the task is about. At most 100 paths are shown, with a count of the 
 import asyncio
 from pathlib import Path
 
-from pathspec import GitIgnoreSpec
 from pydantic_ai import ModelRetry, RunContext
 
 from decode.agent.deps import AgentDeps
 from decode.tools.executor import CommandExecutor
 from decode.tools.paths import display_path, resolve_path
 from decode.tools.ripgrep import relative, run_rg
-from decode.tools.walk import walk_files
+from decode.tools.walk import glob_matcher, walk_files
 
 MAX_RESULTS = 100
 
@@ -28,14 +27,16 @@ def anchored(pattern: str) -> str:
 
 async def matching_files(executor: CommandExecutor, base: Path, pattern: str, *, use_rg: bool = True) -> list[Path]:
     """The files under `base` whose path relative to it matches `pattern` (unordered)."""
+    matches = glob_matcher(anchored(pattern))
     rg = executor.which("rg") if use_rg else None
     if rg is not None:
-        output = await run_rg(executor, rg, ["--files", "--null", f"--glob={anchored(pattern)}", "."], cwd=base)
-        return [base / relative(raw) for raw in output.stdout.split(b"\0") if raw]
-    spec = GitIgnoreSpec.from_lines([anchored(pattern)])
+        # ripgrep lists; Python matches (a `--glob` filter would override .gitignore rules).
+        output = await run_rg(executor, rg, ["--files", "--null", "."], cwd=base)
+        names = (relative(raw) for raw in output.stdout.split(b"\0") if raw)
+        return [base / name for name in names if matches(name)]
 
     def walk() -> list[Path]:
-        return [path for path in walk_files(executor, base) if spec.match_file(path.relative_to(base).as_posix())]
+        return [path for path in walk_files(executor, base) if matches(path.relative_to(base).as_posix())]
 
     return await asyncio.to_thread(walk)
 

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from pathspec import GitIgnoreSpec
 from pydantic_ai import ModelRetry, RunContext
 
 from decode.agent.deps import AgentDeps
@@ -28,7 +27,7 @@ from decode.tools.glob import newest_first
 from decode.tools.paths import display_path, resolve_path
 from decode.tools.ripgrep import relative, run_rg
 from decode.tools.truncate import shorten
-from decode.tools.walk import walk_files
+from decode.tools.walk import glob_matcher, walk_files
 
 OutputMode = Literal["files", "content", "count"]
 MAX_FILES = 100
@@ -60,8 +59,10 @@ async def search_rg(executor: CommandExecutor, rg: str, target: Path, is_dir: bo
     args = ["--null", "--with-filename", "--color=never"]
     if query.ignore_case:
         args.append("--ignore-case")
-    if query.glob:
-        args.append(f"--glob={query.glob}")
+    if query.glob and "/" not in query.glob and not set(query.glob) & {":", ","}:
+        # A file type, not `--glob`: a type narrows the search and keeps .gitignore rules, where a
+        # glob would override them. Paths are still matched against the glob below.
+        args += [f"--type-add=selected:{query.glob}", "--type=selected"]
     mode_args = {"files": ["--files-with-matches"], "count": ["--count"], "content": ["--line-number"]}[query.mode]
     if query.mode == "content" and query.context:
         mode_args.append(f"--context={query.context}")
@@ -69,15 +70,19 @@ async def search_rg(executor: CommandExecutor, rg: str, target: Path, is_dir: bo
     if output.exit_code == 2 and not output.stdout:
         raise ModelRetry(f"grep failed: {output.stderr or 'ripgrep exited with an error'}")
     found = Matches(cut_short=output.cut_short)
+    matches = glob_matcher(query.glob) if query.glob and is_dir else None
     if query.mode == "files":
         for raw in output.stdout.split(b"\0"):
-            if raw := raw.strip(b"\n"):
-                found.counts[cwd / relative(raw)] = 1
+            name = relative(raw.strip(b"\n"))
+            if name and (matches is None or matches(name)):
+                found.counts[cwd / name] = 1
         return found
     for row in output.stdout.split(b"\n"):
         name, nul, rest = row.partition(b"\0")
         if not nul:
             continue  # `--` group separators, "binary file matches" notes
+        if matches is not None and not matches(relative(name)):
+            continue
         path = cwd / relative(name)
         if query.mode == "count":
             if rest.strip().isdigit():  # not a "binary file matches" note
@@ -126,11 +131,11 @@ def search_python(executor: CommandExecutor, target: Path, is_dir: bool, query: 
     except re.error as exc:
         raise ModelRetry(f"grep failed: invalid regular expression: {exc}") from None
     if is_dir:
-        spec = GitIgnoreSpec.from_lines([query.glob]) if query.glob else None
+        matches = glob_matcher(query.glob) if query.glob else None
         files: Iterable[Path] = (
             path
             for path in walk_files(executor, target)
-            if spec is None or spec.match_file(path.relative_to(target).as_posix())
+            if matches is None or matches(path.relative_to(target).as_posix())
         )
     else:
         files = [target]

@@ -10,7 +10,7 @@ as decode runs it (`ripgrep.py`):
   `pathspec` library).
 """
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,3 +84,13 @@ def walk_files(executor: CommandExecutor, start: Path) -> Iterator[Path]:
                 stack.append((path, rules, in_repo))
             else:
                 yield path
+
+
+def glob_matcher(pattern: str) -> Callable[[str], bool]:
+    """A test of relative posix paths against a gitignore-style glob (`*.py` matches at any depth,
+    `/*.py` only at the top, `src/**/*.ts` under `src`)."""
+    spec = GitIgnoreSpec.from_lines([pattern])
+    patterns = [p for p in spec.patterns if p.include is not None]
+    if len(patterns) == 1 and patterns[0].include and (regex := getattr(patterns[0], "regex", None)) is not None:
+        return lambda path: regex.match(path) is not None  # the compiled pattern alone: ~7x faster
+    return spec.match_file

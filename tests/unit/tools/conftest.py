@@ -1,0 +1,68 @@
+"""Fixtures for the tool tests: a real workspace directory and the context a tool receives."""
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from pydantic_ai import RunContext
+from pydantic_ai.models.test import TestModel
+from pydantic_ai.usage import RunUsage
+
+from decode.agent.deps import AgentDeps
+from decode.config.settings import Settings
+from decode.entities.events import ToolOutputDelta
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    root = tmp_path / "workspace"
+    root.mkdir()
+    return root
+
+
+@pytest.fixture
+def streamed() -> list[ToolOutputDelta]:
+    """What the tools streamed to the front end."""
+    return []
+
+
+@pytest.fixture
+def deps(workspace: Path, streamed: list[ToolOutputDelta]) -> AgentDeps:
+    return AgentDeps(workspace, Settings(), on_tool_output=streamed.append)
+
+
+@pytest.fixture
+def ctx(deps: AgentDeps) -> RunContext[AgentDeps]:
+    """The context pydantic-ai hands a tool (a real one, with a placeholder model)."""
+    return RunContext(deps=deps, model=TestModel(), usage=RunUsage(), tool_call_id="call-1")
+
+
+@pytest.fixture
+def tree(workspace: Path) -> Path:
+    """A small repository with what trips up file listing: ignore rules, hidden files, symlinks,
+    binaries, CRLF and BOM text."""
+    subprocess.run(["git", "init", "-q", str(workspace)], check=True)
+    files = {
+        ".gitignore": "*.log\nbuild/\n!keep.log\n/top-only.txt\n",
+        "README.md": "# demo\nTODO: write docs\n",
+        "app.log": "TODO in a log\n",
+        "keep.log": "TODO kept log\n",
+        "top-only.txt": "TODO ignored at the top\n",
+        "src/top-only.txt": "TODO not ignored here\n",
+        "src/main.py": "import os\n\ndef main():\n    # TODO: parse args\n    print('hi')\n\n\nmain()\n",
+        "src/util.py": "def helper():\n    return 'todo lower case'\n",
+        "src/.gitignore": "generated.py\n",
+        "src/generated.py": "TODO generated\n",
+        "src/pkg/deep.py": "x = 1  # TODO deep\n",
+        "build/out.py": "TODO built\n",
+        ".github/ci.yml": "run: TODO\n",
+        "docs/win.txt": "first\r\nTODO crlf\r\nlast\r\n",
+        "docs/bom.txt": "\ufeffTODO with bom\n",
+    }
+    for name, text in files.items():
+        path = workspace / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text.encode("utf-8"))
+    (workspace / "data.bin").write_bytes(b"\x00\x01TODO\x00")
+    (workspace / "link.py").symlink_to(workspace / "src/main.py")
+    return workspace

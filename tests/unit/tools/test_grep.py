@@ -1,0 +1,87 @@
+"""`grep`: ripgrep and the pure-Python fallback give the same results in every mode."""
+
+from pathlib import Path
+
+import pytest
+from pydantic_ai import ModelRetry, RunContext
+
+from decode.agent.deps import AgentDeps
+from decode.tools.grep import Query, find_matches, grep, render
+from decode.tools.local import LocalExecutor
+
+QUERIES = [
+    Query("TODO"),
+    Query("TODO", mode="content"),
+    Query("TODO", mode="count"),
+    Query("todo", mode="content", ignore_case=True),
+    Query(r"^\s+return", mode="content", context=1),
+    Query("TODO", mode="content", context=2, glob="*.py"),
+    Query("TODO", glob="src/**/*.py"),
+    Query("TODO", glob="*.log"),
+    Query(r"crlf$|bom", mode="content"),
+    Query("no such text anywhere"),
+]
+
+
+@pytest.mark.parametrize("query", QUERIES, ids=lambda q: f"{q.mode}-{q.pattern}-{q.glob}-{q.context}-{q.ignore_case}")
+async def test_ripgrep_and_python_agree(tree: Path, query: Query) -> None:
+    executor = LocalExecutor(tree)
+    for target in (tree, tree / "src", tree / "docs/win.txt"):
+        with_rg = await find_matches(executor, target, query, use_rg=True)
+        without = await find_matches(executor, target, query, use_rg=False)
+        assert render(executor, with_rg, query.mode) == render(executor, without, query.mode)
+
+
+async def test_files_mode_respects_gitignore_and_skips_binaries(ctx: RunContext[AgentDeps], tree: Path) -> None:
+    files = set((await grep(ctx, "TODO")).splitlines())
+    assert files == {
+        ".github/ci.yml",
+        "README.md",
+        "keep.log",
+        "docs/bom.txt",
+        "docs/win.txt",
+        "src/main.py",
+        "src/pkg/deep.py",
+        "src/top-only.txt",
+    }
+
+
+async def test_content_mode_shows_path_line_and_context(ctx: RunContext[AgentDeps], tree: Path) -> None:
+    out = await grep(ctx, "parse args", path="src", output_mode="content", context=1)
+    assert out == "src/main.py-3-def main():\nsrc/main.py:4:    # TODO: parse args\nsrc/main.py-5-    print('hi')"
+
+
+async def test_count_mode(ctx: RunContext[AgentDeps], tree: Path) -> None:
+    out = await grep(ctx, "TODO|todo", path="src", output_mode="count")
+    assert out.splitlines() == [
+        "src/main.py:1",
+        "src/pkg/deep.py:1",
+        "src/top-only.txt:1",
+        "src/util.py:1",
+        "[4 matching lines in 4 files]",
+    ]
+
+
+async def test_a_glob_never_brings_back_ignored_files(ctx: RunContext[AgentDeps], tree: Path) -> None:
+    assert "src/generated.py" not in await grep(ctx, "TODO", glob="*.py")
+    assert "app.log" not in await grep(ctx, "TODO", glob="*.log")
+
+
+async def test_a_single_file_can_be_searched(ctx: RunContext[AgentDeps], tree: Path) -> None:
+    assert await grep(ctx, "crlf", path="docs/win.txt", output_mode="content") == "docs/win.txt:2:TODO crlf"
+
+
+async def test_no_match_and_bad_input(ctx: RunContext[AgentDeps], tree: Path) -> None:
+    assert (await grep(ctx, "zzz-nothing")).startswith("No matches for zzz-nothing")
+    with pytest.raises(ModelRetry, match="grep failed"):
+        await grep(ctx, "(unclosed")
+    with pytest.raises(ModelRetry, match="does not exist"):
+        await grep(ctx, "x", path="nope")
+
+
+async def test_large_results_are_shortened_and_saved(ctx: RunContext[AgentDeps], workspace: Path) -> None:
+    (workspace / "many.txt").write_text("".join(f"match number {n}\n" for n in range(20_000)))
+    out = await grep(ctx, "match", output_mode="content")
+    assert len(out) < ctx.deps.settings.tool_output_limit + 500
+    saved = out.split("the full output is in ")[1].split(" ")[0]
+    assert (workspace / saved).read_text().count("\n") == 19_999
