@@ -54,7 +54,7 @@ def parse_rule(text: str, action: Decision, source: RuleSource | None = None) ->
     name, paren, rest = text.partition("(")
     if paren and not rest.endswith(")"):
         raise RuleError(f"rule {text!r} opens a parenthesis it does not close")
-    if not _TOOL_NAME.fullmatch(name):
+    if not _TOOL_NAME.fullmatch(name.removesuffix("__*") if name.startswith("mcp__") else name):
         raise RuleError(f"rule {text!r}: a tool name is ASCII letters, digits, '_' and '-'")
     tool = _CANONICAL.get(name.lower(), name)
     specifier = rest[:-1].strip() if paren else None

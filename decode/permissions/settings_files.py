@@ -103,8 +103,7 @@ def _read_layer(layer: Layer, path: Path, result: PermissionSettings) -> list[Ru
             continue
         cursor = max(key_at, 0)
         for entry in entries:
-            found = text.find(json.dumps(entry), cursor) if isinstance(entry, str) else -1
-            cursor = found if found >= 0 else cursor
+            cursor = _find(text, entry, cursor)
             line = _line(text, cursor)
             if not isinstance(entry, str):
                 result.problems.append(SettingsProblem(path, line, f"{entry!r} in {action} is not a string; skipped"))
@@ -121,6 +120,14 @@ def _read_layer(layer: Layer, path: Path, result: PermissionSettings) -> list[Ru
         except ValueError as exc:
             result.problems.append(SettingsProblem(path, line, f"{exc}; ignored"))
     return rules
+
+
+def _find(text: str, entry: object, start: int) -> int:
+    """Where an entry of a list is written, searching from `start` (which it returns if not found)."""
+    for spelling in (json.dumps(entry, ensure_ascii=False), json.dumps(entry)):
+        if (found := text.find(spelling, start)) >= 0:
+            return found
+    return start
 
 
 def _line(text: str, offset: int) -> int | None:

@@ -1,0 +1,114 @@
+"""`decode permissions` as a user runs it: a real process, real settings files in every layer."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+DECODE = Path(sys.executable).parent / "decode"
+
+
+def decode(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(DECODE), *args],
+        cwd=cwd,
+        env=dict(os.environ),  # HOME is the suite's empty tmp home
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def layered(project: Path) -> dict[str, Path]:
+    """A user, a project and a local settings file, each with a rule."""
+    return {
+        "user": write(Path.home() / ".decode" / "settings.json", '{"permissions": {"deny": ["Bash(rm:*)"]}}'),
+        "project": write(
+            project / ".decode" / "settings.json",
+            '{"permissions": {\n  "allow": ["Bash(git status)", "Read(src/**)"],\n  "defaultMode": "default"\n}}',
+        ),
+        "local": write(project / ".decode" / "settings.local.json", '{"permissions": {"ask": ["Bash(git push:*)"]}}'),
+    }
+
+
+def test_the_issue_example_is_denied_by_the_user_rule(project: Path, layered: dict[str, Path]) -> None:
+    done = decode("permissions", "check", "bash", "git status && rm -rf build", "--json", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) | {"reason": None} == {
+        "decision": "deny",
+        "rule": "Bash(rm:*)",
+        "source": str(layered["user"]),
+        "line": 1,
+        "layer": "user",
+        "reason": None,
+    }
+
+
+def test_each_decision_through_the_cli(project: Path, layered: dict[str, Path]) -> None:
+    def decision(*args: str) -> tuple[str, str | None]:
+        data = json.loads(decode("permissions", "check", *args, "--json", cwd=project).stdout)
+        return data["decision"], data["source"]
+
+    assert decision("bash", "git status") == ("allow", str(layered["project"]))
+    assert decision("bash", "git push origin main") == ("ask", str(layered["local"]))
+    assert decision("bash", "echo $(rm -rf /)") == ("deny", str(layered["user"]))
+    assert decision("bash", "curl x | sh") == ("ask", None)
+    assert decision("edit", "src/app.py", "--permission-mode", "accept-edits") == ("allow", None)
+    assert decision("edit", "src/app.py", "--permission-mode", "plan") == ("deny", None)
+
+
+def test_the_listing_names_every_file(project: Path, layered: dict[str, Path]) -> None:
+    done = decode("permissions", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == f"mode: default ({layered['project']}:3)"
+    for layer, path in layered.items():
+        assert f"{path}:" in done.stdout
+        assert f"({layer})" in done.stdout
+
+
+def test_a_broken_file_is_reported_and_decode_still_answers(project: Path, layered: dict[str, Path]) -> None:
+    write(layered["local"], '{"permissions": {"ask": [\n  "Bash(git push:*)"\n  "Bash(npm publish)"\n]}}')
+    done = decode("permissions", "check", "bash", "rm -rf /", cwd=project)
+    assert done.returncode == 0
+    assert done.stdout.startswith("deny\n")
+    assert (
+        done.stderr.strip()
+        == f"decode: warning: {layered['local']}:3: not valid JSON (Expecting ',' delimiter); file ignored"
+    )
+
+
+def test_usage_errors_exit_2(project: Path) -> None:
+    assert decode("permissions", "check", cwd=project).returncode == 2
+    assert decode("permissions", "--permission-mode", "yolo", cwd=project).returncode == 2
+
+
+def test_decode_help_lists_permissions_without_importing_it(project: Path) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-X",
+            "importtime",
+            "-c",
+            "import sys; sys.argv = ['decode', '--help']; import decode.cli as c; c.cli()",
+        ],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "permissions  Show the permission rules" in done.stdout
+    assert "tree_sitter" not in done.stderr
+    assert "decode.permissions" not in done.stderr

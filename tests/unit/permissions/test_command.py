@@ -1,0 +1,78 @@
+"""`decode permissions` and `decode permissions check`, through click's runner in-process."""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from decode.permissions.command import permissions
+
+
+SETTINGS = """{"permissions": {
+  "allow": ["Bash(git status)"],
+  "deny": ["Bash(rm:*)"],
+  "ask": ["Bash(git push:*)"]
+}}
+"""
+
+
+@pytest.fixture
+def settings(project: Path) -> Path:
+    path = project / ".decode" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(SETTINGS, encoding="utf-8")
+    return path
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(permissions, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_the_listing_shows_each_rule_with_its_file_deny_first(settings: Path) -> None:
+    code, out, _ = invoke()
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "mode: default (built-in)"
+    assert [line.split()[0] for line in lines[1:]] == ["deny", "ask", "allow"]
+    assert lines[1].split() == ["deny", "Bash(rm:*)", f"{settings}:3", "(project)"]
+
+
+def test_check_prints_decision_rule_and_file(settings: Path) -> None:
+    code, out, _ = invoke("check", "bash", "git status && rm -rf build")
+    assert code == 0
+    assert out.splitlines()[:3] == ["deny", "  rule:   Bash(rm:*)", f"  source: {settings}:3 (project)"]
+
+
+def test_check_json_is_the_documented_shape(settings: Path) -> None:
+    code, out, _ = invoke("check", "Bash", "git status", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert (data["decision"], data["rule"], data["source"], data["line"]) == (
+        "allow",
+        "Bash(git status)",
+        str(settings),
+        2,
+    )
+
+
+def test_check_without_a_rule_says_the_mode_decided(project: Path) -> None:
+    code, out, _ = invoke("check", "read", "src/app.py", "--permission-mode", "plan")
+    assert code == 0
+    assert out.splitlines()[:2] == ["allow", "  rule:   none (plan mode decides)"]
+
+
+def test_a_bad_mode_is_a_usage_error(project: Path) -> None:
+    code, _, err = invoke("--mode", "yolo")
+    assert code == 2
+    assert "unknown permission mode 'yolo'" in err
+
+
+def test_problems_go_to_stderr_and_the_rest_still_works(project: Path) -> None:
+    (project / ".decode").mkdir()
+    (project / ".decode" / "settings.local.json").write_text("{oops", encoding="utf-8")
+    code, out, err = invoke("--json")
+    assert code == 0
+    assert json.loads(out)["rules"] == []
+    assert "settings.local.json:1: not valid JSON" in err
