@@ -28,8 +28,11 @@ from pydantic_ai.usage import UsageLimits
 
 from decode.agent.cost import response_usage
 from decode.agent.deps import AgentDeps
+from decode.context.compaction import CompactionError
+from decode.context.session import Session
 from decode.entities.events import (
     AgentEvent,
+    Notice,
     TextDelta,
     ThinkingDelta,
     ToolCallFinished,
@@ -51,6 +54,7 @@ class AgentLoop:
         *,
         model: Model | None = None,
         max_requests: int = 50,
+        session: Session | None = None,
     ) -> None:
         self.agent = agent
         self.deps = deps
@@ -58,6 +62,8 @@ class AgentLoop:
         self.max_requests = max_requests
         self.history: list[ModelMessage] = []
         self.usage = Usage()
+        # Optional (lesson 08): the Session Log and compaction. Without it, nothing is saved.
+        self.session = session
 
     async def run_turn(self, prompt: str) -> AsyncIterator[AgentEvent]:
         """Run one user turn, yielding events as they happen; the last one is `TurnFinished`.
@@ -65,11 +71,18 @@ class AgentLoop:
         Errors (a model failure, the request ceiling) propagate as pydantic-ai's exceptions; the
         history is only extended when the turn completes, so a failed turn leaves it valid.
         """
+        if self.session is not None and self.session.needs_summary(self.history):
+            yield await self.compact()
         turn_usage = Usage()
         started: dict[str, float] = {}
         limits = UsageLimits(request_limit=self.max_requests)
         async with self.agent.iter(
-            prompt, deps=self.deps, message_history=self.history, model=self.model, usage_limits=limits
+            prompt,
+            deps=self.deps,
+            message_history=self.history,
+            model=self.model,
+            usage_limits=limits,
+            capabilities=self.session.capabilities() if self.session is not None else None,
         ) as run:
             async for node in run:
                 if Agent.is_model_request_node(node):
@@ -92,11 +105,27 @@ class AgentLoop:
                                 yield ToolCallFinished(result=_tool_result(event, time.monotonic() - began))
             assert run.result is not None  # the async-for ends only at the End node
             self.history = run.result.all_messages()
+            if self.session is not None:  # on disk before anyone is told the turn finished
+                self.session.record_turn(run.result.new_messages(), turn_usage)
             yield TurnFinished(output=str(run.result.output), usage=turn_usage)
+
+    async def compact(self, focus: str | None = None) -> Notice:
+        """Summarise the older history now (tier-2 compaction, `/compact`); the notice says how it went."""
+        if self.session is None:
+            return Notice(level="warning", message="this conversation has no session, so it cannot be compacted")
+        try:
+            compaction = await self.session.compact(self.history, self.model or self.agent.model, focus)
+        except CompactionError as exc:
+            return Notice(level="warning", message=f"compaction failed: {exc}; the history is unchanged")
+        self.history = compaction.history
+        self.usage = self.usage + response_usage(compaction.response)
+        return Notice(message=compaction.describe())
 
     def clear(self) -> None:
         """Forget the conversation (the usage totals stay: they are what the session cost)."""
         self.history = []
+        if self.session is not None:
+            self.session.record_clear()
 
 
 def _model_delta(event: object) -> TextDelta | ThinkingDelta | None:

@@ -15,6 +15,10 @@ import click
 from decode.logging import init_logger
 
 if TYPE_CHECKING:
+    from pydantic_ai.messages import ModelMessage
+
+    from decode.config.settings import Settings
+    from decode.context.session import Session
     from decode.entities.events import ToolOutputDelta
 
 init_logger()
@@ -36,11 +40,15 @@ def fail(message: str, code: int) -> None:
 @click.argument("task")
 @click.option("-m", "--model", help="Model string, e.g. google-gla:gemini-flash-latest or script:turns.json.")
 @click.option("--max-requests", type=click.IntRange(min=1), help="Stop after N model requests (exit code 3).")
-def run(task: str, model: str | None, max_requests: int | None) -> None:
+@click.option(
+    "--resume", metavar="ID", help="Continue saved session ID (or a unique prefix; `decode sessions` lists them)."
+)
+def run(task: str, model: str | None, max_requests: int | None, resume: str | None) -> None:
     """Run TASK headless and print the final answer on stdout.
 
-    TASK "-" reads the task from stdin. Exit codes: 0 done, 1 the run failed, 2 usage or
-    configuration error, 3 request ceiling reached, 130 interrupted.
+    TASK "-" reads the task from stdin. The conversation is saved under .decode/sessions/;
+    `--resume ID` continues one, with its model unless `--model` is given. Exit codes: 0 done,
+    1 the run failed, 2 usage or configuration error, 3 request ceiling reached, 130 interrupted.
     """
     if task == "-":
         task = sys.stdin.read()
@@ -49,7 +57,8 @@ def run(task: str, model: str | None, max_requests: int | None) -> None:
     settings = load_settings()
     init_logger(settings.log_level)
     try:
-        code = asyncio.run(_run(task, model or settings.model, max_requests or settings.max_requests, settings))
+        session, history = _session(model, resume, settings)
+        code = asyncio.run(_run(task, session, history, max_requests or settings.max_requests, settings))
     except KeyboardInterrupt:
         click.echo("decode: interrupted", err=True)
         code = EXIT_INTERRUPTED
@@ -69,7 +78,25 @@ def load_settings():
     return settings
 
 
-async def _run(task: str, model_string: str, max_requests: int, settings) -> int:
+def _session(model: str | None, resume: str | None, settings: "Settings") -> "tuple[Session, list[ModelMessage]]":
+    """A new session, or the one `--resume` names and its history (a one-line error if there is none)."""
+    from decode.context.catalog import SessionNotFoundError
+    from decode.context.session import Session
+    from decode.context.session_log import SessionLogError
+
+    home = Path.cwd()  # the Harness Home: sessions belong to the launch directory
+    if resume is None:
+        return Session.start(home, model=model or settings.model, settings=settings), []
+    try:
+        session, loaded = Session.resume(home, resume, model=model, settings=settings)
+    except (SessionNotFoundError, SessionLogError) as exc:
+        fail(str(exc), EXIT_USAGE)
+    return session, loaded.history
+
+
+async def _run(
+    task: str, session: "Session", history: "list[ModelMessage]", max_requests: int, settings: "Settings"
+) -> int:
     from pydantic_ai.exceptions import ModelAPIError, UnexpectedModelBehavior, UsageLimitExceeded
 
     from decode.agent.deps import AgentDeps
@@ -85,13 +112,14 @@ async def _run(task: str, model_string: str, max_requests: int, settings) -> int
         click.echo(f"decode: model error ({_short(error)}); retry {attempt} in {delay:.1f}s", err=True)
 
     try:
-        model = resolve_model(model_string, settings, on_retry=on_retry)
+        model = resolve_model(session.model, settings, on_retry=on_retry)
     except ModelConfigError as exc:
         fail(str(exc), EXIT_USAGE)
 
     echo = OutputEcho()
     deps = AgentDeps(Path.cwd(), settings, on_tool_output=echo)
-    loop = AgentLoop(build_agent(model, tools=default_tools()), deps, max_requests=max_requests)
+    loop = AgentLoop(build_agent(model, tools=default_tools()), deps, max_requests=max_requests, session=session)
+    loop.history = history
     commentary: list[str] = []
     try:
         async for event in loop.run_turn(task):
@@ -125,6 +153,7 @@ async def _run(task: str, model_string: str, max_requests: int, settings) -> int
     except ScriptExhaustedError as exc:
         click.echo(f"decode: error: {exc}", err=True)
         return EXIT_FAILED
+    click.echo(f"decode: session {session.session_id} saved (continue it with --resume {session.session_id})", err=True)
     return EXIT_OK
 
 

@@ -1,0 +1,9 @@
+"""Context: the conversation kept on disk, and kept inside the model's context window (lesson 08).
+
+- `session_log.py`: the Session Log, one append-only JSONL file per conversation, and replaying it.
+- `catalog.py`: the sessions saved in a directory (`decode sessions`), finding one by id.
+- `windows.py`: each model's context window, and how full a history is (the footer's gauge).
+- `compaction.py`: pruning old tool outputs, then summarising the older history.
+- `session.py`: the `Session` the Agent Loop calls before, during and after each turn.
+- `commands.py`: the `decode sessions` command.
+"""

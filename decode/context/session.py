@@ -1,0 +1,116 @@
+"""A Session: one conversation, written down as it happens and kept inside the context window.
+
+The Agent Loop takes an optional `Session` and calls it at three moments of a turn:
+
+- before the turn: `needs_summary()`; past ~80 % the loop compacts first (`compact()`, tier 2);
+- during the turn: `capabilities()`, the tool-output pruning that runs before every model request (tier 1);
+- after the turn: `record_turn()`, one fsynced line in the Session Log, before the turn is reported finished.
+
+Front ends make one with `Session.start()` or `Session.resume()`, and keep `model` and `mode`
+current when the user switches them, so every turn line says what it ran with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from decode.context.catalog import find_session
+from decode.context.compaction import Compaction, ToolOutputPruning, needs_summary, summarise
+from decode.context.session_log import LoadedSession, SessionLog, load_session
+from decode.context.windows import ContextWindow, context_window, fill_fraction
+from decode.entities.usage import Usage
+
+if TYPE_CHECKING:
+    from pydantic_ai.capabilities import AbstractCapability
+    from pydantic_ai.messages import ModelMessage
+    from pydantic_ai.models import Model
+
+    from decode.config.settings import Settings
+
+
+class Session:
+    """A conversation's log and context window. `model` is the model string; `mode` the permission mode."""
+
+    def __init__(
+        self,
+        log: SessionLog,
+        *,
+        model: str,
+        mode: str | None = None,
+        settings: Settings | None = None,
+    ) -> None:
+        self.log = log
+        self.mode = mode
+        self.settings = settings
+        self.model = model
+        self.window: ContextWindow = context_window(model, settings)
+        self.pruning = ToolOutputPruning(self.window.tokens)
+
+    @classmethod
+    def start(cls, home: Path, *, model: str, mode: str | None = None, settings: Settings | None = None) -> Session:
+        """A new session in the Harness Home `home` (its file appears with the first turn)."""
+        return cls(SessionLog.new(home, model=model, mode=mode), model=model, mode=mode, settings=settings)
+
+    @classmethod
+    def resume(
+        cls,
+        home: Path,
+        ref: str | None = None,
+        *,
+        model: str | None = None,
+        settings: Settings | None = None,
+    ) -> tuple[Session, LoadedSession]:
+        """Reopen session `ref` (the newest when None) to continue it; `model` overrides the saved one.
+
+        Raises `SessionNotFoundError` or `SessionLogError` with a message for the user.
+        """
+        loaded = load_session(find_session(home, ref))
+        session = cls(
+            SessionLog.reopen(loaded.path, loaded.header),
+            model=model or loaded.model,
+            mode=loaded.mode,
+            settings=settings,
+        )
+        return session, loaded
+
+    @property
+    def session_id(self) -> str:
+        return self.log.session_id
+
+    def switch_model(self, model: str) -> None:
+        """The user picked another model: later turns are recorded with it and use its window."""
+        self.model = model
+        self.window = context_window(model, self.settings)
+        self.pruning.window = self.window.tokens
+
+    def fill(self, history: Sequence[ModelMessage]) -> float:
+        """How full the context window is with `history` (for the footer's gauge)."""
+        return fill_fraction(history, self.window)
+
+    def capabilities(self) -> list[AbstractCapability[Any]]:
+        """What the Agent Loop adds to each run: tier-1 pruning before every model request."""
+        return [self.pruning]
+
+    def needs_summary(self, history: Sequence[ModelMessage]) -> bool:
+        return needs_summary(history, self.window.tokens)
+
+    async def compact(
+        self, history: Sequence[ModelMessage], model: Model | str, focus: str | None = None
+    ) -> Compaction:
+        """Summarise the older history on `model` and log it. Raises `CompactionError`, history untouched."""
+        compaction = await summarise(history, model, window=self.window.tokens, focus=focus)
+        tokens = compaction.response.usage
+        usage = Usage(requests=1, input_tokens=tokens.input_tokens, output_tokens=tokens.output_tokens)
+        self.log.append_compaction(compaction.history, replaced=compaction.replaced, usage=usage, focus=focus)
+        return compaction
+
+    def record_turn(self, messages: Sequence[ModelMessage], usage: Usage) -> None:
+        """Write a completed turn's new messages: one line, on disk when this returns."""
+        self.log.append_turn(messages, usage, model=self.model, mode=self.mode)
+
+    def record_clear(self) -> None:
+        """`/clear`: a resumed session starts from an empty history too."""
+        if self.log.path.exists():  # a session with no turn yet has nothing to clear
+            self.log.append_clear()
