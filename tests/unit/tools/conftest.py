@@ -1,6 +1,7 @@
 """Fixtures for the tool tests: a real workspace directory and the context a tool receives."""
 
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -66,3 +67,17 @@ def tree(workspace: Path) -> Path:
     (workspace / "data.bin").write_bytes(b"\x00\x01TODO\x00")
     (workspace / "link.py").symlink_to(workspace / "src/main.py")
     return workspace
+
+
+def process_alive(pid: int) -> bool:
+    """Is `pid` a live process (a zombie waiting to be reaped counts as gone)?"""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+@pytest.fixture
+def alive() -> Callable[[int], bool]:
+    return process_alive
