@@ -1,0 +1,308 @@
+# %% [markdown]
+# # Lesson 09 — Memory and skills
+#
+# Every session so far started from nothing: the agent knew the code it could read, not how *you*
+# want it worked on. This lesson teaches decode about the user and the project, in two ways:
+#
+# 1. **Memory** (`decode/memory/`): `AGENTS.md` files and decode's own notes (`.decode/MEMORY.md`),
+#    put into the instructions on every request, so an edit applies at the next turn. When a session
+#    ends, one line about it is appended to the notes.
+# 2. **Skills** (`decode/skills/`): folders with a `SKILL.md` (the Agent Skills layout). Only each
+#    skill's name and description sit in the instructions; the model loads a body with the `skill`
+#    tool when a task needs it, and you can run one from the REPL with `/name`.
+#
+# No key and no network: the model is scripted, as in lesson 02.
+
+# %% [markdown]
+# We work in a scratch folder: a repository `repo/` with a web app in `repo/app/`, where decode is
+# launched. The user's files live under the home directory, so we point `HOME` at a scratch home too:
+# your own `~/.decode/` stays out of this notebook. Paths print as `<scratch>/…`.
+
+# %%
+import os
+import tempfile
+from pathlib import Path
+
+scratch = Path(tempfile.mkdtemp(prefix="decode-lesson09-")).resolve()
+os.environ["HOME"] = str(scratch / "home")
+app = scratch / "repo" / "app"
+app.mkdir(parents=True)
+os.chdir(app)
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def shown(text: str) -> str:
+    """Text with the scratch folder's path (different on every run) replaced by `<scratch>`."""
+    return str(text).replace(str(scratch), "<scratch>")
+
+
+# %% [markdown]
+# ## 1. Where memory comes from
+#
+# Three kinds of file, read in this order (a later one is more specific and wins):
+#
+# | file | whose | what |
+# |---|---|---|
+# | `~/.decode/AGENTS.md` | the user | how you like to work, in every project |
+# | each `AGENTS.md` from `/` down to the working directory | the project | commands, layout, conventions |
+# | `.decode/MEMORY.md` in the launch directory | decode | one line per earlier session |
+#
+# Of the `AGENTS.md` files, the one nearest the working directory comes last.
+
+# %%
+write(scratch / "home" / ".decode" / "AGENTS.md", "Answer briefly. Never push to git.")
+write(scratch / "repo" / "AGENTS.md", "Run the tests with `make test`. Python 3.12, ruff.")
+write(app / "AGENTS.md", "This folder is the web app: templates in `templates/`.")
+write(app / ".decode" / "MEMORY.md", "- 2025-01-06 09:12 UTC: Fixed the login redirect loop.\n")
+
+from decode.memory.files import load_memory, memory_paths
+
+for scope, path in memory_paths(app):
+    if path.is_relative_to(scratch):  # the folders above the scratch folder are looked at too
+        print(f"{scope:8} {shown(path):40} {'found' if path.is_file() else '-'}")
+
+# %% [markdown]
+# `memory_paths` lists every place a file may be (the root `/` and each folder down to `app/`);
+# `load_memory` reads the ones that exist and are not empty.
+
+# %%
+loaded = load_memory(app)
+for file in loaded:
+    print(f"{file.scope:8} {shown(file.path)}")
+
+# %% [markdown]
+# ## 2. Into the instructions
+#
+# `render_memory` puts each file under a header naming its path, so the model (and you, reading a
+# transcript) knows where each rule comes from. The user's file shows as `~/…`.
+
+# %%
+from decode.memory.instructions import render_memory
+
+print(shown(render_memory(loaded)))
+
+# %% [markdown]
+# `.decode/MEMORY.md` grows by itself, one line per session, so it is **capped**: past
+# `MEMORY_CAP` characters only the newest lines are loaded, with a note saying how many older ones
+# were left out. (`AGENTS.md` files are written by people and are not capped.)
+
+# %%
+from decode.memory.files import MEMORY_CAP
+
+long_notes = scratch / "long"
+write(long_notes / ".decode" / "MEMORY.md", "\n".join(f"- session {i}: did thing {i}." for i in range(1, 501)))
+notes = load_memory(long_notes)[-1]  # the notes come last (the user's AGENTS.md is loaded too)
+print(MEMORY_CAP, "characters at most;", notes.omitted_lines, "older lines left out")
+print(shown(render_memory([notes]).splitlines()[4]))
+print("first kept:", notes.text.splitlines()[0], "| last kept:", notes.text.splitlines()[-1])
+
+# %% [markdown]
+# ## 3. Rebuilt every turn
+#
+# `build_agent()` now adds two **dynamic instructions** functions, `memory_instructions` and
+# `skills_instructions`: pydantic-ai calls them before every model request, so they read the files
+# *now*. Nothing is cached and nothing is stored in the history (which is also why compaction can
+# never summarise memory away). Two turns, with an edit in between:
+
+# %%
+from decode.agent.deps import AgentDeps
+from decode.agent.factory import build_agent
+from decode.agent.loop import AgentLoop
+from decode.config.settings import Settings
+from decode.models.script import ScriptedModel, ScriptedResponse
+
+settings = Settings(_env_file=None)
+model = ScriptedModel([ScriptedResponse(text="Noted."), ScriptedResponse(text="Noted again.")])
+loop = AgentLoop(build_agent(model), AgentDeps(workspace=app, settings=settings))
+
+
+async def turn(prompt: str) -> str:
+    """Run one turn and return the instructions its (last) model request carried."""
+    async for _event in loop.run_turn(prompt):
+        pass
+    requests = [message for message in loop.history if message.kind == "request"]
+    return requests[-1].instructions or ""
+
+
+before = await turn("Where are the templates?")
+write(app / "AGENTS.md", "This folder is the web app: templates moved to `web/templates/`.")
+after = await turn("And now?")
+print("turn 1:", [line for line in before.splitlines() if "templates" in line])
+print("turn 2:", [line for line in after.splitlines() if "templates" in line])
+
+# %% [markdown]
+# ## 4. Skills: the catalogue
+#
+# A skill is a folder holding a `SKILL.md`: YAML front matter with a `name` (lowercase, digits and
+# hyphens, the same as the folder) and a `description` (what it does and when to use it), then the
+# instructions. Optional `scripts/` and `references/` hold files the instructions point to.
+#
+# Skills come from three places; for the same name the more specific one wins:
+# built-in (shipped inside decode: `commit`) < user (`~/.decode/skills/`) < project (`.decode/skills/`).
+
+# %%
+from decode.skills.catalog import discover_skills
+
+catalog = discover_skills(app)
+for skill in catalog.skills.values():
+    print(f"{skill.name:8} {skill.source:9} {skill.description}")
+
+# %% [markdown]
+# A project skill of its own, with a script, and a project `commit` that overrides the built-in:
+
+# %%
+release = write(
+    app / ".decode" / "skills" / "release" / "SKILL.md",
+    """---
+name: release
+description: Cut a release of the web app. Use when the user asks to release or tag a version.
+---
+
+1. Run `make test`; stop if it fails.
+2. Bump the version with `python scripts/bump.py`.
+3. Tag it `vX.Y.Z` and say which version you tagged.
+""",
+)
+write(release.parent / "scripts" / "bump.py", "print('bumped')\n")
+write(
+    app / ".decode" / "skills" / "commit" / "SKILL.md",
+    "---\nname: commit\ndescription: Commit with our team's message format.\n---\n\nUse `area: change` subjects.\n",
+)
+
+catalog = discover_skills(app)
+for skill in catalog.skills.values():
+    print(f"{skill.name:8} {skill.source:9} {skill.description}")
+
+# %% [markdown]
+# A malformed skill is skipped, not fatal: the problem, naming the file, is kept for the front end
+# to show, and logged once as a warning when the agent reads the catalogue. To see those log lines
+# here, we collect what the `decode` logger says into a list.
+
+# %%
+import logging
+
+
+class Collect(logging.Handler):
+    def emit(self, record: logging.LogRecord) -> None:
+        logged.append(shown(record.getMessage()))
+
+
+logged: list[str] = []
+logging.getLogger("decode").addHandler(Collect())
+
+write(app / ".decode" / "skills" / "deploy" / "SKILL.md", "---\nname: deploy\ndescription: [unclosed\n---\nShip it.")
+write(app / ".decode" / "skills" / "lint" / "SKILL.md", "---\nname: lint\n---\nRun ruff.")
+
+catalog = discover_skills(app)
+print(sorted(catalog.skills))
+for problem in catalog.problems:
+    print(shown(problem))
+
+# %% [markdown]
+# Only names and descriptions go into the instructions: a few tokens per skill, however long the
+# bodies are. This is the Agent Skills idea of *progressive disclosure*.
+
+# %%
+from decode.skills.instructions import render_catalog
+
+print(render_catalog(catalog))
+
+# %% [markdown]
+# ## 5. Using a skill
+#
+# The model loads a body with the `skill` tool (a read-only tool from the registry, so it needs no
+# approval). Here the scripted model asks for `release`, then answers:
+
+# %%
+from decode.entities.events import ToolCallFinished
+from decode.models.script import ScriptedToolCall
+from decode.skills.tool import SKILL_TOOL
+
+print(SKILL_TOOL.name, SKILL_TOOL.kind)
+
+skill_model = ScriptedModel(
+    [
+        ScriptedResponse(tool_calls=[ScriptedToolCall(name="skill", args={"name": "release"})]),
+        ScriptedResponse(text="Following the release skill."),
+    ]
+)
+skill_loop = AgentLoop(build_agent(skill_model), AgentDeps(workspace=app, settings=settings))
+results = [
+    event.result async for event in skill_loop.run_turn("Release the app.") if isinstance(event, ToolCallFinished)
+]
+print(shown(results[0].content))
+print(*logged, sep="\n")  # the catalogue was read twice (two requests); each problem was logged once
+
+# %% [markdown]
+# In the REPL, `/release 1.4.0` does the same from your side: it sends the skill's instructions and
+# your request as the prompt. `skill_prompt` builds that prompt:
+
+# %%
+from decode.skills.tool import skill_prompt
+
+prompt = skill_prompt(catalog.get("release"), "version 1.4.0")
+print(prompt.splitlines()[0])
+print(prompt.splitlines()[-1])
+
+# %% [markdown]
+# ## 6. The session note
+#
+# When you leave decode (or `/clear`), one request on the active model summarises the session into
+# a single line, appended to `.decode/MEMORY.md` with the date. The next session reads it back as
+# memory. A session that did nothing writes nothing; an unreachable model writes nothing and says so.
+
+# %%
+from decode.memory.summary import record_session
+
+summariser = ScriptedModel([ScriptedResponse(text="Documented where the web app's templates moved.")])
+notice = await record_session(summariser, loop.history, app)
+print(notice.level, "|", notice.message)
+print((app / ".decode" / "MEMORY.md").read_text().splitlines()[-1].split(" UTC: ")[1])
+
+# %%
+print(await record_session(summariser, [], app))  # an empty session: nothing to note
+
+unreachable = await record_session(ScriptedModel([]), loop.history, app)  # a model with nothing left to say
+print(unreachable.level, "|", unreachable.message.split(" (")[0])
+
+# %% [markdown]
+# ## 7. `/init` and `/memory`
+#
+# In the REPL, `/memory` lists what was loaded (the output of `load_memory`) and `/init` sends
+# `INIT_PROMPT`: the model looks around the project with its tools and writes a starting `AGENTS.md`,
+# each step shown (and, for the write, approved) like any other change.
+
+# %%
+from decode.memory.init_prompt import INIT_PROMPT
+
+print(INIT_PROMPT.splitlines()[0])
+
+# %% [markdown]
+# ## Check yourself
+
+# %%
+assert [file.scope for file in loaded] == ["user", "project", "project", "notes"]
+assert [file.path.name for file in loaded] == ["AGENTS.md", "AGENTS.md", "AGENTS.md", "MEMORY.md"]
+assert len(notes.text) <= MEMORY_CAP
+assert notes.omitted_lines > 0
+assert notes.text.endswith("did thing 500.")
+assert "`templates/`" in before
+assert "web/templates/" in after
+assert "web/templates/" not in before
+assert catalog.get("commit").source == "project"
+assert catalog.get("release").resources() == [Path("scripts/bump.py")]
+assert sorted(catalog.skills) == ["commit", "release"]
+assert len(catalog.problems) == 2
+assert "Bump the version" in results[0].content
+assert "Bump the version" not in render_catalog(catalog)
+assert prompt.endswith("The user's request: version 1.4.0")
+assert notice.level == "info"
+assert (app / ".decode" / "MEMORY.md").read_text().count("\n") == 2
+assert unreachable.level == "warning"
+assert len(logged) == 2
+print("all checks passed")
