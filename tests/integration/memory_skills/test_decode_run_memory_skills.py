@@ -88,5 +88,6 @@ def test_a_headless_run_does_not_write_a_session_note(project: Path, decode_cmd)
 
     done = decode_cmd("run", "--model", f"script:{script}", "do it", cwd=project)
 
-    assert (done.returncode, done.stderr) == (0, "")
+    assert done.returncode == 0, done.stderr
     assert not (project / ".decode" / "MEMORY.md").exists()
+    assert "memory:" not in done.stderr
