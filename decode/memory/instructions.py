@@ -45,5 +45,8 @@ def render_memory(files: list[MemoryFile], *, home: Path | None = None) -> str:
 
 
 def memory_instructions(ctx: RunContext[AgentDeps]) -> str:
-    """Dynamic instructions: the memory files of the working directory, read now."""
-    return render_memory(load_memory(ctx.deps.workspace))
+    """Dynamic instructions: the memory files of the launch directory (the Harness Home), read now.
+
+    Memory belongs to where the user started decode, even when a sandbox moves the tools elsewhere.
+    """
+    return render_memory(load_memory(ctx.deps.harness_home))

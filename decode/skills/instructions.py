@@ -42,7 +42,7 @@ def render_catalog(catalog: SkillCatalog) -> str:
 
 
 def skills_instructions(ctx: RunContext[AgentDeps]) -> str:
-    """Dynamic instructions: the catalogue of the skills usable in the working directory."""
-    catalog = discover_skills(ctx.deps.workspace)
+    """Dynamic instructions: the catalogue of the skills usable from the launch directory."""
+    catalog = discover_skills(ctx.deps.harness_home)
     report_problems(catalog)
     return render_catalog(catalog)

@@ -27,7 +27,7 @@ async def skill(ctx: RunContext[AgentDeps], name: str) -> str:
     Args:
         name: The skill's name, exactly as the catalogue lists it.
     """
-    catalog = discover_skills(ctx.deps.workspace)
+    catalog = discover_skills(ctx.deps.harness_home)
     found = catalog.get(name)
     if found is None:
         available = ", ".join(catalog.names()) or "none"

@@ -84,3 +84,22 @@ async def test_the_agent_decode_builds_rereads_memory_every_turn(tmp_path: Path)
     assert "rule v1" in (first_request.instructions or "")
     assert "rule v2" in (second_request.instructions or "")
     assert "rule v1" not in (second_request.instructions or "")
+
+
+async def test_memory_comes_from_the_harness_home_not_the_tools_workspace(tmp_path: Path) -> None:
+    seen: list[str] = []
+
+    def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        seen.append(info.instructions or "")
+        return ModelResponse(parts=[TextPart("ok")])
+
+    launch, sandbox = tmp_path / "launch", tmp_path / "sandbox"
+    for folder, rule in ((launch, "launch rules"), (sandbox, "sandbox copy")):
+        folder.mkdir()
+        (folder / "AGENTS.md").write_text(rule)
+    agent = Agent(FunctionModel(model), deps_type=AgentDeps, instructions=[memory_instructions])
+
+    await agent.run("hi", deps=AgentDeps(workspace=sandbox, settings=Settings(), harness_home=launch))
+
+    assert "launch rules" in seen[0]
+    assert "sandbox copy" not in seen[0]
