@@ -14,7 +14,7 @@ import click
 
 from decode.permissions.gate import PermissionGate
 from decode.permissions.rules import TOOL_RULES
-from decode.permissions.types import Decision, Mode, Verdict
+from decode.permissions.types import Mode, Verdict
 
 # What a user may type as TOOL: decode's tool names, or the rule names (`Bash`, `WebFetch`).
 _CLI_TOOLS = {names[0].lower(): tool for tool, names in TOOL_RULES.items()} | {tool: tool for tool in TOOL_RULES}
@@ -60,8 +60,6 @@ def permissions(ctx: click.Context, mode: Mode | None, as_json: bool) -> None:
     if ctx.invoked_subcommand is not None:
         return
     gate = _load(mode)
-    order = {Decision.DENY: 0, Decision.ASK: 1, Decision.ALLOW: 2}
-    gate.rules.sort(key=lambda rule: order[rule.action])  # stable: file order within each action
     where = "--permission-mode" if mode else (str(gate.mode_source) if gate.mode_source else "built-in")
     if as_json:
         rules = [

@@ -9,6 +9,7 @@ text the parser cannot read) is never allowed by a rule: it asks, unless the mod
 The gate only decides; front ends do the asking (the REPL prompts, `decode run` refuses).
 """
 
+import os
 import shlex
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -49,8 +50,8 @@ class _Part:
     label: str
     rule_names: tuple[str, ...]
     check: Check | None = None  # a bash command
-    path: Path | None = None  # a file (resolved), or None when only known at run time
-    written: Path | None = None  # the same file as written (not following symlinks)
+    path: str | None = None  # a file (resolved), or None when only known at run time
+    written: str | None = None  # the same file as written (not following symlinks)
     writes: bool = False
     searches: bool = False  # the path is a folder a search tool reads everything in
     url: str | None = None
@@ -63,12 +64,17 @@ class PermissionGate:
     def __init__(
         self, rules: Iterable[Rule] = (), mode: Mode = Mode.DEFAULT, *, workspace: Path, home: Path | None = None
     ) -> None:
-        self.rules = list(rules)
         self.mode = mode
-        self.workspace = workspace.resolve()
-        self.home = (home if home is not None else Path.home()).resolve()
+        self.workspace = os.path.realpath(workspace)
+        self.home = os.path.realpath(home if home is not None else Path.home())
         # Settings files and git's hooks/config run or grant things: no mode edits them unasked.
-        self.protected = (self.workspace / SETTINGS_DIR, self.workspace / ".git", self.home / SETTINGS_DIR)
+        self.protected = (
+            os.path.join(self.workspace, SETTINGS_DIR),
+            os.path.join(self.workspace, ".git"),
+            os.path.join(self.home, SETTINGS_DIR),
+        )
+        self._rules: dict[Decision, list[Rule]] = {action: [] for action in Decision}
+        self.add_rules(rules)
         self.problems: list[SettingsProblem] = []  # what the settings files got wrong (from_settings)
         self.mode_source: RuleSource | None = None  # the file that set the mode, if one did
 
@@ -80,6 +86,16 @@ class PermissionGate:
         gate.problems = loaded.problems
         gate.mode_source = None if mode else loaded.mode_source
         return gate
+
+    @property
+    def rules(self) -> list[Rule]:
+        """Every rule in force: denies, then asks, then allows (file order within each)."""
+        return [*self._rules[Decision.DENY], *self._rules[Decision.ASK], *self._rules[Decision.ALLOW]]
+
+    def add_rules(self, rules: Iterable[Rule]) -> None:
+        """Put more rules in force (an "always" answer adds its allow rules here)."""
+        for rule in rules:
+            self._rules[rule.action].append(rule)
 
     def check(self, tool: str, args: Mapping[str, Any], kind: str | None = None) -> Verdict:
         """Judge one call of `tool` with `args` (as the model sent them)."""
@@ -115,7 +131,7 @@ class PermissionGate:
         return _Part(
             f"{verb} {path}",
             names,
-            path=written.resolve(),
+            path=os.path.realpath(written),
             written=written,
             writes=writes,
             searches=searches,
@@ -125,13 +141,13 @@ class PermissionGate:
     def _finish(self, parts: list[_Part], hazards: list[str], kind: str) -> Verdict:
         """Apply the fixed order: deny, plan mode, ask, bypass, hazards, allow, the mode's default."""
         for part in parts:
-            for rule in self._rules(Decision.DENY):
+            for rule in self._rules[Decision.DENY]:
                 if self._matches(rule, part, broad=True):
                     return Verdict(Decision.DENY, f"{part.label}: denied by {rule}", rule)
         if self.mode is Mode.PLAN and kind != READ_ONLY:
             return Verdict(Decision.DENY, PLAN_GUIDANCE)
         for part in parts:
-            for rule in (*self._rules(Decision.ASK), *self._rules(Decision.DENY)):
+            for rule in (*self._rules[Decision.ASK], *self._rules[Decision.DENY]):
                 match = self._matches(rule, part, broad=True)
                 if match is None and rule.action is Decision.DENY:
                     return Verdict(Decision.ASK, f"{part.label}: might match deny rule {rule}", rule)
@@ -143,7 +159,7 @@ class PermissionGate:
             return Verdict(Decision.ASK, "; ".join(hazards))
         used: Rule | None = None
         for part in parts:
-            rule = next((r for r in self._rules(Decision.ALLOW) if self._matches(r, part, broad=False)), None)
+            rule = next((r for r in self._rules[Decision.ALLOW] if self._matches(r, part, broad=False)), None)
             if rule is not None:
                 used = rule
             elif not self._mode_allows(part, kind):
@@ -151,9 +167,6 @@ class PermissionGate:
         if used is not None:
             return Verdict(Decision.ALLOW, f"allowed by {used}", used)
         return Verdict(Decision.ALLOW, f"{self.mode} mode allows {kind} tools here")
-
-    def _rules(self, action: Decision) -> list[Rule]:
-        return [rule for rule in self.rules if rule.action is action]
 
     def _matches(self, rule: Rule, part: _Part, *, broad: bool) -> bool | None:
         """Does `rule` cover `part`? None: cannot tell (a word or path known only at run time)."""
@@ -171,7 +184,7 @@ class PermissionGate:
             pattern = paths.compile_pattern(rule.specifier, self.workspace, self.home)
             targets = [part.path, part.written] if broad and part.written is not None else [part.path]
             if part.searches:  # a rule covering everything in a folder covers searching it
-                targets += [target / _ANY_FILE for target in targets]
+                targets += [f"{target}/{_ANY_FILE}" for target in targets]
             return any(pattern.matches(target) for target in targets)
         if part.url is not None:
             return domain_matches(rule.specifier, part.url)
@@ -228,11 +241,10 @@ class PermissionGate:
     def _path_specifier(self, path: str) -> str:
         """A rule path naming exactly this file: `/src/a.py` (workspace), `~/…` or `//abs/…`."""
         resolved = paths.resolve(path, self.workspace, self.home)
-        if paths.is_within(resolved, self.workspace):
-            return "/" + _escape(resolved.relative_to(self.workspace).as_posix())
-        if paths.is_within(resolved, self.home):
-            return "~/" + _escape(resolved.relative_to(self.home).as_posix())
-        return "/" + _escape(resolved.as_posix())
+        for root, prefix in ((self.workspace, "/"), (self.home, "~/")):
+            if paths.is_within(resolved, root):
+                return prefix + _escape(os.path.relpath(resolved, root))
+        return "/" + _escape(resolved)
 
 
 def request_argument(tool: str, args: Mapping[str, Any]) -> str | None:

@@ -8,7 +8,6 @@ from click.testing import CliRunner
 
 from decode.permissions.command import permissions
 
-
 SETTINGS = """{"permissions": {
   "allow": ["Bash(git status)"],
   "deny": ["Bash(rm:*)"],

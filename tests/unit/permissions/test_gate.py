@@ -123,7 +123,7 @@ def test_the_narrowest_rule_for_a_compound_command_names_each_part(tmp_path: Pat
 def test_a_saved_narrowest_rule_allows_exactly_that_request(tmp_path: Path) -> None:
     command = {"command": "npm run build --if-present"}
     gate = gate_with(tmp_path)
-    gate.rules += [parse_rule(rule, Decision.ALLOW) for rule in gate.narrowest_rules("bash", command)]
+    gate.add_rules(parse_rule(rule, Decision.ALLOW) for rule in gate.narrowest_rules("bash", command))
     assert gate.check("bash", command).decision is Decision.ALLOW
     assert gate.check("bash", {"command": "npm run build --if-present && ls"}).decision is Decision.ASK
 
@@ -131,7 +131,7 @@ def test_a_saved_narrowest_rule_allows_exactly_that_request(tmp_path: Path) -> N
 def test_a_file_rule_is_anchored_and_escaped(tmp_path: Path) -> None:
     gate = gate_with(tmp_path)
     assert gate.narrowest_rules("edit", {"path": "src/../a[1].py"}) == ["Edit(/a\\[1\\].py)"]
-    gate.rules.append(parse_rule("Edit(/a\\[1\\].py)", Decision.ALLOW))
+    gate.add_rules([parse_rule("Edit(/a\\[1\\].py)", Decision.ALLOW)])
     assert gate.check("edit", {"path": "a[1].py"}).decision is Decision.ALLOW
     assert gate.check("edit", {"path": "sub/a[1].py"}).decision is Decision.ASK
 

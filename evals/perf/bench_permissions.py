@@ -1,0 +1,91 @@
+"""The permission check: what the Permission Gate adds to every tool call.
+
+Builds the world of the bypass corpus (`tests/unit/permissions/bypass_corpus.toml`: its settings
+files, files and symlinks) in the scratch folder, then times `gate.check()` on every case of
+the corpus, each case repeated so the clock's resolution does not matter. Figures:
+
+- the median case and the slowest case, per check (target: well under a millisecond);
+- loading the settings files and building a gate (done once per session, and again after an
+  "always" answer), and the first check of a process, which loads the bash grammar.
+"""
+
+import os
+import statistics
+import time
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from perf import Context, Figure
+
+INNER = 200  # checks per sample
+SAMPLES = 5
+ARGUMENT_KEYS = {"bash": "command", "glob": "pattern", "web_fetch": "url"}
+
+
+def _fill(text: str, places: dict[str, Path]) -> str:
+    for name, place in places.items():
+        text = text.replace("{" + name + "}", str(place))
+    return text
+
+
+def _build_world(corpus: dict[str, Any], tmp: Path) -> dict[str, Path]:
+    import json
+
+    project, home = tmp / "project", tmp / "home"
+    places = {"workspace": project, "home": home, "outside": tmp / "outside"}
+    for folder, layer in ((home, "user"), (project, "project")):
+        (folder / ".decode").mkdir(parents=True)
+        (folder / ".decode" / "settings.json").write_text(json.dumps(corpus["settings"][layer]), encoding="utf-8")
+    for name in corpus["tree"]["files"]:
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text("x\n", encoding="utf-8")
+    for name in corpus["tree"]["folders"]:
+        Path(_fill(name, places)).mkdir(parents=True, exist_ok=True)
+    for link, target in corpus["tree"]["symlinks"].items():
+        (project / link).symlink_to(_fill(target, places))
+    return places
+
+
+def _per_call(call: Any, inner: int) -> float:
+    """Median seconds of one call, over SAMPLES samples of `inner` calls."""
+    samples = []
+    for _ in range(SAMPLES):
+        started = time.perf_counter()
+        for _ in range(inner):
+            call()
+        samples.append((time.perf_counter() - started) / inner)
+    return statistics.median(samples)
+
+
+def benchmarks(ctx: Context) -> Iterator[Figure]:
+    corpus = tomllib.loads((ctx.root / "tests/unit/permissions/bypass_corpus.toml").read_text(encoding="utf-8"))
+    places = _build_world(corpus, ctx.tmp)
+    os.environ["HOME"] = str(places["home"])  # the corpus's user settings file
+
+    started = time.perf_counter()
+    from decode.permissions.gate import PermissionGate
+    from decode.permissions.types import Mode
+
+    first_gate = PermissionGate.from_settings(places["workspace"])
+    first_gate.check("bash", {"command": "git status && ls"})
+    first = time.perf_counter() - started
+
+    gates = {mode: PermissionGate.from_settings(places["workspace"], mode=mode) for mode in Mode}
+    load = _per_call(lambda: PermissionGate.from_settings(places["workspace"]), 20)
+
+    timings: list[tuple[float, str]] = []
+    for case in corpus["case"]:
+        gate = gates[Mode.parse(case.get("mode", "default"))]
+        argument = _fill(case["arg"], places)
+        args = {ARGUMENT_KEYS.get(case["tool"], "path"): argument} if argument else {}
+        tool = case["tool"]
+        timings.append((_per_call(lambda gate=gate, tool=tool, args=args: gate.check(tool, args), INNER), argument))
+
+    median = statistics.median(seconds for seconds, _ in timings)
+    slowest, slowest_case = max(timings)
+    yield Figure("check, median corpus case", median * 1e6, "µs", 250, note=f"{len(timings)} cases")
+    yield Figure("check, slowest corpus case", slowest * 1e6, "µs", 1000, note=slowest_case.replace("\n", "\\n")[:40])
+    yield Figure("load settings + build gate", load * 1e3, "ms", 5, note="3 layers, 22 rules")
+    yield Figure("first check in a process", first * 1e3, "ms", 300, note="imports, bash grammar, settings")
