@@ -28,8 +28,9 @@ NBVAL := --nbval --nbval-current-env
 
 # pytest exits 5 when it collected nothing: say so plainly, a suite that runs nothing is a failure.
 define pytest
-	$(RUN) pytest $(1) $(PYTEST_ARGS) || { rc=$$?; \
-	  if [ $$rc -eq 5 ]; then echo "make: pytest collected no tests in '$(strip $(1))' (exit 5)" >&2; fi; exit $$rc; }
+	@echo "$(RUN) pytest $(strip $(1) $(PYTEST_ARGS))"
+	@$(RUN) pytest $(1) $(PYTEST_ARGS) || { rc=$$?; if [ $$rc -eq 5 ]; then \
+	  echo "make: pytest ran no tests (exit 5): is a path missing, or the suite empty?" >&2; fi; exit $$rc; }
 endef
 
 .PHONY: help install hooks test unit-tests integration-tests notebooks lock-check lint-check lint-fix \
@@ -80,8 +81,9 @@ sync-check: ## Check that every lesson's .py and .ipynb hold the same cells
 
 check: lock-check format-check lint-check sync-check ## All static checks: lock, format, lint, notebook pairs
 
+# JupyterLab refuses to run as root without --allow-root; containers and CI machines often are root.
 lab: ## Open the lessons in JupyterLab (.py lessons open as notebooks through jupytext)
-	$(RUN) jupyter lab --ServerApp.root_dir=lessons $(LAB_ARGS)
+	$(RUN) jupyter lab --ServerApp.root_dir=lessons $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 bench: ## Run the performance benchmarks of evals/perf (tables also go to evals/perf/results/)
 	$(RUN) python evals/perf/run.py $(BENCH_ARGS)
