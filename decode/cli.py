@@ -51,11 +51,20 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, invoke_without_command=True)
 @click.version_option(__version__, "--version", "-V", prog_name="decode", message="%(prog)s %(version)s")
+@click.option("-m", "--model", help="Model for the REPL, e.g. google-gla:gemini-flash-latest or script:turns.json.")
+@click.option("--max-requests", type=click.IntRange(min=1), help="Ceiling on model requests in one REPL turn.")
 @click.pass_context
-def cli(ctx: click.Context) -> None:
+def cli(ctx: click.Context, model: str | None, max_requests: int | None) -> None:
     """decode: a terminal coding agent you can read from end to end.
 
-    Run `decode run "TASK"` for one task headless.
+    Run `decode` for the interactive REPL (/help inside it lists the commands), or
+    `decode run "TASK"` for one task headless.
     """
-    if ctx.invoked_subcommand is None:
-        click.echo(ctx.get_help())
+    if ctx.invoked_subcommand is not None:
+        if model is not None or max_requests is not None:
+            raise click.UsageError(f"options go after the subcommand: decode {ctx.invoked_subcommand} --model …")
+        return
+    # Imported here: prompt_toolkit and Rich load only when the REPL starts, never for --help.
+    from decode.tui.app import run_repl
+
+    ctx.exit(run_repl(model=model, max_requests=max_requests))

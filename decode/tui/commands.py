@@ -1,0 +1,211 @@
+"""Slash commands: one registry, so `/help`, autocompletion and dispatch never disagree.
+
+A line that starts with `/name` (a lower-case word) is a command, not a prompt: `/model
+openrouter:qwen/qwen3-coder` switches the model, while `/etc/hosts looks wrong` still goes to the
+agent. Each command is declared once, with its summary and what it may do while a turn runs;
+later lessons add their commands (`/compact`, `/memory`…) to the same registry:
+
+    registry = builtin_commands()
+
+    @registry.command("hello", "Say hello")
+    async def hello(repl: Repl, argument: str) -> None:
+        repl.renderer.notice("hello!")
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rich.table import Table
+from rich.text import Text
+
+from decode.tui.footer import format_cost, format_tokens
+
+if TYPE_CHECKING:
+    from decode.tui.app import Repl
+
+Handler = Callable[["Repl", str], Awaitable[None]]
+Suggestions = Callable[["Repl"], list[str]]
+
+_COMMAND = re.compile(r"^/([a-z][a-z0-9_-]*)(?:\s+(.*))?$", re.DOTALL)
+
+KEYS = [
+    ("Enter", "send"),
+    ("Alt+Enter, or \\ at the end", "new line"),
+    ("Ctrl-C", "clear the line; on an empty line, stop the running turn"),
+    ("Ctrl-D", "quit (on an empty line)"),
+    ("↑ / ↓, Ctrl-R", "history (kept in .decode/history)"),
+    ("Tab", "complete a /command"),
+]
+
+
+@dataclass(frozen=True)
+class SlashCommand:
+    """One command: `/name [argument]`, what it does, and how it runs."""
+
+    name: str
+    summary: str
+    handler: Handler
+    argument: str = ""
+    """How the argument is written in `/help`, e.g. `[name]`; empty when there is none."""
+    while_busy: bool = True
+    """False for commands that change the conversation: they wait for the turn to end."""
+    aliases: tuple[str, ...] = ()
+    suggest: Suggestions | None = None
+    """Completions for the argument, asked for as the user types it."""
+
+    @property
+    def usage(self) -> str:
+        return f"/{self.name} {self.argument}".rstrip()
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """A parsed command line: the command (None when unknown), the name typed, the argument."""
+
+    command: SlashCommand | None
+    name: str
+    argument: str
+
+
+class CommandRegistry:
+    """The slash commands of the REPL, in the order they were added."""
+
+    def __init__(self) -> None:
+        self._commands: dict[str, SlashCommand] = {}
+        self._aliases: dict[str, str] = {}
+
+    def add(self, command: SlashCommand) -> None:
+        for name in (command.name, *command.aliases):
+            if name in self._commands or name in self._aliases:
+                raise ValueError(f"slash command /{name} is already registered")
+        self._commands[command.name] = command
+        self._aliases.update({alias: command.name for alias in command.aliases})
+
+    def command(
+        self,
+        name: str,
+        summary: str,
+        *,
+        argument: str = "",
+        while_busy: bool = True,
+        aliases: tuple[str, ...] = (),
+        suggest: Suggestions | None = None,
+    ) -> Callable[[Handler], Handler]:
+        """Register the decorated coroutine function as `/name`."""
+
+        def register(handler: Handler) -> Handler:
+            self.add(SlashCommand(name, summary, handler, argument, while_busy, aliases, suggest))
+            return handler
+
+        return register
+
+    def get(self, name: str) -> SlashCommand | None:
+        return self._commands.get(self._aliases.get(name, name))
+
+    def __iter__(self) -> Iterator[SlashCommand]:
+        return iter(self._commands.values())
+
+    def __len__(self) -> int:
+        return len(self._commands)
+
+    def parse(self, line: str) -> Invocation | None:
+        """The command `line` invokes, or None when the line is a prompt for the agent."""
+        match = _COMMAND.match(line.strip())
+        if match is None:
+            return None
+        name, argument = match.group(1), (match.group(2) or "").strip()
+        return Invocation(self.get(name), name, argument)
+
+    def closest(self, name: str) -> str | None:
+        """The registered name nearest to a mistyped one (`/hlep` → `help`), if any is close."""
+        names = [*self._commands, *self._aliases]
+        prefixed = [known for known in names if known.startswith(name)]
+        if len(prefixed) == 1:
+            return prefixed[0]
+        matches = difflib.get_close_matches(name, names, n=1)
+        return matches[0] if matches else None
+
+
+# -- the built-in commands ----------------------------------------------------------------------
+
+
+async def _help(repl: Repl, argument: str) -> None:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold cyan")
+    table.add_column()
+    for command in repl.commands:
+        aliases = "".join(f", /{alias}" for alias in command.aliases)
+        table.add_row(Text(command.usage + aliases), Text(command.summary))
+    keys = Table.grid(padding=(0, 2))
+    keys.add_column(style="bold")
+    keys.add_column()
+    for key, action in KEYS:
+        keys.add_row(Text(key), Text(action))
+    repl.renderer.info(Text("Commands", style="bold underline"))
+    repl.renderer.info(table)
+    repl.renderer.info(Text("Keys", style="bold underline"))
+    repl.renderer.info(keys)
+
+
+async def _model(repl: Repl, argument: str) -> None:
+    if not argument:
+        current = repl.status.model or "(loading)"
+        repl.renderer.notice(f"model: {current} — switch with /model provider:name", "info")
+        return
+    await repl.switch_model(argument)
+
+
+def _model_suggestions(repl: Repl) -> list[str]:
+    return repl.model_suggestions()
+
+
+async def _clear(repl: Repl, argument: str) -> None:
+    repl.clear_conversation()
+
+
+async def _cost(repl: Repl, argument: str) -> None:
+    status = repl.status
+    total = status.input_tokens + status.output_tokens
+    lines = [
+        f"requests: {status.requests}",
+        f"tokens:   {format_tokens(total)} ({status.input_tokens:,} in, {status.output_tokens:,} out)",
+        f"cost:     {format_cost(status.cost_usd)}"
+        + (" (no price is known for this model)" if status.cost_usd is None else ""),
+    ]
+    if status.context_fraction is not None:
+        lines.append(
+            f"context:  {format_tokens(status.context_tokens)} of {format_tokens(status.context_window)} tokens"
+            f" ({status.context_fraction:.0%})"
+        )
+    repl.renderer.info(Text("\n".join(lines)))
+
+
+async def _quit(repl: Repl, argument: str) -> None:
+    repl.request_exit()
+
+
+def builtin_commands() -> CommandRegistry:
+    """A registry holding the commands of lesson 03: /help, /model, /clear, /cost, /quit."""
+    registry = CommandRegistry()
+    registry.add(SlashCommand("help", "Show the commands and keys", _help))
+    registry.add(
+        SlashCommand(
+            "model",
+            "Show the model, or switch to another one (the conversation is kept)",
+            _model,
+            argument="[name]",
+            while_busy=False,
+            suggest=_model_suggestions,
+        )
+    )
+    registry.add(
+        SlashCommand("clear", "Start a new conversation (the session's cost is kept)", _clear, while_busy=False)
+    )
+    registry.add(SlashCommand("cost", "Show the tokens and cost of this session", _cost))
+    registry.add(SlashCommand("quit", "Leave decode", _quit, aliases=("exit",)))
+    return registry

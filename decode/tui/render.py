@@ -1,0 +1,315 @@
+"""Rich output for the REPL: the Agent Loop's events as the user reads them.
+
+Everything the `Renderer` prints lands above the prompt and stays in the terminal's scrollback:
+
+- the user's prompt, echoed when its turn starts;
+- the answer as Markdown, one finished block at a time (a paragraph ends at a blank line, a code
+  block at its closing fence), so nothing printed ever has to be redrawn;
+- thinking, dimmed;
+- one compact line per tool call: `✓ read(README.md) · 12 lines · 0.1s`;
+- notices and errors, each in its own style.
+
+What is still being written (the block the model is in the middle of, the tools still running)
+is the *live area*: `live()` renders it as ANSI text and the REPL shows it just above the prompt,
+redrawn until it is finished and printed for good. The Renderer only needs a Rich `Console`, so a
+test (or a notebook) gives it `Console(file=io.StringIO())` and reads what a user would see.
+
+The events are dispatched on their `kind`, not their class: importing `decode.entities` means
+importing pydantic, and the REPL keeps that off the path to its first prompt.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import TYPE_CHECKING
+
+from rich.console import Console, RenderableType
+from rich.text import Text
+
+from decode.tui.footer import spinner_frame
+
+if TYPE_CHECKING:
+    from decode.entities.events import AgentEvent
+    from decode.entities.tools import ToolCall, ToolResult
+
+USER_STYLE = "bold"
+PROMPT_MARK_STYLE = "bold cyan"
+THINKING_STYLE = "dim italic"
+TOOL_OK_STYLE = "green"
+TOOL_ERROR_STYLE = "red"
+DETAIL_STYLE = "dim"
+NOTICE_STYLES = {"info": "dim", "warning": "yellow", "error": "bold red"}
+ERROR_STYLE = "bold red"
+
+OUTCOME_WIDTH = 60
+LIVE_LINES = 12
+TOOL_OUTPUT_LINES = 4
+TOOL_OUTPUT_KEEP = 4_096  # characters of a running tool's output kept for the live area
+
+# A fence opens with three or more backticks or tildes (indented at most three spaces) and is
+# closed by a line of the same character, at least as long, with nothing after it.
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def _closes(fence: str, opener: re.Match[str] | None, line: str) -> bool:
+    """Whether `line` closes `fence`: the same character, at least as many, nothing after."""
+    if opener is None:
+        return False
+    run = opener.group(1)
+    return run[0] == fence[0] and len(run) >= len(fence) and not line[opener.end() :].strip()
+
+
+def split_blocks(text: str) -> tuple[str, str]:
+    """Split streamed Markdown into (finished blocks, the block still being written).
+
+    A block is finished by a blank line outside a code fence, or by the line that closes a fence.
+    An unterminated last line is never finished: the model may still be writing it.
+    """
+    finished = 0
+    position = 0
+    fence: str | None = None
+    for line in text.splitlines(keepends=True):
+        if not line.endswith("\n"):
+            break
+        position += len(line)
+        opener = _FENCE.match(line)
+        if fence is None:
+            if opener:
+                fence = opener.group(1)
+            elif not line.strip():
+                finished = position
+        elif _closes(fence, opener, line):
+            fence = None
+            finished = position
+    return text[:finished], text[finished:]
+
+
+def shorten(text: str, width: int = OUTCOME_WIDTH) -> str:
+    """One line of at most `width` characters (whitespace collapsed, `…` where it was cut)."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def format_duration(seconds: float) -> str:
+    """`0.3s`, `12.0s`, `2m05s`."""
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes}m{rest:02d}s"
+
+
+def outcome(result: ToolResult) -> str:
+    """What a tool call came to, in a few words: its one line of output, or how many lines."""
+    lines = [line for line in result.content.splitlines() if line.strip()]
+    if result.is_error:
+        return shorten(lines[0]) if lines else "failed"
+    if not lines:
+        return "no output"
+    return shorten(lines[0]) if len(lines) == 1 else f"{len(lines)} lines"
+
+
+def tool_line(call: ToolCall | None, result: ToolResult) -> Text:
+    """The compact line for a finished tool call: mark, tool and key argument, outcome, time."""
+    summary = call.summary() if call is not None else f"{result.name}()"
+    mark, style = ("✗", TOOL_ERROR_STYLE) if result.is_error else ("✓", TOOL_OK_STYLE)
+    return Text.assemble(
+        (f"{mark} ", style),
+        (summary, "bold"),
+        (" · ", DETAIL_STYLE),
+        (outcome(result), TOOL_ERROR_STYLE if result.is_error else DETAIL_STYLE),
+        (f" · {format_duration(result.duration_s)}", DETAIL_STYLE),
+    )
+
+
+def _markdown(text: str) -> RenderableType:
+    # Imported on first use: rich.markdown pulls in markdown-it and pygments, which the first
+    # prompt does not need (the REPL's warm-up thread imports it in the background).
+    from rich.markdown import Markdown
+
+    return Markdown(text)
+
+
+def _tail(text: str, lines: int) -> str:
+    """The last `lines` lines of a block, keeping an opening code fence so it still renders as code."""
+    all_lines = text.splitlines(keepends=True)
+    if len(all_lines) <= lines:
+        return text
+    head = all_lines[0] if _FENCE.match(all_lines[0]) else ""
+    return head + "".join(all_lines[-lines:])
+
+
+class Renderer:
+    """Turns events into Rich output on `console`, and reports what is still in progress (`live()`)."""
+
+    def __init__(self, console: Console, *, live_lines: int = LIVE_LINES) -> None:
+        self.console = console
+        self.live_lines = live_lines
+        self._text = ""  # answer text not yet printed (the unfinished block)
+        self._thinking = ""  # thinking not yet printed
+        self._streamed = False  # this turn streamed some answer text
+        self._running: dict[str, tuple[ToolCall, float]] = {}
+        self._tool_output: dict[str, str] = {}  # call id -> the tail of its output so far
+        self._last: str | None = None  # what was printed last: "user", "block" or "line"
+        self._live_cache: tuple[tuple[str, str, int], str] | None = None
+
+    # -- what the REPL prints itself ----------------------------------------------------------
+
+    def user(self, prompt: str) -> None:
+        """Echo the user's prompt as its turn starts."""
+        self._flush()
+        if self._last is not None:
+            self.console.print()
+        lines = prompt.splitlines() or [""]
+        text = Text.assemble(("❯ ", PROMPT_MARK_STYLE), (lines[0], USER_STYLE))
+        for line in lines[1:]:
+            text.append("\n  " + line, style=USER_STYLE)
+        self.console.print(text)
+        self._last = "user"
+
+    def notice(self, message: str, level: str = "info") -> None:
+        """Something the user should know that is not part of the answer."""
+        if level == "error":
+            self.error(message)
+            return
+        self._print_line(Text(message, style=NOTICE_STYLES.get(level, "")))
+
+    def error(self, message: str) -> None:
+        """An error, in its own style; the REPL carries on after it."""
+        self._print_line(Text(f"error: {message}", style=ERROR_STYLE))
+
+    def info(self, renderable: RenderableType) -> None:
+        """Output of a slash command (help, cost…), printed as it is."""
+        self._flush()
+        self.console.print(renderable)
+        self._last = "line"
+
+    # -- the event stream ---------------------------------------------------------------------
+
+    def event(self, event: AgentEvent) -> None:
+        """Render one event of the Agent Loop."""
+        match event.kind:
+            case "text":
+                self._on_text(event.text)
+            case "thinking":
+                self._on_thinking(event.text)
+            case "tool_call":
+                self._flush()
+                self._running[event.call.id] = (event.call, time.monotonic())
+            case "tool_output":
+                # Only the live area shows it (the tail of a running command); the model gets it all.
+                if event.call_id in self._running:
+                    output = self._tool_output.get(event.call_id, "") + event.text
+                    self._tool_output[event.call_id] = output[-TOOL_OUTPUT_KEEP:]
+            case "tool_result":
+                call, _ = self._running.pop(event.result.call_id, (None, 0.0))
+                self._tool_output.pop(event.result.call_id, None)
+                self._print_line(tool_line(call, event.result))
+            case "notice":
+                self.notice(event.message, event.level)
+            case "turn_finished":
+                self._flush()
+                if not self._streamed and event.output.strip():
+                    self._print_block(event.output)
+                self._streamed = False
+            case _:  # usage: the footer shows it
+                pass
+
+    def end_turn(self, *, interrupted: bool = False) -> None:
+        """Print whatever the turn left unfinished (after an error or an interruption too)."""
+        self._flush()
+        for call, _ in self._running.values():
+            self._print_line(
+                Text.assemble(("✗ ", TOOL_ERROR_STYLE), (call.summary(), "bold"), (" · stopped", DETAIL_STYLE))
+            )
+        self._running.clear()
+        self._tool_output.clear()
+        self._streamed = False
+        if interrupted:
+            self.notice("interrupted", "warning")
+
+    # -- the live area ------------------------------------------------------------------------
+
+    def live(self, now: float | None = None) -> str:
+        """What is in progress, rendered (ANSI on a terminal console, plain otherwise); '' when idle."""
+        now = time.monotonic() if now is None else now
+        parts: list[str] = []
+        if self._thinking.strip() or self._text.strip():
+            parts.append(self._live_blocks())
+        for call_id, (call, started) in self._running.items():
+            line = Text.assemble(
+                (f"{spinner_frame(now)} ", "cyan"),
+                (call.summary(), "bold"),
+                (f" · {format_duration(now - started)}", DETAIL_STYLE),
+            )
+            for output_line in self._tool_output.get(call_id, "").splitlines()[-TOOL_OUTPUT_LINES:]:
+                # A progress bar rewrites its line with \r: show what it shows now. Colours stay.
+                line.append("\n  │ ", style=DETAIL_STYLE)
+                line.append_text(Text.from_ansi(output_line.rsplit("\r", 1)[-1], style=DETAIL_STYLE))
+            line.no_wrap, line.overflow = True, "ellipsis"
+            parts.append(self._capture(line))
+        return "".join(parts).rstrip("\n")
+
+    def _live_blocks(self) -> str:
+        # Rendering Markdown on every redraw would be wasteful: cache it until the text changes.
+        key = (self._thinking, self._text, self.console.width)
+        if self._live_cache is not None and self._live_cache[0] == key:
+            return self._live_cache[1]
+        rendered = ""
+        if self._thinking.strip():
+            rendered += self._capture(Text(_tail(self._thinking, self.live_lines).strip(), style=THINKING_STYLE))
+        if self._text.strip():
+            rendered += self._capture(_markdown(_tail(self._text, self.live_lines)))
+        lines = rendered.splitlines(keepends=True)
+        rendered = "".join(lines[-self.live_lines :])
+        self._live_cache = (key, rendered)
+        return rendered
+
+    def _capture(self, renderable: RenderableType) -> str:
+        with self.console.capture() as capture:
+            self.console.print(renderable)
+        return capture.get()
+
+    # -- printing -----------------------------------------------------------------------------
+
+    def _on_text(self, delta: str) -> None:
+        self._flush_thinking()
+        self._streamed = True
+        finished, self._text = split_blocks(self._text + delta)
+        if finished.strip():
+            self._print_block(finished)
+
+    def _on_thinking(self, delta: str) -> None:
+        self._flush_text()
+        self._thinking += delta
+        # Thinking is plain text: a paragraph is finished at a blank line.
+        finished, blank, rest = self._thinking.rpartition("\n\n")
+        if blank and finished.strip():
+            self._print_line(Text(finished.strip(), style=THINKING_STYLE))
+            self._thinking = rest
+
+    def _flush(self) -> None:
+        self._flush_thinking()
+        self._flush_text()
+
+    def _flush_text(self) -> None:
+        text, self._text = self._text, ""
+        if text.strip():
+            self._print_block(text)
+
+    def _flush_thinking(self) -> None:
+        thinking, self._thinking = self._thinking, ""
+        if thinking.strip():
+            self._print_line(Text(thinking.strip(), style=THINKING_STYLE))
+
+    def _print_block(self, markdown: str) -> None:
+        if self._last is not None:
+            self.console.print()
+        self.console.print(_markdown(markdown))
+        self._last = "block"
+
+    def _print_line(self, line: Text) -> None:
+        if self._last == "block":
+            self.console.print()
+        self.console.print(line)
+        self._last = "line"

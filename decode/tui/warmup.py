@@ -1,0 +1,133 @@
+"""The warm-up: build the agent in a background thread while the user types their first prompt.
+
+Importing pydantic-ai and a provider SDK takes seconds; a prompt that waits for them feels
+broken. So the REPL draws its prompt with only prompt_toolkit and Rich loaded, and this thread
+does the slow part at the same time: read the settings, import the agent, resolve the model,
+build the Agent Loop. The first prompt the user sends waits for it, if it is not done yet.
+
+A missing key is not fatal here: the warm-up then ends with settings but no Agent Loop, and the
+error message, and `/model` can pick a model that works.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from decode.agent.loop import AgentLoop
+    from decode.config.settings import Settings
+    from decode.entities.events import ToolOutputDelta
+    from decode.models.retry import OnRetry
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class Warm:
+    """What the warm-up produced: the settings, the model string, and the Agent Loop or the error."""
+
+    model: str
+    settings: Settings | None = None
+    loop: AgentLoop | None = None
+    error: str | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+    """Seconds spent on each step (settings, imports, model), for the log and the benchmark."""
+
+
+def load_settings() -> Settings:
+    """The settings object; raises a `ValueError` with a one-line message if they are invalid."""
+    from pydantic import ValidationError
+
+    try:
+        from decode.config.settings import settings
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        name = ".".join(str(part) for part in problem["loc"])
+        raise ValueError(f"invalid setting {name}: {problem['msg']} (check the environment and .env)") from None
+    return settings
+
+
+@dataclass(frozen=True)
+class LoopFactory:
+    """How the REPL builds an Agent Loop: the agent and tools of `decode run`, wired to the REPL."""
+
+    workspace: Path
+    max_requests: int | None = None
+    on_retry: OnRetry | None = None
+    on_tool_output: Callable[[ToolOutputDelta], None] | None = None
+
+    def build(self, model: str, settings: Settings) -> AgentLoop:
+        """The Agent Loop for `model`; raises `ModelConfigError` (unknown provider, missing key)."""
+        from decode.agent.deps import AgentDeps
+        from decode.agent.factory import build_agent
+        from decode.agent.loop import AgentLoop
+        from decode.models.gateway import resolve_model
+        from decode.tools.catalog import default_tools
+
+        resolved = resolve_model(model, settings, on_retry=self.on_retry)
+        deps = AgentDeps(workspace=self.workspace, settings=settings, on_tool_output=self.on_tool_output)
+        return AgentLoop(
+            build_agent(resolved, tools=default_tools()),
+            deps,
+            max_requests=self.max_requests or settings.max_requests,
+        )
+
+
+def warm_up(model: str | None, factory: LoopFactory, settings: Settings | None = None) -> Warm:
+    """Do the slow start-up work; never raises (problems end up in `Warm.error`).
+
+    `model` None means the settings' model; `settings` None means decode's settings object.
+    """
+    timings: dict[str, float] = {}
+    started = time.perf_counter()
+    try:
+        settings = settings or load_settings()
+    except ValueError as exc:
+        return Warm(model=model or "", error=str(exc))
+    timings["settings"] = time.perf_counter() - started
+    warm = Warm(model=model or settings.model, settings=settings, timings=timings)
+
+    mark = time.perf_counter()
+    import pydantic_ai
+    import rich.markdown  # noqa: F401  (the first answer block renders without waiting for it)
+
+    from decode.agent import loop  # noqa: F401  (pydantic-ai: the bulk of the wait)
+    from decode.models.errors import ModelConfigError
+
+    # pydantic-ai prints a one-time banner on a terminal; the REPL owns the screen.
+    pydantic_ai.BANNER_ENABLED = False
+
+    timings["imports"] = time.perf_counter() - mark
+
+    mark = time.perf_counter()
+    try:
+        warm.loop = factory.build(warm.model, settings)
+    except ModelConfigError as exc:
+        warm.error = str(exc)
+    timings["model"] = time.perf_counter() - mark
+    timings["total"] = time.perf_counter() - started
+    logger.info("warm-up: %s", ", ".join(f"{step} {seconds:.2f}s" for step, seconds in timings.items()))
+    return warm
+
+
+def start_warm_up(
+    model: str | None, factory: LoopFactory, settings: Settings | None = None
+) -> concurrent.futures.Future[Warm]:
+    """Run `warm_up` in a daemon thread; the future resolves when it is done."""
+    future: concurrent.futures.Future[Warm] = concurrent.futures.Future()
+
+    def run() -> None:
+        try:
+            future.set_result(warm_up(model, factory, settings))
+        except BaseException as exc:  # an import that fails: hand it to the REPL, not to stderr
+            future.set_exception(exc)
+
+    threading.Thread(target=run, name="decode-warm-up", daemon=True).start()
+    return future

@@ -1,0 +1,116 @@
+"""A REPL driven in-process: prompt_toolkit's pipe input for the keyboard, a Rich console that records.
+
+`start_repl(...)` starts a real `Repl` (real warm-up thread, real Agent Loop, real scripted model)
+on the test's event loop; the test types with `session.send("…")` and reads what a user would see
+with `await session.wait_for("…")`.
+"""
+
+import asyncio
+import io
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from rich.console import Console
+
+from decode.config.settings import Settings
+from decode.tui.app import Repl
+
+WAIT_S = 20.0  # generous: the first warm-up imports pydantic-ai
+
+
+@dataclass
+class Session:
+    repl: Repl
+    keyboard: PipeInput
+    console: Console
+    task: "asyncio.Task[int]"
+
+    def output(self) -> str:
+        file = self.console.file
+        assert isinstance(file, io.StringIO)
+        return file.getvalue()
+
+    def type(self, keys: str) -> None:
+        """Press keys (text or escape sequences such as "\\x03" for Ctrl-C)."""
+        self.keyboard.send_text(keys)
+
+    def send(self, line: str) -> None:
+        """Type a line and press Enter."""
+        self.type(line + "\r")
+
+    async def wait_for(self, text: str, *, count: int = 1) -> str:
+        """Wait until `text` appears `count` times in the output; returns the whole output."""
+        try:
+            async with asyncio.timeout(WAIT_S):
+                while self.output().count(text) < count:
+                    if self.task.done():
+                        raise AssertionError(f"the REPL ended before {text!r} appeared:\n{self.output()}")
+                    await asyncio.sleep(0.01)
+        except TimeoutError:
+            raise AssertionError(f"{text!r} did not appear; the screen shows:\n{self.output()}") from None
+        return self.output()
+
+    async def wait_until(self, condition: Callable[[], bool]) -> None:
+        async with asyncio.timeout(WAIT_S):
+            while True:
+                if condition():
+                    return
+                await asyncio.sleep(0.01)
+
+    async def warm(self) -> None:
+        """Wait until the warm-up is over (the Agent Loop is built, or why not is known)."""
+        await self.wait_until(lambda: self.repl.status.phase != "starting")
+
+    async def exit_code(self) -> int:
+        """Wait for the REPL to end and return its exit code."""
+        async with asyncio.timeout(WAIT_S):
+            return await self.task
+
+
+@pytest.fixture
+def script(project: Path) -> Callable[[list[dict[str, Any]]], str]:
+    """Write a scripted-model file in the project; returns its model string."""
+    counter = iter(range(1000))
+
+    def write(responses: list[dict[str, Any]]) -> str:
+        path = project / f"script-{next(counter)}.json"
+        path.write_text(json.dumps(responses), encoding="utf-8")
+        return f"script:{path}"
+
+    return write
+
+
+@pytest.fixture
+def settings() -> Settings:
+    """Settings from defaults only: no key, no .env (the test's own)."""
+    return Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+@pytest.fixture
+async def start_repl(project: Path, settings: Settings) -> AsyncIterator[Callable[..., Awaitable[Session]]]:
+    sessions: list[Session] = []
+    pipes = ExitStack()
+
+    async def start(model: str | None = None, **options: Any) -> Session:
+        keyboard = pipes.enter_context(create_pipe_input())
+        # Wide, so a line (an error naming a temporary path) never wraps in the middle of what a test looks for.
+        console = Console(file=io.StringIO(), width=300, highlight=False)
+        options.setdefault("settings", settings)
+        repl = Repl(console=console, workspace=project, model=model, input=keyboard, output=DummyOutput(), **options)
+        session = Session(repl, keyboard, console, asyncio.create_task(repl.run()))
+        sessions.append(session)
+        return session
+
+    yield start
+    for session in sessions:
+        if not session.task.done():
+            session.task.cancel()
+        await asyncio.gather(session.task, return_exceptions=True)
+    pipes.close()
