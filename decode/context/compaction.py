@@ -194,9 +194,7 @@ class ToolOutputPruning(AbstractCapability[Any]):
     ) -> ModelResponse:
         messages = request_context.messages
         view = with_placeholders(messages, self.pruned)
-        # The provider's count can be stale (a resumed session was pruned by another process),
-        # the estimate misses the instructions: whichever is larger decides.
-        if max(context_tokens(view), estimate_tokens(view)) >= PRUNE_AT * self.window:
+        if context_tokens(view) >= PRUNE_AT * self.window:
             self.pruned |= prunable_outputs(messages, int(RECENT_SHARE * self.window))
             view = with_placeholders(messages, self.pruned)
         if self.pruned:

@@ -5,12 +5,13 @@ definitions, the whole history, and the answer). `context_window()` looks the mo
 small table; a model it does not know gets a conservative default and one warning, and the
 `DECODE_CONTEXT_WINDOW` setting overrides both (a local model served with a small context).
 
-`context_tokens()` says how full a history is. The provider's own count is the truth: each
+`context_tokens()` says how full a history is. The provider's own count comes first: each
 response carries the usage of its request, so the last response's input + output tokens are
-the size of the conversation up to that point; messages after it (tool results, a new prompt)
-are estimated at four characters a token. Right after a compaction the usage of the messages
-kept verbatim describes the old, longer history, so it is not trusted until a new response
-arrives: the whole history is estimated instead.
+the size of the conversation up to that point (instructions and tool definitions included);
+messages after it (tool results, a new prompt) are estimated at four characters a token. Right
+after a compaction the usage of the messages kept verbatim describes the old, longer history,
+so it is not trusted until a new response arrives. And since some servers under-count (a few
+report nothing at all when streaming), the estimate of the whole history is a floor.
 """
 
 from __future__ import annotations
@@ -159,13 +160,14 @@ def fresh_start(messages: Sequence[ModelMessage]) -> int:
 
 
 def context_tokens(messages: Sequence[ModelMessage]) -> int:
-    """How many tokens the history takes now: the provider's count where it has one, else an estimate."""
+    """How many tokens the history takes now: the provider's count, and never less than the estimate."""
+    estimate = estimate_tokens(messages)
     for index in range(len(messages) - 1, fresh_start(messages) - 1, -1):
         message = messages[index]
         if isinstance(message, ModelResponse) and message.usage.input_tokens:
             counted = message.usage.input_tokens + message.usage.output_tokens
-            return counted + estimate_tokens(messages[index + 1 :])
-    return estimate_tokens(messages)
+            return max(counted + estimate_tokens(messages[index + 1 :]), estimate)
+    return estimate
 
 
 def fill_fraction(messages: Sequence[ModelMessage], window: ContextWindow | int) -> float:

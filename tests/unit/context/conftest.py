@@ -1,0 +1,86 @@
+"""Histories to test sessions and compaction with: real pydantic-ai messages, built by hand."""
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    TextPart,
+    ToolCallPart,
+    ToolReturnPart,
+    UserPromptPart,
+)
+from pydantic_ai.usage import RequestUsage
+
+
+@dataclass
+class Histories:
+    """Builds conversations turn by turn, each tool call with a unique id and its result."""
+
+    calls: int = 0
+
+    def turn(
+        self,
+        prompt: str,
+        answer: str,
+        tools: list[tuple[str, dict, str]] | None = None,
+        input_tokens: int = 0,
+    ) -> list[ModelMessage]:
+        """`prompt` → (a response calling each tool, its result)… → `answer`."""
+        messages: list[ModelMessage] = [ModelRequest(parts=[UserPromptPart(prompt)])]
+        for name, args, output in tools or []:
+            self.calls += 1
+            call_id = f"call-{self.calls}"
+            messages.append(ModelResponse(parts=[ToolCallPart(name, args, tool_call_id=call_id)]))
+            messages.append(ModelRequest(parts=[ToolReturnPart(name, output, tool_call_id=call_id)]))
+        usage = RequestUsage(input_tokens=input_tokens, output_tokens=len(answer) // 4 if input_tokens else 0)
+        messages.append(ModelResponse(parts=[TextPart(answer)], usage=usage))
+        return messages
+
+    def random(self, rng: random.Random, turns: int) -> list[ModelMessage]:
+        """A conversation of `turns` turns with 0–4 tool calls each (sometimes two in one response)."""
+        messages: list[ModelMessage] = []
+        for number in range(turns):
+            messages.append(ModelRequest(parts=[UserPromptPart(f"task {number}: " + "word " * rng.randint(1, 80))]))
+            for _ in range(rng.randint(0, 4)):
+                width = rng.choice([1, 1, 2])
+                ids = [f"call-{self.calls + index}" for index in range(width)]
+                self.calls += width
+                messages.append(
+                    ModelResponse(parts=[ToolCallPart("read", {"path": f"f{i}.py"}, tool_call_id=i) for i in ids])
+                )
+                messages.append(
+                    ModelRequest(
+                        parts=[ToolReturnPart("read", "line\n" * rng.randint(1, 400), tool_call_id=i) for i in ids]
+                    )
+                )
+            messages.append(ModelResponse(parts=[TextPart("done " * rng.randint(1, 60))]))
+        return messages
+
+
+@pytest.fixture
+def histories() -> Histories:
+    return Histories()
+
+
+def _tool_pairs_intact(messages: list[ModelMessage]) -> bool:
+    """Every tool call is answered later in `messages`, and every result answers an earlier call."""
+    called: set[str] = set()
+    for message in messages:
+        for part in message.parts:
+            if isinstance(part, ToolCallPart):
+                called.add(part.tool_call_id)
+            elif isinstance(part, ToolReturnPart):
+                if part.tool_call_id not in called:
+                    return False
+                called.discard(part.tool_call_id)
+    return not called
+
+
+@pytest.fixture
+def tool_pairs_intact() -> Callable[[list[ModelMessage]], bool]:
+    return _tool_pairs_intact

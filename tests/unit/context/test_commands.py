@@ -1,0 +1,43 @@
+"""`decode sessions` through click's runner, on sessions saved in a real project directory."""
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from decode.context.commands import sessions, when
+from decode.context.session_log import SessionLog
+from decode.entities.usage import Usage
+
+
+def test_with_no_sessions_it_says_how_to_start_one(project: Path) -> None:
+    result = CliRunner().invoke(sessions, [])
+    assert result.exit_code == 0
+    assert "No saved sessions in this directory yet" in result.stdout
+
+
+def test_the_table_shows_id_turns_tokens_and_first_prompt(project: Path, histories) -> None:
+    log = SessionLog.new(project, model="script:s.json")
+    log.append_turn(histories.turn("fix the flaky test", "done"), Usage(input_tokens=1200, output_tokens=34), model="m")
+    result = CliRunner().invoke(sessions, [])
+    assert result.exit_code == 0
+    row = next(line for line in result.stdout.splitlines() if line.startswith(log.session_id))
+    assert row.split()[1:] == ["just", "now", "1", "1,234", "fix", "the", "flaky", "test"]
+    assert "--resume ID" in result.stdout
+
+
+def test_json_lines_for_scripts(project: Path, histories) -> None:
+    log = SessionLog.new(project, model="script:s.json")
+    log.append_turn(histories.turn("hello", "hi"), Usage(input_tokens=10, output_tokens=2), model="script:s.json")
+    result = CliRunner().invoke(sessions, ["--json"])
+    (record,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert (record["id"], record["turns"], record["tokens"], record["first_prompt"]) == (log.session_id, 1, 12, "hello")
+
+
+def test_when_reads_like_a_person_says_it() -> None:
+    now = datetime(2026, 1, 2, 12, 0, tzinfo=UTC)
+    assert when(now - timedelta(seconds=5), now) == "just now"
+    assert when(now - timedelta(minutes=7), now) == "7 min ago"
+    assert when(now - timedelta(hours=3), now) == "3 h ago"
+    assert when(now - timedelta(days=3), now) == "2025-12-30 12:00 UTC"
