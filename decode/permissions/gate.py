@@ -161,7 +161,7 @@ class PermissionGate:
         for part in parts:
             rule = next((r for r in self._rules[Decision.ALLOW] if self._matches(r, part, broad=False)), None)
             if rule is not None:
-                used = rule
+                used = used or rule  # report the first part's rule: usually the command itself
             elif not self._mode_allows(part, kind):
                 return Verdict(Decision.ASK, f"{part.label}: no rule allows it in {self.mode} mode")
         if used is not None:
