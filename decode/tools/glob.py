@@ -64,7 +64,8 @@ async def glob(ctx: RunContext[AgentDeps], pattern: str, path: str = ".") -> str
         raise ModelRetry("The pattern is empty; for example **/*.py.")
     files = newest_first(executor, await matching_files(executor, base, pattern))
     if not files:
-        return f"No files match {pattern} in {display_path(executor, base)}."
+        where = display_path(executor, base)
+        return f"No files match {pattern} in {'the working directory' if where == '.' else where}."
     lines = [display_path(executor, file) for file in files[:MAX_RESULTS]]
     if len(files) > MAX_RESULTS:
         lines.append(f"[{len(files) - MAX_RESULTS:,} more files not shown; narrow the pattern or the path]")

@@ -149,6 +149,10 @@ def search_python(executor: CommandExecutor, target: Path, is_dir: bool, query: 
     return found
 
 
+def _plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
 def render(executor: CommandExecutor, found: Matches, mode: OutputMode) -> str:
     """The model's view of the matches (see the module docstring for the formats)."""
     if mode == "files":
@@ -160,10 +164,8 @@ def render(executor: CommandExecutor, found: Matches, mode: OutputMode) -> str:
     if mode == "count":
         rows = sorted((display_path(executor, path), count) for path, count in found.counts.items())
         total = sum(count for _, count in rows)
-        return (
-            "\n".join(f"{name}:{count}" for name, count in rows)
-            + f"\n[{total:,} matching lines in {len(rows):,} files]"
-        )
+        summary = f"[{_plural(total, 'matching line')} in {_plural(len(rows), 'file')}]"
+        return "\n".join([*(f"{name}:{count}" for name, count in rows), summary])
     out: list[str] = []
     for name, lines in sorted((display_path(executor, path), lines) for path, lines in found.lines.items()):
         previous = None
@@ -186,6 +188,11 @@ async def find_matches(executor: CommandExecutor, target: Path, query: Query, *,
     if rg is not None:
         return await search_rg(executor, rg, target, is_dir, query)
     return await asyncio.to_thread(search_python, executor, target, is_dir, query)
+
+
+def _where(executor: CommandExecutor, path: Path) -> str:
+    shown = display_path(executor, path)
+    return "the working directory" if shown == "." else shown
 
 
 async def grep(
@@ -218,7 +225,7 @@ async def grep(
     query = Query(pattern, glob, output_mode, context, ignore_case)
     found = await find_matches(executor, target, query)
     if not found.counts and not found.lines:
-        return f"No matches for {pattern} in {display_path(executor, target)}."
+        return f"No matches for {pattern} in {_where(executor, target)}."
     text = render(executor, found, output_mode)
     if found.cut_short:
         text += "\n[the search produced too much output and was cut short; narrow the pattern, path or glob]"

@@ -33,9 +33,17 @@ def kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
 
 
-async def _pump(stream: asyncio.StreamReader, sink: OutputCallback) -> None:
-    while chunk := await stream.read(CHUNK):
-        sink(chunk)
+async def _pump(fd: int, sink: OutputCallback) -> None:
+    """Read a pipe until every writer has closed it, handing each chunk to `sink`."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=CHUNK)
+    pipe = os.fdopen(fd, "rb", buffering=0)  # the transport owns and closes it
+    transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
+    try:
+        while chunk := await reader.read(CHUNK):
+            sink(chunk)
+    finally:
+        transport.close()
 
 
 async def run_process(
@@ -49,18 +57,27 @@ async def run_process(
 ) -> ExecResult:
     """Run `argv` to completion with stdin closed; see the module docstring for the lifecycle."""
     started = time.monotonic()
-    process = await asyncio.create_subprocess_exec(
-        *argv,
-        cwd=cwd,
-        env=dict(env),
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        start_new_session=True,  # its own session, so its own process group (pgid == pid)
-    )
-    assert process.stdout is not None
-    assert process.stderr is not None
-    pumps = asyncio.gather(_pump(process.stdout, on_stdout), _pump(process.stderr, on_stderr))
+    # Our own pipes, not asyncio's: asyncio's `wait()` would also wait for every holder of its
+    # pipes to close them, so a background child would keep "the command" running forever.
+    (out_read, out_write), (err_read, err_write) = os.pipe(), os.pipe()
+    try:
+        process = await asyncio.create_subprocess_exec(
+            *argv,
+            cwd=cwd,
+            env=dict(env),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=out_write,
+            stderr=err_write,
+            start_new_session=True,  # its own session, so its own process group (pgid == pid)
+        )
+    except BaseException:
+        os.close(out_read)
+        os.close(err_read)
+        raise
+    finally:
+        os.close(out_write)
+        os.close(err_write)
+    pumps = asyncio.gather(_pump(out_read, on_stdout), _pump(err_read, on_stderr))
     timed_out = stopped_leftovers = False
     try:
         try:

@@ -88,7 +88,7 @@ def read(ctx: RunContext[AgentDeps], path: str, offset: int = 1, limit: int = MA
         with executor.open_read(real) as handle:
             head = handle.read(SNIFF_BYTES)
             if (kind := binary_kind(real, head)) is not None:
-                return f"{shown} is a {kind} file ({stat.size:,} bytes); read shows text files only."
+                return f"{shown} is not a text file ({kind}, {stat.size:,} bytes); read shows text files only."
             handle.seek(0)
             lines: list[str] = []
             size = 0

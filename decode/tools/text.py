@@ -14,15 +14,16 @@ SNIFF_BYTES = 8192
 
 
 def binary_kind(path: Path, head: bytes) -> str | None:
-    """Why a file is not text (`"image (image/png)"`, `"binary"`), or None when it is text.
+    """What a non-text file is (`"image/png"`, `"binary"`), or None when it is text.
 
-    A NUL byte in the first 8 KB marks a binary file, as git and grep decide it.
+    Images, audio and video go by their name; anything else with a NUL byte in its first 8 KB is
+    binary, as git and grep decide it.
     """
     mime, _ = mimetypes.guess_type(path.name)
     if mime is not None and mime.startswith(("image/", "audio/", "video/")):
-        return f"{mime.split('/')[0]} ({mime})"
+        return mime
     if b"\x00" in head[:SNIFF_BYTES]:
-        return f"binary ({mime})" if mime else "binary"
+        return f"binary, {mime}" if mime else "binary"
     return None
 
 

@@ -45,4 +45,4 @@ def write(ctx: RunContext[AgentDeps], path: str, content: str) -> str:
         ctx.deps.read_ledger.record(real, new_stat)
     lines = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
     verb = "Replaced" if stat is not None else "Created"
-    return f"{verb} {shown} ({lines:,} lines)."
+    return f"{verb} {shown} ({lines:,} line{'' if lines == 1 else 's'})."

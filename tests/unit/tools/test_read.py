@@ -50,8 +50,8 @@ def test_long_lines_are_cut(ctx: RunContext[AgentDeps], workspace: Path) -> None
 def test_binary_files_and_images_are_refused(ctx: RunContext[AgentDeps], workspace: Path) -> None:
     (workspace / "blob.bin").write_bytes(b"\x00\x01\x02" * 100)
     (workspace / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n")
-    assert "binary" in read(ctx, "blob.bin")
-    assert "image (image/png)" in read(ctx, "logo.png")
+    assert read(ctx, "blob.bin").startswith("blob.bin is not a text file (binary")
+    assert "logo.png is not a text file (image/png, 8 bytes)" in read(ctx, "logo.png")
 
 
 def test_non_utf8_text_is_shown_with_replacement_characters(ctx: RunContext[AgentDeps], workspace: Path) -> None:

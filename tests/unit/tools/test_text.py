@@ -10,8 +10,8 @@ from decode.tools.text import TextStyle, binary_kind, decode_text
 def test_binary_kind() -> None:
     assert binary_kind(Path("a.txt"), b"hello\n") is None
     assert binary_kind(Path("a.dat"), b"\x00\x01") == "binary"
-    assert binary_kind(Path("a.pdf"), b"%PDF\x00") == "binary (application/pdf)"
-    assert binary_kind(Path("photo.jpg"), b"") == "image (image/jpeg)"
+    assert binary_kind(Path("a.pdf"), b"%PDF\x00") == "binary, application/pdf"
+    assert binary_kind(Path("photo.jpg"), b"") == "image/jpeg"
 
 
 @pytest.mark.parametrize(

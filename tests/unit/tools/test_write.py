@@ -13,7 +13,7 @@ from decode.tools.write import write
 
 
 def test_creates_a_file_and_its_parent_directories(ctx: RunContext[AgentDeps], workspace: Path) -> None:
-    assert write(ctx, "src/pkg/new.py", "x = 1\n") == "Created src/pkg/new.py (1 lines)."
+    assert write(ctx, "src/pkg/new.py", "x = 1\n") == "Created src/pkg/new.py (1 line)."
     assert (workspace / "src/pkg/new.py").read_text() == "x = 1\n"
 
 
@@ -33,7 +33,7 @@ def test_overwriting_needs_a_read_first(ctx: RunContext[AgentDeps], workspace: P
         write(ctx, "notes.md", "gone\n")
     assert (workspace / "notes.md").read_text() == "the user's notes\n"
     read(ctx, "notes.md")
-    assert write(ctx, "notes.md", "new\n") == "Replaced notes.md (1 lines)."
+    assert write(ctx, "notes.md", "new\n") == "Replaced notes.md (1 line)."
 
 
 def test_overwriting_keeps_mode_line_endings_and_bom(ctx: RunContext[AgentDeps], workspace: Path) -> None:
