@@ -105,6 +105,12 @@ def short_path(path: Path, home: Path) -> str:
         return str(path)
 
 
+def short_model(model: str) -> str:
+    """The model string, with a scripted model's path cut to its file name (the footer is one line)."""
+    provider, _, name = model.partition(":")
+    return f"script:{Path(name).name}" if provider == "script" and name else model
+
+
 def spinner_frame(now: float) -> str:
     return SPINNER[int(now * SPINNER_FPS) % len(SPINNER)]
 
@@ -128,7 +134,7 @@ def footer(status: SessionStatus, now: float | None = None) -> Fragments:
     now = time.monotonic() if now is None else now
     parts: list[Fragments] = [
         _phase(status, now),
-        [("class:footer.model", status.model or "…")],
+        [("class:footer.model", short_model(status.model) or "…")],
         [("class:footer", short_path(status.workspace, status.home))],
         [("class:footer", f"{format_tokens(status.input_tokens + status.output_tokens)} tokens")],
         [("class:footer", format_cost(status.cost_usd))],

@@ -124,10 +124,14 @@ def start_warm_up(
     future: concurrent.futures.Future[Warm] = concurrent.futures.Future()
 
     def run() -> None:
+        if not future.set_running_or_notify_cancel():  # the REPL ended before the thread started
+            return
         try:
-            future.set_result(warm_up(model, factory, settings))
+            warm = warm_up(model, factory, settings)
         except BaseException as exc:  # an import that fails: hand it to the REPL, not to stderr
             future.set_exception(exc)
+        else:
+            future.set_result(warm)
 
     threading.Thread(target=run, name="decode-warm-up", daemon=True).start()
     return future

@@ -2,6 +2,7 @@
 
 import asyncio
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -50,7 +51,7 @@ async def test_a_prompt_streams_the_answer_a_tool_line_and_updates_the_footer(st
     await session.wait_until(lambda: status.phase == "ready")
     assert status.requests == 2
     assert status.input_tokens > 0
-    assert model in plain(footer(status))
+    assert Path(model).name in plain(footer(status))
     assert "ready" in plain(footer(status))
 
 

@@ -1,0 +1,225 @@
+"""The Renderer: events in, what the user reads out (a Rich console writing into a string)."""
+
+import io
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from decode.agent.deps import AgentDeps
+from decode.agent.factory import build_agent
+from decode.agent.loop import AgentLoop
+from decode.config.settings import Settings
+from decode.entities.events import (
+    Notice,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallFinished,
+    ToolCallStarted,
+    ToolOutputDelta,
+    TurnFinished,
+)
+from decode.entities.tools import ToolCall, ToolResult
+from decode.entities.usage import Usage
+from decode.models.script import ScriptedModel, ScriptedResponse, ScriptedToolCall
+from decode.tools.catalog import default_tools
+from decode.tui.render import Renderer, format_duration, outcome, split_blocks, tool_line
+
+
+def make_renderer(*, colour: bool = False, width: int = 80) -> tuple[Renderer, io.StringIO]:
+    file = io.StringIO()
+    console = Console(file=file, width=width, force_terminal=colour, color_system="standard" if colour else None)
+    return Renderer(console), file
+
+
+def lines(file: io.StringIO) -> list[str]:
+    return [line.rstrip() for line in file.getvalue().splitlines()]
+
+
+CALL = ToolCall(id="c1", name="bash", args={"command": "pytest -q", "timeout": 60})
+
+
+# -- splitting streamed Markdown into finished blocks ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "finished", "rest"),
+    [
+        ("A paragraph still being writ", "", "A paragraph still being writ"),
+        ("One line.\nAnother", "", "One line.\nAnother"),
+        ("First paragraph.\n\nSecond", "First paragraph.\n\n", "Second"),
+        ("One.\n\nTwo.\n\nThr", "One.\n\nTwo.\n\n", "Thr"),
+        ("```python\nx = 1\n\ny = 2\n", "", "```python\nx = 1\n\ny = 2\n"),  # a blank line inside code
+        ("```python\nx = 1\n```\nafter", "```python\nx = 1\n```\n", "after"),
+        ("```\ncode\n``` not a close\n\n", "", "```\ncode\n``` not a close\n\n"),
+        ("````\n```\nstill code\n````\n", "````\n```\nstill code\n````\n", ""),  # a longer fence
+        ("~~~\ncode\n~~~\n", "~~~\ncode\n~~~\n", ""),
+        ("~~~\ncode\n```\n\n", "", "~~~\ncode\n```\n\n"),  # the other character does not close
+        ("```\ncode\n```", "", "```\ncode\n```"),  # the closing line is not finished yet
+    ],
+)
+def test_split_blocks(text: str, finished: str, rest: str) -> None:
+    assert split_blocks(text) == (finished, rest)
+
+
+# -- the answer ----------------------------------------------------------------------------------
+
+
+def test_answer_text_is_printed_as_markdown_once_each_block_is_finished() -> None:
+    renderer, file = make_renderer()
+    renderer.event(TextDelta(text="# Plan\n\nFirst I will **read** the fi"))
+    assert "Plan" in file.getvalue()
+    assert "First I will" not in file.getvalue()  # unfinished: only in the live area
+    assert "First I will" in renderer.live()
+    assert "**" not in renderer.live()  # the live area renders Markdown too
+
+    renderer.event(TextDelta(text="le.\n\nThen"))
+    assert "First I will read the file." in file.getvalue()
+    renderer.event(TurnFinished(output="…", usage=Usage()))
+    assert lines(file).count("Then") == 1
+    assert "# Plan" not in file.getvalue()
+    assert renderer.live() == ""
+
+
+def test_a_code_block_is_printed_when_its_fence_closes() -> None:
+    renderer, file = make_renderer()
+    renderer.event(TextDelta(text="```python\ndef f():\n\n    return 1\n"))
+    assert "def f" not in file.getvalue()
+    assert "def f" in renderer.live()
+    renderer.event(TextDelta(text="```\n"))
+    assert "def f():" in file.getvalue()
+    assert "```" not in file.getvalue()
+
+
+def test_a_long_unfinished_block_shows_only_its_tail_in_the_live_area() -> None:
+    renderer, _ = make_renderer()
+    renderer.event(TextDelta(text="```\n" + "".join(f"line {n}\n" for n in range(100))))
+    live = renderer.live()
+    assert "line 99" in live
+    assert "line 10\n" not in live
+    assert len(live.splitlines()) <= renderer.live_lines
+
+
+def test_an_answer_that_did_not_stream_is_printed_at_the_end() -> None:
+    renderer, file = make_renderer()
+    renderer.event(TurnFinished(output="The whole answer.", usage=Usage()))
+    assert "The whole answer." in file.getvalue()
+
+
+def test_a_streamed_answer_is_not_printed_twice_at_the_end() -> None:
+    renderer, file = make_renderer()
+    renderer.event(TextDelta(text="Once."))
+    renderer.event(TurnFinished(output="Once.", usage=Usage()))
+    assert file.getvalue().count("Once.") == 1
+
+
+# -- thinking, notices, errors -------------------------------------------------------------------
+
+
+def test_thinking_is_dimmed_and_kept_apart_from_the_answer() -> None:
+    renderer, file = make_renderer(colour=True)
+    renderer.event(ThinkingDelta(text="The user wants a summary."))
+    renderer.event(TextDelta(text="Here it is."))
+    renderer.event(TurnFinished(output="Here it is.", usage=Usage()))
+    output = file.getvalue()
+    assert "\x1b[2;3mThe user wants a summary." in output  # dim italic
+    assert output.index("The user wants") < output.index("Here it is.")
+
+
+def test_notices_and_errors_have_their_own_styles() -> None:
+    renderer, file = make_renderer(colour=True)
+    renderer.event(Notice(level="warning", message="retrying"))
+    renderer.error("the model is down")
+    output = file.getvalue()
+    assert "\x1b[33mretrying" in output  # yellow
+    assert "\x1b[1;31merror: the model is down" in output  # bold red
+
+
+def test_the_users_prompt_is_echoed_with_every_line() -> None:
+    renderer, file = make_renderer()
+    renderer.user("fix the bug\nin parser.py")
+    assert lines(file) == ["❯ fix the bug", "  in parser.py"]
+
+
+# -- tool calls ----------------------------------------------------------------------------------
+
+
+def test_a_running_tool_is_live_and_its_finished_line_is_compact() -> None:
+    renderer, file = make_renderer()
+    renderer.event(TextDelta(text="Running the tests."))
+    renderer.event(ToolCallStarted(call=CALL))
+    assert "Running the tests." in file.getvalue()  # text before a tool call is finished by it
+    assert "bash(pytest -q)" in renderer.live()
+    assert "bash" not in file.getvalue()
+
+    renderer.event(ToolOutputDelta(call_id="c1", text="collected 3 items\n...\n"))
+    assert "│ collected 3 items" in renderer.live()
+
+    result = ToolResult(call_id="c1", name="bash", content="exit code: 0\n3 passed", duration_s=1.24)
+    renderer.event(ToolCallFinished(result=result))
+    assert lines(file)[-1] == "✓ bash(pytest -q) · 2 lines · 1.2s"
+    assert renderer.live() == ""
+
+
+def test_a_failed_tool_shows_the_first_line_of_its_error() -> None:
+    renderer, file = make_renderer()
+    renderer.event(ToolCallStarted(call=ToolCall(id="c2", name="read", args={"path": "nope.txt"})))
+    error = ToolResult(call_id="c2", name="read", content="nope.txt does not exist\nFix it.", is_error=True)
+    renderer.event(ToolCallFinished(result=error))
+    assert lines(file)[-1] == "✗ read(nope.txt) · nope.txt does not exist · 0.0s"
+
+
+def test_tools_still_running_when_a_turn_ends_are_marked_stopped() -> None:
+    renderer, file = make_renderer()
+    renderer.event(ToolCallStarted(call=CALL))
+    renderer.end_turn(interrupted=True)
+    assert lines(file)[-2:] == ["✗ bash(pytest -q) · stopped", "interrupted"]
+    assert renderer.live() == ""
+
+
+@pytest.mark.parametrize(
+    ("content", "is_error", "expected"),
+    [
+        ("", False, "no output"),
+        ("42", False, "42"),
+        ("a\nb\n\nc", False, "3 lines"),
+        ("x" * 200, False, "x" * 59 + "…"),
+        ("", True, "failed"),
+    ],
+)
+def test_outcome(content: str, is_error: bool, expected: str) -> None:
+    assert outcome(ToolResult(call_id="c", name="t", content=content, is_error=is_error)) == expected
+
+
+def test_format_duration() -> None:
+    assert [format_duration(s) for s in (0.04, 12.0, 125.0)] == ["0.0s", "12.0s", "2m05s"]
+
+
+def test_tool_line_without_its_call_names_the_tool() -> None:
+    line = tool_line(None, ToolResult(call_id="x", name="glob", content="a.py"))
+    assert line.plain == "✓ glob() · a.py · 0.0s"
+
+
+# -- a real scripted run, end to end -------------------------------------------------------------
+
+
+async def test_a_scripted_run_renders_as_a_user_reads_it(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("buy milk\n")
+    model = ScriptedModel(
+        [
+            ScriptedResponse(
+                text="Let me read it.", tool_calls=[ScriptedToolCall(name="read", args={"path": "notes.txt"})]
+            ),
+            ScriptedResponse(text="Your notes say:\n\n- buy milk"),
+        ]
+    )
+    loop = AgentLoop(build_agent(model, tools=default_tools()), AgentDeps(tmp_path, Settings(_env_file=None)))
+    renderer, file = make_renderer()
+    renderer.user("what is in my notes?")
+    async for event in loop.run_turn("what is in my notes?"):
+        renderer.event(event)
+    shown = [line for line in lines(file) if line]
+    assert shown[0] == "❯ what is in my notes?"
+    assert shown[1] == "Let me read it."
+    assert shown[2].startswith("✓ read(notes.txt) · ")
+    assert shown[3:] == ["Your notes say:", " • buy milk"]
