@@ -3,11 +3,16 @@
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from decode.config.settings import Settings
 from decode.entities.events import ToolOutputDelta
 from decode.tools.executor import CommandExecutor
 from decode.tools.ledger import ReadLedger
+
+if TYPE_CHECKING:
+    from decode.permissions.gate import PermissionGate
+    from decode.permissions.hook import ApproveCallback
 
 
 @dataclass
@@ -28,6 +33,8 @@ class AgentDeps:
     executor: CommandExecutor = field(default=None)  # type: ignore[assignment]  # set in __post_init__
     read_ledger: ReadLedger = field(default_factory=ReadLedger)
     on_tool_output: Callable[[ToolOutputDelta], None] | None = None
+    permissions: "PermissionGate | None" = None  # consulted before every tool call (lesson 06); None: no gate
+    approve: "ApproveCallback | None" = None  # asks the user when the gate says ask; None: headless, ask = no
 
     def __post_init__(self) -> None:
         if self.harness_home is None:

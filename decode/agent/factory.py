@@ -14,6 +14,7 @@ from pydantic_ai.models import Model
 from decode.agent.deps import AgentDeps
 from decode.agent.registry import ToolSpec
 from decode.memory.instructions import memory_instructions
+from decode.permissions.hook import PermissionHook
 from decode.skills.instructions import skills_instructions
 from decode.skills.tool import SKILL_TOOL
 
@@ -47,4 +48,6 @@ def build_agent(
         tools=[spec.to_tool() for spec in [*tools, SKILL_TOOL]],
         # A wrong tool name or bad arguments go back to the model this many times before the run fails.
         retries=3,
+        # The Permission Gate (`deps.permissions`) decides before every tool call (lesson 06).
+        capabilities=[PermissionHook()],
     )

@@ -165,5 +165,6 @@ def _tool_result(event: FunctionToolResultEvent, duration_s: float) -> ToolResul
         call_id=part.tool_call_id,
         name=part.tool_name,
         content=part.model_response_str(),
+        is_error=part.outcome != "success",  # a permission refusal is `denied` (lesson 06)
         duration_s=duration_s,
     )

@@ -30,4 +30,11 @@ class ToolSpec:
     max_retries: int = 2
 
     def to_tool(self) -> Tool:
-        return Tool(self.function, name=self.name, takes_ctx=True, max_retries=self.max_retries)
+        # The kind travels with the tool's definition, so the Permission Gate's hook can read it.
+        return Tool(
+            self.function,
+            name=self.name,
+            takes_ctx=True,
+            max_retries=self.max_retries,
+            metadata={"kind": self.kind.value},
+        )

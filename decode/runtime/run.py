@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from decode.config.settings import Settings
     from decode.context.session import Session
     from decode.entities.events import ToolOutputDelta
+    from decode.permissions.gate import PermissionGate
 
 init_logger()
 
@@ -43,11 +44,20 @@ def fail(message: str, code: int) -> None:
 @click.option(
     "--resume", metavar="ID", help="Continue saved session ID (or a unique prefix; `decode sessions` lists them)."
 )
-def run(task: str, model: str | None, max_requests: int | None, resume: str | None) -> None:
+@click.option(
+    "--permission-mode",
+    type=click.Choice(["default", "plan", "accept-edits", "bypass"]),
+    help="What runs without asking; headless, anything that would ask is refused. Default: settings, else default.",
+)
+def run(
+    task: str, model: str | None, max_requests: int | None, resume: str | None, permission_mode: str | None
+) -> None:
     """Run TASK headless and print the final answer on stdout.
 
     TASK "-" reads the task from stdin. The conversation is saved under .decode/sessions/;
-    `--resume ID` continues one, with its model unless `--model` is given. Exit codes: 0 done,
+    `--resume ID` continues one, with its model unless `--model` is given. Tool calls go through
+    the permission rules (`decode permissions`); a call that would ask is refused and the model
+    is told why. Exit codes: 0 done,
     1 the run failed, 2 usage or configuration error, 3 request ceiling reached, 130 interrupted.
     """
     if task == "-":
@@ -58,7 +68,8 @@ def run(task: str, model: str | None, max_requests: int | None, resume: str | No
     init_logger(settings.log_level)
     try:
         session, history = _session(model, resume, settings)
-        code = asyncio.run(_run(task, session, history, max_requests or settings.max_requests, settings))
+        gate = _permission_gate(permission_mode)
+        code = asyncio.run(_run(task, session, history, max_requests or settings.max_requests, settings, gate))
     except KeyboardInterrupt:
         click.echo("decode: interrupted", err=True)
         code = EXIT_INTERRUPTED
@@ -94,8 +105,24 @@ def _session(model: str | None, resume: str | None, settings: "Settings") -> "tu
     return session, loaded.history
 
 
+def _permission_gate(mode: str | None) -> "PermissionGate":
+    """The Permission Gate from the settings files; their problems are warnings, never fatal."""
+    from decode.permissions.gate import PermissionGate
+    from decode.permissions.types import Mode
+
+    gate = PermissionGate.from_settings(Path.cwd(), mode=Mode.parse(mode) if mode else None)
+    for problem in gate.problems:
+        click.echo(f"decode: warning: {problem}", err=True)
+    return gate
+
+
 async def _run(
-    task: str, session: "Session", history: "list[ModelMessage]", max_requests: int, settings: "Settings"
+    task: str,
+    session: "Session",
+    history: "list[ModelMessage]",
+    max_requests: int,
+    settings: "Settings",
+    gate: "PermissionGate",
 ) -> int:
     from pydantic_ai.exceptions import ModelAPIError, UnexpectedModelBehavior, UsageLimitExceeded
 
@@ -117,7 +144,7 @@ async def _run(
         fail(str(exc), EXIT_USAGE)
 
     echo = OutputEcho()
-    deps = AgentDeps(Path.cwd(), settings, on_tool_output=echo)
+    deps = AgentDeps(Path.cwd(), settings, on_tool_output=echo, permissions=gate)  # no `approve`: headless
     loop = AgentLoop(build_agent(model, tools=default_tools()), deps, max_requests=max_requests, session=session)
     loop.history = history
     commentary: list[str] = []
@@ -135,6 +162,8 @@ async def _run(
                 echo.end_line()
                 mark = "✗" if event.result.is_error else "✓"
                 click.echo(f"  {mark} {event.result.name} ({event.result.duration_s:.1f}s)", err=True)
+                if event.result.is_error:  # why: a refusal by the permission rules, a bad argument…
+                    click.echo(f"    {_short_line(event.result.content)}", err=True)
             elif isinstance(event, Notice):
                 click.echo(f"decode: {event.level}: {event.message}", err=True)
             elif isinstance(event, TurnFinished):
@@ -190,6 +219,12 @@ class OutputEcho:
         if not self.at_line_start:
             click.echo(err=True)
             self.at_line_start = True
+
+
+def _short_line(text: str, width: int = 160) -> str:
+    """The first line of a tool's error, cut to `width` characters."""
+    line = text.strip().split("\n", 1)[0]
+    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 def _short(error: BaseException) -> str:

@@ -18,7 +18,8 @@ def decode_run(script: list[dict], task: str, cwd: Path, **env: str) -> subproce
     turns = cwd.parent / "turns.json"
     turns.write_text(json.dumps(script))
     return subprocess.run(
-        [str(DECODE), "run", "--model", f"script:{turns}", task],
+        # These tests exercise the tools, not the permission rules (lesson 06): let everything run.
+        [str(DECODE), "run", "--model", f"script:{turns}", "--permission-mode", "bypass", task],
         cwd=cwd,
         env={**os.environ, **env},
         capture_output=True,

@@ -1,0 +1,120 @@
+"""The Permission Gate in the agent: a pydantic-ai capability consulted before every tool runs.
+
+`PermissionHook.before_tool_execute` runs after the model's arguments are validated and before
+the tool function is called. It asks `ctx.deps.permissions` (a `PermissionGate`; None means no
+gate, as in the earlier lessons' notebooks):
+
+- `allow`: the tool runs;
+- `deny`: the tool does not run; the model gets the reason as the call's result
+  (`outcome='denied'` in the history), with a plea not to work around it;
+- `ask`: the front end's `ctx.deps.approve` callback decides (the REPL asks the user: yes, no,
+  always, or no with a reason the model is told). Without one — `decode run` is headless and never
+  blocks on a prompt — an `ask` becomes a refusal the model is told about.
+"""
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from pydantic_ai import RunContext
+from pydantic_ai.capabilities import AbstractCapability
+from pydantic_ai.exceptions import SkipToolExecution
+from pydantic_ai.messages import ToolCallPart
+from pydantic_ai.tools import ToolDefinition, ToolDenied
+
+from decode.permissions.gate import PermissionGate
+from decode.permissions.rules import parse_rule
+from decode.permissions.settings_files import add_allow_rules
+from decode.permissions.types import Decision, Layer, RuleSource, Verdict
+
+logger = logging.getLogger(__name__)
+
+DO_NOT_WORK_AROUND = "Do not try to reach the same result another way; tell the user what you wanted to do."
+
+
+class Answer(StrEnum):
+    """The user's answer to an approval prompt."""
+
+    YES = "yes"
+    NO = "no"
+    ALWAYS = "always"
+
+
+@dataclass(frozen=True)
+class Approval:
+    """An answer, and for `no` the reason the user gave (told to the model), if any."""
+
+    answer: Answer
+    reason: str = ""
+
+
+# The front end's prompt: (tool name, its arguments, the gate's verdict) -> the user's answer.
+ApproveCallback = Callable[[str, dict[str, Any], Verdict], Awaitable[Approval]]
+
+
+def refusal(verdict: Verdict, *, headless: bool = False) -> str:
+    """What the model reads instead of the tool's result."""
+    if verdict.decision is Decision.DENY and verdict.rule is None:
+        return f"Permission denied: {verdict.reason}"  # plan mode: the reason is the guidance
+    if verdict.decision is Decision.DENY:
+        return f"Permission denied: {verdict.reason} ({verdict.source}). {DO_NOT_WORK_AROUND}"
+    if headless:
+        return (
+            f"Permission needed ({verdict.reason}), and this run is headless: nothing that needs the "
+            f"user's approval can run. {DO_NOT_WORK_AROUND} They can allow it with a rule in "
+            f".decode/settings.json or a --permission-mode."
+        )
+    return f"The user did not allow this ({verdict.reason}). {DO_NOT_WORK_AROUND}"
+
+
+@dataclass
+class PermissionHook(AbstractCapability[Any]):
+    """Consults the Permission Gate in `ctx.deps.permissions` before each tool call."""
+
+    @classmethod
+    def get_serialization_name(cls) -> str | None:
+        return None  # built in code, never from an agent spec file
+
+    async def before_tool_execute(
+        self, ctx: RunContext[Any], *, call: ToolCallPart, tool_def: ToolDefinition, args: dict[str, Any]
+    ) -> dict[str, Any]:
+        gate: PermissionGate | None = getattr(ctx.deps, "permissions", None)
+        if gate is None:
+            return args
+        kind = (tool_def.metadata or {}).get("kind")
+        verdict = gate.check(call.tool_name, args, kind)
+        logger.info("%s %s: %s", verdict.decision, call.tool_name, verdict.reason)
+        if verdict.decision is Decision.ALLOW:
+            return args
+        approve: ApproveCallback | None = getattr(ctx.deps, "approve", None)
+        if verdict.decision is Decision.DENY or approve is None:
+            raise SkipToolExecution(ToolDenied(refusal(verdict, headless=approve is None)))
+        approval = await approve(call.tool_name, args, verdict)
+        if approval.answer is Answer.ALWAYS:
+            remember(gate, call.tool_name, args, ctx.deps)
+        elif approval.answer is Answer.NO:
+            said = f" They said: {approval.reason}" if approval.reason.strip() else ""
+            raise SkipToolExecution(ToolDenied(f"The user said no.{said} {DO_NOT_WORK_AROUND}"))
+        return args
+
+
+def remember(gate: PermissionGate, tool: str, args: dict[str, Any], deps: Any) -> list[str]:
+    """Save the narrowest rules covering this call to the local settings file, and obey them now.
+
+    A call no rule can cover (a script with a hazard) saves nothing: it ran once. A local settings
+    file that cannot be written is logged, and the rules still hold for this session.
+    """
+    rules = gate.narrowest_rules(tool, args)
+    if not rules:
+        return []
+    source = None
+    try:
+        path = add_allow_rules(Path(getattr(deps, "harness_home", None) or gate.workspace), rules)
+        source = RuleSource(Layer.LOCAL, path)
+    except (OSError, ValueError) as exc:
+        logger.warning("could not save %s: %s", ", ".join(rules), exc)
+    gate.add_rules(parse_rule(rule, Decision.ALLOW, source) for rule in rules)
+    return rules

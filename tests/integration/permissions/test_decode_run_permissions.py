@@ -1,0 +1,110 @@
+"""`decode run` with the Permission Gate: a real process, the scripted model, real files and bash."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+DECODE = Path(sys.executable).parent / "decode"
+
+
+def decode_run(project: Path, calls: list[dict], *options: str) -> subprocess.CompletedProcess[str]:
+    """Run `decode run` on a script that makes `calls` (one per response), then answers "done"."""
+    script = project.parent / "script.json"
+    script.write_text(json.dumps([*({"tool_calls": [call]} for call in calls), {"text": "done"}]))
+    return subprocess.run(
+        [str(DECODE), "run", "--model", f"script:{script}", *options, "do it"],
+        cwd=project,
+        env=dict(os.environ),
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+    )
+
+
+def bash(command: str) -> dict:
+    return {"name": "bash", "args": {"command": command}}
+
+
+def session_text(project: Path) -> str:
+    """Everything the saved session holds: what the model was sent back for each call."""
+    return "".join(path.read_text() for path in (project / ".decode" / "sessions").glob("*.jsonl"))
+
+
+@pytest.fixture
+def settings(project: Path) -> Path:
+    path = project / ".decode" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({"permissions": {"allow": ["Bash(touch allowed.txt)"], "deny": ["Bash(rm:*)"]}}))
+    (project / "build").mkdir()
+    return path
+
+
+def test_allowed_runs_denied_and_asked_do_not(project: Path, settings: Path) -> None:
+    done = decode_run(project, [bash("touch allowed.txt"), bash("touch x && rm -rf build"), bash("touch asked.txt")])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "done\n"
+    assert (project / "allowed.txt").exists()
+    assert (project / "build").is_dir()
+    assert not (project / "x").exists()
+    assert not (project / "asked.txt").exists()
+    assert f"Permission denied: rm -rf build: denied by Bash(rm:*) ({settings}:1)" in done.stderr
+    assert "Permission needed (touch asked.txt: no rule allows it in default mode)" in done.stderr
+    sent_back = session_text(project)
+    assert "denied by Bash(rm:*)" in sent_back
+    assert "this run is headless" in sent_back
+
+
+def test_bypass_runs_what_would_ask_but_never_a_deny(project: Path, settings: Path) -> None:
+    done = decode_run(project, [bash("touch asked.txt"), bash("rm -rf build")], "--permission-mode", "bypass")
+    assert done.returncode == 0, done.stderr
+    assert (project / "asked.txt").exists()
+    assert (project / "build").is_dir()
+
+
+def test_accept_edits_writes_files_and_plan_refuses(project: Path) -> None:
+    write = {"name": "write", "args": {"path": "notes.md", "content": "hello\n"}}
+    done = decode_run(project, [write], "--permission-mode", "plan")
+    assert done.returncode == 0, done.stderr
+    assert not (project / "notes.md").exists()
+    assert "plan mode" in done.stderr
+
+    done = decode_run(project, [write], "--permission-mode", "accept-edits")
+    assert done.returncode == 0, done.stderr
+    assert (project / "notes.md").read_text() == "hello\n"
+
+
+def test_the_settings_default_mode_applies_and_reads_run_freely(project: Path) -> None:
+    (project / ".decode").mkdir()
+    (project / ".decode" / "settings.json").write_text('{"permissions": {"defaultMode": "acceptEdits"}}')
+    (project / "README.md").write_text("hi\n")
+    done = decode_run(
+        project,
+        [
+            {"name": "read", "args": {"path": "README.md"}},
+            {"name": "edit", "args": {"path": "README.md", "old_string": "hi", "new_string": "hello"}},
+        ],
+    )
+    assert done.returncode == 0, done.stderr
+    assert (project / "README.md").read_text() == "hello\n"
+
+
+def test_a_broken_settings_file_is_a_warning_and_the_run_goes_on(project: Path) -> None:
+    broken = project / ".decode" / "settings.local.json"
+    broken.parent.mkdir()
+    broken.write_text('{"permissions": {"allow": ["Bash(ls)",]}}')
+    done = decode_run(project, [bash("ls")])
+    assert done.returncode == 0
+    assert f"decode: warning: {broken}:1: not valid JSON" in done.stderr
+    assert "Permission needed (ls: no rule allows it" in done.stderr
+
+
+def test_an_unknown_mode_is_a_usage_error(project: Path) -> None:
+    done = decode_run(project, [], "--permission-mode", "yolo")
+    assert done.returncode == 2

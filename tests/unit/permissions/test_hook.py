@@ -1,0 +1,161 @@
+"""The gate inside the agent: a real pydantic-ai run whose tool calls pass the PermissionHook."""
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic_ai import RunContext
+from pydantic_ai.messages import ModelMessage, ModelRequest, ToolReturnPart
+from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
+
+from decode.agent.deps import AgentDeps
+from decode.agent.factory import build_agent
+from decode.agent.loop import AgentLoop
+from decode.agent.registry import ToolKind, ToolSpec
+from decode.config.settings import Settings
+from decode.entities.events import ToolCallFinished
+from decode.permissions.gate import PLAN_GUIDANCE, PermissionGate
+from decode.permissions.hook import Answer, Approval, refusal
+from decode.permissions.rules import parse_rule
+from decode.permissions.types import Decision, Mode, Verdict
+
+
+def bash(ctx: RunContext[AgentDeps], command: str) -> str:
+    """Pretend to run a command: record it in ran.txt (so a test sees whether it ran)."""
+    with (ctx.deps.workspace / "ran.txt").open("a", encoding="utf-8") as file:
+        file.write(command + "\n")
+    return f"ran {command}"
+
+
+def one_call(command: str) -> FunctionModel:
+    """A model that calls bash(command) once, then answers with the tool's result."""
+
+    async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator:
+        results = [
+            part
+            for message in messages
+            if isinstance(message, ModelRequest)
+            for part in message.parts
+            if isinstance(part, ToolReturnPart)
+        ]
+        if not results:
+            yield {0: DeltaToolCall(name="bash", json_args=json.dumps({"command": command}), tool_call_id="c1")}
+        else:
+            yield f"[{results[-1].outcome}] {results[-1].content}"
+
+    return FunctionModel(stream_function=stream)
+
+
+async def run(
+    command: str, project: Path, gate: PermissionGate | None, approve: Any = None
+) -> tuple[str, list[ToolCallFinished]]:
+    agent = build_agent(one_call(command), tools=[ToolSpec("bash", bash, ToolKind.OTHER)])
+    deps = AgentDeps(workspace=project, settings=Settings(), permissions=gate, approve=approve)
+    events = [event async for event in AgentLoop(agent, deps).run_turn("go")]
+    return events[-1].output, [event for event in events if isinstance(event, ToolCallFinished)]
+
+
+def ran(project: Path) -> list[str]:
+    path = project / "ran.txt"
+    return path.read_text().splitlines() if path.exists() else []
+
+
+def gate_with(project: Path, *rules: str, mode: Mode = Mode.DEFAULT) -> PermissionGate:
+    parsed = [parse_rule(text, Decision(action)) for action, text in (rule.split(" ", 1) for rule in rules)]
+    return PermissionGate(parsed, mode, workspace=project)
+
+
+async def test_an_allowed_call_runs(project: Path) -> None:
+    output, finished = await run("git status", project, gate_with(project, "allow Bash(git status)"))
+    assert ran(project) == ["git status"]
+    assert output == "[success] ran git status"
+    assert not finished[0].result.is_error
+
+
+async def test_a_denied_call_never_runs_and_the_model_reads_why(project: Path) -> None:
+    output, finished = await run("ls && rm -rf build", project, gate_with(project, "deny Bash(rm:*)"))
+    assert ran(project) == []
+    assert output.startswith("[denied] Permission denied: rm -rf build: denied by Bash(rm:*)")
+    assert finished[0].result.is_error
+
+
+async def test_headless_ask_is_a_refusal_the_model_is_told_about(project: Path) -> None:
+    output, _ = await run("npm install", project, gate_with(project))
+    assert ran(project) == []
+    assert output.startswith("[denied] Permission needed (npm install: no rule allows it in default mode)")
+    assert "headless" in output
+
+
+async def test_plan_mode_refuses_with_guidance(project: Path) -> None:
+    output, _ = await run("git status", project, gate_with(project, "allow Bash", mode=Mode.PLAN))
+    assert ran(project) == []
+    assert output == f"[denied] Permission denied: {PLAN_GUIDANCE}"
+
+
+async def test_without_a_gate_tools_run_as_in_earlier_lessons(project: Path) -> None:
+    await run("anything", project, None)
+    assert ran(project) == ["anything"]
+
+
+@pytest.mark.parametrize(
+    ("approval", "runs", "output"),
+    [
+        (Approval(Answer.YES), True, "[success] ran npm test"),
+        (Approval(Answer.NO), False, "[denied] The user said no. Do not try"),
+        (Approval(Answer.NO, "use pnpm here"), False, "[denied] The user said no. They said: use pnpm here"),
+    ],
+)
+async def test_the_front_end_answers_an_ask(project: Path, approval: Approval, runs: bool, output: str) -> None:
+    asked: list[tuple[str, dict, Verdict]] = []
+
+    async def approve(tool: str, args: dict, verdict: Verdict) -> Approval:
+        asked.append((tool, args, verdict))
+        return approval
+
+    result, _ = await run("npm test", project, gate_with(project), approve)
+    assert [(tool, args, verdict.decision) for tool, args, verdict in asked] == [
+        ("bash", {"command": "npm test"}, Decision.ASK)
+    ]
+    assert ran(project) == (["npm test"] if runs else [])
+    assert result.startswith(output)
+
+
+async def test_always_saves_the_narrowest_rule_and_stops_asking(project: Path) -> None:
+    asked: list[str] = []
+
+    async def approve(tool: str, args: dict, verdict: Verdict) -> Approval:
+        asked.append(args["command"])
+        return Approval(Answer.ALWAYS)
+
+    gate = gate_with(project)
+    await run("npm test", project, gate, approve)
+    await run("npm test", project, gate, approve)
+    assert asked == ["npm test"]
+    assert ran(project) == ["npm test", "npm test"]
+    local = project / ".decode" / "settings.local.json"
+    assert json.loads(local.read_text()) == {"permissions": {"allow": ["Bash(npm test)"]}}
+    assert PermissionGate.from_settings(project).check("bash", {"command": "npm test"}).decision is Decision.ALLOW
+
+
+async def test_a_deny_is_never_put_to_the_user(project: Path) -> None:
+    async def approve(tool: str, args: dict, verdict: Verdict) -> Approval:
+        raise AssertionError("a denied call reached the approval prompt")
+
+    await run("rm -rf /", project, gate_with(project, "deny Bash(rm:*)"), approve)
+    assert ran(project) == []
+
+
+def test_refusals_name_the_rule_and_its_file(project: Path) -> None:
+    settings = project / ".decode" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"permissions": {"deny": ["Bash(rm:*)"]}}')
+    gate = PermissionGate.from_settings(project)
+    deny = gate.check("bash", {"command": "rm x"})
+    assert refusal(deny) == (
+        f"Permission denied: rm x: denied by Bash(rm:*) ({settings}:1). "
+        "Do not try to reach the same result another way; tell the user what you wanted to do."
+    )
+    ask = gate.check("bash", {"command": "make"})
+    assert refusal(ask).startswith("The user did not allow this (make: no rule allows it")
