@@ -34,6 +34,7 @@ from rich.console import Console
 from decode.tui.commands import CommandRegistry, Invocation, builtin_commands
 from decode.tui.footer import SPINNER_FPS, SessionStatus, footer
 from decode.tui.input import HISTORY_FILE, PROMPT, build_prompt_session
+from decode.tui.memory_skills import add_memory_commands, note_session, run_skill
 from decode.tui.render import Renderer
 from decode.tui.terminal import route_logging, terminal_console
 from decode.tui.warmup import LoopFactory, Warm, start_warm_up
@@ -85,7 +86,7 @@ class Repl:
     ) -> None:
         self.workspace = workspace
         self.renderer = Renderer(console)
-        self.commands = commands or builtin_commands()
+        self.commands = commands or add_memory_commands(builtin_commands())
         self.status = SessionStatus(workspace=workspace, model=model or "")
         self.settings: Settings | None = settings
         self.loop: AgentLoop | None = None
@@ -96,7 +97,7 @@ class Repl:
         self._event_loop: asyncio.AbstractEventLoop | None = None
         self._unavailable = ""  # why there is no Agent Loop, when there is none
         self._model_choices: list[str] = []
-        self._prompts: asyncio.Queue[str] = asyncio.Queue()
+        self._prompts: asyncio.Queue[tuple[str, str]] = asyncio.Queue()  # (prompt, what the transcript shows)
         self._turn: asyncio.Task[None] | None = None
         self._warm: asyncio.Future[None] | None = None
         self._exit = False
@@ -104,7 +105,7 @@ class Repl:
             commands=self.commands,
             arguments=self._suggest,
             message=self._message,
-            footer=lambda: footer(self.status),
+            footer=self._footer,
             on_interrupt=self.interrupt,
             history_file=history_file or workspace / HISTORY_FILE,
             input=input,
@@ -126,6 +127,7 @@ class Repl:
                 except EOFError:
                     break
                 await self.submit(line)
+            await note_session(self)  # one line about this session in .decode/MEMORY.md (lesson 09)
         finally:
             for task in [*background, self._turn, self._warm]:
                 if task is not None:
@@ -142,12 +144,18 @@ class Repl:
         if invocation is not None:
             await self.run_command(invocation)
             return
-        self._prompts.put_nowait(text)
+        self.queue_prompt(text)
+
+    def queue_prompt(self, prompt: str, *, shown: str | None = None) -> None:
+        """Queue `prompt` for the agent; the transcript shows `shown` instead, if given (a /command)."""
+        self._prompts.put_nowait((prompt, shown or prompt))
         self.status.queued = self._prompts.qsize() if self.busy else 0
 
     async def run_command(self, invocation: Invocation) -> None:
         command = invocation.command
         if command is None:
+            if await run_skill(self, invocation.name, invocation.argument):  # `/name [text]` runs a skill
+                return
             closest = self.commands.closest(invocation.name)
             hint = f"did you mean /{closest}?" if closest else "/help lists the commands"
             self.renderer.error(f"unknown command /{invocation.name}: {hint}")
@@ -220,13 +228,13 @@ class Repl:
     async def _work(self) -> None:
         """The turn worker: run the queued prompts one after the other."""
         while True:
-            prompt = await self._prompts.get()
+            prompt, shown = await self._prompts.get()
             self.status.queued = self._prompts.qsize()
-            self._turn = asyncio.create_task(self._run_turn(prompt))
+            self._turn = asyncio.create_task(self._run_turn(prompt, shown))
             await asyncio.wait([self._turn])
 
-    async def _run_turn(self, prompt: str) -> None:
-        self.renderer.user(prompt)
+    async def _run_turn(self, prompt: str, shown: str | None = None) -> None:
+        self.renderer.user(shown or prompt)
         await self.warmed_up()
         if self.loop is None:
             self.renderer.error(self._unavailable)
@@ -316,6 +324,9 @@ class Repl:
         if not live:
             return prompt
         return FormattedText([*to_formatted_text(ANSI(live)), ("", "\n"), *prompt])
+
+    def _footer(self) -> AnyFormattedText:
+        return footer(self.status, width=self.session.app.output.get_size().columns)
 
     def _suggest(self, name: str) -> list[str]:
         command = self.commands.get(name)

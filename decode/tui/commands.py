@@ -165,6 +165,9 @@ def _model_suggestions(repl: Repl) -> list[str]:
 
 
 async def _clear(repl: Repl, argument: str) -> None:
+    from decode.tui.memory_skills import note_session
+
+    await note_session(repl)  # one line about the conversation in .decode/MEMORY.md (lesson 09)
     repl.clear_conversation()
 
 

@@ -20,6 +20,7 @@ SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 SPINNER_FPS = 10
 GAUGE_CELLS = 10
 SEPARATOR = " │ "
+MIN_PATH = 12  # characters of the working directory kept when the footer must shrink
 
 Phase = Literal["starting", "ready", "busy", "unavailable"]
 
@@ -129,13 +130,18 @@ def _phase(status: SessionStatus, now: float) -> Fragments:
     return [("class:footer.ready", "● ready")]
 
 
-def footer(status: SessionStatus, now: float | None = None) -> Fragments:
-    """The footer line for `status` at time `now` (monotonic seconds; it drives the spinner)."""
+def footer(status: SessionStatus, now: float | None = None, width: int | None = None) -> Fragments:
+    """The footer line for `status` at time `now` (monotonic seconds; it drives the spinner).
+
+    Given the terminal's `width`, the working directory is shortened from the left so the line
+    fits: it is the part the user knows best.
+    """
     now = time.monotonic() if now is None else now
+    path = short_path(status.workspace, status.home)
     parts: list[Fragments] = [
         _phase(status, now),
         [("class:footer.model", short_model(status.model) or "…")],
-        [("class:footer", short_path(status.workspace, status.home))],
+        [("class:footer", path)],
         [("class:footer", f"{format_tokens(status.input_tokens + status.output_tokens)} tokens")],
         [("class:footer", format_cost(status.cost_usd))],
     ]
@@ -143,6 +149,11 @@ def footer(status: SessionStatus, now: float | None = None) -> Fragments:
     if fraction is not None:
         style = "class:footer.gauge.full" if fraction >= 0.8 else "class:footer.gauge"
         parts.append([(style, f"ctx {gauge(fraction)} {fraction:.0%}")])
+    if width is not None:
+        excess = sum(len(plain(part)) for part in parts) + len(SEPARATOR) * (len(parts) - 1) - width
+        if excess > 0:
+            keep = max(len(path) - excess - 1, MIN_PATH)
+            parts[2] = [("class:footer", "…" + path[-keep:] if keep < len(path) else path)]
     line: Fragments = []
     for index, part in enumerate(parts):
         if index:

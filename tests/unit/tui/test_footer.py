@@ -87,3 +87,14 @@ def test_short_model_cuts_a_script_path_to_its_file_name() -> None:
     assert short_model("script:/tmp/x/turns.json") == "script:turns.json"
     assert short_model("openrouter:qwen/qwen3-coder") == "openrouter:qwen/qwen3-coder"
     assert short_model("test") == "test"
+
+
+def test_a_narrow_terminal_shortens_the_working_directory_first() -> None:
+    deep = SessionStatus(workspace=Path("/srv/projects/clients/acme/backend"), home=HOME, model="test", phase="ready")
+    wide = plain(footer(deep, width=200))
+    assert "│ /srv/projects/clients/acme/backend │" in wide
+    narrow = plain(footer(deep, width=len(wide) - 10))
+    assert len(narrow) == len(wide) - 10
+    directory = narrow.split(" │ ")[2]
+    assert directory.startswith("…")
+    assert directory.endswith("/acme/backend")

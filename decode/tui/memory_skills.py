@@ -1,0 +1,96 @@
+"""The REPL side of memory and skills (lesson 09): `/memory`, `/init`, `/<skill> [text]`, the session note.
+
+- `/memory` shows what goes into the instructions: the memory files (with their paths, and how
+  much of `.decode/MEMORY.md` the cap left out) and the skills catalogue, with any skipped skill.
+- `/init` sends the `/init` prompt as a turn: the model writes a starting `AGENTS.md` with its tools.
+- `/name [text]`, for a skill `name` that is not a REPL command, runs the skill: its instructions
+  and your text go to the agent as one turn (the transcript shows just `/name text`).
+- `note_session()` appends one line about the conversation to `.decode/MEMORY.md`; the REPL calls
+  it when you leave and on `/clear`.
+
+Memory and skills belong to the launch directory (the Harness Home), which is the REPL's workspace.
+Their modules are imported inside the handlers, so the prompt still appears before pydantic-ai is.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.table import Table
+from rich.text import Text
+
+from decode.tui.commands import CommandRegistry, SlashCommand
+
+if TYPE_CHECKING:
+    from decode.tui.app import Repl
+
+
+def add_memory_commands(registry: CommandRegistry) -> CommandRegistry:
+    """Add `/memory` and `/init` to `registry` (and return it)."""
+    registry.add(SlashCommand("memory", "Show the memory files and skills the agent is given", _memory))
+    registry.add(SlashCommand("init", "Have the agent write a starting AGENTS.md for this project", _init, "[notes]"))
+    return registry
+
+
+async def _memory(repl: Repl, argument: str) -> None:
+    from decode.memory.files import load_memory
+    from decode.memory.instructions import display_path
+    from decode.skills.catalog import discover_skills
+
+    files = load_memory(repl.workspace)
+    if files:
+        table = Table.grid(padding=(0, 2))
+        for file in files:
+            size = f"{len(file.text.splitlines())} lines"
+            if file.omitted_lines:
+                size += f" (the {file.omitted_lines} oldest left out)"
+            table.add_row(Text(display_path(file.path), style="bold"), file.scope, size)
+        repl.renderer.info(Text("Memory, in the order the agent reads it", style="bold underline"))
+        repl.renderer.info(table)
+    else:
+        repl.renderer.notice("memory: no AGENTS.md or .decode/MEMORY.md here yet; /init writes an AGENTS.md")
+    catalog = discover_skills(repl.workspace)
+    skills = Table.grid(padding=(0, 2))
+    for name in catalog.names():
+        skill = catalog.skills[name]
+        skills.add_row(Text(f"/{name}", style="bold cyan"), str(skill.source), skill.description)
+    repl.renderer.info(Text("Skills (/name [text] runs one)", style="bold underline"))
+    repl.renderer.info(skills)
+    for problem in catalog.problems:
+        repl.renderer.notice(f"skill skipped: {problem}", "warning")
+
+
+async def _init(repl: Repl, argument: str) -> None:
+    from decode.memory.init_prompt import INIT_PROMPT
+
+    prompt = f"{INIT_PROMPT}\n\nThe user adds: {argument}" if argument else INIT_PROMPT
+    repl.queue_prompt(prompt, shown=f"/init {argument}".rstrip())
+
+
+async def run_skill(repl: Repl, name: str, argument: str) -> bool:
+    """Run the skill `name` as a turn, if there is one; False when no skill has that name."""
+    from decode.skills.catalog import discover_skills
+
+    skill = discover_skills(repl.workspace).get(name)
+    if skill is None:
+        return False
+    await repl.warmed_up()  # the prompt builder imports pydantic-ai, as the turn will
+    from decode.skills.tool import skill_prompt
+
+    repl.queue_prompt(skill_prompt(skill, argument), shown=f"/{name} {argument}".rstrip())
+    return True
+
+
+async def note_session(repl: Repl) -> None:
+    """Append one line about the conversation to `.decode/MEMORY.md`, and say what happened."""
+    loop = repl.loop
+    if loop is None:
+        return
+    from decode.memory.summary import record_session, session_did_something
+
+    if not session_did_something(loop.history):
+        return
+    repl.renderer.notice("memory: noting this session in .decode/MEMORY.md…")
+    notice = await record_session(loop.model or loop.agent.model, loop.history, repl.workspace)
+    if notice is not None:
+        repl.renderer.notice(notice.message, notice.level)
