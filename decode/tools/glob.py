@@ -43,9 +43,9 @@ async def matching_files(executor: CommandExecutor, base: Path, pattern: str, *,
 
 def newest_first(executor: CommandExecutor, paths: list[Path]) -> list[Path]:
     """Sort by modification time, newest first (ties by path, so the order is stable)."""
-    stamped = [(stat.mtime_ns if (stat := executor.stat(path)) else 0, path) for path in paths]
-    stamped.sort(key=lambda item: (-item[0], item[1]))
-    return [path for _, path in stamped]
+    stamped = [(-(stat.mtime_ns if (stat := executor.stat(path)) else 0), str(path), path) for path in paths]
+    stamped.sort(key=lambda item: item[:2])  # strings compare much faster than Paths
+    return [path for _, _, path in stamped]
 
 
 async def glob(ctx: RunContext[AgentDeps], pattern: str, path: str = ".") -> str:
