@@ -14,6 +14,7 @@ model is wrapped in `RetryingModel`, with the SDK's own retries off, so one poli
 """
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import SecretStr
 from pydantic_ai.models import Model
@@ -22,16 +23,20 @@ from decode.config.settings import Settings
 from decode.models.errors import MissingKeyError, ModelConfigError
 from decode.models.retry import OnRetry, RetryingModel
 
+if TYPE_CHECKING:
+    from openai import AsyncOpenAI
+
 PROVIDERS = ("google-gla", "openrouter", "modal", "openai-compatible", "test", "script")
 
 
 def split_model_string(spec: str) -> tuple[str, str]:
     """`"openrouter:qwen/qwen3-coder"` → `("openrouter", "qwen/qwen3-coder")`; `"test"` → `("test", "")`."""
     provider, _, name = spec.strip().partition(":")
+    name = name.strip()
     if provider not in PROVIDERS:
-        known = ", ".join(f"{p}:" for p in PROVIDERS)
+        known = ", ".join(p if p == "test" else f"{p}:" for p in PROVIDERS)
         raise ModelConfigError(f"unknown model provider in {spec!r}: use one of {known}")
-    if provider not in ("test",) and not name:
+    if provider != "test" and not name:
         raise ModelConfigError(f"model string {spec!r} has no model name after '{provider}:'")
     return provider, name
 
@@ -83,7 +88,7 @@ def _gemini(name: str, settings: Settings) -> Model:
     return GoogleModel(name, provider=provider)
 
 
-def _openai_client(base_url: str, api_key: str, settings: Settings):
+def _openai_client(base_url: str, api_key: str, settings: Settings) -> "AsyncOpenAI":
     from openai import AsyncOpenAI
 
     # max_retries=0: RetryingModel owns the retry policy for every provider.

@@ -2,19 +2,28 @@
 
 Providers fail now and then: 429 (rate limited), 5xx (overloaded), a timeout. Those are worth
 another try; a 400 or 401 is not. `RetryingModel` wraps any pydantic-ai model and retries a
-request that failed *before* its first response byte reached the agent, so a retry never
-duplicates half an answer. The SDKs' own retries are switched off (see `gateway.py`) so this is
-the one place the policy lives.
+request that failed *before* its first response event reached the agent, so a retry never
+duplicates half an answer. That covers streaming too: pydantic-ai's models read the first chunk
+of a stream before `request_stream()` hands it over, so an error status or a timeout (even
+Gemini's, which only arrives with the first chunk) surfaces while the stream is being opened.
+The SDKs' own retries are switched off (see `gateway.py`) so this is the one place the policy lives.
+
+Whatever finally escapes, while opening or mid-stream, is in pydantic-ai's words: `ModelAPIError`
+(the request failed; `ModelHTTPError` for an error status) or `UnexpectedModelBehavior` (the answer
+could not be read), so a front end catches those two instead of every SDK's and HTTP client's own.
 """
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
-from typing import Any
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+from typing import Any, NoReturn
 
 import httpx2
-from pydantic_ai.exceptions import ModelAPIError, ModelHTTPError
+from pydantic_ai import RunContext
+from pydantic_ai.exceptions import AgentRunError, ModelAPIError, ModelHTTPError, UnexpectedModelBehavior, UserError
 from pydantic_ai.messages import ModelMessage, ModelResponse
 from pydantic_ai.models import Model, ModelRequestParameters, StreamedResponse
 from pydantic_ai.models.wrapper import WrapperModel
@@ -23,6 +32,10 @@ from pydantic_ai.settings import ModelSettings
 logger = logging.getLogger(__name__)
 
 MAX_RETRY_AFTER_S = 60.0
+"""A server asking us to wait longer than this gets this long: the user is watching."""
+
+OnRetry = Callable[[BaseException, int, float], None]
+"""Called before each retry with the error, the retry number (1-based) and the delay in seconds."""
 
 
 def is_transient(error: BaseException) -> bool:
@@ -32,22 +45,50 @@ def is_transient(error: BaseException) -> bool:
     if isinstance(error, ModelAPIError):
         # Connection problems and timeouts, mapped by pydantic-ai without a status code.
         return True
+    # Some SDKs (google-genai) let the HTTP client's own errors through unmapped.
     return isinstance(error, httpx2.TransportError | TimeoutError)
 
 
 def retry_delay(error: BaseException, attempt: int, base_delay: float) -> float:
     """Seconds to wait before retry number `attempt` (1-based): Retry-After if given, else doubling."""
     if isinstance(error, ModelHTTPError) and error.headers:
-        retry_after = error.headers.get("retry-after")
-        if retry_after is not None:
-            try:
-                return min(max(float(retry_after), 0.0), MAX_RETRY_AFTER_S)
-            except ValueError:
-                pass  # an HTTP date: fall back to our own schedule
+        seconds = _retry_after_seconds(error.headers.get("retry-after"))
+        if seconds is not None:
+            return min(max(seconds, 0.0), MAX_RETRY_AFTER_S)
     return base_delay * 2 ** (attempt - 1)
 
 
-OnRetry = Callable[[BaseException, int, float], None]
+def _retry_after_seconds(value: str | None) -> float | None:
+    """Retry-After is either a number of seconds or an HTTP date; None if absent or unreadable."""
+    if value is None:
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:  # HTTP dates are GMT; a naive result means the zone was missing
+        when = when.replace(tzinfo=UTC)
+    return (when - datetime.now(UTC)).total_seconds()
+
+
+def as_model_error(error: Exception, model_name: str) -> Exception:
+    """The error in pydantic-ai's words: SDK and HTTP-client exceptions become one of its two kinds."""
+    if isinstance(error, AgentRunError | UserError):
+        return error
+    if is_transient(error):
+        what = "timed out" if isinstance(error, httpx2.TimeoutException | TimeoutError) else "failed"
+        return ModelAPIError(model_name, f"request {what} ({type(error).__name__}{_detail(error)})")
+    # An SDK choking on the body: invalid JSON, a missing field, a list where an object belongs.
+    return UnexpectedModelBehavior(f"unreadable response from {model_name} ({type(error).__name__}{_detail(error)})")
+
+
+def _detail(error: Exception) -> str:
+    text = " ".join(str(error).split())
+    return f": {text[:200]}" if text else ""
 
 
 class RetryingModel(WrapperModel):
@@ -66,13 +107,6 @@ class RetryingModel(WrapperModel):
         self.base_delay = base_delay
         self.on_retry = on_retry
 
-    async def _pause(self, error: BaseException, attempt: int) -> None:
-        delay = retry_delay(error, attempt, self.base_delay)
-        logger.info("model request failed (%s); retry %d/%d in %.1fs", error, attempt, self.max_retries, delay)
-        if self.on_retry is not None:
-            self.on_retry(error, attempt, delay)
-        await asyncio.sleep(delay)
-
     async def _attempts[T](self, call: Callable[[], Awaitable[T]]) -> T:
         attempt = 0
         while True:
@@ -81,8 +115,21 @@ class RetryingModel(WrapperModel):
             except Exception as error:
                 attempt += 1
                 if attempt > self.max_retries or not is_transient(error):
-                    raise
+                    self._give_up(error)
                 await self._pause(error, attempt)
+
+    def _give_up(self, error: Exception) -> NoReturn:
+        failure = as_model_error(error, self.model_name)
+        if failure is error:
+            raise error
+        raise failure from error
+
+    async def _pause(self, error: BaseException, attempt: int) -> None:
+        delay = retry_delay(error, attempt, self.base_delay)
+        logger.info("model request failed (%s); retry %d/%d in %.1fs", error, attempt, self.max_retries, delay)
+        if self.on_retry is not None:
+            self.on_retry(error, attempt, delay)
+        await asyncio.sleep(delay)
 
     async def request(
         self,
@@ -98,8 +145,8 @@ class RetryingModel(WrapperModel):
         messages: list[ModelMessage],
         model_settings: ModelSettings | None,
         model_request_parameters: ModelRequestParameters,
-        run_context: Any = None,
-    ) -> AsyncIterator[StreamedResponse]:
+        run_context: RunContext[Any] | None = None,
+    ) -> AsyncGenerator[StreamedResponse]:
         async def open_stream() -> tuple[AsyncExitStack, StreamedResponse]:
             stack = AsyncExitStack()
             try:
@@ -109,7 +156,10 @@ class RetryingModel(WrapperModel):
                 await stack.aclose()
                 raise
 
-        # Only opening the stream is retried: once events flow, an error ends the run.
         stack, response = await self._attempts(open_stream)
-        async with stack:
-            yield response
+        try:
+            async with stack:
+                yield response
+        except Exception as error:
+            # Once events flow, a failure ends the request: a retry would repeat what the agent has seen.
+            self._give_up(error)

@@ -51,7 +51,9 @@ def load_script(path: Path) -> list[ScriptedResponse]:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ModelConfigError(f"script model: {path} does not exist") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except OSError as exc:
+        raise ModelConfigError(f"script model: {path} cannot be read ({exc.strerror})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ModelConfigError(f"script model: {path} is not valid JSON ({exc})") from None
     if not isinstance(raw, list):
         raise ModelConfigError(f"script model: {path} must hold a JSON list of responses")
@@ -61,9 +63,10 @@ def load_script(path: Path) -> list[ScriptedResponse]:
             response = ScriptedResponse.model_validate(item)
         except ValidationError as exc:
             problem = exc.errors()[0]
-            where = ".".join(str(part) for part in problem["loc"]) or "item"
-            raise ModelConfigError(f"script model: {path} item {index}: {where}: {problem['msg']}") from None
-        if response.text is None and not response.tool_calls:
+            field = ".".join(str(part) for part in problem["loc"])
+            where = f"{field}: " if field else ""  # empty when the item itself is not an object
+            raise ModelConfigError(f"script model: {path} item {index}: {where}{problem['msg']}") from None
+        if not response.text and not response.tool_calls:
             raise ModelConfigError(f"script model: {path} item {index} has neither 'text' nor 'tool_calls'")
         responses.append(response)
     return responses

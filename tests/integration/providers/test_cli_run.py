@@ -1,0 +1,144 @@
+"""`decode run` as a user runs it, a real subprocess talking to a fake provider over real HTTP.
+
+The answer alone goes to stdout; failures end with one `decode: error: …` line on stderr and the
+documented exit code: 1 when the model fails (after retrying what is worth retrying), 2 when a key
+is missing, before any request leaves the machine.
+"""
+
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.integration.providers.conftest import SECRET
+from tests.integration.providers.fake_servers import Fail, GeminiServer, Hang, Malformed, OpenAIServer, Turn
+
+pytestmark = pytest.mark.integration
+
+RunDecode = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def openai_env(server: OpenAIServer, **extra: str) -> dict[str, str]:
+    return {"OPENAI_BASE_URL": f"{server.url}/v1", "OPENAI_API_KEY": SECRET, "DECODE_RETRY_BASE_DELAY": "0", **extra}
+
+
+def error_line(result: subprocess.CompletedProcess[str]) -> str:
+    """The final stderr line, after checking it is the only error line and nothing crashed."""
+    lines = result.stderr.splitlines()
+    assert "Traceback" not in result.stderr
+    assert [line for line in lines if line.startswith("decode: error:")] == lines[-1:]
+    return lines[-1]
+
+
+def test_the_answer_alone_goes_to_stdout(run_decode: RunDecode, openai_server: OpenAIServer) -> None:
+    openai_server.plan(Turn(text="Hello from a real HTTP server."))
+
+    result = run_decode("run", "--model", "openai-compatible:local-coder", "Say hello", env=openai_env(openai_server))
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "Hello from a real HTTP server.\n"
+    assert SECRET not in result.stdout + result.stderr
+    [request] = openai_server.requests
+    assert request.json()["model"] == "local-coder"
+    assert request.headers["authorization"] == f"Bearer {SECRET}"
+
+
+def test_a_retried_rate_limit_still_answers_and_debug_logs_keep_the_key_secret(
+    run_decode: RunDecode, openai_server: OpenAIServer
+) -> None:
+    openai_server.plan(Fail(429, retry_after="0"), Turn(text="Made it."))
+
+    env = openai_env(openai_server, DECODE_LOG_LEVEL="DEBUG")
+    result = run_decode("run", "--model", "openai-compatible:local-coder", "hi", env=env)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "Made it.\n"
+    assert "decode: model error (HTTP 429 from local-coder); retry 1 in 0.0s" in result.stderr.splitlines()
+    assert "decode.models.retry: model request failed" in result.stderr
+    assert SECRET not in result.stderr
+    assert len(openai_server.requests) == 2
+
+
+def test_a_model_failing_after_retries_exits_1(run_decode: RunDecode, openai_server: OpenAIServer) -> None:
+    openai_server.plan(Fail(503), Fail(503), Fail(503))
+
+    env = openai_env(openai_server, DECODE_MAX_RETRIES="2")
+    result = run_decode("run", "--model", "openai-compatible:local-coder", "hi", env=env)
+
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert error_line(result) == "decode: error: model request failed: HTTP 503 from local-coder"
+    assert sum("retry" in line for line in result.stderr.splitlines()) == 2
+    assert len(openai_server.requests) == 3
+    assert SECRET not in result.stderr
+
+
+def test_a_rejected_key_exits_1_without_retrying(run_decode: RunDecode, openai_server: OpenAIServer) -> None:
+    openai_server.plan(Fail(401, message="invalid api key"), Turn(text="never reached"))
+
+    result = run_decode("run", "--model", "openai-compatible:local-coder", "hi", env=openai_env(openai_server))
+
+    assert result.returncode == 1
+    assert error_line(result) == "decode: error: model request failed: HTTP 401 from local-coder"
+    assert len(openai_server.requests) == 1
+
+
+def test_timeouts_exit_1_with_a_clear_message(run_decode: RunDecode, gemini_server: GeminiServer) -> None:
+    gemini_server.plan(Hang(), Hang())
+    env = {
+        "GEMINI_BASE_URL": gemini_server.url,
+        "GEMINI_API_KEY": SECRET,
+        "DECODE_REQUEST_TIMEOUT": "0.5",
+        "DECODE_MAX_RETRIES": "1",
+        "DECODE_RETRY_BASE_DELAY": "0",
+    }
+
+    result = run_decode("run", "--model", "google-gla:gemini-test", "hi", env=env)
+
+    assert result.returncode == 1
+    assert error_line(result).startswith("decode: error: model request failed: request timed out")
+    assert len(gemini_server.requests) == 2
+
+
+def test_an_unreadable_response_exits_1_with_a_clear_message(
+    run_decode: RunDecode, openai_server: OpenAIServer
+) -> None:
+    openai_server.plan(Malformed("{this is not json"))
+
+    result = run_decode("run", "--model", "openai-compatible:local-coder", "hi", env=openai_env(openai_server))
+
+    assert result.returncode == 1
+    line = error_line(result)
+    assert line.startswith("decode: error: ")
+    assert "unreadable response from local-coder (JSONDecodeError" in line
+    assert len(openai_server.requests) == 1
+
+
+@pytest.mark.parametrize(
+    ("model", "url_variable", "key_variable"),
+    [
+        ("openrouter:vendor/some-model", "OPENROUTER_BASE_URL", "OPENROUTER_API_KEY"),
+        ("google-gla:gemini-test", "GEMINI_BASE_URL", "GEMINI_API_KEY"),
+    ],
+)
+def test_a_missing_key_exits_2_before_any_request(
+    run_decode: RunDecode,
+    project: Path,
+    openai_server: OpenAIServer,
+    gemini_server: GeminiServer,
+    model: str,
+    url_variable: str,
+    key_variable: str,
+) -> None:
+    server = gemini_server if model.startswith("google-gla:") else openai_server
+    server.plan(Turn(text="never reached"))
+
+    result = run_decode("run", "--model", model, "hi", env={url_variable: server.url})
+
+    assert result.returncode == 2
+    assert result.stdout == ""
+    line = error_line(result)
+    assert line.startswith(f"decode: error: {key_variable} is not set")
+    assert str(project.resolve() / ".env") in line
+    assert server.requests == []

@@ -1,0 +1,212 @@
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic_ai import Agent
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    ModelResponseStreamEvent,
+    PartDeltaEvent,
+    PartStartEvent,
+    TextPart,
+    TextPartDelta,
+    ToolCallPart,
+    ToolReturnPart,
+)
+from pydantic_ai.models import ModelRequestParameters
+
+from decode.models.errors import ModelConfigError
+from decode.models.script import ScriptedModel, ScriptedResponse, ScriptedToolCall, ScriptExhaustedError, load_script
+
+
+def write_script(directory: Path, content: Any, name: str = "turns.json") -> Path:
+    path = directory / name
+    path.write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
+    return path
+
+
+def stream(model: ScriptedModel) -> tuple[list[ModelResponseStreamEvent], ModelResponse]:
+    """One streamed request straight to the model: its events and the response they add up to."""
+
+    async def run() -> tuple[list[ModelResponseStreamEvent], ModelResponse]:
+        messages: list[ModelMessage] = [ModelRequest.user_text_prompt("go")]
+        async with model.request_stream(messages, None, ModelRequestParameters()) as response:
+            return [event async for event in response], response.get()
+
+    return asyncio.run(run())
+
+
+def shout(word: str) -> str:
+    """Say the word loudly."""
+    return word.upper() + "!"
+
+
+# --- the file format -------------------------------------------------------------------------
+
+
+def test_a_valid_script_loads_in_order(tmp_path: Path) -> None:
+    path = write_script(
+        tmp_path,
+        [
+            {"tool_calls": [{"name": "read", "args": {"path": "README.md"}}]},
+            {"text": "Reading it again.", "tool_calls": [{"name": "read"}]},
+            {"text": "The README says hello."},
+        ],
+    )
+
+    assert load_script(path) == [
+        ScriptedResponse(tool_calls=[ScriptedToolCall(name="read", args={"path": "README.md"})]),
+        ScriptedResponse(text="Reading it again.", tool_calls=[ScriptedToolCall(name="read")]),
+        ScriptedResponse(text="The README says hello."),
+    ]
+
+
+def test_a_missing_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ModelConfigError, match=r"nowhere\.json does not exist"):
+        load_script(tmp_path / "nowhere.json")
+
+
+def test_a_directory_is_not_a_script(tmp_path: Path) -> None:
+    with pytest.raises(ModelConfigError) as caught:
+        load_script(tmp_path)
+
+    assert f"{tmp_path} cannot be read" in str(caught.value)
+
+
+def test_invalid_json_names_the_file_and_the_position(tmp_path: Path) -> None:
+    path = write_script(tmp_path, '[{"text": "hi"},\n {"text": oops}]')
+
+    with pytest.raises(ModelConfigError) as caught:
+        load_script(path)
+
+    assert str(caught.value).startswith(f"script model: {path} is not valid JSON")
+    assert "line 2" in str(caught.value)
+
+
+def test_the_script_must_be_a_list(tmp_path: Path) -> None:
+    path = write_script(tmp_path, {"text": "hi"})
+
+    with pytest.raises(ModelConfigError, match="must hold a JSON list of responses"):
+        load_script(path)
+
+
+@pytest.mark.parametrize(
+    ("items", "problem"),
+    [
+        pytest.param(
+            [{"text": "ok"}, "just a string"], "item 1: Input should be a valid dictionary", id="not-an-object"
+        ),
+        pytest.param([{"txt": "typo"}], "item 0: txt: Extra inputs are not permitted", id="unknown-key"),
+        pytest.param([{"text": 42}], "item 0: text: Input should be a valid string", id="text-not-a-string"),
+        pytest.param(
+            [{"tool_calls": [{"args": {}}]}], "item 0: tool_calls.0.name: Field required", id="call-without-name"
+        ),
+        pytest.param(
+            [{"tool_calls": [{"name": "read", "args": ["README.md"]}]}],
+            "item 0: tool_calls.0.args: Input should be a valid dictionary",
+            id="args-not-an-object",
+        ),
+        pytest.param([{}], "item 0 has neither 'text' nor 'tool_calls'", id="empty-item"),
+        pytest.param([{"text": ""}], "item 0 has neither 'text' nor 'tool_calls'", id="empty-text"),
+        pytest.param([{"text": "ok"}, {"tool_calls": []}], "item 1 has neither", id="no-calls"),
+    ],
+)
+def test_a_bad_item_is_named_by_file_index_and_field(tmp_path: Path, items: list[Any], problem: str) -> None:
+    path = write_script(tmp_path, items)
+
+    with pytest.raises(ModelConfigError) as caught:
+        load_script(path)
+
+    assert str(caught.value).startswith(f"script model: {path} ")
+    assert problem in str(caught.value)
+
+
+def test_from_file_names_the_model_after_the_file(tmp_path: Path) -> None:
+    path = write_script(tmp_path, [{"text": "hi"}])
+
+    assert ScriptedModel.from_file(path).model_name == f"script:{path}"
+
+
+# --- playing the script ----------------------------------------------------------------------
+
+
+def test_text_streams_in_word_sized_chunks() -> None:
+    model = ScriptedModel([ScriptedResponse(text="The README says hello.")])
+
+    events, response = stream(model)
+
+    assert isinstance(events[0], PartStartEvent)
+    assert isinstance(events[0].part, TextPart)
+    pieces = [events[0].part.content]
+    pieces += [
+        e.delta.content_delta for e in events if isinstance(e, PartDeltaEvent) and isinstance(e.delta, TextPartDelta)
+    ]
+    assert pieces == ["The ", "README ", "says ", "hello."]
+    assert response.parts == [TextPart("The README says hello.")]
+
+
+def test_tool_calls_stream_after_the_text_with_their_arguments() -> None:
+    calls = [ScriptedToolCall(name="read", args={"path": "a.py"}), ScriptedToolCall(name="glob")]
+    model = ScriptedModel([ScriptedResponse(text="Looking.", tool_calls=calls)])
+
+    _, response = stream(model)
+
+    text, first, second = response.parts
+    assert text == TextPart("Looking.")
+    assert isinstance(first, ToolCallPart)
+    assert isinstance(second, ToolCallPart)
+    assert (first.tool_name, first.args_as_dict()) == ("read", {"path": "a.py"})
+    assert (second.tool_name, second.args_as_dict()) == ("glob", {})
+    assert first.tool_call_id != second.tool_call_id
+
+
+@pytest.mark.parametrize("streamed", [True, False], ids=["streamed", "not-streamed"])
+def test_an_agent_runs_the_script_through_a_tool_call(streamed: bool) -> None:
+    model = ScriptedModel(
+        [
+            ScriptedResponse(tool_calls=[ScriptedToolCall(name="shout", args={"word": "hello"})]),
+            ScriptedResponse(text="It said HELLO!"),
+        ]
+    )
+    agent = Agent(model, tools=[shout])
+
+    async def run() -> tuple[str, list[Any]]:
+        if streamed:
+            async with agent.run_stream("shout hello") as result:
+                output = await result.get_output()
+            return output, result.all_messages()
+        result = await agent.run("shout hello")
+        return result.output, result.all_messages()
+
+    output, messages = asyncio.run(run())
+
+    assert output == "It said HELLO!"
+    returns = [part for message in messages for part in message.parts if isinstance(part, ToolReturnPart)]
+    assert [(part.tool_name, part.content) for part in returns] == [("shout", "HELLO!")]
+    assert model.played == 2
+
+
+@pytest.mark.parametrize("streamed", [True, False], ids=["streamed", "not-streamed"])
+def test_running_out_of_responses_names_the_file(streamed: bool) -> None:
+    model = ScriptedModel(
+        [ScriptedResponse(tool_calls=[ScriptedToolCall(name="shout", args={"word": "x"})])], source="turns.json"
+    )
+    agent = Agent(model, tools=[shout])
+
+    async def run() -> None:
+        if streamed:
+            async with agent.run_stream("go") as result:
+                await result.get_output()
+        else:
+            await agent.run("go")
+
+    with pytest.raises(ScriptExhaustedError) as caught:
+        asyncio.run(run())
+
+    assert str(caught.value) == (
+        "script model: turns.json has no response left (it holds 1, the agent asked for one more)"
+    )
