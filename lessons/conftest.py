@@ -3,31 +3,35 @@
 nbval starts one kernel per notebook, and the kernel inherits this process's environment. A
 notebook must show the same outputs on every machine, offline and with no key, so its kernel
 starts without the developer's keys and `DECODE_*` settings and with HOME pointing at an empty
-folder (no user-level `~/.decode/` files). The same rule as `tests/conftest.py`, applied to kernels.
+folder (no user-level `~/.decode/` files): the rule of `tests/conftest.py`, applied to kernels.
+TMPDIR points into the same throw-away folder, because nbval kills each kernel when its notebook
+is done, before the notebook's temporary directories can clean themselves up.
 """
 
 import os
 import shutil
 import tempfile
 from collections.abc import Generator
+from pathlib import Path
 
 import pytest
 
 # Provider settings that are not DECODE_*-prefixed (see decode/config/settings.py).
 PROVIDER_VARIABLES = {"GEMINI_BASE_URL", "OPENROUTER_BASE_URL", "OPENAI_BASE_URL"}
-NOTEBOOK_HOMES = pytest.StashKey[list[str]]()
+NOTEBOOK_FOLDERS = pytest.StashKey[list[Path]]()
 
 
 def _is_decode_setting(name: str) -> bool:
     return name.startswith("DECODE_") or name.endswith("_API_KEY") or name in PROVIDER_VARIABLES
 
 
-def _notebook_home(item: pytest.Item) -> str:
-    """An empty HOME folder for this notebook's kernel, removed when the session ends."""
-    homes = item.config.stash.setdefault(NOTEBOOK_HOMES, [])
-    home = tempfile.mkdtemp(prefix="decode-notebook-home-")
-    homes.append(home)
-    return home
+def _notebook_folder(item: pytest.Item) -> Path:
+    """A fresh folder holding the kernel's `home/` and `tmp/`, removed when the session ends."""
+    folder = Path(tempfile.mkdtemp(prefix="decode-notebook-"))
+    for name in ("home", "tmp"):
+        (folder / name).mkdir()
+    item.config.stash.setdefault(NOTEBOOK_FOLDERS, []).append(folder)
+    return folder
 
 
 @pytest.hookimpl(wrapper=True)
@@ -40,10 +44,12 @@ def pytest_runtest_setup(item: pytest.Item) -> Generator[None, object, object]:
         for name in list(os.environ):
             if _is_decode_setting(name):
                 patch.delenv(name)
-        patch.setenv("HOME", _notebook_home(item))
+        folder = _notebook_folder(item)
+        patch.setenv("HOME", str(folder / "home"))
+        patch.setenv("TMPDIR", str(folder / "tmp"))
         return (yield)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    for home in config.stash.get(NOTEBOOK_HOMES, []):
-        shutil.rmtree(home, ignore_errors=True)
+    for folder in config.stash.get(NOTEBOOK_FOLDERS, []):
+        shutil.rmtree(folder, ignore_errors=True)

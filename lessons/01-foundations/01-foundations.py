@@ -42,7 +42,8 @@ print(defaults.max_requests)
 import tempfile
 from pathlib import Path
 
-scratch = Path(tempfile.mkdtemp(prefix="decode-lesson01-"))
+scratch_dir = tempfile.TemporaryDirectory(prefix="decode-lesson01-")  # removed when the kernel stops
+scratch = Path(scratch_dir.name)
 env_file = scratch / ".env"
 env_file.write_text("DECODE_MODEL=openrouter:from-the-dotenv-file\nDECODE_MAX_REQUESTS=7\n")
 

@@ -22,7 +22,8 @@ import os
 import tempfile
 from pathlib import Path
 
-project = Path(tempfile.mkdtemp(prefix="decode-lesson02-")).resolve()
+project_dir = tempfile.TemporaryDirectory(prefix="decode-lesson02-")  # removed when the kernel stops
+project = Path(project_dir.name).resolve()
 os.chdir(project)
 Path("notes.txt").write_text("The agent reads, acts and checks.\n")
 print(sorted(path.name for path in project.iterdir()))
