@@ -96,7 +96,7 @@ class PermissionHook(AbstractCapability[Any]):
         if approval.answer is Answer.ALWAYS:
             remember(gate, call.tool_name, args, ctx.deps)
         elif approval.answer is Answer.NO:
-            said = f" They said: {approval.reason}" if approval.reason.strip() else ""
+            said = f" They said: {approval.reason.strip().rstrip('.')}." if approval.reason.strip() else ""
             raise SkipToolExecution(ToolDenied(f"The user said no.{said} {DO_NOT_WORK_AROUND}"))
         return args
 

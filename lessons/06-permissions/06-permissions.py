@@ -16,6 +16,7 @@
 
 # %%
 import os
+import subprocess
 import tempfile
 from pathlib import Path
 
@@ -25,6 +26,7 @@ project = scratch / "project"
 (project / "src").mkdir(parents=True)
 (project / "docs").mkdir()
 os.chdir(project)
+subprocess.run(["git", "init", "-q"], check=True)
 
 
 def write(path: Path, text: str) -> Path:
@@ -243,16 +245,76 @@ after = PermissionGate.from_settings(project).check("bash", request)
 print(after.decision, "<-", after.rule, shown(after.source))
 
 # %% [markdown]
-# ## 8. From the command line
+# ## 8. In the agent
+#
+# `PermissionHook` (`decode/permissions/hook.py`) is a pydantic-ai *capability*: its
+# `before_tool_execute` runs after the model's arguments are validated and before the tool does.
+# It asks the gate in `deps.permissions`. On `deny` the tool never runs and the model reads why; on
+# `ask` it calls `deps.approve`, the front end's prompt (the REPL asks you: yes, no, always, or no
+# with a reason). Here a small function plays the user. The model is scripted, as in lesson 02.
+
+# %%
+import json
+
+from decode.agent.deps import AgentDeps
+from decode.agent.factory import build_agent
+from decode.agent.loop import AgentLoop
+from decode.config.settings import Settings
+from decode.entities.events import ToolCallFinished, ToolCallStarted
+from decode.models.gateway import resolve_model
+from decode.permissions.hook import Answer, Approval
+from decode.tools.catalog import default_tools
+
+commands = ["git status", "rm -rf build", "touch once.txt", "touch always.txt", "touch never.txt"]
+turns = [{"tool_calls": [{"name": "bash", "args": {"command": command}}]} for command in commands]
+write(scratch / "turns.json", json.dumps([*turns, {"text": "Done."}]))
+answers = {
+    "touch once.txt": Approval(Answer.YES),
+    "touch always.txt": Approval(Answer.ALWAYS),
+    "touch never.txt": Approval(Answer.NO, "we keep the tree clean"),
+}
+
+
+async def approve(tool, args, verdict):
+    """The user, as the REPL would ask them."""
+    print(f"   ? {tool}({args['command']}) — {verdict.reason}")
+    return answers[args["command"]]
+
+
+settings = Settings(gemini_api_key=None)
+deps = AgentDeps(project, settings, permissions=PermissionGate.from_settings(project), approve=approve)
+agent = build_agent(resolve_model(f"script:{scratch / 'turns.json'}", settings), tools=default_tools())
+async for event in AgentLoop(agent, deps).run_turn("tidy up"):
+    if isinstance(event, ToolCallStarted):
+        print("→", event.call.summary())
+    elif isinstance(event, ToolCallFinished):
+        print("  ", "✗" if event.result.is_error else "✓", shown(event.result.content.splitlines()[0])[:100])
+print(sorted(path.name for path in project.glob("*.txt")))
+print(json.loads((project / ".decode" / "settings.local.json").read_text())["permissions"]["allow"][-1])
+
+# %% [markdown]
+# `decode run` is headless: it sets no `approve`, so an `ask` becomes a refusal the model reads, and
+# `--permission-mode` chooses the mode for the run.
+
+# %%
+import sys
+
+decode = str(Path(sys.executable).parent / "decode")
+touch = {"tool_calls": [{"name": "bash", "args": {"command": "touch headless.txt"}}]}
+write(scratch / "run.json", json.dumps([touch, {"text": "Done."}]))
+headless = subprocess.run(
+    [decode, "run", "--model", f"script:{scratch / 'run.json'}", "make a file"], capture_output=True, text=True
+)
+print(shown(headless.stderr.split("decode: session")[0]))
+print((project / "headless.txt").exists())
+
+# %% [markdown]
+# ## 9. From the command line
 #
 # `decode permissions` lists the rules in force with their files; `decode permissions check TOOL ARG`
 # asks the gate. Try them in your own projects.
 
 # %%
-import subprocess
-import sys
-
-decode = str(Path(sys.executable).parent / "decode")
 check = subprocess.run(
     [decode, "permissions", "check", "bash", "git status && rm -rf build"], capture_output=True, text=True
 )
@@ -283,4 +345,7 @@ assert PermissionGate.from_settings(project, mode=Mode.PLAN).check("edit", {"pat
 assert narrowest == ["Bash(npm run build)", "Bash(npm run lint)", "Write(/docs/lint.txt)"]
 assert after.decision == "allow"
 assert check.stdout.startswith("deny")
+assert sorted(path.name for path in project.glob("*.txt")) == ["always.txt", "once.txt"]
+assert "Permission needed" in headless.stderr
+assert not (project / "headless.txt").exists()
 print("all checks passed")
