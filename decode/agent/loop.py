@@ -49,7 +49,7 @@ class AgentLoop:
 
     def __init__(
         self,
-        agent: Agent,
+        agent: Agent[AgentDeps, str],
         deps: AgentDeps,
         *,
         model: Model | None = None,

@@ -29,6 +29,7 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_REQUEST_LIMIT = 3
 EXIT_INTERRUPTED = 130
+PERMISSION_MODES = ("default", "plan", "accept-edits", "bypass")
 
 
 def fail(message: str, code: int) -> None:
@@ -46,7 +47,7 @@ def fail(message: str, code: int) -> None:
 )
 @click.option(
     "--permission-mode",
-    type=click.Choice(["default", "plan", "accept-edits", "bypass"]),
+    type=click.Choice(PERMISSION_MODES),
     help="What runs without asking; headless, anything that would ask is refused. Default: settings, else default.",
 )
 def run(
@@ -68,7 +69,11 @@ def run(
     init_logger(settings.log_level)
     try:
         session, history = _session(model, resume, settings)
+        if permission_mode is None and session.mode in PERMISSION_MODES:  # a resumed session keeps its mode
+            permission_mode = session.mode
+            click.echo(f"decode: resuming in permission mode {permission_mode}", err=True)
         gate = _permission_gate(permission_mode)
+        session.switch_mode(gate.mode.value)
         code = asyncio.run(_run(task, session, history, max_requests or settings.max_requests, settings, gate))
     except KeyboardInterrupt:
         click.echo("decode: interrupted", err=True)
@@ -95,14 +100,10 @@ def _session(model: str | None, resume: str | None, settings: "Settings") -> "tu
     from decode.context.session import Session
     from decode.context.session_log import SessionLogError
 
-    home = Path.cwd()  # the Harness Home: sessions belong to the launch directory
-    if resume is None:
-        return Session.start(home, model=model or settings.model, settings=settings), []
-    try:
-        session, loaded = Session.resume(home, resume, model=model, settings=settings)
+    try:  # the Harness Home is the launch directory: sessions belong to it
+        return Session.open(Path.cwd(), resume=resume, model=model, settings=settings)
     except (SessionNotFoundError, SessionLogError) as exc:
         fail(str(exc), EXIT_USAGE)
-    return session, loaded.history
 
 
 def _permission_gate(mode: str | None) -> "PermissionGate":
@@ -232,6 +233,18 @@ def _short(error: BaseException) -> str:
     from pydantic_ai.exceptions import ModelHTTPError
 
     if isinstance(error, ModelHTTPError):
-        return f"HTTP {error.status_code} from {error.model_name}"
+        reason = _provider_reason(error.body)
+        return f"HTTP {error.status_code} from {error.model_name}" + (f": {reason}" if reason else "")
     text = " ".join(str(error).split()) or type(error).__name__
     return text if len(text) <= 300 else text[:299] + "…"
+
+
+def _provider_reason(body: object) -> str:
+    """The provider's own one-line reason from an error body (`{"error": {"message": …}}` or similar)."""
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        message = inner.get("message") if isinstance(inner, dict) else inner
+        if isinstance(message, str):
+            text = " ".join(message.split())
+            return text if len(text) <= 200 else text[:199] + "…"
+    return ""

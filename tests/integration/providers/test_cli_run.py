@@ -54,7 +54,7 @@ def test_a_retried_rate_limit_still_answers_and_debug_logs_keep_the_key_secret(
 
     assert result.returncode == 0, result.stderr
     assert result.stdout == "Made it.\n"
-    assert "decode: model error (HTTP 429 from local-coder); retry 1 in 0.0s" in result.stderr.splitlines()
+    assert "decode: model error (HTTP 429 from local-coder: injected failure); retry 1 in 0.0s" in result.stderr.splitlines()
     assert "decode.models.retry: model request failed" in result.stderr
     assert SECRET not in result.stderr
     assert len(openai_server.requests) == 2
@@ -68,7 +68,7 @@ def test_a_model_failing_after_retries_exits_1(run_decode: RunDecode, openai_ser
 
     assert result.returncode == 1
     assert result.stdout == ""
-    assert error_line(result) == "decode: error: model request failed: HTTP 503 from local-coder"
+    assert error_line(result) == "decode: error: model request failed: HTTP 503 from local-coder: injected failure"
     assert sum("retry" in line for line in result.stderr.splitlines()) == 2
     assert len(openai_server.requests) == 3
     assert SECRET not in result.stderr
@@ -80,7 +80,7 @@ def test_a_rejected_key_exits_1_without_retrying(run_decode: RunDecode, openai_s
     result = run_decode("run", "--model", "openai-compatible:local-coder", "hi", env=openai_env(openai_server))
 
     assert result.returncode == 1
-    assert error_line(result) == "decode: error: model request failed: HTTP 401 from local-coder"
+    assert error_line(result) == "decode: error: model request failed: HTTP 401 from local-coder: invalid api key"
     assert len(openai_server.requests) == 1
 
 
