@@ -264,13 +264,13 @@ def test_notebook_imports_only_what_lessons_so_far_introduced(
     available = {path for path, owners in introduced_by.items() if min(o.number for o in owners) <= lesson.number}
     source = lesson.notebook_py.read_text(encoding="utf-8")
     tree = compile(source, str(lesson.notebook_py), "exec", flags=NOTEBOOK_COMPILE_FLAGS)
-    problems = []
+    problems: dict[str, str] = {}  # one line per missing file, naming its first import
     for line, statement, files in _decode_imports(tree):
         if files is None:
-            problems.append(f"line {line}: `{statement}`: no such module in decode/")
+            problems[statement] = f"line {line}: `{statement}`: no such module in decode/"
             continue
         for path in files:
-            if path not in available:
+            if path not in available and path not in problems:
                 owners = ", ".join(owner.name for owner in introduced_by.get(path, [])) or "no lesson"
-                problems.append(f"line {line}: `{statement}` needs {path}, introduced by {owners}")
-    assert not problems, f"lessons/{lesson.name}/{lesson.notebook_py.name}:\n  " + "\n  ".join(problems)
+                problems[path] = f"line {line}: `{statement}` needs {path}, introduced by {owners}"
+    assert not problems, f"lessons/{lesson.name}/{lesson.notebook_py.name}:\n  " + "\n  ".join(problems.values())
