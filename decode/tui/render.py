@@ -25,6 +25,7 @@ import time
 from typing import TYPE_CHECKING
 
 from rich.console import Console, RenderableType
+from rich.segment import SegmentLines
 from rich.text import Text
 
 from decode.tui.footer import spinner_frame
@@ -128,6 +129,19 @@ def _markdown(text: str) -> RenderableType:
     from rich.markdown import Markdown
 
     return Markdown(text)
+
+
+def _trimmed(console: Console, renderable: RenderableType) -> RenderableType:
+    """`renderable` without blank lines above and below it (Rich pads lists and code blocks).
+
+    Blocks are printed one at a time, so the Renderer puts exactly one blank line between them.
+    """
+    lines = console.render_lines(renderable, pad=False)
+    while lines and not "".join(segment.text for segment in lines[0]).strip():
+        lines.pop(0)
+    while lines and not "".join(segment.text for segment in lines[-1]).strip():
+        lines.pop()
+    return SegmentLines(lines, new_lines=True)
 
 
 def _tail(text: str, lines: int) -> str:
@@ -259,7 +273,7 @@ class Renderer:
         if self._thinking.strip():
             rendered += self._capture(Text(_tail(self._thinking, self.live_lines).strip(), style=THINKING_STYLE))
         if self._text.strip():
-            rendered += self._capture(_markdown(_tail(self._text, self.live_lines)))
+            rendered += self._capture(_trimmed(self.console, _markdown(_tail(self._text, self.live_lines))))
         lines = rendered.splitlines(keepends=True)
         rendered = "".join(lines[-self.live_lines :])
         self._live_cache = (key, rendered)
@@ -305,7 +319,7 @@ class Renderer:
     def _print_block(self, markdown: str) -> None:
         if self._last is not None:
             self.console.print()
-        self.console.print(_markdown(markdown))
+        self.console.print(_trimmed(self.console, _markdown(markdown)))
         self._last = "block"
 
     def _print_line(self, line: Text) -> None:

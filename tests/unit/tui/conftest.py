@@ -101,7 +101,7 @@ async def start_repl(project: Path, settings: Settings) -> AsyncIterator[Callabl
     async def start(model: str | None = None, **options: Any) -> Session:
         keyboard = pipes.enter_context(create_pipe_input())
         # Wide, so a line (an error naming a temporary path) never wraps in the middle of what a test looks for.
-        console = Console(file=io.StringIO(), width=300, highlight=False)
+        console = Console(file=io.StringIO(), width=300, highlight=False, force_terminal=False)
         options.setdefault("settings", settings)
         repl = Repl(console=console, workspace=project, model=model, input=keyboard, output=DummyOutput(), **options)
         session = Session(repl, keyboard, console, asyncio.create_task(repl.run()))

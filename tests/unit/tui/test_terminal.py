@@ -5,6 +5,7 @@ import io
 import logging
 from collections.abc import Callable
 
+import pytest
 from prompt_toolkit import PromptSession
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -54,7 +55,8 @@ async def test_while_a_prompt_runs_each_print_goes_above_it_in_order() -> None:
     assert [text.rstrip() for text in screen.getvalue().splitlines()] == ["line 0", "line 1", "line 2"]
 
 
-def test_the_console_takes_colours_from_the_terminal() -> None:
+def test_the_console_takes_colours_from_the_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FORCE_COLOR", raising=False)  # Rich honours it: colours even into a file
     assert terminal_console(Screen()).is_terminal
     assert not terminal_console(io.StringIO()).is_terminal
 
