@@ -7,6 +7,7 @@ likely what the task is about. At most 100 paths are shown, with a count of the 
 """
 
 import asyncio
+import re
 from pathlib import Path
 
 from pydantic_ai import ModelRetry, RunContext
@@ -18,6 +19,7 @@ from decode.tools.ripgrep import relative, run_rg
 from decode.tools.walk import glob_matcher, walk_files
 
 MAX_RESULTS = 100
+EXTENSION_GLOB = re.compile(r"\*\.[\w.-]+")  # `*.py`, `*.test.ts`
 
 
 def anchored(pattern: str) -> str:
@@ -31,7 +33,11 @@ async def matching_files(executor: CommandExecutor, base: Path, pattern: str, *,
     rg = executor.which("rg") if use_rg else None
     if rg is not None:
         # ripgrep lists; Python matches (a `--glob` filter would override .gitignore rules).
-        output = await run_rg(executor, rg, ["--files", "--null", "."], cwd=base)
+        narrow = []
+        last = pattern.rsplit("/", 1)[-1]
+        if EXTENSION_GLOB.fullmatch(last):  # `*.py`: let ripgrep skip other files (a type keeps ignore rules)
+            narrow = [f"--type-add=selected:{last}", "--type=selected"]
+        output = await run_rg(executor, rg, ["--files", "--null", *narrow, "."], cwd=base)
         names = (relative(raw) for raw in output.stdout.split(b"\0") if raw)
         return [base / name for name in names if matches(name)]
 
