@@ -22,6 +22,7 @@ init_logger()
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("decode.runtime.run:run", "Run one task headless and print the final answer."),
     "permissions": ("decode.permissions.command:permissions", "Show the permission rules, or check one call."),
+    "sessions": ("decode.context.commands:sessions", "List the sessions saved in this directory."),
 }
 
 
@@ -53,18 +54,25 @@ class LazyGroup(click.Group):
 @click.version_option(__version__, "--version", "-V", prog_name="decode", message="%(prog)s %(version)s")
 @click.option("-m", "--model", help="Model for the REPL, e.g. google-gla:gemini-flash-latest or script:turns.json.")
 @click.option("--max-requests", type=click.IntRange(min=1), help="Ceiling on model requests in one REPL turn.")
+@click.option(
+    "--resume",
+    is_flag=False,
+    flag_value="",
+    metavar="[ID]",
+    help="Continue a saved session in the REPL: the newest here, or ID (see `decode sessions`).",
+)
 @click.pass_context
-def cli(ctx: click.Context, model: str | None, max_requests: int | None) -> None:
+def cli(ctx: click.Context, model: str | None, max_requests: int | None, resume: str | None) -> None:
     """decode: a terminal coding agent you can read from end to end.
 
     Run `decode` for the interactive REPL (/help inside it lists the commands), or
     `decode run "TASK"` for one task headless.
     """
     if ctx.invoked_subcommand is not None:
-        if model is not None or max_requests is not None:
+        if model is not None or max_requests is not None or resume is not None:
             raise click.UsageError(f"options go after the subcommand: decode {ctx.invoked_subcommand} --model …")
         return
     # Imported here: prompt_toolkit and Rich load only when the REPL starts, never for --help.
     from decode.tui.app import run_repl
 
-    ctx.exit(run_repl(model=model, max_requests=max_requests))
+    ctx.exit(run_repl(model=model, max_requests=max_requests, resume=resume))

@@ -12,13 +12,13 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from decode.context.session_log import SESSIONS_DIR, SessionLogError, read_header
+from decode.context.session_log import SESSIONS_DIR, SessionError, SessionLogError, read_header
 from decode.entities.usage import Usage
 
 logger = logging.getLogger(__name__)
 
 
-class SessionNotFoundError(LookupError):
+class SessionNotFoundError(SessionError, LookupError):
     """No session (or more than one) matches what the user asked for; the message says which."""
 
 

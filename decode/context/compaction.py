@@ -86,7 +86,9 @@ class Compaction:
     """The summarising response (its `usage` is what the compaction cost)."""
 
     def describe(self) -> str:
-        return f"compacted {self.replaced} earlier messages into a summary; the last {self.kept} are kept verbatim"
+        replaced = f"{self.replaced} earlier message" + ("s" if self.replaced != 1 else "")
+        kept = f"the last {self.kept} are" if self.kept != 1 else "the last one is"
+        return f"compacted {replaced} into a summary; {kept} kept verbatim"
 
 
 # --- where the history may be cut ----------------------------------------------------------

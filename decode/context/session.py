@@ -64,7 +64,7 @@ class Session:
     ) -> tuple[Session, LoadedSession]:
         """Reopen session `ref` (the newest when None) to continue it; `model` overrides the saved one.
 
-        Raises `SessionNotFoundError` or `SessionLogError` with a message for the user.
+        Raises `SessionError` (`SessionNotFoundError`, `SessionLogError`) with a message for the user.
         """
         loaded = load_session(find_session(home, ref))
         session = cls(
@@ -75,6 +75,26 @@ class Session:
         )
         return session, loaded
 
+    @classmethod
+    def open(
+        cls,
+        home: Path,
+        *,
+        resume: str | None = None,
+        model: str | None = None,
+        settings: Settings,
+    ) -> tuple[Session, list[ModelMessage]]:
+        """What a front end starts with: a new session, or the saved one `resume` names ("" the newest).
+
+        A new session runs `model` (else the settings' model); a resumed one its own model unless
+        `model` is given. Returns the session and the history to continue from. Raises
+        `SessionError` (no such session, an unreadable log) with a message for the user.
+        """
+        if resume is None:
+            return cls.start(home, model=model or settings.model, settings=settings), []
+        session, loaded = cls.resume(home, resume or None, model=model, settings=settings)
+        return session, loaded.history
+
     @property
     def session_id(self) -> str:
         return self.log.session_id
@@ -84,6 +104,12 @@ class Session:
         self.model = model
         self.window = context_window(model, self.settings)
         self.pruning.window = self.window.tokens
+
+    def switch_mode(self, mode: str | None) -> None:
+        """The permission mode changed (or was settled at start): later turns are recorded with it."""
+        self.mode = mode
+        if not self.log.path.exists():  # the header is not written yet: it should say how the session started
+            self.log.header.mode = mode
 
     def fill(self, history: Sequence[ModelMessage]) -> float:
         """How full the context window is with `history` (for the footer's gauge)."""

@@ -41,7 +41,11 @@ SESSIONS_DIR = Path(".decode") / "sessions"
 PROMPT_PREVIEW_CHARS = 200
 
 
-class SessionLogError(Exception):
+class SessionError(Exception):
+    """A session cannot be opened; the message says why, for the user."""
+
+
+class SessionLogError(SessionError):
     """The file is not a session log decode can read (no header, or a newer format)."""
 
 

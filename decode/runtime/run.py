@@ -96,13 +96,12 @@ def load_settings():
 
 def _session(model: str | None, resume: str | None, settings: "Settings") -> "tuple[Session, list[ModelMessage]]":
     """A new session, or the one `--resume` names and its history (a one-line error if there is none)."""
-    from decode.context.catalog import SessionNotFoundError
     from decode.context.session import Session
-    from decode.context.session_log import SessionLogError
+    from decode.context.session_log import SessionError
 
     try:  # the Harness Home is the launch directory: sessions belong to it
         return Session.open(Path.cwd(), resume=resume, model=model, settings=settings)
-    except (SessionNotFoundError, SessionLogError) as exc:
+    except SessionError as exc:
         fail(str(exc), EXIT_USAGE)
 
 

@@ -36,6 +36,7 @@ from decode.tui.footer import SPINNER_FPS, SessionStatus, footer
 from decode.tui.input import HISTORY_FILE, PROMPT, build_prompt_session
 from decode.tui.memory_skills import add_memory_commands, note_session, run_skill
 from decode.tui.render import Renderer
+from decode.tui.sessions import add_session_commands, carry_session, resumed_notice, show_fill
 from decode.tui.terminal import route_logging, terminal_console
 from decode.tui.warmup import LoopFactory, Warm, start_warm_up
 
@@ -78,6 +79,7 @@ class Repl:
         workspace: Path,
         model: str | None = None,
         max_requests: int | None = None,
+        resume: str | None = None,
         settings: Settings | None = None,
         commands: CommandRegistry | None = None,
         history_file: Path | None = None,
@@ -86,14 +88,19 @@ class Repl:
     ) -> None:
         self.workspace = workspace
         self.renderer = Renderer(console)
-        self.commands = commands or add_memory_commands(builtin_commands())
+        self.commands = commands or add_session_commands(add_memory_commands(builtin_commands()))
         self.status = SessionStatus(workspace=workspace, model=model or "")
         self.settings: Settings | None = settings
         self.loop: AgentLoop | None = None
         self._model_option = model
         self._factory = LoopFactory(
-            workspace, max_requests=max_requests, on_retry=self._on_retry, on_tool_output=self._on_tool_output
+            workspace,
+            max_requests=max_requests,
+            on_retry=self._on_retry,
+            on_tool_output=self._on_tool_output,
+            resume=resume,
         )
+        self.warm: Warm | None = None
         self._event_loop: asyncio.AbstractEventLoop | None = None
         self._unavailable = ""  # why there is no Agent Loop, when there is none
         self._model_choices: list[str] = []
@@ -207,9 +214,11 @@ class Repl:
             return
         if self.loop is not None:
             loop.history, loop.usage = self.loop.history, self.loop.usage
+        carry_session(self.loop, loop, self.warm, model)  # the same saved session, now with `model`
         self.loop = loop
         self.status.model = model
         self.status.phase = "ready"
+        show_fill(self)
         self.renderer.notice(f"model: {model}")
 
     def clear_conversation(self) -> None:
@@ -275,6 +284,7 @@ class Repl:
         finally:
             self.renderer.end_turn(interrupted=interrupted)
             self.status.end_turn()
+            show_fill(self)
             self._invalidate()
 
     def _on_tool_output(self, delta: ToolOutputDelta) -> None:
@@ -293,7 +303,7 @@ class Repl:
         except Exception as exc:
             logger.debug("warm-up failed", exc_info=True)
             warm = Warm(model=self._model_option or "", error=f"the agent could not start: {exc}")
-        self.settings, self.loop = warm.settings, warm.loop
+        self.settings, self.loop, self.warm = warm.settings, warm.loop, warm
         self.status.model = warm.model
         if warm.settings is not None:
             from decode.models.gateway import PROVIDERS
@@ -302,6 +312,9 @@ class Repl:
             self._model_choices = [warm.settings.model, *(f"{p}:" if p != "test" else p for p in PROVIDERS)]
         if warm.error is None:
             self.status.phase = "ready"
+            show_fill(self)
+            if self._factory.resume is not None:
+                self.renderer.notice(resumed_notice(warm))
         else:
             self.status.phase = "unavailable"
             hint = "; pick another model with /model provider:name" if warm.settings is not None else ""
@@ -343,7 +356,7 @@ class Repl:
         self.session.app.invalidate()
 
 
-def run_repl(*, model: str | None = None, max_requests: int | None = None) -> int:
+def run_repl(*, model: str | None = None, max_requests: int | None = None, resume: str | None = None) -> int:
     """Run the REPL in this terminal (what `decode` does); returns the exit code."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         click.echo('decode: error: the REPL needs a terminal; without one, use decode run "TASK"', err=True)
@@ -353,7 +366,8 @@ def run_repl(*, model: str | None = None, max_requests: int | None = None) -> in
     async def main() -> int:
         # Inside the event loop: patch_stdout schedules its writes on the loop that is running.
         with patch_stdout(raw=True), route_logging(sys.stderr):
-            return await Repl(console=console, workspace=Path.cwd(), model=model, max_requests=max_requests).run()
+            repl = Repl(console=console, workspace=Path.cwd(), model=model, max_requests=max_requests, resume=resume)
+            return await repl.run()
 
     try:
         return asyncio.run(main())

@@ -21,8 +21,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pydantic_ai.messages import ModelMessage
+
     from decode.agent.loop import AgentLoop
     from decode.config.settings import Settings
+    from decode.context.session import Session
     from decode.entities.events import ToolOutputDelta
     from decode.models.retry import OnRetry
 
@@ -37,6 +40,10 @@ class Warm:
     settings: Settings | None = None
     loop: AgentLoop | None = None
     error: str | None = None
+    session: Session | None = None
+    """The conversation's session (lesson 08): a new one, or the one `--resume` named."""
+    history: list[ModelMessage] = field(default_factory=list)
+    """The history to continue from (a resumed session's)."""
     timings: dict[str, float] = field(default_factory=dict)
     """Seconds spent on each step (settings, imports, model), for the log and the benchmark."""
 
@@ -62,6 +69,8 @@ class LoopFactory:
     max_requests: int | None = None
     on_retry: OnRetry | None = None
     on_tool_output: Callable[[ToolOutputDelta], None] | None = None
+    resume: str | None = None
+    """`decode --resume [ID]`: the saved session to continue ("" the newest); None starts a new one."""
 
     def build(self, model: str, settings: Settings) -> AgentLoop:
         """The Agent Loop for `model`; raises `ModelConfigError` (unknown provider, missing key)."""
@@ -99,7 +108,9 @@ def warm_up(model: str | None, factory: LoopFactory, settings: Settings | None =
     import rich.markdown  # noqa: F401  (the first answer block renders without waiting for it)
 
     from decode.agent import loop  # noqa: F401  (pydantic-ai: the bulk of the wait)
+    from decode.context.session_log import SessionError
     from decode.models.errors import ModelConfigError
+    from decode.tui.sessions import open_session
 
     # pydantic-ai prints a one-time banner on a terminal; the REPL owns the screen.
     pydantic_ai.BANNER_ENABLED = False
@@ -108,8 +119,11 @@ def warm_up(model: str | None, factory: LoopFactory, settings: Settings | None =
 
     mark = time.perf_counter()
     try:
+        warm.session, warm.history = open_session(factory.workspace, model, settings, factory.resume)
+        warm.model = warm.session.model  # a resumed session keeps its model, unless --model says otherwise
         warm.loop = factory.build(warm.model, settings)
-    except ModelConfigError as exc:
+        warm.loop.session, warm.loop.history = warm.session, warm.history
+    except (ModelConfigError, SessionError) as exc:
         warm.error = str(exc)
     timings["model"] = time.perf_counter() - mark
     timings["total"] = time.perf_counter() - started
