@@ -61,18 +61,25 @@ class LazyGroup(click.Group):
     metavar="[ID]",
     help="Continue a saved session in the REPL: the newest here, or ID (see `decode sessions`).",
 )
+@click.option(
+    "--permission-mode",
+    type=click.Choice(["default", "plan", "accept-edits", "bypass"]),
+    help="What runs without asking (Shift+Tab switches in the REPL). Default: the settings', else default.",
+)
 @click.pass_context
-def cli(ctx: click.Context, model: str | None, max_requests: int | None, resume: str | None) -> None:
+def cli(
+    ctx: click.Context, model: str | None, max_requests: int | None, resume: str | None, permission_mode: str | None
+) -> None:
     """decode: a terminal coding agent you can read from end to end.
 
     Run `decode` for the interactive REPL (/help inside it lists the commands), or
     `decode run "TASK"` for one task headless.
     """
     if ctx.invoked_subcommand is not None:
-        if model is not None or max_requests is not None or resume is not None:
+        if any(option is not None for option in (model, max_requests, resume, permission_mode)):
             raise click.UsageError(f"options go after the subcommand: decode {ctx.invoked_subcommand} --model …")
         return
     # Imported here: prompt_toolkit and Rich load only when the REPL starts, never for --help.
     from decode.tui.app import run_repl
 
-    ctx.exit(run_repl(model=model, max_requests=max_requests, resume=resume))
+    ctx.exit(run_repl(model=model, max_requests=max_requests, resume=resume, permission_mode=permission_mode))

@@ -31,6 +31,7 @@ from prompt_toolkit.formatted_text import ANSI, AnyFormattedText, FormattedText,
 from prompt_toolkit.patch_stdout import patch_stdout
 from rich.console import Console
 
+from decode.tui.approvals import Approvals, cycle_mode, start_permissions
 from decode.tui.commands import CommandRegistry, Invocation, builtin_commands
 from decode.tui.footer import SPINNER_FPS, SessionStatus, footer
 from decode.tui.input import HISTORY_FILE, PROMPT, build_prompt_session
@@ -80,6 +81,7 @@ class Repl:
         model: str | None = None,
         max_requests: int | None = None,
         resume: str | None = None,
+        permission_mode: str | None = None,
         settings: Settings | None = None,
         commands: CommandRegistry | None = None,
         history_file: Path | None = None,
@@ -93,12 +95,15 @@ class Repl:
         self.settings: Settings | None = settings
         self.loop: AgentLoop | None = None
         self._model_option = model
+        self.approvals = Approvals(self.renderer, self._invalidate)  # the gate's questions (lesson 06)
         self._factory = LoopFactory(
             workspace,
             max_requests=max_requests,
             on_retry=self._on_retry,
             on_tool_output=self._on_tool_output,
             resume=resume,
+            permission_mode=permission_mode,
+            approve=self.approvals.ask,
         )
         self.warm: Warm | None = None
         self._event_loop: asyncio.AbstractEventLoop | None = None
@@ -114,6 +119,7 @@ class Repl:
             message=self._message,
             footer=self._footer,
             on_interrupt=self.interrupt,
+            on_cycle_mode=lambda: cycle_mode(self),
             history_file=history_file or workspace / HISTORY_FILE,
             input=input,
             output=output,
@@ -144,6 +150,8 @@ class Repl:
 
     async def submit(self, line: str) -> None:
         """Handle one line from the input: a slash command runs now, a prompt joins the queue."""
+        if self.approvals.answer(line):  # a tool call is waiting for the user's yes / no / always
+            return
         text = line.strip()
         if not text:
             return
@@ -214,6 +222,7 @@ class Repl:
             return
         if self.loop is not None:
             loop.history, loop.usage = self.loop.history, self.loop.usage
+            loop.deps.permissions = self.loop.deps.permissions  # the mode and "always" rules carry over
         carry_session(self.loop, loop, self.warm, model)  # the same saved session, now with `model`
         self.loop = loop
         self.status.model = model
@@ -315,6 +324,7 @@ class Repl:
             show_fill(self)
             if self._factory.resume is not None:
                 self.renderer.notice(resumed_notice(warm))
+            start_permissions(self, explicit_mode=self._factory.permission_mode is not None)
         else:
             self.status.phase = "unavailable"
             hint = "; pick another model with /model provider:name" if warm.settings is not None else ""
@@ -332,6 +342,8 @@ class Repl:
     def _message(self) -> AnyFormattedText:
         """The live area (what is still streaming) above the `❯` of the input line."""
         prompt = FormattedText([("class:prompt", PROMPT)])
+        if self.approvals.pending:  # the question the next line answers
+            prompt = FormattedText([("class:approval", self.approvals.question), ("", "\n"), *prompt])
         app = get_app_or_none()
         live = self.renderer.live() if app is None or not app.is_done else ""
         if not live:
@@ -356,7 +368,13 @@ class Repl:
         self.session.app.invalidate()
 
 
-def run_repl(*, model: str | None = None, max_requests: int | None = None, resume: str | None = None) -> int:
+def run_repl(
+    *,
+    model: str | None = None,
+    max_requests: int | None = None,
+    resume: str | None = None,
+    permission_mode: str | None = None,
+) -> int:
     """Run the REPL in this terminal (what `decode` does); returns the exit code."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         click.echo('decode: error: the REPL needs a terminal; without one, use decode run "TASK"', err=True)
@@ -366,7 +384,14 @@ def run_repl(*, model: str | None = None, max_requests: int | None = None, resum
     async def main() -> int:
         # Inside the event loop: patch_stdout schedules its writes on the loop that is running.
         with patch_stdout(raw=True), route_logging(sys.stderr):
-            repl = Repl(console=console, workspace=Path.cwd(), model=model, max_requests=max_requests, resume=resume)
+            repl = Repl(
+                console=console,
+                workspace=Path.cwd(),
+                model=model,
+                max_requests=max_requests,
+                resume=resume,
+                permission_mode=permission_mode,
+            )
             return await repl.run()
 
     try:

@@ -20,11 +20,19 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from decode.permissions.gate import PermissionGate
     from decode.permissions.hook import Approval
     from decode.permissions.types import Verdict
+    from decode.tui.app import Repl
     from decode.tui.render import Renderer
 
 HELP = "y = yes · a = always · n = no · or type what to do instead"
+MODE_HELP = {
+    "default": "reads run; edits and commands ask",
+    "accept-edits": "reads and edits in the project run; commands ask",
+    "plan": "reads run; nothing is changed, the model presents a plan",
+    "bypass": "everything runs except what a deny rule forbids",
+}
 
 
 def parse_answer(text: str) -> Approval | None:
@@ -88,3 +96,38 @@ class Approvals:
         said = f": {approval.reason}" if approval.reason else ""
         self.renderer.notice(f"→ {approval.answer}{said}")
         return True
+
+
+def start_permissions(repl: Repl, *, explicit_mode: bool) -> None:
+    """After the warm-up: report broken settings files, resume a session's mode, show the mode."""
+    gate = _gate(repl)
+    if gate is None:
+        return
+    for problem in gate.problems:
+        repl.renderer.notice(f"permissions: {problem}", "warning")
+    session = repl.loop.session if repl.loop is not None else None
+    if session is not None:
+        if not explicit_mode and session.mode in MODE_HELP:  # `decode --resume` keeps the session's mode
+            from decode.permissions.types import Mode
+
+            gate.mode = Mode.parse(session.mode)
+        session.switch_mode(gate.mode.value)
+    repl.status.permission_mode = gate.mode.value
+
+
+def cycle_mode(repl: Repl) -> None:
+    """Shift+Tab: default → accept-edits → plan → default (bypass is only chosen at start)."""
+    gate = _gate(repl)
+    if gate is None:
+        repl.renderer.notice("the permission mode can be changed once the agent has started")
+        return
+    gate.mode = gate.mode.next()
+    repl.status.permission_mode = gate.mode.value
+    if repl.loop is not None and repl.loop.session is not None:
+        repl.loop.session.switch_mode(gate.mode.value)
+    repl.renderer.notice(f"permission mode: {gate.mode} — {MODE_HELP[gate.mode.value]}")
+    repl.approvals.invalidate()
+
+
+def _gate(repl: Repl) -> PermissionGate | None:
+    return repl.loop.deps.permissions if repl.loop is not None else None

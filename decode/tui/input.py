@@ -3,6 +3,7 @@
 - Enter sends; Alt+Enter, or a backslash at the end of the line, adds a line instead.
 - Ctrl-C clears the line; on an empty line it calls `on_interrupt` (the REPL stops the turn).
 - Ctrl-D on an empty line ends the session (prompt_toolkit raises `EOFError`).
+- Shift+Tab calls `on_cycle_mode` (the REPL switches the permission mode, lesson 06).
 - History is kept in a file under `.decode/` of the launch directory, so it survives restarts
   and stays with the project.
 - Typing `/` offers the slash commands (with their summaries); after `/model ` it offers models.
@@ -45,6 +46,8 @@ STYLE = Style.from_dict(
         "footer.error": "ansired bold",
         "footer.gauge": "ansibrightblack",
         "footer.gauge.full": "ansired",
+        "footer.mode": "ansimagenta",
+        "approval": "ansiyellow bold",
     }
 )
 
@@ -77,9 +80,15 @@ class SlashCommandCompleter(Completer):
                 yield Completion(choice, start_position=-len(argument))
 
 
-def key_bindings(on_interrupt: Callable[[], None]) -> KeyBindings:
-    """Enter / Alt+Enter / trailing backslash / Ctrl-C as the module docstring describes."""
+def key_bindings(on_interrupt: Callable[[], None], on_cycle_mode: Callable[[], None] | None = None) -> KeyBindings:
+    """Enter / Alt+Enter / trailing backslash / Ctrl-C / Shift+Tab as the module docstring describes."""
     bindings = KeyBindings()
+
+    if on_cycle_mode is not None:
+
+        @bindings.add("s-tab")
+        def _cycle_mode(event: KeyPressEvent) -> None:
+            on_cycle_mode()
 
     @bindings.add("enter")
     def _send(event: KeyPressEvent) -> None:
@@ -118,6 +127,7 @@ def build_prompt_session(
     footer: Callable[[], AnyFormattedText],
     on_interrupt: Callable[[], None],
     history_file: Path,
+    on_cycle_mode: Callable[[], None] | None = None,
     input: Input | None = None,
     output: Output | None = None,
 ) -> PromptSession[str]:
@@ -127,7 +137,7 @@ def build_prompt_session(
         message=message,
         multiline=True,
         prompt_continuation=lambda width, line_number, is_soft_wrap: [("class:continuation", CONTINUATION)],
-        key_bindings=key_bindings(on_interrupt),
+        key_bindings=key_bindings(on_interrupt, on_cycle_mode),
         history=FileHistory(str(history_file)),
         auto_suggest=AutoSuggestFromHistory(),
         completer=SlashCommandCompleter(commands, arguments),

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from decode.context.session import Session
     from decode.entities.events import ToolOutputDelta
     from decode.models.retry import OnRetry
+    from decode.permissions.hook import ApproveCallback
 
 logger = logging.getLogger(__name__)
 
@@ -71,6 +72,10 @@ class LoopFactory:
     on_tool_output: Callable[[ToolOutputDelta], None] | None = None
     resume: str | None = None
     """`decode --resume [ID]`: the saved session to continue ("" the newest); None starts a new one."""
+    permission_mode: str | None = None
+    """`decode --permission-mode`; None: the settings files' `defaultMode`, else `default` (lesson 06)."""
+    approve: ApproveCallback | None = None
+    """The REPL's approval prompt, called when the Permission Gate says ask."""
 
     def build(self, model: str, settings: Settings) -> AgentLoop:
         """The Agent Loop for `model`; raises `ModelConfigError` (unknown provider, missing key)."""
@@ -78,10 +83,19 @@ class LoopFactory:
         from decode.agent.factory import build_agent
         from decode.agent.loop import AgentLoop
         from decode.models.gateway import resolve_model
+        from decode.permissions.gate import PermissionGate
+        from decode.permissions.types import Mode
         from decode.tools.catalog import default_tools
 
         resolved = resolve_model(model, settings, on_retry=self.on_retry)
-        deps = AgentDeps(workspace=self.workspace, settings=settings, on_tool_output=self.on_tool_output)
+        mode = Mode.parse(self.permission_mode) if self.permission_mode else None
+        deps = AgentDeps(
+            workspace=self.workspace,
+            settings=settings,
+            on_tool_output=self.on_tool_output,
+            permissions=PermissionGate.from_settings(self.workspace, mode=mode),
+            approve=self.approve,
+        )
         return AgentLoop(
             build_agent(resolved, tools=default_tools()),
             deps,

@@ -2,6 +2,9 @@
 
 import asyncio
 import io
+import json
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -9,6 +12,7 @@ from rich.console import Console
 from decode.permissions.hook import Answer, Approval
 from decode.permissions.types import Decision, Verdict
 from decode.tui.approvals import HELP, Approvals, parse_answer
+from decode.tui.footer import footer, plain
 from decode.tui.render import Renderer
 
 
@@ -68,3 +72,96 @@ async def test_parallel_calls_are_asked_one_at_a_time() -> None:
     assert "bash(two)" in prompts.question
     prompts.answer("not now")
     assert await second == Approval(Answer.NO, "not now")
+
+
+# -- through the real REPL: keys in through prompt_toolkit's pipe, what the user reads out ---------
+
+SHIFT_TAB = "\x1b[Z"
+
+
+def touch_then_answer(script: Callable[[list[dict]], str], command: str = "touch made.txt") -> str:
+    return script([{"tool_calls": [{"name": "bash", "args": {"command": command}}]}, {"text": "Finished."}])
+
+
+async def test_yes_runs_the_call_once(start_repl, script, project: Path) -> None:
+    session = await start_repl(touch_then_answer(script))
+    session.send("make a file")
+    await session.wait_for("permission needed: bash(touch made.txt)")
+    await session.wait_until(lambda: session.repl.approvals.pending)
+    session.send("y")
+    await session.wait_for("Finished.")
+    assert (project / "made.txt").exists()
+    assert not (project / ".decode" / "settings.local.json").exists()
+
+
+async def test_no_with_a_reason_reaches_the_model(start_repl, script, project: Path) -> None:
+    session = await start_repl(touch_then_answer(script))
+    session.send("make a file")
+    await session.wait_until(lambda: session.repl.approvals.pending)
+    session.send("keep the tree clean")
+    output = await session.wait_for("Finished.")
+    assert not (project / "made.txt").exists()
+    assert "✗ bash(touch made.txt) · The user said no. They said: keep the tree clean." in output
+    assert session.repl.loop is not None
+    assert "They said: keep the tree clean." in str(session.repl.loop.history)
+
+
+async def test_always_saves_the_rule_and_the_next_call_does_not_ask(start_repl, script, project: Path) -> None:
+    model = script(
+        [
+            {"tool_calls": [{"name": "bash", "args": {"command": "touch made.txt"}}]},
+            {"tool_calls": [{"name": "bash", "args": {"command": "touch made.txt"}}]},
+            {"text": "Finished."},
+        ]
+    )
+    session = await start_repl(model)
+    session.send("make a file twice")
+    await session.wait_until(lambda: session.repl.approvals.pending)
+    session.send("a")
+    output = await session.wait_for("Finished.")
+    assert output.count("permission needed") == 1
+    assert output.count("✓ bash(touch made.txt)") == 2
+    saved = json.loads((project / ".decode" / "settings.local.json").read_text())
+    assert saved == {"permissions": {"allow": ["Bash(touch made.txt)"]}}
+
+
+async def test_a_deny_rule_never_asks(start_repl, script, project: Path) -> None:
+    (project / ".decode").mkdir(exist_ok=True)
+    (project / ".decode" / "settings.json").write_text('{"permissions": {"deny": ["Bash(touch:*)"]}}')
+    session = await start_repl(touch_then_answer(script))
+    session.send("make a file")
+    output = await session.wait_for("Finished.")
+    assert "permission needed" not in output
+    assert "✗ bash(touch made.txt) · Permission denied: touch made.txt: denied by Bash(touch:*)" in output
+
+
+async def test_shift_tab_cycles_the_mode_and_the_footer_shows_it(start_repl, script, project: Path) -> None:
+    session = await start_repl(touch_then_answer(script))
+    await session.warm()
+    assert "⏵⏵" not in plain(footer(session.repl.status))
+    session.type(SHIFT_TAB)
+    await session.wait_for("permission mode: accept-edits")
+    assert "⏵⏵ accept-edits" in plain(footer(session.repl.status))
+    session.type(SHIFT_TAB)
+    await session.wait_for("permission mode: plan")
+    session.send("make a file")
+    output = await session.wait_for("Finished.")
+    assert "✗ bash(touch made.txt) · Permission denied: plan mode" in output
+    session.type(SHIFT_TAB)
+    await session.wait_for("permission mode: default")
+    assert session.repl.loop is not None
+    assert session.repl.loop.deps.permissions is not None
+    assert session.repl.loop.deps.permissions.mode == "default"
+
+
+async def test_the_mode_option_and_broken_settings_at_start(start_repl, script, project: Path) -> None:
+    (project / ".decode").mkdir(exist_ok=True)
+    broken = project / ".decode" / "settings.local.json"
+    broken.write_text("{oops")
+    session = await start_repl(touch_then_answer(script), permission_mode="bypass")
+    output = await session.wait_for("not valid JSON")
+    assert f"permissions: {broken}:1: not valid JSON" in output
+    assert session.repl.status.permission_mode == "bypass"
+    session.send("make a file")
+    await session.wait_for("Finished.")
+    assert (project / "made.txt").exists()
