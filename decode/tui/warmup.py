@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from decode.logging import init_logger
+
 if TYPE_CHECKING:
     from pydantic_ai.messages import ModelMessage
 
@@ -114,6 +116,7 @@ def warm_up(model: str | None, factory: LoopFactory, settings: Settings | None =
         settings = settings or load_settings()
     except ValueError as exc:
         return Warm(model=model or "", error=str(exc))
+    init_logger(settings.log_level)  # DECODE_LOG_LEVEL, as `decode run` applies it
     timings["settings"] = time.perf_counter() - started
     warm = Warm(model=model or settings.model, settings=settings, timings=timings)
 
