@@ -61,7 +61,9 @@ class ModelServer:
             handler.wfile.write(payload)
             return
         call_id = f"call_{len(self.requests)}"  # unique in the session: the request's number
-        usage = {"prompt_tokens": reply.prompt_tokens, "completion_tokens": len(reply.text) // 4}
+        # Counted like a provider would, roughly: four characters a token, unless the reply says otherwise.
+        prompt_tokens = reply.prompt_tokens or len(json.dumps(body["messages"])) // 4
+        usage = {"prompt_tokens": prompt_tokens, "completion_tokens": len(reply.text) // 4}
         usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
         if body.get("stream"):
             handler.send_response(200)
@@ -166,9 +168,40 @@ def last_user_text(request: dict[str, Any]) -> str:
     return ""
 
 
+def check_conversation(request: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """The prompts and answers of a chat-completions request, checking it is well formed on the way:
+    every tool call answered by its result before anything else, ending with a prompt or results."""
+    messages = [message for message in request["messages"] if message["role"] not in ("system", "developer")]
+    prompts: list[str] = []
+    answers: list[str] = []
+    waiting: set[str] = set()
+    for message in messages:
+        role = message["role"]
+        if role == "tool":
+            assert message["tool_call_id"] in waiting, "a tool result without its call"
+            waiting.discard(message["tool_call_id"])
+            continue
+        assert not waiting, "a tool call without its result"
+        if role == "user":
+            prompts.append(message["content"])
+        elif role == "assistant":
+            waiting = {call["id"] for call in message.get("tool_calls") or []}
+            if message.get("content"):
+                answers.append(message["content"])
+    assert not waiting
+    # It ends with the new prompt, or (a later request of the same turn) with the results of the tools it called.
+    assert messages[-1]["role"] in ("user", "tool")
+    return prompts, answers
+
+
 @pytest.fixture
 def user_text() -> Callable[[dict[str, Any]], str]:
     return last_user_text
+
+
+@pytest.fixture
+def conversation() -> Callable[[dict[str, Any]], tuple[list[str], list[str]]]:
+    return check_conversation
 
 
 @pytest.fixture

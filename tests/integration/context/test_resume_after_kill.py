@@ -58,29 +58,6 @@ def prompts_and_answers(history: list[ModelMessage]) -> tuple[list[str], list[st
     return prompts, answers
 
 
-def conversation(request: dict[str, Any]) -> tuple[list[str], list[str]]:
-    """The prompts and answers of a chat-completions request, checking it is well formed on the way."""
-    messages = [message for message in request["messages"] if message["role"] not in ("system", "developer")]
-    prompts, answers, waiting = [], [], set()
-    for message in messages:
-        role = message["role"]
-        if role == "tool":
-            assert message["tool_call_id"] in waiting, "a tool result without its call"
-            waiting.discard(message["tool_call_id"])
-            continue
-        assert not waiting, "a tool call without its result"
-        if role == "user":
-            prompts.append(message["content"])
-        elif role == "assistant":
-            waiting = {call["id"] for call in message.get("tool_calls") or []}
-            if message.get("content"):
-                answers.append(message["content"])
-    assert not waiting
-    # It ends with the new prompt, or (a later request of the same turn) with the results of the tools it called.
-    assert messages[-1]["role"] in ("user", "tool")
-    return prompts, answers
-
-
 def wait_for(
     condition: Callable[[], bool],
     process: subprocess.Popen[bytes],
@@ -115,7 +92,9 @@ def log_grew(path: Path, size: int) -> Callable[[], bool]:
     return lambda: path.stat().st_size != size
 
 
-def test_sigkill_at_random_points_never_loses_a_completed_turn(project: Path, model_server, user_text, decode) -> None:
+def test_sigkill_at_random_points_never_loses_a_completed_turn(
+    project: Path, model_server, user_text, conversation, decode
+) -> None:
     (project / "notes.txt").write_text("the notes say: ship it\n")
 
     def respond(request: dict[str, Any]) -> dict[str, Any]:
