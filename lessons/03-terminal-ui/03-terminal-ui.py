@@ -1,0 +1,364 @@
+# %% [markdown]
+# # Lesson 03 — The terminal UI
+#
+# `decode run` prints an answer and exits. A coding agent you work *with* needs a conversation:
+# type, watch the answer arrive, see each tool it runs, stop it, ask again. This lesson builds
+# `decode` with no subcommand — the **REPL** — from four parts:
+#
+# 1. **The Renderer** (`decode/tui/render.py`): the Agent Loop's events become Rich output — the
+#    answer as Markdown, one finished block at a time; thinking dimmed; one compact line per tool
+#    call; errors in their own style. What is still being written is the **live area**.
+# 2. **The footer** (`footer.py`): one line under the prompt — a spinner while busy, the model, the
+#    folder, the session's tokens and cost, how full the context window is.
+# 3. **Slash commands** (`commands.py`): `/help`, `/model`, `/clear`, `/cost`, `/quit`, in one
+#    registry that later lessons add to.
+# 4. **The session** (`app.py`, `input.py`, `terminal.py`, `warmup.py`): a prompt_toolkit input line
+#    pinned at the bottom, Rich printing above it, and the agent built in a background thread so the
+#    prompt is there before pydantic-ai has finished importing.
+#
+# Everything here runs offline on the scripted model; the REPL itself is driven through a pipe.
+
+# %% [markdown]
+# A scratch project folder, as in lesson 02.
+
+# %%
+import os
+import tempfile
+from pathlib import Path
+
+project_dir = tempfile.TemporaryDirectory(prefix="decode-lesson03-")
+project = Path(project_dir.name).resolve()
+os.chdir(project)
+Path("notes.txt").write_text("The REPL streams, the footer counts, commands steer.\n")
+print(sorted(path.name for path in project.iterdir()))
+
+# %% [markdown]
+# ## 1. A console that records
+#
+# The Renderer only needs a Rich `Console`. In the REPL that console writes above the prompt; here
+# it writes into a string, so we can read exactly what a user would see.
+
+# %%
+import io
+
+from rich.console import Console
+
+from decode.tui.render import Renderer
+
+
+def recording_console(screen: io.StringIO) -> Console:
+    """A console writing plain text into `screen`.
+
+    In a notebook Rich would display its output as HTML whatever `file` says, and the kernel asks
+    for colours (FORCE_COLOR): both are switched off so the string holds just the text.
+    """
+    return Console(file=screen, width=72, force_jupyter=False, force_terminal=False)
+
+
+def recording_renderer() -> tuple[Renderer, io.StringIO]:
+    """A Renderer whose console writes into a string, 72 columns wide, without colours."""
+    screen = io.StringIO()
+    return Renderer(recording_console(screen)), screen
+
+
+def shown(screen: io.StringIO) -> str:
+    """What is on the 'screen' so far, without Rich's padding at the ends of lines."""
+    return "\n".join(line.rstrip() for line in screen.getvalue().splitlines())
+
+
+# %% [markdown]
+# ## 2. Streaming Markdown, one finished block at a time
+#
+# A model streams its answer in small pieces. Printing Markdown piece by piece would show raw `**`
+# and half-built lists; rendering everything again on each piece would redraw the whole screen. The
+# Renderer does neither: it prints a block once it is **finished** — a paragraph at a blank line, a
+# code block at its closing fence — and keeps the unfinished rest in the live area. `split_blocks`
+# draws that line:
+
+# %%
+from decode.tui.render import split_blocks
+
+print(split_blocks("First paragraph.\n\nSecond, still being wri"))
+print(split_blocks("```python\nx = 1\n\ny = 2\n"))  # a blank line inside code finishes nothing
+print(split_blocks("```python\nx = 1\n```\n"))
+
+# %% [markdown]
+# Now the same with the Renderer. The events are the ones of lesson 01; here we make them by hand.
+
+# %%
+from decode.entities.events import TextDelta, ThinkingDelta
+
+renderer, screen = recording_renderer()
+renderer.user("What does the REPL do?")
+renderer.event(ThinkingDelta(text="The user wants a summary of the REPL."))
+renderer.event(TextDelta(text="## The REPL\n\nIt **streams** the answer"))
+print(shown(screen))
+
+# %% [markdown]
+# The heading is printed (its block ended with a blank line) and rendered: no `##`. Thinking was
+# printed, dimmed on a terminal, when the answer began. The unfinished paragraph is not printed
+# yet: it is in the **live area**, which the REPL draws just above the prompt and redraws as
+# pieces arrive:
+
+# %%
+print(renderer.live())
+
+# %% [markdown]
+# More pieces finish the paragraph; it moves from the live area to the screen, rendered.
+
+# %%
+renderer.event(TextDelta(text=" as it arrives.\n\n- one block at a time\n- never redrawn\n"))
+renderer.end_turn()
+print(shown(screen))
+print(repr(renderer.live()))
+
+# %% [markdown]
+# ## 3. A scripted turn, rendered
+#
+# Now real events from the Agent Loop of lesson 02: a scripted model that reads a file with a small
+# tool, then answers. Each tool call becomes one compact line — a mark (✓ or ✗), the tool and its
+# key argument, the outcome, the time.
+
+# %%
+import json
+
+from pydantic_ai import RunContext
+
+from decode.agent.deps import AgentDeps
+from decode.agent.factory import build_agent
+from decode.agent.loop import AgentLoop
+from decode.agent.registry import ToolKind, ToolSpec
+from decode.config.settings import Settings
+from decode.models.gateway import resolve_model
+
+
+def word_count(ctx: RunContext[AgentDeps], path: str) -> int:
+    """Count the words in a file of the workspace."""
+    return len((ctx.deps.workspace / path).read_text().split())
+
+
+turns = [
+    {"text": "Let me count.", "tool_calls": [{"name": "word_count", "args": {"path": "notes.txt"}}]},
+    {"text": "`notes.txt` has **8** words:\n\n```text\nThe REPL streams, the footer counts, commands steer.\n```"},
+]
+Path("turns.json").write_text(json.dumps(turns))
+settings = Settings(gemini_api_key=None)
+tools = [ToolSpec("word_count", word_count, ToolKind.READ_ONLY)]
+loop = AgentLoop(build_agent(resolve_model("script:turns.json", settings), tools=tools), AgentDeps(project, settings))
+
+renderer, screen = recording_renderer()
+renderer.user("How many words are in notes.txt?")
+async for event in loop.run_turn("How many words are in notes.txt?"):
+    renderer.event(event)
+
+# %% [markdown]
+# The screen after the turn. (The tool's time differs from run to run, so this output is not
+# compared when the notebook is tested.)
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+print(shown(screen))
+
+# %% [markdown]
+# Errors have their own style and never end the session; notices (a retry, a warning) have theirs.
+
+# %%
+renderer, screen = recording_renderer()
+renderer.notice("model error (HTTP 503 from gemini); retry 1 in 1.0s", "warning")
+renderer.error("model request failed: HTTP 503 from gemini")
+print(shown(screen))
+
+# %% [markdown]
+# ## 4. The footer
+#
+# The REPL keeps a `SessionStatus` up to date from the events (`UsageUpdated` carries the session's
+# totals and the size of the last request). `footer()` is a pure function of that status and the
+# clock, so it is easy to test: here the clock is fixed and HOME is `/home/ada`.
+
+# %%
+from decode.tui.footer import SessionStatus, footer, plain
+
+status = SessionStatus(
+    workspace=Path("/home/ada/src/app"), home=Path("/home/ada"), model="google-gla:gemini-flash-latest"
+)
+status.context_window = 128_000
+print(plain(footer(status, now=0.0)))
+
+status.phase = "ready"
+status.record_usage(requests=3, input_tokens=21_500, output_tokens=1_900, cost_usd=0.0042, context_tokens=23_400)
+print(plain(footer(status, now=0.0)))
+
+status.start_turn(now=100.0)
+status.queued = 1
+print(plain(footer(status, now=112.3)))
+
+# %% [markdown]
+# Starting (the agent is warming up), ready, then working for 12 seconds with one prompt queued.
+# The spinner frame comes from the clock: prompt_toolkit redraws ten times a second while busy.
+# On a narrow terminal the folder is shortened first, from the left:
+
+# %%
+deep = SessionStatus(workspace=Path("/home/ada/work/clients/acme/backend"), home=Path("/home/ada"), model="test")
+print(plain(footer(deep, now=0.0)))
+print(plain(footer(deep, now=0.0, width=60)))
+
+# %% [markdown]
+# ## 5. Slash commands
+#
+# One registry holds them. `/help`, autocompletion and dispatch all read it, so they cannot
+# disagree. A line is a command only if it starts with `/word`: a path is still a prompt.
+
+# %%
+from decode.tui.commands import builtin_commands
+
+commands = builtin_commands()
+for command in commands:
+    print(f"{command.usage:15} {command.summary}")
+
+invocation = commands.parse("/model openrouter:qwen/qwen3-coder")
+print(invocation.command.name, "|", invocation.argument)
+print(commands.parse("/etc/hosts looks wrong"))  # None: a prompt for the agent
+print(commands.closest("hlep"))  # what the REPL suggests for a typo
+
+# %% [markdown]
+# Later lessons add their commands to the same registry. A command gets the running REPL and the
+# text after its name:
+
+# %%
+from decode.tui.app import Repl
+
+
+@commands.command("words", "Count the words of a file", argument="PATH")
+async def words(repl: Repl, argument: str) -> None:
+    count = len((repl.workspace / argument).read_text().split())
+    repl.renderer.notice(f"{argument}: {count} words")
+
+
+print([command.name for command in commands])
+
+# %% [markdown]
+# Typing `/` offers every command with its summary; the completer reads the registry too.
+
+# %%
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+
+from decode.tui.input import SlashCommandCompleter
+
+completer = SlashCommandCompleter(commands, arguments=lambda name: [])
+for completion in completer.get_completions(Document("/c"), CompleteEvent()):
+    print(completion.text, "—", completion.display_meta_text)
+
+# %% [markdown]
+# ## 6. The whole REPL, driven through a pipe
+#
+# `Repl` is the real session: the input line, the turn worker, the warm-up thread. Its keyboard can
+# be prompt_toolkit's **pipe input** and its screen a recording console — which is how its tests run
+# too. We type a prompt, a slash command and `/quit`.
+
+# %%
+import asyncio
+
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+Path("chat.json").write_text(json.dumps([{"text": "Hello! Ask me about this project."}]))
+
+
+async def wait_for(text: str, screen: io.StringIO) -> None:
+    """Wait (up to 30 s) until `text` is on the recording screen."""
+    async with asyncio.timeout(30):
+        while True:
+            if text in screen.getvalue():
+                return
+            await asyncio.sleep(0.01)
+
+
+with create_pipe_input() as keyboard:
+    screen = io.StringIO()
+    repl = Repl(
+        console=recording_console(screen),
+        workspace=project,
+        model="script:chat.json",
+        settings=settings,
+        commands=commands,
+        input=keyboard,
+        output=DummyOutput(),
+    )
+    session = asyncio.ensure_future(repl.run())
+    keyboard.send_text("hi there\r")  # \r is Enter
+    await wait_for("Hello!", screen)
+    keyboard.send_text("/words notes.txt\r")
+    await wait_for("8 words", screen)
+    on_screen = shown(screen)
+    keyboard.send_text("/quit\r")
+    exit_code = await session
+
+print(on_screen)
+print("exit code", exit_code)
+
+# %% [markdown]
+# The prompt was echoed when its turn began, the answer streamed, `/words` ran at once, and
+# `/quit` ended the session. The REPL kept the conversation and the usage for the footer:
+
+# %%
+print(len(repl.loop.history), "messages;", repl.status.requests, "request;", repl.status.phase)
+
+# %% [markdown]
+# ## 7. Run it
+#
+# In a terminal, in any project folder:
+#
+# ```bash
+# decode                                 # Gemini, with GEMINI_API_KEY set (or in .env)
+# decode --model script:turns.json       # be the model yourself
+# decode --model openai-compatible:qwen3 # a local server at OPENAI_BASE_URL
+# ```
+#
+# | key | does |
+# |---|---|
+# | Enter | send |
+# | Alt+Enter, or `\` at the end of the line | a new line |
+# | Ctrl-C | clear the line; on an empty line, stop the running turn |
+# | Ctrl-D (empty line), `/quit` | leave |
+# | ↑ ↓, Ctrl-R | history, kept in `.decode/history` of the folder you started in |
+# | Tab | complete a `/command` (and a model after `/model `) |
+#
+# A prompt sent while a turn runs waits in a queue (the footer counts it). Without a key for the
+# default model the REPL still starts: it says which variable is missing, and `/model` switches.
+# `decode` without a terminal (piped) refuses with exit code 2 and points to `decode run`:
+
+# %%
+import subprocess
+import sys
+
+piped = subprocess.run(
+    [Path(sys.executable).with_name("decode")], capture_output=True, text=True, stdin=subprocess.DEVNULL
+)
+print("exit", piped.returncode, "|", piped.stderr.strip())
+
+# %% [markdown]
+# ## Check yourself
+
+# %%
+assert split_blocks("One.\n\nTw") == ("One.\n\n", "Tw")
+assert split_blocks("```\ncode\n\nmore\n") == ("", "```\ncode\n\nmore\n")
+
+turn_renderer, turn_screen = recording_renderer()
+turn_renderer.event(TextDelta(text="**Done**"))
+assert turn_renderer.live().strip() == "Done"  # the live area renders Markdown too
+turn_renderer.end_turn()
+assert shown(turn_screen) == "Done"
+assert turn_renderer.live() == ""
+
+assert [command.name for command in builtin_commands()] == ["help", "model", "clear", "cost", "quit"]
+assert commands.parse("/etc/hosts") is None
+assert commands.parse("/words notes.txt").argument == "notes.txt"
+
+assert plain(footer(SessionStatus(workspace=project, phase="ready", model="test"))).startswith("● ready │ test │ ")
+assert exit_code == 0
+assert on_screen.splitlines()[0] == "❯ hi there"
+assert "notes.txt: 8 words" in on_screen
+assert repl.status.requests == 1
+assert piped.returncode == 2
+print("all checks passed")
