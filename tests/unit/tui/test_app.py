@@ -1,6 +1,8 @@
 """The REPL as a user drives it: keys in through a pipe, what they would read out of the console."""
 
 import asyncio
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -259,3 +261,13 @@ def test_describe_error_is_one_short_line() -> None:
     assert "\n" not in text
     assert len(text) <= 300
     assert text.startswith("line one line two")
+
+
+def test_the_repl_draws_its_prompt_without_importing_the_agent() -> None:
+    # The prompt appears before pydantic-ai is imported (the warm-up thread does that): importing
+    # the REPL must not pull in the agent, the settings or a provider SDK.
+    code = "import sys, decode.tui.app; print('\\n'.join(sys.modules))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    heavy = {"pydantic", "pydantic_ai", "pydantic_settings", "openai", "google", "httpx", "httpx2"}
+    loaded = sorted(name for name in done.stdout.split() if name.split(".")[0] in heavy)
+    assert not loaded, f"importing decode.tui.app imported {loaded[:5]}"
