@@ -54,10 +54,11 @@ def test_allowed_runs_denied_and_asked_do_not(project: Path, settings: Path) -> 
     assert (project / "build").is_dir()
     assert not (project / "x").exists()
     assert not (project / "asked.txt").exists()
-    assert f"Permission denied: rm -rf build: denied by Bash(rm:*) ({settings}:1)" in done.stderr
+    # stderr shows the first 160 characters of each refusal; the model gets all of it.
+    assert "Permission denied: rm -rf build: denied by Bash(rm:*)" in done.stderr
     assert "Permission needed (touch asked.txt: no rule allows it in default mode)" in done.stderr
     sent_back = session_text(project)
-    assert "denied by Bash(rm:*)" in sent_back
+    assert f"denied by Bash(rm:*) ({settings}:1)" in sent_back
     assert "this run is headless" in sent_back
 
 
