@@ -8,6 +8,7 @@ import platform
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+import pydantic_ai
 from pydantic_ai import Agent, RunContext
 from pydantic_ai.models import Model
 
@@ -17,6 +18,10 @@ from decode.memory.instructions import memory_instructions
 from decode.permissions.hook import PermissionHook
 from decode.skills.instructions import skills_instructions
 from decode.skills.tool import SKILL_TOOL
+
+# decode owns its output: pydantic-ai's one-time banner (shown on a terminal) would land in the
+# middle of `decode run`'s progress lines and the REPL's screen.
+pydantic_ai.BANNER_ENABLED = False
 
 BASE_INSTRUCTIONS = """\
 You are decode, a coding agent working in the user's terminal, inside their project.

@@ -121,16 +121,12 @@ def warm_up(model: str | None, factory: LoopFactory, settings: Settings | None =
     warm = Warm(model=model or settings.model, settings=settings, timings=timings)
 
     mark = time.perf_counter()
-    import pydantic_ai
     import rich.markdown  # noqa: F401  (the first answer block renders without waiting for it)
 
     from decode.agent import loop  # noqa: F401  (pydantic-ai: the bulk of the wait)
     from decode.context.session_log import SessionError
     from decode.models.errors import ModelConfigError
     from decode.tui.sessions import open_session
-
-    # pydantic-ai prints a one-time banner on a terminal; the REPL owns the screen.
-    pydantic_ai.BANNER_ENABLED = False
 
     timings["imports"] = time.perf_counter() - mark
 
