@@ -130,7 +130,7 @@ async def test_past_80_percent_the_history_is_summarised_before_the_turn(tmp_pat
     notice = events[0]
     assert isinstance(notice, Notice)
     assert notice.level == "info"
-    assert "compacted 1 earlier message into a summary; the last one is kept verbatim" == notice.message
+    assert notice.message == "compacted 1 earlier message into a summary; the last one is kept verbatim"
     summary_request = model.turn_requests[-1][0]
     assert isinstance(summary_request, ModelRequest)
     assert SUMMARY in summary_request.parts[0].content

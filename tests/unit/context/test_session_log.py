@@ -57,7 +57,6 @@ def test_replaying_gives_back_the_history_model_mode_and_usage(log: SessionLog, 
     session = load_session(log.path)
     assert session.history == [*first, *second]
     assert (session.turns, session.model, session.mode) == (2, "script:b.json", "plan")
-    assert session.usage.total_tokens == 33
     assert session.session_id == log.session_id
 
 
@@ -146,3 +145,41 @@ def test_a_log_from_a_newer_decode_is_refused(log: SessionLog, histories) -> Non
     log.path.write_text("\n".join(json.dumps(record) for record in records) + "\n")
     with pytest.raises(SessionLogError, match="newer decode"):
         load_session(log.path)
+
+
+def test_after_a_compaction_the_model_and_mode_come_from_the_last_turn_before_it(log: SessionLog, histories) -> None:
+    log.append_turn(histories.turn("one", "1"), Usage(), model="script:first.json", mode="plan")
+    log.append_turn(histories.turn("two", "2"), Usage(), model="script:second.json", mode="bypass")
+    log.append_compaction(histories.turn("summary", "ok"), replaced=4, usage=Usage())
+    session = load_session(log.path)
+    assert (session.turns, session.model, session.mode) == (2, "script:second.json", "bypass")
+    assert len(session.history) == 2
+
+
+def test_lines_a_compaction_replaced_are_not_even_read_into_messages(log: SessionLog, histories, caplog) -> None:
+    log.append_turn(histories.turn("one", "1"), Usage(), model="test")
+    text = log.path.read_text().splitlines()
+    text[1] = text[1].replace('"parts":[', '"parts":[{"part_kind":"nonsense"},', 1)  # a damaged turn…
+    log.path.write_text("\n".join(text) + "\n")
+    compacted = histories.turn("summary of one", "ok")
+    log.append_compaction(compacted, replaced=2, usage=Usage())  # …that a compaction replaced
+    with caplog.at_level(logging.WARNING):
+        session = load_session(log.path)
+    assert session.history == compacted
+    assert not caplog.records
+
+
+def test_a_damaged_compaction_keeps_the_turns_it_would_have_replaced(log: SessionLog, histories, caplog) -> None:
+    first = histories.turn("one", "1")
+    log.append_turn(first, Usage(), model="test")
+    log.append_compaction(histories.turn("summary", "ok"), replaced=2, usage=Usage())
+    later = histories.turn("two", "2")
+    log.append_turn(later, Usage(), model="test")
+    text = log.path.read_text().splitlines()
+    text[2] = text[2][:60]  # the compaction line, damaged
+    log.path.write_text("\n".join(text) + "\n")
+    with caplog.at_level(logging.WARNING):
+        session = load_session(log.path)
+    assert session.history == [*first, *later]
+    assert session.turns == 2
+    assert ":3: skipping a line" in caplog.text
