@@ -20,12 +20,16 @@ Paths are plain strings here: the gate runs before every tool call, and string o
 many times faster than `pathlib`'s.
 """
 
+from __future__ import annotations
+
 import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
-from pathspec import GitIgnoreSpec
+if TYPE_CHECKING:  # pathspec loads with the first path rule, not when decode starts
+    from pathspec import GitIgnoreSpec
 
 
 def absolute(path: str, workspace: str, home: str) -> str:
@@ -61,6 +65,8 @@ class PathPattern:
 @lru_cache(maxsize=1024)
 def compile_pattern(specifier: str | None, workspace: str, home: str) -> PathPattern:
     """Turn a rule's specifier (or None: any path at all) into a `PathPattern`."""
+    from pathspec import GitIgnoreSpec
+
     if specifier is None:
         return PathPattern("/", GitIgnoreSpec.from_lines(["**"]))
     if specifier.startswith("//"):

@@ -11,12 +11,16 @@ could not read). The gate never auto-allows a script with a hazard.
 A word known only at run time (`$HOME`, `$(…)`, `{a,b}`) is None: rules cannot vouch for it.
 """
 
+from __future__ import annotations
+
 import codecs
 import re
 from dataclasses import dataclass, field
 from functools import cache
+from typing import TYPE_CHECKING
 
-from tree_sitter import Language, Node, Parser
+if TYPE_CHECKING:  # the parser loads on the first bash check, not when decode starts
+    from tree_sitter import Node, Parser
 
 # Redirection targets that are not files: writing there changes nothing on disk.
 DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
@@ -59,6 +63,7 @@ class ShellScript:
 @cache
 def _parser() -> Parser:
     import tree_sitter_bash
+    from tree_sitter import Language, Parser
 
     return Parser(Language(tree_sitter_bash.language()))
 
