@@ -122,6 +122,27 @@ def skill_roots(workspace: Path, *, home: Path | None = None) -> list[tuple[Skil
     ]
 
 
+# The catalogue is rebuilt before every model request; parsing YAML each time would cost more
+# than the request's own bookkeeping. A file is parsed again only when it changes on disk.
+_parsed: dict[tuple[Path, SkillSource], tuple[tuple[int, int], Skill | SkillError]] = {}
+
+
+def _parse_if_changed(path: Path, source: SkillSource) -> Skill:
+    """`parse_skill`, remembered until the file's size or modification time changes."""
+    stat = path.stat()
+    version = (stat.st_mtime_ns, stat.st_size)
+    cached = _parsed.get((path, source))
+    if cached is None or cached[0] != version:
+        try:
+            outcome: Skill | SkillError = parse_skill(path, source)
+        except SkillError as exc:
+            outcome = exc
+        cached = _parsed[(path, source)] = (version, outcome)
+    if isinstance(cached[1], SkillError):
+        raise cached[1]
+    return cached[1]
+
+
 def discover_skills(workspace: Path, *, home: Path | None = None) -> SkillCatalog:
     """Every skill under the three roots; project over user over built-in for the same name."""
     catalog = SkillCatalog()
@@ -130,7 +151,7 @@ def discover_skills(workspace: Path, *, home: Path | None = None) -> SkillCatalo
             continue
         for path in sorted(root.glob(f"*/{SKILL_FILE}")):
             try:
-                skill = parse_skill(path, source)
+                skill = _parse_if_changed(path, source)
             except SkillError as exc:
                 catalog.problems.append(str(exc))
                 continue

@@ -143,3 +143,18 @@ def test_the_body_is_read_again_after_an_edit(tmp_path: Path, write_skill) -> No
     write_skill(tmp_path, "lint", body="new body")
 
     assert skill.body() == "new body"
+
+
+def test_an_edited_or_broken_skill_is_seen_at_the_next_discovery(
+    project: Path, project_skills: Path, write_skill
+) -> None:
+    write_skill(project_skills, "lint", description="Runs the linter.")
+    assert discover_skills(project).skills["lint"].description == "Runs the linter."
+
+    write_skill(project_skills, "lint", description="Runs ruff, then fixes what it can.")
+    assert discover_skills(project).skills["lint"].description == "Runs ruff, then fixes what it can."
+
+    write_skill(project_skills, "lint", front="name: [unclosed")
+    catalog = discover_skills(project)
+    assert "lint" not in catalog.skills
+    assert any("lint" in problem for problem in catalog.problems)
