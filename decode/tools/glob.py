@@ -28,21 +28,23 @@ def anchored(pattern: str) -> str:
 
 
 async def matching_files(executor: CommandExecutor, base: Path, pattern: str, *, use_rg: bool = True) -> list[Path]:
-    """The files under `base` whose path relative to it matches `pattern` (unordered)."""
+    """The files under `base` whose path relative to it matches `pattern`, newest first."""
     matches = glob_matcher(anchored(pattern))
     rg = executor.which("rg") if use_rg else None
     if rg is not None:
-        # ripgrep lists; Python matches (a `--glob` filter would override .gitignore rules).
+        # ripgrep lists and sorts (by modification time, in Rust); Python matches (a `--glob`
+        # filter would override .gitignore rules).
         narrow = []
         last = pattern.rsplit("/", 1)[-1]
         if EXTENSION_GLOB.fullmatch(last):  # `*.py`: let ripgrep skip other files (a type keeps ignore rules)
             narrow = [f"--type-add=selected:{last}", "--type=selected"]
-        output = await run_rg(executor, rg, ["--files", "--null", *narrow, "."], cwd=base)
+        output = await run_rg(executor, rg, ["--files", "--null", "--sortr=modified", *narrow, "."], cwd=base)
         names = (relative(raw) for raw in output.stdout.split(b"\0") if raw)
         return [base / name for name in names if matches(name)]
 
     def walk() -> list[Path]:
-        return [path for path in walk_files(executor, base) if matches(path.relative_to(base).as_posix())]
+        found = [path for path in walk_files(executor, base) if matches(path.relative_to(base).as_posix())]
+        return newest_first(executor, found)
 
     return await asyncio.to_thread(walk)
 
@@ -68,7 +70,7 @@ async def glob(ctx: RunContext[AgentDeps], pattern: str, path: str = ".") -> str
         raise ModelRetry(f"{path} is not a directory; give the directory to search in as path.")
     if not pattern.strip():
         raise ModelRetry("The pattern is empty; for example **/*.py.")
-    files = newest_first(executor, await matching_files(executor, base, pattern))
+    files = await matching_files(executor, base, pattern)
     if not files:
         where = display_path(executor, base)
         return f"No files match {pattern} in {'the working directory' if where == '.' else where}."

@@ -125,7 +125,7 @@ def _loop_benchmarks(ctx: Context) -> Iterator[Comparison]:
     from pydantic_ai.usage import UsageLimits
 
     from decode.agent.deps import AgentDeps
-    from decode.agent.factory import build_agent
+    from decode.agent.factory import BASE_INSTRUCTIONS, build_agent
     from decode.agent.loop import AgentLoop
     from decode.config.settings import Settings
     from decode.models.script import ScriptedModel, ScriptedResponse
@@ -135,7 +135,6 @@ def _loop_benchmarks(ctx: Context) -> Iterator[Comparison]:
     workspace.mkdir()
     (workspace / "notes.txt").write_text("one line of notes\n" * 20)
     responses = [ScriptedResponse.model_validate(item) for item in _script(Path("notes.txt"))]
-    bare_responses = [ScriptedResponse.model_validate(item) for item in _script(workspace / "notes.txt")]
 
     async def decode_turn() -> None:
         agent = build_agent(ScriptedModel(list(responses)), tools=default_tools())
@@ -143,15 +142,19 @@ def _loop_benchmarks(ctx: Context) -> Iterator[Comparison]:
         async for _ in loop.run_turn("read the notes 200 times"):
             pass
 
-    def bare_read(path: str) -> str:
-        """Read a file."""
-        return Path(path).read_text()
-
     async def bare_turn() -> None:
-        agent = Agent(ScriptedModel(list(bare_responses)), tools=[bare_read], name="bare")
-        agent._function_toolset.tools["read"] = agent._function_toolset.tools.pop("bare_read")  # same tool name
-        agent._function_toolset.tools["read"].name = "read"
-        async with agent.iter("read the notes 200 times", usage_limits=UsageLimits(request_limit=STEPS + 5)) as run:
+        # The same script and the same tools, run by pydantic-ai alone: no Agent Loop events,
+        # no memory, skills or permission hook. The difference is decode's harness overhead.
+        agent = Agent(
+            ScriptedModel(list(responses)),
+            deps_type=AgentDeps,
+            instructions=BASE_INSTRUCTIONS,
+            tools=[spec.to_tool() for spec in default_tools()],
+        )
+        deps = AgentDeps(workspace, Settings())
+        async with agent.iter(
+            "read the notes 200 times", deps=deps, usage_limits=UsageLimits(request_limit=STEPS + 5)
+        ) as run:
             async for node in run:
                 if Agent.is_model_request_node(node) or Agent.is_call_tools_node(node):
                     async with node.stream(run.ctx) as stream:
@@ -161,7 +164,7 @@ def _loop_benchmarks(ctx: Context) -> Iterator[Comparison]:
     yield Comparison(
         f"tool round trip ×{STEPS} (scripted model)",
         Subject("decode AgentLoop + default tools", lambda: asyncio.run(decode_turn())),
-        Subject("bare pydantic-ai agent + bare read", lambda: asyncio.run(bare_turn())),
+        Subject("bare pydantic-ai agent, same tools", lambda: asyncio.run(bare_turn())),
         target=1.3,
         runs=5,
     )

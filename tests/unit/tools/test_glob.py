@@ -32,6 +32,10 @@ async def test_newest_first(ctx: RunContext[AgentDeps], workspace: Path) -> None
         (workspace / name).write_text(name)
         os.utime(workspace / name, (1_700_000_000 - age * 100, 1_700_000_000 - age * 100))
     assert (await glob(ctx, "*.txt")).splitlines() == ["new.txt", "mid.txt", "old.txt"]
+    executor = LocalExecutor(workspace)
+    for use_rg in (True, False):
+        found = await matching_files(executor, workspace, "*.txt", use_rg=use_rg)
+        assert [path.name for path in found] == ["new.txt", "mid.txt", "old.txt"], use_rg
 
 
 async def test_results_are_capped_with_a_count_of_the_rest(ctx: RunContext[AgentDeps], workspace: Path) -> None:
