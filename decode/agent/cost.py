@@ -15,11 +15,14 @@ logger = logging.getLogger(__name__)
 
 def response_usage(response: ModelResponse) -> Usage:
     """The tokens (and, where the price is known, the dollars) of one model response."""
-    cost: float | None
-    try:
-        cost = float(response.cost().total_price)
-    except Exception:  # genai-prices raises LookupError and friends for unknown models
-        cost = None
+    cost: float | None = None
+    # A response with no provider comes from a local function (the scripted model): nothing to price,
+    # and skipping the look-up spares loading the price tables.
+    if response.provider_name is not None:
+        try:
+            cost = float(response.cost().total_price)
+        except Exception:  # genai-prices raises LookupError and friends for unknown models
+            cost = None
     return Usage(
         requests=1,
         input_tokens=response.usage.input_tokens,
