@@ -71,7 +71,8 @@ def run(
         session, history = _session(model, resume, settings)
         if permission_mode is None and session.mode in PERMISSION_MODES:  # a resumed session keeps its mode
             permission_mode = session.mode
-            click.echo(f"decode: resuming in permission mode {permission_mode}", err=True)
+            if permission_mode != "default":
+                click.echo(f"decode: resuming in permission mode {permission_mode}", err=True)
         gate = _permission_gate(permission_mode)
         session.switch_mode(gate.mode.value)
         code = asyncio.run(_run(task, session, history, max_requests or settings.max_requests, settings, gate))

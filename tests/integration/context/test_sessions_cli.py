@@ -54,3 +54,31 @@ def test_sessions_is_listed_in_the_help(project: Path, decode: str) -> None:
     done = decode_in(project, decode, "--help")
     assert "sessions" in done.stdout
     assert "--resume" in done.stdout
+
+
+def test_resuming_keeps_the_permission_mode_unless_told_otherwise(project: Path, decode: str) -> None:
+    first = decode_in(
+        project, decode, "run", "--permission-mode", "plan", "--model", script(project, "a.json", "A"), "plan it"
+    )
+    assert first.returncode == 0, first.stderr
+    session_id = first.stderr.split("decode: session ")[1].split()[0]
+
+    kept = decode_in(project, decode, "run", "--resume", session_id, "--model", script(project, "b.json", "B"), "go on")
+    assert "decode: resuming in permission mode plan" in kept.stderr
+    changed = decode_in(
+        project,
+        decode,
+        "run",
+        "--resume",
+        session_id,
+        "--permission-mode",
+        "default",
+        "--model",
+        script(project, "c.json", "C"),
+        "now",
+    )
+    assert "resuming in permission mode" not in changed.stderr
+    log = next((project / ".decode" / "sessions").glob(f"*_{session_id}.jsonl"))
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert records[0]["mode"] == "plan"
+    assert [record["mode"] for record in records[1:]] == ["plan", "plan", "default"]
