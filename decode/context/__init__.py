@@ -1,9 +1,11 @@
 """Context: the conversation kept on disk, and kept inside the model's context window (lesson 08).
 
-- `session_log.py`: the Session Log, one append-only JSONL file per conversation, and replaying it.
+- `session_log.py`: the Session Log, one append-only JSONL file per conversation.
+- `replay.py`: reading a Session Log back into the history to continue from.
 - `catalog.py`: the sessions saved in a directory (`decode sessions`), finding one by id.
 - `windows.py`: each model's context window, and how full a history is (the footer's gauge).
-- `compaction.py`: pruning old tool outputs, then summarising the older history.
+- `pruning.py`: compaction's first tier, old tool outputs as placeholders in requests.
+- `compaction.py`: compaction's second tier, a summary in place of the older history.
 - `session.py`: the `Session` the Agent Loop calls before, during and after each turn.
 - `commands.py`: the `decode sessions` command.
 """

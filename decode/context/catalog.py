@@ -12,7 +12,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from decode.context.session_log import SESSIONS_DIR, SessionError, SessionLogError, read_header
+from decode.context.replay import read_header
+from decode.context.session_log import SESSIONS_DIR, SessionError, SessionLogError
 from decode.entities.usage import Usage
 
 logger = logging.getLogger(__name__)

@@ -1,28 +1,21 @@
-"""Compaction: keeping a long conversation inside the model's context window, in two tiers.
+"""Compaction, tier 2: a summary replaces the older history (tier 1 is `pruning.py`).
 
-**Pruning** (past `PRUNE_AT`, about 60 % full). Tool outputs older than the recent part of the
-conversation reach the model as a one-line placeholder. Only the request changes: the history
-in memory and the Session Log keep every output, so nothing is lost, and a resumed session prunes
-again as it needs. Outputs once pruned stay pruned, so the request does not flip back and forth.
+Past `SUMMARISE_AT` (about 80 % full) before the next turn, or on demand with `/compact [focus]`,
+one request to the active model turns the older history into a structured summary (goal,
+constraints, progress, decisions, next steps, files touched); the recent tail stays verbatim
+after it. If the request fails, or returns nothing, the history stays exactly as it was and the
+caller says so.
 
-**Summarising** (past `SUMMARISE_AT`, about 80 %, or on demand with `/compact`). One request to
-the active model turns the older history into a structured summary (goal, constraints, progress,
-decisions, next steps, files touched); the recent tail stays verbatim after it. If the request
-fails, or returns nothing, the history stays exactly as it was and the caller says so.
-
-Both tiers cut the history only where no tool call waits for its result (`safe_cuts`): a call and
-its result are never separated, which providers reject. Memory (AGENTS.md, MEMORY.md) is part of
-the instructions, rebuilt for every request, never part of the history: the summary cannot
-swallow it, and the first request after a compaction carries it as every request does.
+The history is cut only where no tool call waits for its result (`safe_cuts`): a call and its
+result are never separated, which providers reject. Memory (AGENTS.md, MEMORY.md) is part of the
+instructions, rebuilt for every request, never part of the history: the summary cannot swallow
+it, and the first request after a compaction carries it as every request does.
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from itertools import accumulate
-from typing import Any
 
-from pydantic_ai import RunContext
-from pydantic_ai.capabilities import AbstractCapability, WrapModelRequestHandler
 from pydantic_ai.direct import model_request
 from pydantic_ai.messages import (
     ModelMessage,
@@ -34,18 +27,13 @@ from pydantic_ai.messages import (
     ToolReturnPart,
     UserPromptPart,
 )
-from pydantic_ai.models import Model, ModelRequestContext
+from pydantic_ai.models import Model
 
+from decode.context.pruning import RECENT_SHARE
 from decode.context.windows import SUMMARY_MARK, context_tokens, estimate_tokens
-
-PRUNE_AT = 0.6
-"""Fill fraction past which old tool outputs are replaced by placeholders in requests."""
 
 SUMMARISE_AT = 0.8
 """Fill fraction past which the older history is summarised before the next turn."""
-
-RECENT_SHARE = 0.3
-"""Share of the window, at the end of the history, that both tiers keep verbatim."""
 
 TRANSCRIPT_PART_CHARS = 2_000
 """Longest text of one part in the transcript sent for summarising (tool outputs are clipped)."""
@@ -91,9 +79,6 @@ class Compaction:
         return f"compacted {replaced} into a summary; {kept} kept verbatim"
 
 
-# --- where the history may be cut ----------------------------------------------------------
-
-
 def _answers_tools(message: ModelMessage) -> bool:
     return isinstance(message, ModelRequest) and any(
         isinstance(part, ToolReturnPart) or (isinstance(part, RetryPromptPart) and part.tool_name)
@@ -131,80 +116,6 @@ def tail_start(messages: Sequence[ModelMessage], budget_tokens: int) -> int | No
         if from_end[cut] <= budget_tokens:
             return cut
     return cuts[-1]
-
-
-# --- tier 1: pruning old tool outputs -------------------------------------------------------
-
-
-def placeholder(part: ToolReturnPart) -> str:
-    """The line a pruned tool output is replaced by."""
-    size = len(part.model_response_str())
-    return f"[{part.tool_name} output pruned to save context ({size:,} characters); call the tool again if you need it]"
-
-
-def prunable_outputs(messages: Sequence[ModelMessage], keep_recent_tokens: int) -> set[str]:
-    """Tool-call ids of the outputs before the most recent `keep_recent_tokens` that a placeholder would shorten."""
-    ids: set[str] = set()
-    seen = 0
-    for message in reversed(messages):
-        seen += estimate_tokens([message])
-        if seen <= keep_recent_tokens or not isinstance(message, ModelRequest):
-            continue
-        for part in message.parts:
-            if isinstance(part, ToolReturnPart) and len(part.model_response_str()) > len(placeholder(part)):
-                ids.add(part.tool_call_id)
-    return ids
-
-
-def with_placeholders(messages: Sequence[ModelMessage], pruned: set[str]) -> list[ModelMessage]:
-    """A copy of `messages` with the outputs of the `pruned` tool calls replaced by placeholders."""
-    if not pruned:
-        return list(messages)
-
-    def prune(message: ModelMessage) -> ModelMessage:
-        if not isinstance(message, ModelRequest):
-            return message
-        parts = [
-            replace(part, content=placeholder(part))
-            if isinstance(part, ToolReturnPart) and part.tool_call_id in pruned
-            else part
-            for part in message.parts
-        ]
-        return replace(message, parts=parts)
-
-    return [prune(message) for message in messages]
-
-
-@dataclass
-class ToolOutputPruning(AbstractCapability[Any]):
-    """Tier 1 as a pydantic-ai capability: it rewrites each model request just before it is sent.
-
-    Hooked on `wrap_model_request`, so it runs before every request of a turn (a long turn of
-    tool calls is where the context grows) and changes only what is sent, not the run's history.
-    """
-
-    window: int
-    pruned: set[str] = field(default_factory=set)
-    """Ids already pruned: kept, so a request never shows an output that an earlier one hid."""
-
-    async def wrap_model_request(
-        self,
-        ctx: RunContext[Any],
-        *,
-        request_context: ModelRequestContext,
-        handler: WrapModelRequestHandler,
-    ) -> ModelResponse:
-        messages = request_context.messages
-        view = with_placeholders(messages, self.pruned)
-        if context_tokens(view) >= PRUNE_AT * self.window:
-            self.pruned |= prunable_outputs(messages, int(RECENT_SHARE * self.window))
-            view = with_placeholders(messages, self.pruned)
-        if self.pruned:
-            request_context = replace(request_context, messages=view)
-        return await handler(request_context)
-
-
-# --- tier 2: summarising the older history --------------------------------------------------
 
 
 def needs_summary(messages: Sequence[ModelMessage], window: int) -> bool:

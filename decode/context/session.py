@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from decode.context.catalog import find_session
-from decode.context.compaction import Compaction, ToolOutputPruning, needs_summary, summarise
-from decode.context.session_log import LoadedSession, SessionLog, load_session
+from decode.context.compaction import Compaction, needs_summary, summarise
+from decode.context.pruning import ToolOutputPruning
+from decode.context.replay import LoadedSession, load_session
+from decode.context.session_log import SessionLog
 from decode.context.windows import ContextWindow, context_window, fill_fraction
 from decode.entities.usage import Usage
 

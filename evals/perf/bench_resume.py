@@ -75,7 +75,7 @@ def _write_log(home: Path, turns: int, *, compact_to: int | None = None) -> Path
 
 
 def _peak_bytes(path: Path) -> int:
-    from decode.context.session_log import load_session
+    from decode.context.replay import load_session
 
     tracemalloc.start()
     try:
@@ -86,7 +86,7 @@ def _peak_bytes(path: Path) -> int:
 
 
 def benchmarks(ctx: Context) -> Iterator[Comparison | Figure]:
-    from decode.context.session_log import load_session
+    from decode.context.replay import load_session
 
     full = _write_log(ctx.tmp / "full", MESSAGES // TURN_MESSAGES)
     assert len(load_session(full).history) == MESSAGES

@@ -6,11 +6,11 @@
 #
 # 1. **The Session Log** (`decode/context/session_log.py`): one append-only JSONL file per
 #    conversation, one line per completed turn, fsynced before the turn is reported finished.
-# 2. **Resume** (`session.py`, `catalog.py`): `decode --resume`, `decode run --resume ID`,
-#    `decode sessions`; a crash mid-write costs only the turn being written.
+# 2. **Resume** (`replay.py`, `session.py`, `catalog.py`): `decode --resume`,
+#    `decode run --resume ID`, `decode sessions`; a crash mid-write costs only the turn being written.
 # 3. **Context windows** (`windows.py`): how many tokens each model holds, how full the history is.
-# 4. **Compaction** (`compaction.py`) in two tiers: old tool outputs become placeholders past ~60 %,
-#    the older history becomes a structured summary past ~80 %.
+# 4. **Compaction** in two tiers: old tool outputs become placeholders past ~60 % (`pruning.py`),
+#    the older history becomes a structured summary past ~80 % (`compaction.py`).
 #
 # The Agent Loop takes a `Session` and calls it at three moments of a turn: before it (compact if
 # needed), before each model request (prune), and after it (write the turn down).
@@ -108,7 +108,7 @@ for info in list_sessions(project):  # what `decode sessions` shows
 # it with a warning and keeps every complete turn; reopening the log cuts the torn bytes off.
 
 # %%
-from decode.context.session_log import load_session
+from decode.context.replay import load_session
 
 data = session.log.path.read_bytes()
 session.log.path.write_bytes(data[: len(data) - 100])  # the last turn, cut 100 bytes short
@@ -116,9 +116,9 @@ session.log.path.write_bytes(data[: len(data) - 100])  # the last turn, cut 100 
 warnings: list[str] = []
 capture = logging.Handler()
 capture.emit = lambda record: warnings.append(record.getMessage().split(": ", 1)[1])
-logging.getLogger("decode.context.session_log").addHandler(capture)
+logging.getLogger("decode.context.replay").addHandler(capture)
 torn = load_session(session.log.path)
-logging.getLogger("decode.context.session_log").removeHandler(capture)
+logging.getLogger("decode.context.replay").removeHandler(capture)
 print(torn.turns, torn.skipped_lines, warnings)
 
 # %% [markdown]
@@ -152,7 +152,7 @@ context_window("openai-compatible:my-own-model")
 # uses, on a turn that read a long file.
 
 # %%
-from decode.context.compaction import placeholder, prunable_outputs, with_placeholders
+from decode.context.pruning import placeholder, prunable_outputs, with_placeholders
 
 reader = script("reader.json", [{"tool_calls": [{"name": "read", "args": {"path": "notes.txt"}}]}, {"text": "Read."}])
 reading = agent_loop(reader, Session.start(project, model=reader))

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from decode.context.catalog import find_session
-from decode.context.session_log import load_session
+from decode.context.replay import load_session
 from decode.context.windows import SUMMARY_MARK
 
 pytestmark = pytest.mark.integration

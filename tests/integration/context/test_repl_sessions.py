@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from decode.context.catalog import find_session
-from decode.context.session_log import load_session
+from decode.context.replay import load_session
 from decode.context.windows import SUMMARY_MARK
 
 pytestmark = [

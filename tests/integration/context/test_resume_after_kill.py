@@ -23,7 +23,7 @@ import pytest
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, UserPromptPart
 
 from decode.context.catalog import find_session
-from decode.context.session_log import load_session
+from decode.context.replay import load_session
 
 pytestmark = pytest.mark.integration
 

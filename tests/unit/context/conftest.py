@@ -1,8 +1,10 @@
-"""Histories to test sessions and compaction with: real pydantic-ai messages, built by hand."""
+"""Histories to test sessions and compaction with (real pydantic-ai messages, built by hand), and session logs."""
 
+import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from pydantic_ai.messages import (
@@ -15,6 +17,9 @@ from pydantic_ai.messages import (
     UserPromptPart,
 )
 from pydantic_ai.usage import RequestUsage
+
+from decode.context.session_log import SessionLog
+from decode.entities.usage import Usage
 
 
 @dataclass
@@ -84,3 +89,28 @@ def _tool_pairs_intact(messages: list[ModelMessage]) -> bool:
 @pytest.fixture
 def tool_pairs_intact() -> Callable[[list[ModelMessage]], bool]:
     return _tool_pairs_intact
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> SessionLog:
+    """A new session's log in a scratch Harness Home (no file until the first record)."""
+    return SessionLog.new(tmp_path, model="script:turns.json", mode="accept-edits")
+
+
+@pytest.fixture
+def three_turns(histories: Histories) -> Callable[[SessionLog], list[int]]:
+    """Write three turns to a log; return the byte offset where each line starts."""
+
+    def write(log: SessionLog) -> list[int]:
+        for number in range(3):
+            log.append_turn(histories.turn(f"turn {number}", "answer " * 50), Usage(), model="test")
+        data = log.path.read_bytes()
+        return [0, *[index + 1 for index, byte in enumerate(data) if byte == ord("\n")][:-1]]
+
+    return write
+
+
+@pytest.fixture
+def log_lines() -> Callable[[Path], list[dict]]:
+    """A log's lines, parsed."""
+    return lambda path: [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]

@@ -12,8 +12,8 @@ from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings
 from decode.context.catalog import SessionNotFoundError
+from decode.context.replay import load_session
 from decode.context.session import Session
-from decode.context.session_log import load_session
 from decode.context.windows import SUMMARY_MARK
 from decode.entities.events import Notice, TurnFinished
 

@@ -1,29 +1,13 @@
-"""The Session Log on real files: what a line holds, replaying it, torn lines, compaction and clear."""
+"""Writing the Session Log on real files: when the file appears, what a line holds, reopening after a crash."""
 
 import json
-import logging
 from pathlib import Path
 
-import pytest
-from pydantic_ai.messages import BinaryContent, ModelMessagesTypeAdapter, ModelRequest, UserPromptPart
+from pydantic_ai.messages import ModelMessagesTypeAdapter
 
-from decode.context.session_log import (
-    FORMAT_VERSION,
-    SESSIONS_DIR,
-    SessionLog,
-    SessionLogError,
-    load_session,
-)
+from decode.context.replay import load_session
+from decode.context.session_log import FORMAT_VERSION, SESSIONS_DIR, SessionLog
 from decode.entities.usage import Usage
-
-
-@pytest.fixture
-def log(tmp_path: Path) -> SessionLog:
-    return SessionLog.new(tmp_path, model="script:turns.json", mode="accept-edits")
-
-
-def lines(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 def test_nothing_is_written_until_the_first_turn(log: SessionLog, tmp_path: Path) -> None:
@@ -32,10 +16,10 @@ def test_nothing_is_written_until_the_first_turn(log: SessionLog, tmp_path: Path
     assert log.path.name.endswith(f"_{log.session_id}.jsonl")
 
 
-def test_a_turn_line_holds_the_messages_in_pydantic_ais_own_form(log: SessionLog, histories) -> None:
+def test_a_turn_line_holds_the_messages_in_pydantic_ais_own_form(log: SessionLog, histories, log_lines) -> None:
     turn = histories.turn("read x", "x says hi", tools=[("read", {"path": "x"}, "hi")], input_tokens=40)
     log.append_turn(turn, Usage(requests=2, input_tokens=40, output_tokens=4), model="script:turns.json", mode="plan")
-    header, record = lines(log.path)
+    header, record = log_lines(log.path)
     assert header["type"] == "header"
     assert header["version"] == FORMAT_VERSION
     assert (header["session_id"], header["model"], header["mode"]) == (
@@ -49,66 +33,8 @@ def test_a_turn_line_holds_the_messages_in_pydantic_ais_own_form(log: SessionLog
     assert record["messages"] == json.loads(ModelMessagesTypeAdapter.dump_json(turn))
 
 
-def test_replaying_gives_back_the_history_model_mode_and_usage(log: SessionLog, histories) -> None:
-    first = histories.turn("one", "1", tools=[("read", {"path": "a"}, "A")])
-    second = histories.turn("two", "2")
-    log.append_turn(first, Usage(requests=2, input_tokens=10, output_tokens=2), model="script:a.json")
-    log.append_turn(second, Usage(requests=1, input_tokens=20, output_tokens=1), model="script:b.json", mode="plan")
-    session = load_session(log.path)
-    assert session.history == [*first, *second]
-    assert (session.turns, session.model, session.mode) == (2, "script:b.json", "plan")
-    assert session.session_id == log.session_id
-
-
-def test_binary_content_round_trips(log: SessionLog) -> None:
-    image = BinaryContent(data=b"\x89PNG\r\n\x1a\n\x00\xff", media_type="image/png")
-    turn = [ModelRequest(parts=[UserPromptPart(["what is this?", image])])]
-    log.append_turn(turn, Usage(), model="test")
-    (request,) = load_session(log.path).history
-    assert request == ModelMessagesTypeAdapter.validate_json(ModelMessagesTypeAdapter.dump_json(turn))[0]
-    assert request.parts[0].content[1].data == image.data
-
-
-def test_a_compaction_line_replaces_the_history_and_a_clear_empties_it(log: SessionLog, histories) -> None:
-    log.append_turn(histories.turn("one", "1"), Usage(), model="test")
-    compacted = histories.turn("summary of one", "ok")
-    log.append_compaction(compacted, replaced=2, usage=Usage(requests=1, input_tokens=5), focus="tests")
-    later = histories.turn("two", "2")
-    log.append_turn(later, Usage(), model="test")
-    assert load_session(log.path).history == [*compacted, *later]
-    log.append_clear()
-    cleared = load_session(log.path)
-    assert (cleared.history, cleared.turns) == ([], 2)
-    assert lines(log.path)[2]["focus"] == "tests"
-
-
-def _three_turns(log: SessionLog, histories) -> list[int]:
-    """Write three turns; return the byte offset where each line starts."""
-    for number in range(3):
-        log.append_turn(histories.turn(f"turn {number}", "answer " * 50), Usage(), model="test")
-    data = log.path.read_bytes()
-    return [0, *[index + 1 for index, byte in enumerate(data) if byte == ord("\n")][:-1]]
-
-
-def test_a_torn_last_line_is_skipped_with_a_warning_at_any_byte(
-    log: SessionLog, histories, caplog: pytest.LogCaptureFixture
-) -> None:
-    starts = _three_turns(log, histories)
-    data = log.path.read_bytes()
-    complete = load_session(log.path).history
-    last = starts[-1]
-    for cut in range(last + 1, len(data) - 1, 97):  # every 97th byte of the last line
-        log.path.write_bytes(data[:cut])
-        caplog.clear()
-        with caplog.at_level(logging.WARNING, logger="decode.context.session_log"):
-            session = load_session(log.path)
-        assert session.turns == 2
-        assert session.history == complete[:4]
-        assert "torn last line" in caplog.text
-
-
-def test_reopening_cuts_the_torn_bytes_before_appending(log: SessionLog, histories) -> None:
-    starts = _three_turns(log, histories)
+def test_reopening_cuts_the_torn_bytes_before_appending(log: SessionLog, histories, three_turns, log_lines) -> None:
+    starts = three_turns(log)
     data = log.path.read_bytes()
     log.path.write_bytes(data[: starts[-1] + 40])  # a crash 40 bytes into the third turn
     session = load_session(log.path)
@@ -117,69 +43,4 @@ def test_reopening_cuts_the_torn_bytes_before_appending(log: SessionLog, histori
     replayed = load_session(log.path)
     assert replayed.turns == 3
     assert replayed.skipped_lines == 0
-    assert [record["prompt"] for record in lines(log.path)[1:]] == ["turn 0", "turn 1", "after the crash"]
-
-
-def test_a_damaged_line_in_the_middle_costs_only_that_line(log: SessionLog, histories, caplog) -> None:
-    _three_turns(log, histories)
-    text = log.path.read_text().splitlines()
-    text[2] = text[2][:50]  # a line cut short in the middle of the file (edited by hand, say)
-    log.path.write_text("\n".join(text) + "\n")
-    with caplog.at_level(logging.WARNING):
-        session = load_session(log.path)
-    assert (session.turns, session.skipped_lines) == (2, 1)
-    assert ":3: skipping a line" in caplog.text
-
-
-def test_a_file_that_is_not_a_session_log_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "notes.jsonl"
-    path.write_text('{"hello": "world"}\n')
-    with pytest.raises(SessionLogError, match="not a decode session log"):
-        load_session(path)
-
-
-def test_a_log_from_a_newer_decode_is_refused(log: SessionLog, histories) -> None:
-    log.append_turn(histories.turn("x", "y"), Usage(), model="test")
-    records = lines(log.path)
-    records[0]["version"] = FORMAT_VERSION + 1
-    log.path.write_text("\n".join(json.dumps(record) for record in records) + "\n")
-    with pytest.raises(SessionLogError, match="newer decode"):
-        load_session(log.path)
-
-
-def test_after_a_compaction_the_model_and_mode_come_from_the_last_turn_before_it(log: SessionLog, histories) -> None:
-    log.append_turn(histories.turn("one", "1"), Usage(), model="script:first.json", mode="plan")
-    log.append_turn(histories.turn("two", "2"), Usage(), model="script:second.json", mode="bypass")
-    log.append_compaction(histories.turn("summary", "ok"), replaced=4, usage=Usage())
-    session = load_session(log.path)
-    assert (session.turns, session.model, session.mode) == (2, "script:second.json", "bypass")
-    assert len(session.history) == 2
-
-
-def test_lines_a_compaction_replaced_are_not_even_read_into_messages(log: SessionLog, histories, caplog) -> None:
-    log.append_turn(histories.turn("one", "1"), Usage(), model="test")
-    text = log.path.read_text().splitlines()
-    text[1] = text[1].replace('"parts":[', '"parts":[{"part_kind":"nonsense"},', 1)  # a damaged turn…
-    log.path.write_text("\n".join(text) + "\n")
-    compacted = histories.turn("summary of one", "ok")
-    log.append_compaction(compacted, replaced=2, usage=Usage())  # …that a compaction replaced
-    with caplog.at_level(logging.WARNING):
-        session = load_session(log.path)
-    assert session.history == compacted
-    assert not caplog.records
-
-
-def test_a_damaged_compaction_keeps_the_turns_it_would_have_replaced(log: SessionLog, histories, caplog) -> None:
-    first = histories.turn("one", "1")
-    log.append_turn(first, Usage(), model="test")
-    log.append_compaction(histories.turn("summary", "ok"), replaced=2, usage=Usage())
-    later = histories.turn("two", "2")
-    log.append_turn(later, Usage(), model="test")
-    text = log.path.read_text().splitlines()
-    text[2] = text[2][:60]  # the compaction line, damaged
-    log.path.write_text("\n".join(text) + "\n")
-    with caplog.at_level(logging.WARNING):
-        session = load_session(log.path)
-    assert session.history == [*first, *later]
-    assert session.turns == 2
-    assert ":3: skipping a line" in caplog.text
+    assert [record["prompt"] for record in log_lines(log.path)[1:]] == ["turn 0", "turn 1", "after the crash"]

@@ -1,0 +1,163 @@
+"""Replaying a Session Log: the history to continue from, and what the session ran with.
+
+The history is made by the lines after the last compaction or clear, so `load_session` reads the
+file twice: once to find where that line is (looking only at how each line begins), then to build
+the messages from there. The lines before are never turned into messages: memory follows the
+history kept, not the size of the file. A line that cannot be read is skipped with a warning (a
+torn last line is what a crash mid-write leaves); every complete turn is kept.
+"""
+
+import contextlib
+import gc
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic_ai.messages import ModelMessage
+
+from decode.context.session_log import (
+    FORMAT_VERSION,
+    RECORD_ADAPTER,
+    ClearRecord,
+    CompactionRecord,
+    SessionHeader,
+    SessionLogError,
+    TurnRecord,
+)
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class LoadedSession:
+    """A session read back: the history to continue from, and what it ran with."""
+
+    path: Path
+    header: SessionHeader
+    history: list[ModelMessage] = field(default_factory=list)
+    model: str = ""
+    """The model of the latest turn (the header's if there is none)."""
+    mode: str | None = None
+    turns: int = 0
+    skipped_lines: int = 0
+
+    @property
+    def session_id(self) -> str:
+        return self.header.session_id
+
+
+class _TurnSettings(BaseModel):
+    """What a turn line says it ran with, read without building its messages."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    model: str
+    mode: str | None = None
+
+
+# How the lines decode writes begin (`type` is every record's first field). A line that begins
+# otherwise is still replayed: these only let `load_session` skip what a later line replaces.
+_TURN_START = b'{"type":"turn"'
+_RESTART_STARTS = (b'{"type":"compaction"', b'{"type":"clear"')
+
+
+def read_header(line: bytes, path: Path) -> SessionHeader:
+    """The header record of a session log, or `SessionLogError` naming the file."""
+    try:
+        record = RECORD_ADAPTER.validate_json(line)
+    except ValidationError:
+        raise SessionLogError(f"{path} is not a decode session log (its first line is not a header)") from None
+    if not isinstance(record, SessionHeader):
+        raise SessionLogError(f"{path} is not a decode session log (its first line is not a header)")
+    if record.version > FORMAT_VERSION:
+        raise SessionLogError(f"{path} was written by a newer decode (format {record.version}); upgrade to resume it")
+    return record
+
+
+@contextlib.contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """Pause Python's cycle collector while thousands of messages are built.
+
+    Messages form no reference cycles, and every collection would walk all of those built so
+    far again: pausing it makes resuming a long session about a third faster.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def load_session(path: Path) -> LoadedSession:
+    """Replay a session log into the history to continue from.
+
+    Two passes: the first only finds the last compaction or clear (the lines before it are
+    replaced, so they are never turned into messages), the second replays from there. Memory is
+    proportional to the history kept, not to the file. A line that cannot be read is skipped with
+    a warning (a torn last line is what a crash mid-write leaves); every complete turn is kept.
+    """
+    with path.open("rb") as file:
+        session = LoadedSession(path=path, header=read_header(file.readline(), path))
+        session.model, session.mode = session.header.model, session.header.mode
+        offset = start = file.tell()
+        number = start_number = 2
+        turn_lines = 0
+        last_turn: int | None = None  # where the last turn line starts
+        for line in file:
+            if line.startswith(_RESTART_STARTS):
+                start, start_number, session.turns = offset, number, turn_lines
+            elif line.startswith(_TURN_START):
+                turn_lines, last_turn = turn_lines + 1, offset
+            offset, number = offset + len(line), number + 1
+        if last_turn is not None and last_turn < start:
+            file.seek(last_turn)  # no turn since the compaction: the last one before it has the settings
+            with contextlib.suppress(ValidationError):
+                settings = _TurnSettings.model_validate_json(file.readline())
+                session.model, session.mode = settings.model, settings.mode
+        file.seek(start)
+        with _cyclic_gc_paused():
+            for number, line in enumerate(file, start=start_number):
+                if not _replay(session, number, line) and number == start_number and start_number > 2:
+                    # A damaged compaction cannot replace anything: replay the whole file without it.
+                    return _replay_all(path)
+    return session
+
+
+def _replay_all(path: Path) -> LoadedSession:
+    """Replay every line (the slow way, for a log whose last compaction is damaged)."""
+    with path.open("rb") as file:
+        session = LoadedSession(path=path, header=read_header(file.readline(), path))
+        session.model, session.mode = session.header.model, session.header.mode
+        for number, line in enumerate(file, start=2):
+            _replay(session, number, line)
+    return session
+
+
+def _replay(session: LoadedSession, number: int, line: bytes) -> bool:
+    """Apply one line to `session`; False (with a warning) when it is not a valid record."""
+    try:
+        record = RECORD_ADAPTER.validate_json(line)
+    except ValidationError:
+        session.skipped_lines += 1
+        if line.endswith(b"\n"):
+            logger.warning("%s:%d: skipping a line that is not a valid record", session.path, number)
+        else:
+            logger.warning("%s:%d: skipping a torn last line (decode stopped while writing it)", session.path, number)
+        return False
+    if isinstance(record, TurnRecord):
+        session.history.extend(record.messages)
+        session.turns += 1
+        session.model, session.mode = record.model, record.mode
+    elif isinstance(record, CompactionRecord):
+        session.history = record.messages
+    elif isinstance(record, ClearRecord):
+        session.history = []
+    else:
+        session.skipped_lines += 1
+        logger.warning("%s:%d: skipping a second header", session.path, number)
+        return False
+    return True
