@@ -5,13 +5,17 @@ thinks and answers, streamed) then a *call tools* node (the tools it asked for r
 again until the model answers without calling a tool. `AgentLoop.run_turn()` turns that walk into
 decode's own typed events (`entities/events.py`) and keeps the conversation's history and usage.
 The loop never prints: front ends render the events.
+
+While a turn runs, `loop.run` is its pydantic-ai run: the Harness (lesson 07) enqueues the user's
+steering messages into it, and the loop reports each one the model receives (`MessageDelivered`).
 """
 
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 from pydantic_ai import Agent
 from pydantic_ai.messages import (
+    EnqueuedMessagesEvent,
     FunctionToolCallEvent,
     FunctionToolResultEvent,
     ModelMessage,
@@ -22,8 +26,10 @@ from pydantic_ai.messages import (
     TextPartDelta,
     ThinkingPart,
     ThinkingPartDelta,
+    UserPromptPart,
 )
 from pydantic_ai.models import Model
+from pydantic_ai.run import AgentRun
 from pydantic_ai.usage import UsageLimits
 
 from decode.agent.cost import response_usage
@@ -32,6 +38,7 @@ from decode.context.compaction import CompactionError
 from decode.context.session import Session
 from decode.entities.events import (
     AgentEvent,
+    MessageDelivered,
     Notice,
     TextDelta,
     ThinkingDelta,
@@ -64,17 +71,19 @@ class AgentLoop:
         self.usage = Usage()
         # Optional (lesson 08): the Session Log and compaction. Without it, nothing is saved.
         self.session = session
+        self.run: AgentRun[AgentDeps, str] | None = None
+        """The pydantic-ai run of the turn in progress, None between turns (lesson 07 enqueues into it)."""
 
     async def run_turn(self, prompt: str) -> AsyncIterator[AgentEvent]:
         """Run one user turn, yielding events as they happen; the last one is `TurnFinished`.
 
         Errors (a model failure, the request ceiling) propagate as pydantic-ai's exceptions; the
-        history is only extended when the turn completes, so a failed turn leaves it valid.
+        history is only extended when the turn completes, so a failed turn leaves it valid. A
+        cancelled turn raises `CancelledError` carrying what it did (the Harness keeps that, lesson 07).
         """
         if self.session is not None and self.session.needs_summary(self.history):
             yield await self.compact()
         turn_usage = Usage()
-        started: dict[str, float] = {}
         limits = UsageLimits(request_limit=self.max_requests)
         async with self.agent.iter(
             prompt,
@@ -84,30 +93,51 @@ class AgentLoop:
             usage_limits=limits,
             capabilities=self.session.capabilities() if self.session is not None else None,
         ) as run:
-            async for node in run:
-                if Agent.is_model_request_node(node):
-                    async with node.stream(run.ctx) as stream:
-                        async for event in stream:
-                            if (delta := _model_delta(event)) is not None:
-                                yield delta
-                    request = response_usage(stream.response)
-                    turn_usage = turn_usage + request
-                    self.usage = self.usage + request
-                    yield UsageUpdated(request=request, total=self.usage)
-                elif Agent.is_call_tools_node(node):
-                    async with node.stream(run.ctx) as stream:
-                        async for event in stream:
-                            if isinstance(event, FunctionToolCallEvent):
-                                started[event.tool_call_id] = time.monotonic()
-                                yield ToolCallStarted(call=_tool_call(event))
-                            elif isinstance(event, FunctionToolResultEvent):
-                                began = started.pop(event.tool_call_id, time.monotonic())
-                                yield ToolCallFinished(result=_tool_result(event, time.monotonic() - began))
-            assert run.result is not None  # the async-for ends only at the End node
-            self.history = run.result.all_messages()
-            if self.session is not None:  # on disk before anyone is told the turn finished
-                self.session.record_turn(run.result.new_messages(), turn_usage)
+            self.run = run
+            try:
+                async for event in self._walk(run):
+                    if isinstance(event, UsageUpdated):
+                        turn_usage = turn_usage + event.request
+                    yield event
+            finally:
+                self.run = None
+            assert run.result is not None  # the walk ends only at the End node
+            # On disk before anyone is told the turn finished.
+            self.keep_turn(run.result.all_messages(), run.result.new_messages(), turn_usage)
             yield TurnFinished(output=str(run.result.output), usage=turn_usage)
+
+    async def _walk(self, run: AgentRun[AgentDeps, str]) -> AsyncIterator[AgentEvent]:
+        """The run's nodes as events: a model request streams its answer, a tool node its calls and results."""
+        started: dict[str, float] = {}  # tool call id -> when it started
+        async for node in run:
+            if Agent.is_model_request_node(node):
+                async with node.stream(run.ctx) as stream:
+                    async for event in stream:
+                        if (delta := _model_delta(event)) is not None:
+                            yield delta
+                        elif isinstance(event, EnqueuedMessagesEvent):  # a steer or follow-up reached the model
+                            yield MessageDelivered(message_id=event.enqueue_id, text=_prompt_text(event))
+                request = response_usage(stream.response)
+                self.usage = self.usage + request
+                yield UsageUpdated(request=request, total=self.usage)
+            elif Agent.is_call_tools_node(node):
+                async with node.stream(run.ctx) as stream:
+                    async for event in stream:
+                        if isinstance(event, FunctionToolCallEvent):
+                            started[event.tool_call_id] = time.monotonic()
+                            yield ToolCallStarted(call=_tool_call(event))
+                        elif isinstance(event, FunctionToolResultEvent):
+                            began = started.pop(event.tool_call_id, time.monotonic())
+                            yield ToolCallFinished(result=_tool_result(event, time.monotonic() - began))
+
+    def keep_turn(self, history: Sequence[ModelMessage], new_messages: Sequence[ModelMessage], usage: Usage) -> None:
+        """Make `history` the conversation and log the turn's `new_messages` to the session, if any.
+
+        Called when a turn completes, and by the Harness for an aborted turn (lesson 07).
+        """
+        self.history = list(history)
+        if self.session is not None:
+            self.session.record_turn(new_messages, usage)
 
     async def compact(self, focus: str | None = None) -> Notice:
         """Summarise the older history now (tier-2 compaction, `/compact`); the notice says how it went."""
@@ -141,6 +171,16 @@ def _model_delta(event: object) -> TextDelta | ThinkingDelta | None:
         if isinstance(event.delta, ThinkingPartDelta) and event.delta.content_delta:
             return ThinkingDelta(text=event.delta.content_delta)
     return None
+
+
+def _prompt_text(event: EnqueuedMessagesEvent) -> str:
+    """The user text of a delivered message (the harness enqueues plain text)."""
+    return "\n".join(
+        part.content
+        for message in event.messages
+        for part in message.parts
+        if isinstance(part, UserPromptPart) and isinstance(part.content, str)
+    )
 
 
 def _tool_call(event: FunctionToolCallEvent) -> ToolCall:

@@ -53,6 +53,17 @@ class ToolOutputDelta(BaseModel):
     text: str
 
 
+class MessageDelivered(BaseModel):
+    """A message the user sent while the turn ran (a steer or a follow-up) reached the model (lesson 07).
+
+    `message_id` is the id the harness got when it handed the message to the running turn.
+    """
+
+    kind: Literal["message_delivered"] = "message_delivered"
+    message_id: str
+    text: str
+
+
 class UsageUpdated(BaseModel):
     """One model request completed: its own usage, and the run's total so far."""
 
@@ -83,6 +94,7 @@ AgentEvent = Annotated[
     | ToolCallStarted
     | ToolOutputDelta
     | ToolCallFinished
+    | MessageDelivered
     | UsageUpdated
     | Notice
     | TurnFinished,

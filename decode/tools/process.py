@@ -100,6 +100,8 @@ async def run_process(
         pumps.cancel()
         with contextlib.suppress(asyncio.CancelledError, ProcessLookupError):
             await process.wait()
+        with contextlib.suppress(asyncio.CancelledError):
+            await pumps  # collect the pumps' cancellation (asyncio logs one nobody retrieved)
         raise
     return ExecResult(
         exit_code=None if timed_out else process.returncode,

@@ -15,6 +15,7 @@ from decode.agent.loop import AgentLoop
 from decode.agent.registry import ToolKind, ToolSpec
 from decode.config.settings import Settings
 from decode.entities.events import (
+    MessageDelivered,
     TextDelta,
     ThinkingDelta,
     ToolCallFinished,
@@ -135,3 +136,29 @@ async def test_instructions_name_the_workspace(tmp_path: Path) -> None:
     assert seen[0] is not None
     assert f"Working directory: {tmp_path}" in seen[0]
     assert "You are decode" in seen[0]
+
+
+async def test_a_message_enqueued_into_the_running_turn_is_reported_when_the_model_gets_it(tmp_path: Path) -> None:
+    # Lesson 07: while a turn runs, `loop.run` takes messages; the loop says when one is delivered.
+    seen: list[list[str]] = []
+
+    async def record(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator:
+        seen.append([p.content for m in messages for p in m.parts if p.part_kind == "user-prompt"])
+        if len(seen) == 1:
+            yield {0: DeltaToolCall(name="shout", json_args='{"word": "hi"}', tool_call_id="c")}
+        else:
+            yield "ok"
+
+    loop = make_loop(record, tmp_path)
+    assert loop.run is None
+    events = []
+    async for event in loop.run_turn("go"):
+        if isinstance(event, ToolCallStarted):
+            assert loop.run is not None
+            enqueue_id = loop.run.enqueue("in French, please")
+        events.append(event)
+    assert loop.run is None
+
+    delivered = [e for e in events if isinstance(e, MessageDelivered)]
+    assert [(e.message_id, e.text) for e in delivered] == [(enqueue_id, "in French, please")]
+    assert seen == [["go"], ["go", "in French, please"]]

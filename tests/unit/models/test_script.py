@@ -210,3 +210,38 @@ def test_running_out_of_responses_names_the_file(streamed: bool) -> None:
     assert str(caught.value) == (
         "script model: turns.json has no response left (it holds 1, the agent asked for one more)"
     )
+
+
+# --- a slow model (lesson 07) ----------------------------------------------------------------
+
+
+def test_delay_s_is_optional_and_must_be_a_sensible_number_of_seconds(tmp_path: Path) -> None:
+    (fast, slow) = load_script(write_script(tmp_path, [{"text": "now"}, {"text": "later", "delay_s": 0.5}]))
+    assert (fast.delay_s, slow.delay_s) == (0, 0.5)
+
+    for bad, problem in [(-1, "greater than or equal to 0"), ("soon", "valid number"), (7200, "less than or equal")]:
+        with pytest.raises(ModelConfigError, match=f"item 0: delay_s: Input should be .*{problem}"):
+            load_script(write_script(tmp_path, [{"text": "x", "delay_s": bad}], name="bad.json"))
+
+
+@pytest.mark.parametrize("streamed", [True, False], ids=["streamed", "not-streamed"])
+def test_a_delayed_response_waits_before_answering_and_can_be_cancelled(streamed: bool) -> None:
+    model = ScriptedModel([ScriptedResponse(text="too late", delay_s=3600)])
+    agent = Agent(model)
+
+    async def run() -> None:
+        if streamed:
+            async with agent.run_stream("hi") as result:
+                await result.get_output()
+        else:
+            await agent.run("hi")
+
+    async def give_up() -> bool:
+        task = asyncio.create_task(run())
+        done, _ = await asyncio.wait([task], timeout=0.2)  # the model is still "thinking"
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        return not done
+
+    assert asyncio.run(give_up())
+    assert model.played == 1

@@ -1,0 +1,162 @@
+"""The Turn Runner: the user's turns, one at a time, and a way to stop the one that runs.
+
+    send(message) ──▶ Priority Gate ──▶ queued turn ──▶ work() ──▶ run_turn() ──▶ AgentLoop.run_turn()
+                            │                                          │ events
+                            └── steer / follow-up into the running run ▼
+                                                          on_event (the front end draws them)
+    abort() ── cancels the turn's task: pydantic-ai tears the run down (running tools are
+               cancelled, bash kills its process group), and the partial turn is closed (abort.py)
+               and kept in the conversation.
+
+The front end hears every turn begin (`TurnStarted`) and end (`TurnEnded`: `finished`, `aborted` or
+`failed` with a one-line reason); in between, the Agent Loop's own events. When a turn stops early,
+the messages the model never got come back in `TurnEnded.returned` for the user to send again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from decode.harness.failures import failure_message
+from decode.harness.priority import Message, Priority, PriorityGate
+
+if TYPE_CHECKING:
+    from decode.agent.loop import AgentLoop
+    from decode.entities.events import AgentEvent
+    from decode.entities.usage import Usage
+
+Outcome = Literal["finished", "aborted", "failed"]
+
+
+@dataclass(frozen=True)
+class TurnStarted:
+    """A turn begins with `message` (the front end echoes `message.display`)."""
+
+    message: Message
+    kind: Literal["turn_started"] = "turn_started"
+
+
+@dataclass(frozen=True)
+class TurnEnded:
+    """A turn is over: how it ended, why it failed, and the messages handed back to the user."""
+
+    outcome: Outcome
+    error: str = ""
+    returned: tuple[Message, ...] = ()
+    kind: Literal["turn_ended"] = "turn_ended"
+
+
+class TurnRunner:
+    """Runs turns of the Agent Loop that `agent_loop()` provides, reporting every event to `on_event`.
+
+    `agent_loop` is awaited at the start of each turn: the REPL's waits for its warm-up and raises
+    `LoopUnavailable` when there is no model. Call `work()` in a task; `send()` and `abort()` from
+    anywhere on the same event loop.
+    """
+
+    def __init__(
+        self,
+        agent_loop: Callable[[], Awaitable[AgentLoop]],
+        on_event: Callable[[AgentEvent | TurnStarted | TurnEnded], None],
+        gate: PriorityGate | None = None,
+    ) -> None:
+        self.agent_loop = agent_loop
+        self.on_event = on_event
+        self.gate = gate or PriorityGate()
+        self.loop: AgentLoop | None = None
+        """The Agent Loop of the running turn."""
+        self._turn: asyncio.Task[TurnEnded] | None = None
+        self._idle = asyncio.Event()
+
+    @property
+    def busy(self) -> bool:
+        """True while a turn runs."""
+        return self._turn is not None and not self._turn.done()
+
+    def send(self, message: Message) -> Message:
+        """Give `message` to the Priority Gate: into the running turn, or as a turn of its own."""
+        run = self.loop.run if self.loop is not None and self.busy else None
+        message = self.gate.send(message, run)
+        if message.priority is Priority.TURN:
+            self._idle.clear()
+        return message
+
+    def pending(self) -> list[Message]:
+        """The messages sent and not yet given to the model (the front end lists them)."""
+        return self.gate.pending()
+
+    def abort(self) -> bool:
+        """Stop the running turn now; False when nothing runs. The turn reports `TurnEnded("aborted")`."""
+        if self._turn is None or self._turn.done():
+            return False
+        self._turn.cancel()
+        return True
+
+    async def stop(self) -> None:
+        """Abort the running turn, if any, and wait until it has ended (and its partial turn is kept)."""
+        turn = self._turn
+        if self.abort() and turn is not None:
+            await asyncio.wait([turn])
+
+    async def idle(self) -> None:
+        """Wait until no turn runs and none is queued."""
+        await self._idle.wait()
+
+    async def work(self) -> None:
+        """Run the queued turns one after the other, until cancelled (when the front end leaves)."""
+        while True:
+            if not self.gate.pending():
+                self._idle.set()
+            message = await self.gate.next_turn()
+            self._turn = asyncio.create_task(self.run_turn(message))
+            await asyncio.wait([self._turn])  # an abort cancels the turn, never the worker
+
+    async def run_turn(self, message: Message) -> TurnEnded:
+        """Run one turn with `message` as its prompt; never raises (the outcome says how it went)."""
+        from decode.entities.usage import Usage
+
+        self.on_event(TurnStarted(message))
+        usage, finished = Usage(), False
+        try:
+            self.loop = await self.agent_loop()
+            async for event in self.loop.run_turn(message.text):
+                if event.kind == "usage":
+                    usage = usage + event.request
+                elif event.kind == "message_delivered":
+                    self.gate.delivered(event.message_id)
+                elif event.kind == "turn_finished":
+                    finished = True
+                self.on_event(event)
+            ended = TurnEnded("finished")
+        except asyncio.CancelledError as cancelled:
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()  # the cancellation was the abort: this task lives on to report it
+            if self.loop is not None and not finished:
+                _keep_partial_turn(self.loop, cancelled, usage)
+            ended = TurnEnded(
+                "finished" if finished else "aborted", returned=tuple(self.gate.take_back(queued_turns=True))
+            )
+        except Exception as exc:
+            ended = TurnEnded("failed", error=failure_message(exc, self.loop), returned=tuple(self.gate.take_back()))
+        finally:
+            self.loop = None
+        self.on_event(ended)
+        return ended
+
+
+def _keep_partial_turn(loop: AgentLoop, cancelled: asyncio.CancelledError, usage: Usage) -> None:
+    """Keep what the aborted run did, its orphan tool calls closed (nothing, if it had not started)."""
+    from pydantic_ai.exceptions import RunCancelled
+
+    from decode.harness.abort import close_interrupted_turn
+
+    state = RunCancelled.from_cancellation(cancelled)
+    if state is None:  # stopped while waiting for the warm-up or compacting: no run, nothing to keep
+        return
+    everything, new = state.all_messages(), state.new_messages()
+    kept = close_interrupted_turn(new)
+    loop.keep_turn([*everything[: len(everything) - len(new)], *kept], kept, usage)
