@@ -17,7 +17,10 @@ def test_init_logger_is_idempotent_and_sets_the_level() -> None:
 
 
 def test_records_go_to_stderr_never_stdout() -> None:
-    code = "from decode.logging import init_logger; import logging; init_logger(); logging.getLogger('decode.x').warning('careful')"
+    code = (
+        "from decode.logging import init_logger; import logging; init_logger(); "
+        "logging.getLogger('decode.x').warning('careful')"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout == ""
     assert "careful" in done.stderr
@@ -26,6 +29,9 @@ def test_records_go_to_stderr_never_stdout() -> None:
 
 @pytest.mark.parametrize("level", ["INFO", "DEBUG"])
 def test_below_warning_is_silent_by_default(level: str) -> None:
-    code = f"from decode.logging import init_logger; import logging; init_logger(); logging.getLogger('decode').log(logging.{level}, 'noise')"
+    code = (
+        "from decode.logging import init_logger; import logging; init_logger(); "
+        f"logging.getLogger('decode').log(logging.{level}, 'noise')"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "noise" not in done.stderr

@@ -54,7 +54,10 @@ def test_a_retried_rate_limit_still_answers_and_debug_logs_keep_the_key_secret(
 
     assert result.returncode == 0, result.stderr
     assert result.stdout == "Made it.\n"
-    assert "decode: model error (HTTP 429 from local-coder: injected failure); retry 1 in 0.0s" in result.stderr.splitlines()
+    assert (
+        "decode: model error (HTTP 429 from local-coder: injected failure); retry 1 in 0.0s"
+        in result.stderr.splitlines()
+    )
     assert "decode.models.retry: model request failed" in result.stderr
     assert SECRET not in result.stderr
     assert len(openai_server.requests) == 2

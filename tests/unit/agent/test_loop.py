@@ -54,7 +54,7 @@ async def calls_shout_then_answers(messages: list[ModelMessage], info: AgentInfo
         yield f"{results[-1]}."
 
 
-def make_loop(stream_function, tmp_path: Path, max_requests: int = 50) -> AgentLoop:  # noqa: ANN001
+def make_loop(stream_function, tmp_path: Path, max_requests: int = 50) -> AgentLoop:
     model = FunctionModel(stream_function=stream_function)
     agent = build_agent(model, tools=[ToolSpec("shout", shout, ToolKind.READ_ONLY)])
     return AgentLoop(agent, AgentDeps(workspace=tmp_path, settings=Settings()), max_requests=max_requests)

@@ -13,7 +13,7 @@ def script(path: Path, responses: list[dict]) -> str:
     return f"script:{path}"
 
 
-def invoke(*args: str, stdin: str | None = None):  # noqa: ANN201
+def invoke(*args: str, stdin: str | None = None):
     return CliRunner().invoke(run, list(args), input=stdin)
 
 
