@@ -115,6 +115,8 @@ def test_sigkill_at_random_points_never_loses_a_completed_turn(
         )
 
     server, env = model_server(respond)
+    # This test is about kills, not compaction: a dozen big answers must never trigger a summary.
+    env["DECODE_CONTEXT_WINDOW"] = str(10**9)
     first = subprocess.run([decode, "run", "turn 0"], cwd=project, env=env, capture_output=True, timeout=120)
     assert first.returncode == 0, first.stderr.decode()
     path = find_session(project)
