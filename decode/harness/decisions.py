@@ -12,7 +12,7 @@ which one their answer goes to. So every question goes through a `DecisionChanne
                                                               DecisionChannel.answer(line)
 
 A `Question` has a text, the `Option`s offered (each with a short key such as `y` or `1`), and
-whether free text is welcome ("no, use pnpm here"). The front end shows `current`, and routes the
+whether an answer of the user's own is welcome ("no, use pnpm here"). The front end shows `current`, and routes the
 next line the user sends to `answer()` instead of to the agent. Aborting the turn cancels the
 waiting `ask()`s: the question disappears with the turn.
 """
@@ -42,8 +42,9 @@ class Question:
 
     text: str
     options: tuple[Option, ...] = ()
-    free_text: bool = True
-    """True: a line that matches no option is itself the answer (a reason, a custom choice)."""
+    free_text: str | None = "type your answer"
+    """How the hint invites an answer of the user's own (a reason, a custom choice): a line that
+    matches no option is then the answer. None: only the options answer."""
     detail: str = ""
     """A line of context printed once when the question is asked (the gate's reason)."""
 
@@ -51,7 +52,7 @@ class Question:
         """`y = yes · a = always · n = no · or type your answer`."""
         choices = [f"{option.key} = {option.label}" for option in self.options]
         if self.free_text:
-            choices.append("or type your answer")
+            choices.append(f"or {self.free_text}")
         return " · ".join(choices)
 
     def parse(self, line: str) -> Reply | None:

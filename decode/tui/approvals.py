@@ -8,25 +8,27 @@ sends is the answer instead of a prompt:
     n / no          do not run it; the model is told the user said no
     anything else   do not run it, and tell the model this text: "no, use pnpm here"
 
-An empty line changes nothing (the question stays). Ctrl-C stops the turn, as always. Parallel
-tool calls ask one at a time. Shift+Tab cycles the Permission Mode (default → accept-edits →
-plan); `decode --permission-mode` picks the first one.
+An empty line changes nothing (the question stays). Esc or Ctrl-C stops the turn, as always.
+The question goes through the Decision Channel (lesson 07, `questions.py`), so parallel tool calls
+ask one at a time. Shift+Tab cycles the Permission Mode (default → accept-edits → plan);
+`decode --permission-mode` picks the first one.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from decode.harness.decisions import DecisionChannel, Option, Question, Reply
 
 if TYPE_CHECKING:
     from decode.permissions.gate import PermissionGate
     from decode.permissions.hook import Approval
     from decode.permissions.types import Verdict
     from decode.tui.app import Repl
-    from decode.tui.render import Renderer
 
-HELP = "y = yes · a = always · n = no · or type what to do instead"
+OPTIONS = (Option("y", "yes"), Option("a", "always"), Option("n", "no"))
+INSTEAD = "type what to do instead"
+HELP = Question("", OPTIONS, INSTEAD).hint()  # y = yes · a = always · n = no · or type what to do instead
 MODE_HELP = {
     "default": "reads run; edits and commands ask",
     "accept-edits": "reads and edits in the project run; commands ask",
@@ -37,65 +39,38 @@ MODE_HELP = {
 
 def parse_answer(text: str) -> Approval | None:
     """The user's line as an answer; None for an empty line (ask again)."""
+    reply = Question("", OPTIONS, INSTEAD).parse(text)
+    return to_approval(reply) if reply is not None else None
+
+
+def to_approval(reply: Reply) -> Approval:
+    """A reply to the approval question as the Permission Hook's `Approval`."""
     from decode.permissions.hook import Answer, Approval
 
-    answer = text.strip()
-    if not answer:
-        return None
-    word = answer.lower()
-    if word in ("y", "yes"):
+    if reply.choice == "y":
         return Approval(Answer.YES)
-    if word in ("a", "always"):
+    if reply.choice == "a":
         return Approval(Answer.ALWAYS)
-    if word in ("n", "no"):
+    if reply.choice == "n":
         return Approval(Answer.NO)
-    return Approval(Answer.NO, answer)
+    return Approval(Answer.NO, reply.text)  # their own words: no, and this is what to do instead
 
 
 class Approvals:
-    """The REPL's side of `deps.approve`: one question at a time, answered from the input line."""
+    """The REPL's `deps.approve`: the Permission Gate's question, asked through the Decision Channel."""
 
-    def __init__(self, renderer: Renderer, invalidate: Callable[[], None]) -> None:
-        self.renderer = renderer
-        self.invalidate = invalidate
-        self.question = ""  # what the line above the prompt asks, while an answer is awaited
-        self._answer: asyncio.Future[Approval] | None = None
-        self._one_at_a_time = asyncio.Lock()
-
-    @property
-    def pending(self) -> bool:
-        return self._answer is not None and not self._answer.done()
+    def __init__(self, channel: DecisionChannel) -> None:
+        self.channel = channel
 
     async def ask(self, tool: str, args: dict[str, Any], verdict: Verdict) -> Approval:
-        """Show the question and wait for the user's answer (the `ApproveCallback` of the hook)."""
+        """Ask whether the call may run and wait for the answer (the `ApproveCallback` of the hook)."""
         from decode.entities.tools import ToolCall
 
-        async with self._one_at_a_time:
-            summary = ToolCall(id="", name=tool, args=args).summary(width=80)
-            self.renderer.notice(f"permission needed: {summary} — {verdict.reason}", "warning")
-            self.question = f"allow {summary}? ({HELP}) "
-            self._answer = asyncio.get_running_loop().create_future()
-            self.invalidate()
-            try:
-                return await self._answer
-            finally:
-                self._answer = None
-                self.question = ""
-                self.invalidate()
-
-    def answer(self, line: str) -> bool:
-        """Take `line` as the answer if a question is waiting; False when none is (a prompt)."""
-        if not self.pending:
-            return False
-        approval = parse_answer(line)
-        if approval is None:
-            self.renderer.notice(HELP)
-            return True
-        assert self._answer is not None
-        self._answer.set_result(approval)
-        said = f": {approval.reason}" if approval.reason else ""
-        self.renderer.notice(f"→ {approval.answer}{said}")
-        return True
+        summary = ToolCall(id="", name=tool, args=args).summary(width=80)
+        question = Question(
+            f"allow {summary}?", OPTIONS, INSTEAD, detail=f"permission needed: {summary} — {verdict.reason}"
+        )
+        return to_approval(await self.channel.ask(question))
 
 
 def start_permissions(repl: Repl, *, explicit_mode: bool) -> None:
@@ -126,7 +101,7 @@ def cycle_mode(repl: Repl) -> None:
     if repl.loop is not None and repl.loop.session is not None:
         repl.loop.session.switch_mode(gate.mode.value)
     repl.renderer.notice(f"permission mode: {gate.mode} — {MODE_HELP[gate.mode.value]}")
-    repl.approvals.invalidate()
+    repl.questions.invalidate()
 
 
 def _gate(repl: Repl) -> PermissionGate | None:

@@ -14,6 +14,7 @@ later lessons add their commands (`/compact`, `/memory`…) to the same registry
 
 from __future__ import annotations
 
+import asyncio
 import difflib
 import re
 from collections.abc import Awaitable, Callable, Iterator
@@ -34,9 +35,11 @@ Suggestions = Callable[["Repl"], list[str]]
 _COMMAND = re.compile(r"^/([a-z][a-z0-9_-]*)(?:\s+(.*))?$", re.DOTALL)
 
 KEYS = [
-    ("Enter", "send"),
-    ("Alt+Enter, or \\ at the end", "new line"),
-    ("Ctrl-C", "clear the line; on an empty line, stop the running turn"),
+    ("Enter", "send; while the agent works, steer it (it reads your message before its next step)"),
+    ("Alt+Enter", "new line; while the agent works, send a follow-up (read when it would stop)"),
+    ("\\ at the end", "new line"),
+    ("Esc", "stop the running turn (what it did is kept)"),
+    ("Ctrl-C", "stop the running turn, or clear the line; twice quickly: quit"),
     ("Ctrl-D", "quit (on an empty line)"),
     ("↑ / ↓, Ctrl-R", "history (kept in .decode/history)"),
     ("Tab", "complete a /command"),
@@ -157,11 +160,38 @@ async def _model(repl: Repl, argument: str) -> None:
         current = repl.status.model or "(loading)"
         repl.renderer.notice(f"model: {current} — switch with /model provider:name", "info")
         return
-    await repl.switch_model(argument)
+    await switch_model(repl, argument)
+
+
+async def switch_model(repl: Repl, model: str) -> None:
+    """Use `model` from the next turn on; the conversation and its cost carry over."""
+    from decode.tui.sessions import carry_session, show_fill
+
+    await repl.warmed_up()
+    if repl.settings is None:
+        repl.renderer.error(repl.unavailable)
+        return
+    from decode.models.errors import ModelConfigError
+
+    try:
+        # Resolving may import a provider SDK (a second or more): keep the prompt responsive.
+        loop = await asyncio.to_thread(repl.factory.build, model, repl.settings)
+    except ModelConfigError as exc:
+        repl.renderer.error(str(exc))
+        return
+    if repl.loop is not None:
+        loop.history, loop.usage = repl.loop.history, repl.loop.usage
+        loop.deps.permissions = repl.loop.deps.permissions  # the mode and "always" rules carry over
+    carry_session(repl.loop, loop, repl.warm, model)  # the same saved session, now with `model`
+    repl.loop = loop
+    repl.status.model = model
+    repl.status.phase = "ready"
+    show_fill(repl)
+    repl.renderer.notice(f"model: {model}")
 
 
 def _model_suggestions(repl: Repl) -> list[str]:
-    return repl.model_suggestions()
+    return repl.model_choices  # known once the warm-up is done
 
 
 async def _clear(repl: Repl, argument: str) -> None:

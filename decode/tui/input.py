@@ -1,7 +1,10 @@
 """The input line: a prompt_toolkit `PromptSession` with decode's keys, history and completion.
 
 - Enter sends; Alt+Enter, or a backslash at the end of the line, adds a line instead.
-- Ctrl-C clears the line; on an empty line it calls `on_interrupt` (the REPL stops the turn).
+- While a turn runs (lesson 07, `TurnKeys`): Enter sends a steer (the REPL decides), Alt+Enter
+  sends the line as a follow-up, Esc stops the turn; a trailing backslash still adds a line.
+- Ctrl-C stops the running turn; otherwise it clears the line, and on an empty line it calls
+  `on_interrupt` (the REPL says how to leave). Twice in a row, quickly, it leaves (like Ctrl-D).
 - Ctrl-D on an empty line ends the session (prompt_toolkit raises `EOFError`).
 - Shift+Tab calls `on_cycle_mode` (the REPL switches the permission mode, lesson 06).
 - History is kept in a file under `.decode/` of the launch directory, so it survives restarts
@@ -12,13 +15,16 @@ The session is built from plain callables (the message above the input, the foot
 interrupt handler) so the REPL wires it up, and tests drive it through prompt_toolkit's pipe input.
 """
 
+import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import AnyFormattedText
 from prompt_toolkit.history import FileHistory
 from prompt_toolkit.input import Input
@@ -31,6 +37,11 @@ from decode.tui.commands import CommandRegistry
 HISTORY_FILE = Path(".decode") / "history"
 PROMPT = "❯ "
 CONTINUATION = "· "
+DOUBLE_PRESS_S = 1.0  # a second Ctrl-C within this many seconds leaves
+# A lone Esc stops the turn, but Esc is also how terminals spell Alt (Alt+Enter is Esc, Enter):
+# prompt_toolkit waits this long for a second key before it takes Esc alone (its default is 0.5 s
+# for the bytes of a sequence, then 1 s for a key binding). Terminals send Alt+key in one write.
+ESCAPE_WAIT_S = 0.1
 
 STYLE = Style.from_dict(
     {
@@ -80,9 +91,24 @@ class SlashCommandCompleter(Completer):
                 yield Completion(choice, start_position=-len(argument))
 
 
-def key_bindings(on_interrupt: Callable[[], None], on_cycle_mode: Callable[[], None] | None = None) -> KeyBindings:
-    """Enter / Alt+Enter / trailing backslash / Ctrl-C / Shift+Tab as the module docstring describes."""
+@dataclass(frozen=True)
+class TurnKeys:
+    """What the keys do while a turn runs (lesson 07): the REPL says when it is busy and acts."""
+
+    busy: Callable[[], bool]
+    abort: Callable[[], None]
+    follow_up: Callable[[str], None]
+
+
+def key_bindings(
+    on_interrupt: Callable[[], None],
+    on_cycle_mode: Callable[[], None] | None = None,
+    turn_keys: TurnKeys | None = None,
+) -> KeyBindings:
+    """Enter / Alt+Enter / trailing backslash / Esc / Ctrl-C / Shift+Tab as the module docstring describes."""
     bindings = KeyBindings()
+    busy = Condition(turn_keys.busy if turn_keys is not None else lambda: False)
+    last_interrupt = [float("-inf")]
 
     if on_cycle_mode is not None:
 
@@ -105,13 +131,32 @@ def key_bindings(on_interrupt: Callable[[], None], on_cycle_mode: Callable[[], N
         buffer.validate_and_handle()
 
     @bindings.add("escape", "enter")
-    def _newline(event: KeyPressEvent) -> None:
-        event.current_buffer.newline(copy_margin=False)
+    def _newline_or_follow_up(event: KeyPressEvent) -> None:
+        buffer = event.current_buffer
+        if turn_keys is not None and busy() and buffer.text.strip():
+            text = buffer.text
+            buffer.append_to_history()
+            buffer.reset()
+            turn_keys.follow_up(text)
+            return
+        buffer.newline(copy_margin=False)
+
+    @bindings.add("escape", filter=busy)
+    def _abort(event: KeyPressEvent) -> None:
+        assert turn_keys is not None
+        turn_keys.abort()
 
     @bindings.add("c-c")
     def _interrupt(event: KeyPressEvent) -> None:
+        now, previous = time.monotonic(), last_interrupt[0]
+        last_interrupt[0] = now
+        if event.is_repeat and now - previous < DOUBLE_PRESS_S:
+            event.app.exit(exception=EOFError())  # twice in a row: leave, as Ctrl-D does
+            return
         buffer = event.current_buffer
-        if buffer.text:
+        if turn_keys is not None and busy():
+            turn_keys.abort()
+        elif buffer.text:
             buffer.reset()
         else:
             on_interrupt()
@@ -128,16 +173,17 @@ def build_prompt_session(
     on_interrupt: Callable[[], None],
     history_file: Path,
     on_cycle_mode: Callable[[], None] | None = None,
+    turn_keys: TurnKeys | None = None,
     input: Input | None = None,
     output: Output | None = None,
 ) -> PromptSession[str]:
     """The REPL's prompt session. `input`/`output` default to the terminal (tests pass a pipe)."""
     history_file.parent.mkdir(parents=True, exist_ok=True)
-    return PromptSession(
+    session: PromptSession[str] = PromptSession(
         message=message,
         multiline=True,
         prompt_continuation=lambda width, line_number, is_soft_wrap: [("class:continuation", CONTINUATION)],
-        key_bindings=key_bindings(on_interrupt, on_cycle_mode),
+        key_bindings=key_bindings(on_interrupt, on_cycle_mode, turn_keys),
         history=FileHistory(str(history_file)),
         auto_suggest=AutoSuggestFromHistory(),
         completer=SlashCommandCompleter(commands, arguments),
@@ -150,3 +196,5 @@ def build_prompt_session(
         input=input,
         output=output,
     )
+    session.app.ttimeoutlen = session.app.timeoutlen = ESCAPE_WAIT_S
+    return session

@@ -6,11 +6,13 @@ does the slow part at the same time: read the settings, import the agent, resolv
 build the Agent Loop. The first prompt the user sends waits for it, if it is not done yet.
 
 A missing key is not fatal here: the warm-up then ends with settings but no Agent Loop, and the
-error message, and `/model` can pick a model that works.
+error message, and `/model` can pick a model that works. `finish_warm_up()` hands the result to
+the REPL: the footer turns `ready` (or says there is no model), with the notices that go with it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import logging
 import threading
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
     from decode.entities.events import ToolOutputDelta
     from decode.models.retry import OnRetry
     from decode.permissions.hook import ApproveCallback
+    from decode.tui.app import Repl
 
 logger = logging.getLogger(__name__)
 
@@ -162,3 +165,34 @@ def start_warm_up(
 
     threading.Thread(target=run, name="decode-warm-up", daemon=True).start()
     return future
+
+
+async def finish_warm_up(repl: Repl, warm_up: asyncio.Future[Warm]) -> None:
+    """Wait for the warm-up and give the REPL what it built (or the reason it could not)."""
+    from decode.tui.approvals import start_permissions
+    from decode.tui.sessions import resumed_notice, show_fill
+
+    try:
+        warm = await warm_up
+    except Exception as exc:
+        logger.debug("warm-up failed", exc_info=True)
+        warm = Warm(model=repl.model_option or "", error=f"the agent could not start: {exc}")
+    repl.settings, repl.loop, repl.warm = warm.settings, warm.loop, warm
+    repl.status.model = warm.model
+    if warm.settings is not None:
+        from decode.models.gateway import PROVIDERS
+
+        repl.status.context_window = warm.settings.context_window
+        repl.model_choices = [warm.settings.model, *(f"{p}:" if p != "test" else p for p in PROVIDERS)]
+    if warm.error is None:
+        repl.status.phase = "ready"
+        show_fill(repl)
+        if repl.factory.resume is not None:
+            repl.renderer.notice(resumed_notice(warm))
+        start_permissions(repl, explicit_mode=repl.factory.permission_mode is not None)
+    else:
+        repl.status.phase = "unavailable"
+        hint = "; pick another model with /model provider:name" if warm.settings is not None else ""
+        repl.unavailable = warm.error + hint
+        repl.renderer.error(repl.unavailable)
+    repl.invalidate()

@@ -6,10 +6,8 @@ import pytest
 
 from decode.harness.decisions import DecisionChannel, Option, Question, Reply
 
-APPROVE = Question(
-    "allow bash(npm install)?", (Option("y", "yes"), Option("a", "always"), Option("n", "no")), free_text=True
-)
-DATABASE = Question("Which database?", (Option("1", "postgres"), Option("2", "sqlite")), free_text=False)
+APPROVE = Question("allow bash(npm install)?", (Option("y", "yes"), Option("a", "always"), Option("n", "no")))
+DATABASE = Question("Which database?", (Option("1", "postgres"), Option("2", "sqlite")), free_text=None)
 
 
 @pytest.mark.parametrize(

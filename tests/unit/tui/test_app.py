@@ -16,6 +16,7 @@ from decode.agent.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
 from decode.cli import cli
+from decode.harness.abort import INTERRUPTED_NOTE
 from decode.tui.app import Repl, describe_error
 from decode.tui.footer import footer, plain
 
@@ -186,19 +187,22 @@ async def test_ctrl_c_stops_a_running_turn_and_the_next_turn_works(start_repl) -
     session.type(CTRL_C)
     output = await session.wait_for("interrupted")
     assert not session.repl.busy
-    assert session.repl.loop.history == []
     assert "thinking about it" in output  # what had streamed is kept on screen
+    # ... and in the conversation (lesson 07), closed by a note that the user interrupted.
+    said = [p.content for m in session.repl.loop.history for p in m.parts if p.part_kind in ("text", "user-prompt")]
+    assert said == ["a slow question", "thinking about it for a long time", INTERRUPTED_NOTE]
 
     session.send("try again")
     await session.wait_for("recovered")
 
 
-async def test_a_prompt_sent_while_busy_is_queued_and_runs_next(start_repl) -> None:
-    release = asyncio.Event()
+async def test_a_prompt_sent_while_busy_waits_and_reaches_the_model_in_the_same_turn(start_repl) -> None:
+    asked, release = asyncio.Event(), asyncio.Event()
 
     async def waits_for_release(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
         prompts = [part.content for m in messages for part in m.parts if part.part_kind == "user-prompt"]
         if prompts[-1] == "first":
+            asked.set()
             await release.wait()
         yield f"answer to {prompts[-1]}"
 
@@ -206,7 +210,7 @@ async def test_a_prompt_sent_while_busy_is_queued_and_runs_next(start_repl) -> N
     await session.warm()
     session.repl.loop = function_loop(session.repl, waits_for_release)
     session.send("first")
-    await session.wait_until(lambda: session.repl.busy)
+    await asyncio.wait_for(asked.wait(), 20)  # the model is answering "first": "second" must wait
     session.send("second")
     await session.wait_until(lambda: session.repl.status.queued == 1)
     assert session.repl.status.phase == "busy"
@@ -219,6 +223,7 @@ async def test_a_prompt_sent_while_busy_is_queued_and_runs_next(start_repl) -> N
     output = await session.wait_for("answer to second")
     assert output.index("answer to first") < output.index("❯ second") < output.index("answer to second")
     assert session.repl.status.queued == 0
+    assert output.count("❯ second") == 1  # a steer: one turn, the message echoed where the model got it
 
 
 async def test_ctrl_c_clears_the_line_and_on_an_empty_line_says_how_to_leave(start_repl, script) -> None:

@@ -1,4 +1,4 @@
-"""Approvals in the REPL: the question, the answers, one question at a time."""
+"""Approvals in the REPL: the question, the answers, one question at a time (the Decision Channel)."""
 
 import asyncio
 import io
@@ -13,6 +13,7 @@ from decode.permissions.hook import Answer, Approval
 from decode.permissions.types import Decision, Verdict
 from decode.tui.approvals import HELP, Approvals, parse_answer
 from decode.tui.footer import footer, plain
+from decode.tui.questions import QuestionLine
 from decode.tui.render import Renderer
 
 
@@ -34,43 +35,46 @@ def test_answers(line: str, approval: Approval | None) -> None:
     assert parse_answer(line) == approval
 
 
-def approvals() -> tuple[Approvals, io.StringIO]:
+def approvals() -> tuple[Approvals, QuestionLine, io.StringIO]:
     out = io.StringIO()
-    return Approvals(Renderer(Console(file=out, width=200)), invalidate=lambda: None), out
+    line = QuestionLine(Renderer(Console(file=out, width=200)), invalidate=lambda: None)
+    return Approvals(line.channel), line, out
 
 
 VERDICT = Verdict(Decision.ASK, "npm install: no rule allows it in default mode")
 
 
 async def test_a_question_waits_for_the_line_that_answers_it() -> None:
-    prompts, out = approvals()
-    assert not prompts.answer("a prompt, not an answer")
+    prompts, line, out = approvals()
+    assert not line.answer("a prompt, not an answer")
     asking = asyncio.create_task(prompts.ask("bash", {"command": "npm install"}, VERDICT))
     await asyncio.sleep(0)
-    assert prompts.pending
-    assert prompts.question.startswith("allow bash(npm install)?")
+    assert line.channel.current is not None
+    assert line.text == f"allow bash(npm install)? ({HELP}) "
     assert "permission needed: bash(npm install) — npm install: no rule allows it" in out.getvalue()
-    assert prompts.answer("")  # an empty line: the question stays
-    assert prompts.pending
+    assert line.answer("")  # an empty line: the question stays
+    assert line.channel.current is not None
     assert HELP in out.getvalue()
-    assert prompts.answer("a")
+    assert line.answer("a")
     assert await asking == Approval(Answer.ALWAYS)
-    assert not prompts.pending
-    assert prompts.question == ""
+    assert "→ always" in out.getvalue()
+    assert line.channel.current is None
+    assert line.text == ""
 
 
 async def test_parallel_calls_are_asked_one_at_a_time() -> None:
-    prompts, out = approvals()
+    prompts, line, out = approvals()
     first = asyncio.create_task(prompts.ask("bash", {"command": "one"}, VERDICT))
     second = asyncio.create_task(prompts.ask("bash", {"command": "two"}, VERDICT))
     await asyncio.sleep(0)
-    assert "bash(one)" in prompts.question
+    assert "bash(one)" in line.text
     assert "bash(two)" not in out.getvalue()
-    prompts.answer("y")
+    line.answer("y")
     assert await first == Approval(Answer.YES)
     await asyncio.sleep(0)
-    assert "bash(two)" in prompts.question
-    prompts.answer("not now")
+    assert "bash(two)" in line.text
+    assert "permission needed: bash(two)" in out.getvalue()  # its reason shows when its turn comes
+    line.answer("not now")
     assert await second == Approval(Answer.NO, "not now")
 
 
@@ -87,7 +91,7 @@ async def test_yes_runs_the_call_once(start_repl, script, project: Path) -> None
     session = await start_repl(touch_then_answer(script))
     session.send("make a file")
     await session.wait_for("permission needed: bash(touch made.txt)")
-    await session.wait_until(lambda: session.repl.approvals.pending)
+    await session.wait_until(lambda: session.repl.questions.channel.current)
     session.send("y")
     await session.wait_for("Finished.")
     assert (project / "made.txt").exists()
@@ -97,7 +101,7 @@ async def test_yes_runs_the_call_once(start_repl, script, project: Path) -> None
 async def test_no_with_a_reason_reaches_the_model(start_repl, script, project: Path) -> None:
     session = await start_repl(touch_then_answer(script))
     session.send("make a file")
-    await session.wait_until(lambda: session.repl.approvals.pending)
+    await session.wait_until(lambda: session.repl.questions.channel.current)
     session.send("keep the tree clean")
     output = await session.wait_for("Finished.")
     assert not (project / "made.txt").exists()
@@ -116,7 +120,7 @@ async def test_always_saves_the_rule_and_the_next_call_does_not_ask(start_repl, 
     )
     session = await start_repl(model)
     session.send("make a file twice")
-    await session.wait_until(lambda: session.repl.approvals.pending)
+    await session.wait_until(lambda: session.repl.questions.channel.current)
     session.send("a")
     output = await session.wait_for("Finished.")
     assert output.count("permission needed") == 1

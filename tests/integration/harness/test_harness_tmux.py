@@ -1,0 +1,78 @@
+"""The harness in a real terminal: Esc stops a running `sleep`, a steer reaches a slow model."""
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.integration.harness.conftest import DECODE, Terminal
+
+pytestmark = pytest.mark.integration
+
+
+def running_members(pgid: str) -> list[str]:
+    """Processes of group `pgid` still running (a killed one not yet reaped by PID 1 is a zombie: gone)."""
+    listed = subprocess.run(["ps", "-eo", "pgid=,stat=,args="], capture_output=True, text=True, check=True).stdout
+    rows = [line.split(None, 2) for line in listed.splitlines()]
+    return [row[2] for row in rows if len(row) == 3 and row[0] == pgid and not row[1].startswith("Z")]
+
+
+def test_esc_stops_a_sleeping_bash_command_and_the_next_prompt_works(terminal: Terminal, project: Path) -> None:
+    script = project / "turns.json"
+    command = "echo $$ > group.pid; sleep 300 & sleep 300"
+    script.write_text(
+        json.dumps(
+            [
+                {"text": "Starting the server.", "tool_calls": [{"name": "bash", "args": {"command": command}}]},
+                {"text": "Fresh start, as you asked."},
+            ]
+        )
+    )
+    terminal.start(
+        f"{DECODE} --permission-mode bypass --model script:{script}; echo decode-exited-$?; sleep 60", project
+    )
+    terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer")
+    terminal.type("start the server")
+    terminal.keys("Enter")
+    terminal.wait_for(
+        lambda _: (project / "group.pid").exists() and (project / "group.pid").read_text().strip() != "", "the pid file"
+    )
+    pgid = (project / "group.pid").read_text().strip()
+    assert len(running_members(pgid)) == 3  # bash and two sleeps
+    terminal.wait_for_text("sleep 300 & sleep 300) ·")  # the running tool, in the live area
+
+    terminal.keys("Escape")
+    screen = terminal.wait_for_text("interrupted")
+
+    assert running_members(pgid) == []
+    assert "✗ bash(echo $$ > group.pid; sleep 300 & sleep 300) · stopped" in screen
+    terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer after the abort")
+
+    terminal.type("what happened?")
+    terminal.keys("Enter")
+    terminal.wait_for_text("Fresh start, as you asked.")
+    terminal.type("/quit")
+    terminal.keys("Enter")
+    terminal.wait_for_text("decode-exited-0")
+    session = next((project / ".decode" / "sessions").glob("*.jsonl")).read_text()
+    assert "Interrupted by the user" in session  # the aborted turn is in the session log, closed
+
+
+def test_a_message_typed_while_a_slow_model_thinks_steers_it(terminal: Terminal, project: Path) -> None:
+    script = project / "turns.json"
+    script.write_text(json.dumps([{"text": "Here is the plan.", "delay_s": 3}, {"text": "Switched to pnpm."}]))
+    terminal.start(f"{DECODE} --model script:{script}; echo decode-exited-$?; sleep 60", project)
+    terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer")
+    terminal.type("plan the install")
+    terminal.keys("Enter")
+    terminal.wait_for(lambda _: "working" in terminal.footer(), "the busy footer")
+
+    terminal.type("use pnpm")
+    terminal.keys("Enter")
+    terminal.wait_for_text("↳ steer · use pnpm")  # waiting above the prompt
+    screen = terminal.wait_for_text("Switched to pnpm.")
+
+    assert screen.index("Here is the plan.") < screen.index("❯ use pnpm") < screen.index("Switched to pnpm.")
+    terminal.keys("C-c", "C-c")  # twice in a row: leave
+    terminal.wait_for_text("decode-exited-0")
