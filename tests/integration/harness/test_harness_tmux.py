@@ -45,7 +45,7 @@ def test_esc_stops_a_sleeping_bash_command_and_the_next_prompt_works(terminal: T
     terminal.keys("Escape")
     screen = terminal.wait_for_text("interrupted")
 
-    assert running_members(pgid) == []
+    terminal.wait_for(lambda _: running_members(pgid) == [], "the end of the process group")
     assert "✗ bash(echo $$ > group.pid; sleep 300 & sleep 300) · stopped" in screen
     terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer after the abort")
 

@@ -119,7 +119,7 @@ async def test_abort_during_a_long_bash_kills_its_process_group_and_the_next_tur
     assert ended.outcome == "aborted"
     assert [message.display for message in ended.returned] == [steer.text, queued.display]  # handed back
     assert not h.runner.busy
-    assert living_members(pgid) == []  # the whole group is gone: bash and both sleeps
+    await h.wait_until(lambda: living_members(pgid) == [])  # the whole group dies: bash and both sleeps
 
     # The partial turn is kept, every call answered, and the user's note closes it.
     _, said, closing = h.loop.history

@@ -20,6 +20,12 @@ from decode.tui.turns import pending_lines
 ESC, ALT_ENTER, CTRL_C = "\x1b", "\x1b\r", "\x03"
 
 
+def running_members(pgid: str) -> list[str]:
+    """Processes of group `pgid` still running (a killed one not yet reaped is a zombie: not running)."""
+    listed = subprocess.run(["ps", "-eo", "pgid=,stat="], capture_output=True, text=True, check=True).stdout
+    return [line for line in listed.splitlines() if line.split()[0] == pgid and not line.split()[1].startswith("Z")]
+
+
 def user_prompts(messages: list[ModelMessage]) -> list[str]:
     return [p.content for m in messages for p in m.parts if p.part_kind == "user-prompt" and isinstance(p.content, str)]
 
@@ -107,10 +113,7 @@ async def test_esc_stops_a_long_bash_at_once_and_the_conversation_goes_on(start_
     session.type(ESC)
     output = await session.wait_for("interrupted")
     assert not session.repl.busy
-    listed = subprocess.run(["ps", "-eo", "pgid=,stat="], capture_output=True, text=True, check=True).stdout  # noqa: ASYNC221
-    assert [
-        line for line in listed.splitlines() if line.split()[0] == pgid and not line.split()[1].startswith("Z")
-    ] == []
+    await session.wait_until(lambda: running_members(pgid) == [])
     assert "✗ bash(echo $$ > g.pid; sleep 600) · stopped" in output
     assert "not sent, back in the input line: 1 message" in output
     assert session.repl.session.default_buffer.text == "on port 8080"
