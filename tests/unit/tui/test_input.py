@@ -12,7 +12,7 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from decode.tui.commands import builtin_commands
-from decode.tui.input import SlashCommandCompleter, build_prompt_session
+from decode.tui.input import SlashCommandCompleter, TurnKeys, build_prompt_session
 
 ENTER, ALT_ENTER, CTRL_C, CTRL_D, TAB, UP = "\r", "\x1b\r", "\x03", "\x04", "\t", "\x1b[A"
 MODELS = ["google-gla:gemini-flash-latest", "google-gla:", "script:"]
@@ -129,3 +129,70 @@ def test_a_commands_argument_is_completed_from_its_suggestions() -> None:
 def test_prompts_get_no_completions() -> None:
     assert completions("fix the /etc/hosts") == []
     assert completions("/help\nmore") == []
+
+
+# -- while a turn runs (lesson 07) ---------------------------------------------------------------
+
+ESC = "\x1b"
+
+
+class Turn:
+    """A stand-in for the REPL's side of `TurnKeys`: whether it is busy, and what the keys asked for."""
+
+    def __init__(self, busy: bool) -> None:
+        self.is_busy = busy
+        self.actions: list[str] = []
+
+    def keys(self) -> TurnKeys:
+        return TurnKeys(
+            busy=lambda: self.is_busy,
+            abort=lambda: self.actions.append("abort"),
+            follow_up=lambda text: self.actions.append(f"follow-up: {text}"),
+        )
+
+
+def busy_session(keyboard: PipeInput, history: Path, turn: Turn) -> PromptSession[str]:
+    return build_prompt_session(
+        commands=builtin_commands(),
+        arguments=lambda name: [],
+        message="❯ ",
+        footer="footer",
+        on_interrupt=lambda: turn.actions.append("interrupt"),
+        turn_keys=turn.keys(),
+        history_file=history,
+        input=keyboard,
+        output=DummyOutput(),
+    )
+
+
+async def test_while_busy_alt_enter_sends_a_follow_up_and_esc_and_ctrl_c_abort(
+    keyboard: PipeInput, tmp_path: Path
+) -> None:
+    turn = Turn(busy=True)
+    prompt = busy_session(keyboard, tmp_path / "h", turn)
+    keys = "then test" + ALT_ENTER + "steer\\" + ENTER + "two lines" + ENTER
+    assert await read_line(prompt, keyboard, keys) == "steer\ntwo lines"  # Enter sends (the REPL steers)
+    assert turn.actions == ["follow-up: then test"]
+
+    reading = asyncio.create_task(prompt.prompt_async())
+    keyboard.send_text(ESC)
+    await until(lambda: turn.actions[-1:] == ["abort"])
+    keyboard.send_text("kept" + CTRL_C)
+    await until(lambda: turn.actions == ["follow-up: then test", "abort", "abort"])
+    assert prompt.default_buffer.text == "kept"  # stopping the turn leaves the line alone
+    reading.cancel()
+    await asyncio.gather(reading, return_exceptions=True)
+
+
+async def test_while_idle_alt_enter_still_adds_a_line(keyboard: PipeInput, tmp_path: Path) -> None:
+    turn = Turn(busy=False)
+    prompt = busy_session(keyboard, tmp_path / "h", turn)
+    assert await read_line(prompt, keyboard, "one" + ALT_ENTER + "two" + ENTER) == "one\ntwo"
+    assert turn.actions == []
+
+
+async def test_ctrl_c_twice_in_a_row_leaves(keyboard: PipeInput, tmp_path: Path) -> None:
+    turn = Turn(busy=True)
+    with pytest.raises(EOFError):
+        await read_line(busy_session(keyboard, tmp_path / "h", turn), keyboard, CTRL_C + CTRL_C)
+    assert turn.actions == ["abort"]  # the first stopped the turn, the second left
