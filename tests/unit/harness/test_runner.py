@@ -224,3 +224,22 @@ async def test_abort_while_an_approval_waits_withdraws_the_question_and_runs_not
     closing = h.loop.history[-1]
     assert isinstance(closing, ModelRequest)
     assert [part.content for part in closing.parts if isinstance(part, ToolReturnPart)] == [INTERRUPTED_RESULT]
+
+
+async def test_an_aborted_turn_is_logged_and_a_resumed_session_continues_from_it(
+    harness, tmp_path: Path, settings
+) -> None:
+    from decode.context.session import Session
+
+    h = harness([Step("Working.", PAUSE), Step("Picking up.")])
+    h.loop.session = Session.start(tmp_path, model="strict", settings=settings)
+    h.runner.send(Message("do the thing"))
+    await h.wait_until(lambda: "tool_call" in h.kinds())
+    h.runner.abort()
+    assert (await h.ended()).outcome == "aborted"
+
+    _, loaded = Session.resume(tmp_path)
+    assert user_texts(loaded.history) == ["do the thing", INTERRUPTED_NOTE]
+    h.loop.history = loaded.history  # as `decode --resume` would start
+    h.runner.send(Message("go on"))
+    assert (await h.ended(2)).outcome == "finished"  # the strict model found every call answered
