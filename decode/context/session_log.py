@@ -29,12 +29,13 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from pydantic_ai.messages import ModelMessage, ModelRequest, UserPromptPart
 
+from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
 from decode.entities.usage import Usage
 
 logger = logging.getLogger(__name__)
 
 FORMAT_VERSION = 1
-SESSIONS_DIR = Path(".decode") / "sessions"
+SESSIONS_DIR = HARNESS_DIR / "sessions"
 """Where sessions live, relative to the Harness Home (the launch directory)."""
 
 PROMPT_PREVIEW_CHARS = 200
@@ -169,7 +170,7 @@ class SessionLog:
         """Write one record as one line, flushed and fsynced before returning."""
         line = RECORD_ADAPTER.dump_json(record) + b"\n"
         if not self.path.exists():
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_parent_dirs(self.path)
             line = RECORD_ADAPTER.dump_json(self.header) + b"\n" + line
             with self.path.open("xb") as file:
                 file.write(line)

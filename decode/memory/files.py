@@ -15,12 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from decode.config.harness_home import HARNESS_DIR
+
 logger = logging.getLogger(__name__)
 
 AGENTS_FILE = "AGENTS.md"
-USER_MEMORY = Path(".decode") / AGENTS_FILE
+USER_MEMORY = HARNESS_DIR / AGENTS_FILE
 """The user's file, relative to the home directory."""
-PROJECT_NOTES = Path(".decode") / "MEMORY.md"
+PROJECT_NOTES = HARNESS_DIR / "MEMORY.md"
 """The notes file, relative to the launch directory (the Harness Home)."""
 MEMORY_CAP = 6_000
 """Characters of `.decode/MEMORY.md` that go into the instructions (about 1,500 tokens)."""

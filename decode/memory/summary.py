@@ -17,6 +17,7 @@ from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, ToolCallPart, UserPromptPart
 from pydantic_ai.models import Model
 
+from decode.config.harness_home import make_parent_dirs
 from decode.entities.events import Notice
 from decode.memory.files import PROJECT_NOTES
 
@@ -75,7 +76,7 @@ async def summarise_session(model: Model | str, history: list[ModelMessage]) -> 
 def append_note(home: Path, note: str, *, now: datetime | None = None) -> Path:
     """Append `- YYYY-MM-DD HH:MM UTC: note` to `home/.decode/MEMORY.md` and return its path."""
     path = home / PROJECT_NOTES
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_parent_dirs(path)
     stamp = (now or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
     needs_newline = path.exists() and path.stat().st_size > 0 and not path.read_bytes().endswith(b"\n")
     with path.open("a", encoding="utf-8") as file:

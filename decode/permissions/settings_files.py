@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from decode.config.harness_home import make_parent_dirs
 from decode.permissions.rules import RuleError, parse_rule
 from decode.permissions.types import Decision, Layer, Mode, Rule, RuleSource
 
@@ -162,7 +163,7 @@ def add_allow_rules(project: Path, rules: list[str]) -> Path:
 
 def _write_atomically(path: Path, text: str) -> None:
     """Write via a temporary file and a rename, so a crash never leaves half a settings file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_parent_dirs(path)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:

@@ -21,11 +21,13 @@ import frontmatter
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from decode.config.harness_home import HARNESS_DIR
+
 SKILL_FILE = "SKILL.md"
 BUILTIN_SKILLS = Path(__file__).parent / "builtin"
-USER_SKILLS = Path(".decode") / "skills"
+USER_SKILLS = HARNESS_DIR / "skills"
 """User skills, relative to the home directory."""
-PROJECT_SKILLS = Path(".decode") / "skills"
+PROJECT_SKILLS = HARNESS_DIR / "skills"
 """Project skills, relative to the launch directory (the Harness Home)."""
 RESOURCE_DIRS = ("scripts", "references")
 

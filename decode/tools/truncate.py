@@ -12,22 +12,17 @@ import secrets
 from datetime import UTC, datetime
 from pathlib import Path
 
-OUTPUT_DIR = Path(".decode") / "tool-output"
+from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
 
-
-def output_dir(harness_home: Path) -> Path:
-    """The directory for full outputs, created with a `.gitignore` so they are never committed."""
-    directory = harness_home / OUTPUT_DIR
-    if not directory.is_dir():
-        directory.mkdir(parents=True, exist_ok=True)
-        (directory / ".gitignore").write_text("*\n", encoding="utf-8")
-    return directory
+OUTPUT_DIR = HARNESS_DIR / "tool-output"
 
 
 def new_output_path(harness_home: Path, label: str) -> Path:
     """A fresh file name for one full output, e.g. `20260101T120000Z-bash-3f2a-stdout.txt`."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    return output_dir(harness_home) / f"{stamp}-{label}-{secrets.token_hex(3)}.txt"
+    path = harness_home / OUTPUT_DIR / f"{stamp}-{label}-{secrets.token_hex(3)}.txt"
+    make_parent_dirs(path)  # `.decode/` keeps tool output out of git (see harness_home.py)
+    return path
 
 
 def omission_note(omitted: int, total: int, saved_to: str) -> str:

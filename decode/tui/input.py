@@ -32,9 +32,10 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
+from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
 from decode.tui.commands import CommandRegistry
 
-HISTORY_FILE = Path(".decode") / "history"
+HISTORY_FILE = HARNESS_DIR / "history"
 PROMPT = "❯ "
 CONTINUATION = "· "
 DOUBLE_PRESS_S = 1.0  # a second Ctrl-C within this many seconds leaves
@@ -178,7 +179,7 @@ def build_prompt_session(
     output: Output | None = None,
 ) -> PromptSession[str]:
     """The REPL's prompt session. `input`/`output` default to the terminal (tests pass a pipe)."""
-    history_file.parent.mkdir(parents=True, exist_ok=True)
+    make_parent_dirs(history_file)
     session: PromptSession[str] = PromptSession(
         message=message,
         multiline=True,

@@ -19,7 +19,7 @@ def test_long_text_keeps_head_and_tail_and_saves_the_whole(tmp_path: Path) -> No
     saved = out.split("the full output is in ")[1].split(" ")[0]
     assert saved.startswith(".decode/tool-output/")
     assert (tmp_path / saved).read_text() == text
-    assert (tmp_path / OUTPUT_DIR / ".gitignore").read_text() == "*\n"
+    assert "tool-output/" in (tmp_path / ".decode" / ".gitignore").read_text().splitlines()
 
 
 def test_head_tail_splits_the_limit() -> None:
