@@ -54,3 +54,8 @@ def test_subcommand_help_imports_the_command() -> None:
     result = CliRunner().invoke(cli, ["run", "--help"])
     assert result.exit_code == 0
     assert "--max-requests" in result.output
+
+
+def test_python_dash_m_decode_is_the_same_command() -> None:
+    done = subprocess.run([sys.executable, "-m", "decode", "--version"], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == f"decode {__version__}"
