@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from pydantic_ai.messages import ModelMessagesTypeAdapter
+from pydantic_ai.messages import BinaryContent, ModelMessagesTypeAdapter, ModelRequest, UserPromptPart
 
 from decode.context.replay import load_session
 from decode.context.session_log import FORMAT_VERSION, SESSIONS_DIR, SessionLog
@@ -44,3 +44,14 @@ def test_reopening_cuts_the_torn_bytes_before_appending(log: SessionLog, histori
     assert replayed.turns == 3
     assert replayed.skipped_lines == 0
     assert [record["prompt"] for record in log_lines(log.path)[1:]] == ["turn 0", "turn 1", "after the crash"]
+
+
+def test_binary_content_in_a_prompt_round_trips(log: SessionLog) -> None:
+    image = BinaryContent(data=b"\x89PNG\r\n\x1a\n\x00\xff", media_type="image/png")
+    turn = [ModelRequest(parts=[UserPromptPart(["what is in this picture?", image])])]
+    log.append_turn(turn, Usage(requests=1), model="script:turns.json")
+    [restored] = load_session(log.path).history
+    assert isinstance(restored, ModelRequest)
+    content = restored.parts[0].content
+    assert isinstance(content, list)
+    assert content[1].data == image.data
