@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from decode.tools.truncate import OUTPUT_DIR, head_tail, shorten
+from decode.tools.truncate import head_tail, shorten
 
 
 def test_short_text_is_untouched(tmp_path: Path) -> None:
