@@ -192,6 +192,12 @@ class Renderer:
         """An error, in its own style; the REPL carries on after it."""
         self._print_line(Text(f"error: {message}", style=ERROR_STYLE))
 
+    def answer(self, text: str) -> None:
+        """A whole answer at once, as Markdown (the earlier turns of a resumed session)."""
+        self._flush()
+        if text.strip():
+            self._print_block(text)
+
     def info(self, renderable: RenderableType) -> None:
         """Output of a slash command (help, cost…), printed as it is."""
         self._flush()

@@ -54,6 +54,47 @@ def open_session(
     return Session.open(workspace, resume=resume, model=model, settings=settings)
 
 
+RESUME_SHOWN_TURNS = 10
+"""How many earlier turns a resumed REPL prints again, newest last."""
+
+
+def earlier_turns(history: list[ModelMessage]) -> tuple[list[tuple[str, str]], bool]:
+    """The (prompt, final answer) pairs of a history, oldest first, and whether it was compacted.
+
+    A compaction summary travels as a user prompt marked in its request's metadata: it is not a
+    turn the user typed, so it is left out (the flag says it was there).
+    """
+    from pydantic_ai.messages import ModelRequest, ModelResponse, TextPart, UserPromptPart
+
+    from decode.context.windows import SUMMARY_MARK
+
+    turns: list[tuple[str, str]] = []
+    compacted = False
+    for message in history:
+        if isinstance(message, ModelRequest):
+            prompts = [p.content for p in message.parts if isinstance(p, UserPromptPart) and isinstance(p.content, str)]
+            if message.metadata and SUMMARY_MARK in message.metadata and prompts:
+                compacted, prompts = True, prompts[1:]
+            turns.extend((prompt, "") for prompt in prompts)
+        elif isinstance(message, ModelResponse) and turns:
+            text = "".join(part.content for part in message.parts if isinstance(part, TextPart))
+            if text.strip():  # the last text of a turn is its answer
+                turns[-1] = (turns[-1][0], text)
+    return turns, compacted
+
+
+def show_earlier_turns(repl: Repl, history: list[ModelMessage]) -> None:
+    """Print a resumed conversation's last turns again, so the user sees where they left off."""
+    turns, compacted = earlier_turns(history)
+    hidden = max(len(turns) - RESUME_SHOWN_TURNS, 0)
+    if compacted or hidden:
+        what = "the conversation before them was compacted" if compacted else f"{hidden} earlier turns not shown"
+        repl.renderer.notice(f"… {what}")
+    for prompt, answer in turns[hidden:]:
+        repl.renderer.user(prompt)
+        repl.renderer.answer(answer)
+
+
 def resumed_notice(warm: Warm) -> str:
     """What the REPL says after `decode --resume`."""
     if warm.session is None:

@@ -170,7 +170,7 @@ def start_warm_up(
 async def finish_warm_up(repl: Repl, warm_up: asyncio.Future[Warm]) -> None:
     """Wait for the warm-up and give the REPL what it built (or the reason it could not)."""
     from decode.tui.approvals import start_permissions
-    from decode.tui.sessions import resumed_notice, show_fill
+    from decode.tui.sessions import resumed_notice, show_earlier_turns, show_fill
 
     try:
         warm = await warm_up
@@ -188,6 +188,7 @@ async def finish_warm_up(repl: Repl, warm_up: asyncio.Future[Warm]) -> None:
         repl.status.phase = "ready"
         show_fill(repl)
         if repl.factory.resume is not None:
+            show_earlier_turns(repl, warm.history)
             repl.renderer.notice(resumed_notice(warm))
         start_permissions(repl, explicit_mode=repl.factory.permission_mode is not None)
     else:
