@@ -1,0 +1,52 @@
+"""build_agent(): the instructions the model reads and the tools it may call."""
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from pydantic_ai.messages import ModelMessage
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+from decode.agent.deps import AgentDeps
+from decode.agent.factory import BASE_INSTRUCTIONS, build_agent
+from decode.config.settings import Settings
+from decode.tools.catalog import default_tools
+
+
+async def first_request(project: Path, **kwargs: Any) -> AgentInfo:
+    seen: list[AgentInfo] = []
+
+    async def record(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
+        seen.append(info)
+        yield "ok"
+
+    agent = build_agent(FunctionModel(stream_function=record), **kwargs)
+    async with agent.run_stream("hi", deps=AgentDeps(project, Settings())) as result:
+        await result.get_output()
+    return seen[0]
+
+
+async def test_the_model_sees_the_default_tools_and_the_skill_tool(project: Path) -> None:
+    info = await first_request(project, tools=default_tools())
+    names = {tool.name for tool in info.function_tools}
+    assert names == {spec.name for spec in default_tools()} | {"skill"}
+    assert {"read", "write", "edit", "glob", "grep", "bash"} <= names
+
+
+async def test_instructions_hold_the_base_the_environment_memory_and_skills(project: Path) -> None:
+    (project / "AGENTS.md").write_text("Always run the tests with `make test`.\n")
+    info = await first_request(project)
+    assert info.instructions is not None
+    assert BASE_INSTRUCTIONS in info.instructions
+    assert f"Working directory: {project}" in info.instructions
+    assert "Always run the tests with `make test`." in info.instructions
+    assert "- commit:" in info.instructions  # the built-in skill's catalogue line
+
+
+async def test_memory_edits_apply_at_the_next_request(project: Path) -> None:
+    (project / "AGENTS.md").write_text("Use tabs.\n")
+    assert "Use tabs." in ((await first_request(project)).instructions or "")
+    (project / "AGENTS.md").write_text("Use spaces.\n")
+    instructions = (await first_request(project)).instructions or ""
+    assert "Use spaces." in instructions
+    assert "Use tabs." not in instructions
