@@ -8,7 +8,7 @@ only the answer. Exit codes: 0 done, 1 the run failed, 2 usage or configuration 
 import asyncio
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
@@ -32,7 +32,7 @@ EXIT_INTERRUPTED = 130
 PERMISSION_MODES = ("default", "plan", "accept-edits", "bypass")
 
 
-def fail(message: str, code: int) -> None:
+def fail(message: str, code: int) -> NoReturn:
     """Print a one-line error to stderr and exit with `code`."""
     click.echo(f"decode: error: {message}", err=True)
     sys.exit(code)
