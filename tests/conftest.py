@@ -6,9 +6,12 @@ files (`~/.decode/…`) come only from the test itself.
 """
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+WriteText = Callable[[Path, str], Path]
 
 
 def _is_decode_setting(name: str) -> bool:
@@ -38,3 +41,15 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root.mkdir()
     monkeypatch.chdir(root)
     return root
+
+
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def write() -> WriteText:
+    """`write(path, text)`: write a UTF-8 file, making its folders; returns the path."""
+    return _write

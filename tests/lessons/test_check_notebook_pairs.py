@@ -1,14 +1,13 @@
 """`scripts/check_notebook_pairs.py`: what `make sync-check` and the pre-commit hook rely on."""
 
-import importlib.util
 import os
 from pathlib import Path
-from types import ModuleType
 
 import jupytext
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.lessons.conftest import ROOT, pairs_script
+
 NOTEBOOK_PY = """\
 # %% [markdown]
 # # A lesson
@@ -17,18 +16,6 @@ NOTEBOOK_PY = """\
 x = 1
 print(x)
 """
-
-
-def _load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("check_notebook_pairs", ROOT / "scripts" / "check_notebook_pairs.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-script = _load_script()
 
 
 @pytest.fixture
@@ -54,14 +41,14 @@ def _make_newer(newer: Path, older: Path) -> None:
 
 
 def test_pair_in_sync_passes(lesson: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert script.main([str(lesson)]) == 0
+    assert pairs_script.main([str(lesson)]) == 0
     assert "1 notebook pairs in sync" in capsys.readouterr().out
 
 
 def test_pair_out_of_sync_fails_with_a_diff(lesson: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _edit_notebook(lesson, "x = 2\nprint(x)")
 
-    assert script.main([str(lesson)]) == 1
+    assert pairs_script.main([str(lesson)]) == 1
 
     err = capsys.readouterr().err
     assert "99-demo.py and 99-demo.ipynb differ" in err
@@ -74,10 +61,10 @@ def test_fix_rewrites_the_py_from_a_newer_ipynb(lesson: Path) -> None:
     _edit_notebook(lesson, "x = 2\nprint(x)")
     _make_newer(lesson / "99-demo.ipynb", lesson / "99-demo.py")
 
-    assert script.main(["--fix", str(lesson)]) == 0
+    assert pairs_script.main(["--fix", str(lesson)]) == 0
 
     assert "x = 2\n" in (lesson / "99-demo.py").read_text()
-    assert script.main([str(lesson)]) == 0
+    assert pairs_script.main([str(lesson)]) == 0
 
 
 def test_fix_keeps_a_py_edited_after_its_ipynb(lesson: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -85,20 +72,20 @@ def test_fix_keeps_a_py_edited_after_its_ipynb(lesson: Path, capsys: pytest.Capt
     (lesson / "99-demo.py").write_text(edited)
     _make_newer(lesson / "99-demo.py", lesson / "99-demo.ipynb")
 
-    assert script.main(["--fix", str(lesson)]) == 1
+    assert pairs_script.main(["--fix", str(lesson)]) == 1
 
     assert (lesson / "99-demo.py").read_text() == edited
     assert "99-demo.py is newer than 99-demo.ipynb" in capsys.readouterr().out
-    assert script.main(["--fix", "--force", str(lesson)]) == 0
+    assert pairs_script.main(["--fix", "--force", str(lesson)]) == 0
     assert (lesson / "99-demo.py").read_text() == NOTEBOOK_PY
 
 
 def test_a_py_without_its_ipynb_is_reported(lesson: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (lesson / "99-demo.ipynb").unlink()
 
-    assert script.main([str(lesson)]) == 1
+    assert pairs_script.main([str(lesson)]) == 1
     assert "99-demo.ipynb is missing" in capsys.readouterr().err
 
 
 def test_files_outside_lesson_folders_are_not_notebooks() -> None:
-    assert script.find_pairs([ROOT / "lessons" / "conftest.py", ROOT / "README.md"]) == []
+    assert pairs_script.find_pairs([ROOT / "lessons" / "conftest.py", ROOT / "README.md"]) == []

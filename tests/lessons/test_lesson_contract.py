@@ -8,33 +8,20 @@ appear. The pair check is `scripts/check_notebook_pairs.py` itself, imported by 
 """
 
 import ast
-import importlib.util
 import re
 import tomllib
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path, PurePosixPath
-from types import ModuleType
 
 import nbformat
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.lessons.conftest import ROOT, pairs_script
+
 LESSON_NAME = re.compile(r"^(\d{2})-[a-z0-9]+(?:-[a-z0-9]+)*$")
 NOTEBOOK_COMPILE_FLAGS = ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT  # cells may `await`
 PYTHON_WARNING = re.compile(r"\b[A-Z]\w*Warning: ")
-
-
-def _load_pairs_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("check_notebook_pairs", ROOT / "scripts" / "check_notebook_pairs.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-pairs_script = _load_pairs_script()
 
 
 @dataclass(frozen=True)

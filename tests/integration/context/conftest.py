@@ -1,4 +1,4 @@
-"""A slow OpenAI-compatible model on 127.0.0.1, and `decode` as a real process pointed at it.
+"""A slow OpenAI-compatible model on 127.0.0.1, and the environment that points `decode` at it.
 
 The server answers every chat completion with what `respond(request)` decides from the request
 itself, a dict of `Reply` fields: text streamed in chunks with a pause between them (so a test
@@ -10,18 +10,14 @@ conversation. decode's gateway, the OpenAI SDK and the HTTP client run for real.
 import contextlib
 import json
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-DECODE = str(Path(sys.executable).parent / "decode")
 
 
 @dataclass(frozen=True)
@@ -202,9 +198,3 @@ def user_text() -> Callable[[dict[str, Any]], str]:
 @pytest.fixture
 def conversation() -> Callable[[dict[str, Any]], tuple[list[str], list[str]]]:
     return check_conversation
-
-
-@pytest.fixture
-def decode() -> str:
-    """The `decode` program of this virtual environment."""
-    return DECODE

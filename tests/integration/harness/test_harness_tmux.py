@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.harness.conftest import DECODE, Terminal
+from tests.integration.conftest import Terminal
 
 pytestmark = pytest.mark.integration
 
@@ -18,7 +18,9 @@ def running_members(pgid: str) -> list[str]:
     return [row[2] for row in rows if len(row) == 3 and row[0] == pgid and not row[1].startswith("Z")]
 
 
-def test_esc_stops_a_sleeping_bash_command_and_the_next_prompt_works(terminal: Terminal, project: Path) -> None:
+def test_esc_stops_a_sleeping_bash_command_and_the_next_prompt_works(
+    terminal: Terminal, project: Path, decode: str
+) -> None:
     script = project / "turns.json"
     command = "echo $$ > group.pid; sleep 300 & sleep 300"
     script.write_text(
@@ -30,11 +32,10 @@ def test_esc_stops_a_sleeping_bash_command_and_the_next_prompt_works(terminal: T
         )
     )
     terminal.start(
-        f"{DECODE} --permission-mode bypass --model script:{script}; echo decode-exited-$?; sleep 60", project
+        f"{decode} --permission-mode bypass --model script:{script}; echo decode-exited-$?; sleep 60", project
     )
     terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer")
-    terminal.type("start the server")
-    terminal.keys("Enter")
+    terminal.submit("start the server")
     terminal.wait_for(
         lambda _: (project / "group.pid").exists() and (project / "group.pid").read_text().strip() != "", "the pid file"
     )
@@ -49,27 +50,23 @@ def test_esc_stops_a_sleeping_bash_command_and_the_next_prompt_works(terminal: T
     assert "✗ bash(echo $$ > group.pid; sleep 300 & sleep 300) · stopped" in screen
     terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer after the abort")
 
-    terminal.type("what happened?")
-    terminal.keys("Enter")
+    terminal.submit("what happened?")
     terminal.wait_for_text("Fresh start, as you asked.")
-    terminal.type("/quit")
-    terminal.keys("Enter")
+    terminal.submit("/quit")
     terminal.wait_for_text("decode-exited-0")
     session = next((project / ".decode" / "sessions").glob("*.jsonl")).read_text()
     assert "Interrupted by the user" in session  # the aborted turn is in the session log, closed
 
 
-def test_a_message_typed_while_a_slow_model_thinks_steers_it(terminal: Terminal, project: Path) -> None:
+def test_a_message_typed_while_a_slow_model_thinks_steers_it(terminal: Terminal, project: Path, decode: str) -> None:
     script = project / "turns.json"
     script.write_text(json.dumps([{"text": "Here is the plan.", "delay_s": 3}, {"text": "Switched to pnpm."}]))
-    terminal.start(f"{DECODE} --model script:{script}; echo decode-exited-$?; sleep 60", project)
+    terminal.start(f"{decode} --model script:{script}; echo decode-exited-$?; sleep 60", project)
     terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer")
-    terminal.type("plan the install")
-    terminal.keys("Enter")
+    terminal.submit("plan the install")
     terminal.wait_for(lambda _: "working" in terminal.footer(), "the busy footer")
 
-    terminal.type("use pnpm")
-    terminal.keys("Enter")
+    terminal.submit("use pnpm")
     terminal.wait_for_text("↳ steer · use pnpm")  # waiting above the prompt
     screen = terminal.wait_for_text("Switched to pnpm.")
 

@@ -1,4 +1,4 @@
-"""A recording model server on 127.0.0.1, and a helper to run the real `decode` command.
+"""A recording model server on 127.0.0.1 for `decode run` (run with `decode_cmd`, from tests/integration/conftest.py).
 
 The server speaks OpenAI chat completions (streamed as SSE or plain JSON, whichever the request
 asks for), answers every request with the same short text, and keeps each request body so a
@@ -6,18 +6,12 @@ test can read the instructions decode actually sent.
 """
 
 import json
-import os
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-DECODE = Path(sys.executable).parent / "decode"
 
 
 class RecordingServer(ThreadingHTTPServer):
@@ -82,21 +76,3 @@ def model_server() -> Iterator[RecordingServer]:
         server.shutdown()
         server.server_close()
         thread.join()
-
-
-def run_decode(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """The real `decode` command in `cwd`, with this test's HOME and environment."""
-    return subprocess.run(
-        [str(DECODE), *args],
-        cwd=cwd,
-        env={**os.environ, **(env or {})},
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
-    )
-
-
-@pytest.fixture
-def decode_cmd():
-    return run_decode

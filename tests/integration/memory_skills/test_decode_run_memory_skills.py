@@ -6,17 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import WriteText
+
 pytestmark = pytest.mark.integration
 
 
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
 @pytest.fixture
-def nested_project(tmp_path: Path) -> Path:
+def nested_project(tmp_path: Path, write: WriteText) -> Path:
     """~/.decode/AGENTS.md, repo/AGENTS.md, repo/app/AGENTS.md, repo/app/.decode/MEMORY.md; cwd repo/app."""
     write(Path.home() / ".decode" / "AGENTS.md", "USER: answer briefly.")
     write(tmp_path / "repo" / "AGENTS.md", "REPO: tests run with make test.")
@@ -47,7 +43,7 @@ def test_memory_reaches_the_model_in_order_under_path_headers(nested_project: Pa
 
 
 def test_skills_catalogue_reaches_the_model_and_a_malformed_skill_is_named(
-    project: Path, model_server, decode_cmd
+    project: Path, model_server, decode_cmd, write: WriteText
 ) -> None:
     write(project / ".decode/skills/deploy/SKILL.md", "---\nname: deploy\ndescription: Ship to prod.\n---\nSteps.")
     broken = write(project / ".decode/skills/broken/SKILL.md", "---\nname: [oops\n---\nbody")
@@ -68,7 +64,7 @@ def test_skills_catalogue_reaches_the_model_and_a_malformed_skill_is_named(
     assert "skill" in tool_names
 
 
-def test_the_model_loads_a_skill_with_the_skill_tool(project: Path, decode_cmd) -> None:
+def test_the_model_loads_a_skill_with_the_skill_tool(project: Path, decode_cmd, write: WriteText) -> None:
     write(project / ".decode/skills/deploy/SKILL.md", "---\nname: deploy\ndescription: Ship it.\n---\nRun make ship.")
     script = write(
         project / "turns.json",
@@ -83,7 +79,7 @@ def test_the_model_loads_a_skill_with_the_skill_tool(project: Path, decode_cmd) 
     assert "✓ skill" in done.stderr
 
 
-def test_a_headless_run_does_not_write_a_session_note(project: Path, decode_cmd) -> None:
+def test_a_headless_run_does_not_write_a_session_note(project: Path, decode_cmd, write: WriteText) -> None:
     script = write(project / "turns.json", json.dumps([{"text": "Done."}]))
 
     done = decode_cmd("run", "--model", f"script:{script}", "do it", cwd=project)

@@ -1,38 +1,20 @@
 """`decode permissions` as a user runs it: a real process, real settings files in every layer."""
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import WriteText
+from tests.integration.conftest import RunDecode
+
 pytestmark = pytest.mark.integration
-
-DECODE = Path(sys.executable).parent / "decode"
-
-
-def decode(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(DECODE), *args],
-        cwd=cwd,
-        env=dict(os.environ),  # HOME is the suite's empty tmp home
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=60,
-    )
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 @pytest.fixture
-def layered(project: Path) -> dict[str, Path]:
+def layered(project: Path, write: WriteText) -> dict[str, Path]:
     """A user, a project and a local settings file, each with a rule."""
     return {
         "user": write(Path.home() / ".decode" / "settings.json", '{"permissions": {"deny": ["Bash(rm:*)"]}}'),
@@ -44,8 +26,10 @@ def layered(project: Path) -> dict[str, Path]:
     }
 
 
-def test_the_issue_example_is_denied_by_the_user_rule(project: Path, layered: dict[str, Path]) -> None:
-    done = decode("permissions", "check", "bash", "git status && rm -rf build", "--json", cwd=project)
+def test_the_issue_example_is_denied_by_the_user_rule(
+    project: Path, layered: dict[str, Path], decode_cmd: RunDecode
+) -> None:
+    done = decode_cmd("permissions", "check", "bash", "git status && rm -rf build", "--json", cwd=project)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) | {"reason": None} == {
         "decision": "deny",
@@ -57,9 +41,9 @@ def test_the_issue_example_is_denied_by_the_user_rule(project: Path, layered: di
     }
 
 
-def test_each_decision_through_the_cli(project: Path, layered: dict[str, Path]) -> None:
+def test_each_decision_through_the_cli(project: Path, layered: dict[str, Path], decode_cmd: RunDecode) -> None:
     def decision(*args: str) -> tuple[str, str | None]:
-        data = json.loads(decode("permissions", "check", *args, "--json", cwd=project).stdout)
+        data = json.loads(decode_cmd("permissions", "check", *args, "--json", cwd=project).stdout)
         return data["decision"], data["source"]
 
     assert decision("bash", "git status") == ("allow", str(layered["project"]))
@@ -70,8 +54,8 @@ def test_each_decision_through_the_cli(project: Path, layered: dict[str, Path]) 
     assert decision("edit", "src/app.py", "--permission-mode", "plan") == ("deny", None)
 
 
-def test_the_listing_names_every_file(project: Path, layered: dict[str, Path]) -> None:
-    done = decode("permissions", cwd=project)
+def test_the_listing_names_every_file(project: Path, layered: dict[str, Path], decode_cmd: RunDecode) -> None:
+    done = decode_cmd("permissions", cwd=project)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == f"mode: default ({layered['project']}:3)"
     for layer, path in layered.items():
@@ -79,9 +63,11 @@ def test_the_listing_names_every_file(project: Path, layered: dict[str, Path]) -
         assert f"({layer})" in done.stdout
 
 
-def test_a_broken_file_is_reported_and_decode_still_answers(project: Path, layered: dict[str, Path]) -> None:
+def test_a_broken_file_is_reported_and_decode_still_answers(
+    project: Path, layered: dict[str, Path], write: WriteText, decode_cmd: RunDecode
+) -> None:
     write(layered["local"], '{"permissions": {"ask": [\n  "Bash(git push:*)"\n  "Bash(npm publish)"\n]}}')
-    done = decode("permissions", "check", "bash", "rm -rf /", cwd=project)
+    done = decode_cmd("permissions", "check", "bash", "rm -rf /", cwd=project)
     assert done.returncode == 0
     assert done.stdout.startswith("deny\n")
     assert (
@@ -90,9 +76,9 @@ def test_a_broken_file_is_reported_and_decode_still_answers(project: Path, layer
     )
 
 
-def test_usage_errors_exit_2(project: Path) -> None:
-    assert decode("permissions", "check", cwd=project).returncode == 2
-    assert decode("permissions", "--permission-mode", "yolo", cwd=project).returncode == 2
+def test_usage_errors_exit_2(project: Path, decode_cmd: RunDecode) -> None:
+    assert decode_cmd("permissions", "check", cwd=project).returncode == 2
+    assert decode_cmd("permissions", "--permission-mode", "yolo", cwd=project).returncode == 2
 
 
 def test_decode_help_lists_permissions_without_importing_it(project: Path) -> None:

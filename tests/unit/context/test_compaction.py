@@ -33,16 +33,6 @@ SUMMARY = "## Goal\nShip the parser.\n## Constraints\nnone\n## Progress\nTests p
 PairCheck = Callable[[list[ModelMessage]], bool]
 
 
-def tool_outputs(messages: list[ModelMessage]) -> dict[str, str]:
-    return {
-        part.tool_call_id: part.content
-        for message in messages
-        if isinstance(message, ModelRequest)
-        for part in message.parts
-        if isinstance(part, ToolReturnPart)
-    }
-
-
 class Summariser:
     """A scripted summarising model that remembers what it was asked."""
 

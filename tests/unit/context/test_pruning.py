@@ -1,7 +1,5 @@
 """Pruning: which old tool outputs become placeholders, and only in what the model is sent."""
 
-from collections.abc import Callable
-
 from pydantic_ai import Agent
 from pydantic_ai.messages import (
     ModelMessage,
@@ -15,10 +13,6 @@ from pydantic_ai.usage import RequestUsage
 
 from decode.context.pruning import ToolOutputPruning, placeholder, prunable_outputs, with_placeholders
 from decode.context.windows import estimate_tokens
-
-SUMMARY = "## Goal\nShip the parser.\n## Constraints\nnone\n## Progress\nTests pass.\n## Decisions\nUse pathlib.\n## Next steps\nRelease.\n## Files touched\nsrc/parse.py"  # noqa: E501
-
-PairCheck = Callable[[list[ModelMessage]], bool]
 
 
 def tool_outputs(messages: list[ModelMessage]) -> dict[str, str]:

@@ -5,16 +5,11 @@ from pathlib import Path
 import pytest
 
 from decode.memory.files import MEMORY_CAP, PROJECT_NOTES, USER_MEMORY, keep_newest, load_memory
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
+from tests.conftest import WriteText
 
 
 @pytest.fixture
-def nested(tmp_path: Path) -> Path:
+def nested(tmp_path: Path, write: WriteText) -> Path:
     """repo/AGENTS.md, repo/pkg/AGENTS.md, and the working directory repo/pkg/sub (no file of its own)."""
     write(tmp_path / "repo" / "AGENTS.md", "repo rules")
     write(tmp_path / "repo" / "pkg" / "AGENTS.md", "pkg rules")
@@ -22,7 +17,7 @@ def nested(tmp_path: Path) -> Path:
     return tmp_path / "repo" / "pkg" / "sub"
 
 
-def test_user_file_then_root_down_to_the_working_directory_then_notes(nested: Path) -> None:
+def test_user_file_then_root_down_to_the_working_directory_then_notes(nested: Path, write: WriteText) -> None:
     home = Path.home()  # a fresh tmp dir, set by the suite's autouse fixture
     write(home / USER_MEMORY, "user rules")
     write(nested / "AGENTS.md", "sub rules")
@@ -41,7 +36,7 @@ def test_nearest_agents_file_comes_last(nested: Path) -> None:
     assert [file.text for file in loaded] == ["repo rules", "pkg rules"]
 
 
-def test_files_outside_the_chain_are_not_loaded(nested: Path) -> None:
+def test_files_outside_the_chain_are_not_loaded(nested: Path, write: WriteText) -> None:
     write(nested.parent.parent / "other" / "AGENTS.md", "sibling rules")
     write(nested / "deeper" / "AGENTS.md", "child rules")
 
@@ -55,13 +50,13 @@ def test_no_memory_files_loads_nothing(tmp_path: Path) -> None:
     assert load_memory(tmp_path) == []
 
 
-def test_empty_files_are_skipped(tmp_path: Path) -> None:
+def test_empty_files_are_skipped(tmp_path: Path, write: WriteText) -> None:
     write(tmp_path / "AGENTS.md", "  \n\n")
 
     assert load_memory(tmp_path) == []
 
 
-def test_a_file_named_twice_is_read_once(tmp_path: Path) -> None:
+def test_a_file_named_twice_is_read_once(tmp_path: Path, write: WriteText) -> None:
     """When the home directory is also an ancestor, ~/AGENTS.md is one file, read once."""
     project = tmp_path / "project"
     write(project / "AGENTS.md", "project rules")
@@ -84,7 +79,7 @@ def test_a_directory_named_like_a_memory_file_is_ignored(tmp_path: Path) -> None
     assert load_memory(tmp_path) == []
 
 
-def test_notes_under_the_cap_are_loaded_whole(tmp_path: Path) -> None:
+def test_notes_under_the_cap_are_loaded_whole(tmp_path: Path, write: WriteText) -> None:
     text = "\n".join(f"- note {i}" for i in range(10))
     write(tmp_path / PROJECT_NOTES, text)
 
@@ -94,7 +89,7 @@ def test_notes_under_the_cap_are_loaded_whole(tmp_path: Path) -> None:
     assert notes.omitted_lines == 0
 
 
-def test_notes_over_the_cap_keep_the_newest_lines(tmp_path: Path) -> None:
+def test_notes_over_the_cap_keep_the_newest_lines(tmp_path: Path, write: WriteText) -> None:
     lines = [f"- note {i:04d} " + "x" * 80 for i in range(200)]
     write(tmp_path / PROJECT_NOTES, "\n".join(lines))
 
@@ -108,7 +103,7 @@ def test_notes_over_the_cap_keep_the_newest_lines(tmp_path: Path) -> None:
     assert notes.omitted_lines == len(lines) - len(kept)
 
 
-def test_the_cap_is_a_parameter(tmp_path: Path) -> None:
+def test_the_cap_is_a_parameter(tmp_path: Path, write: WriteText) -> None:
     write(tmp_path / PROJECT_NOTES, "one\ntwo\nthree")
 
     (notes,) = load_memory(tmp_path, cap=10)
@@ -116,7 +111,7 @@ def test_the_cap_is_a_parameter(tmp_path: Path) -> None:
     assert (notes.text, notes.omitted_lines) == ("two\nthree", 1)
 
 
-def test_agents_files_are_not_capped(tmp_path: Path) -> None:
+def test_agents_files_are_not_capped(tmp_path: Path, write: WriteText) -> None:
     big = "rule\n" * (MEMORY_CAP // 2)
     write(tmp_path / "AGENTS.md", big)
 

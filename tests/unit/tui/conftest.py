@@ -24,6 +24,17 @@ from decode.tui.app import Repl
 
 WAIT_S = 20.0  # generous: the first warm-up imports pydantic-ai
 
+Until = Callable[[Callable[[], bool]], Awaitable[None]]
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    """Let the event loop run until `condition()` holds (TimeoutError after WAIT_S)."""
+    async with asyncio.timeout(WAIT_S):
+        while True:
+            if condition():
+                return
+            await asyncio.sleep(0.01)
+
 
 @dataclass
 class Session:
@@ -58,11 +69,7 @@ class Session:
         return self.output()
 
     async def wait_until(self, condition: Callable[[], bool]) -> None:
-        async with asyncio.timeout(WAIT_S):
-            while True:
-                if condition():
-                    return
-                await asyncio.sleep(0.01)
+        await _until(condition)
 
     async def warm(self) -> None:
         """Wait until the warm-up is over (the Agent Loop is built, or why not is known)."""
@@ -72,6 +79,12 @@ class Session:
         """Wait for the REPL to end and return its exit code."""
         async with asyncio.timeout(WAIT_S):
             return await self.task
+
+
+@pytest.fixture
+def until() -> Until:
+    """`await until(condition)`: wait on the event loop until `condition()` holds."""
+    return _until
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """The input line: keys, history and completion, typed through prompt_toolkit's pipe input."""
 
 import asyncio
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,6 +13,7 @@ from prompt_toolkit.output import DummyOutput
 
 from decode.tui.commands import builtin_commands
 from decode.tui.input import SlashCommandCompleter, TurnKeys, build_prompt_session
+from tests.unit.tui.conftest import Until
 
 ENTER, ALT_ENTER, CTRL_C, CTRL_D, TAB, UP = "\r", "\x1b\r", "\x03", "\x04", "\t", "\x1b[A"
 MODELS = ["google-gla:gemini-flash-latest", "google-gla:", "script:"]
@@ -80,16 +81,8 @@ async def test_history_is_kept_in_a_file_across_sessions(keyboard: PipeInput, tm
         assert await read_line(session(later, history), later, UP + ENTER) == "first prompt"
 
 
-async def until(condition: Callable[[], bool]) -> None:
-    async with asyncio.timeout(10):
-        while True:
-            if condition():
-                return
-            await asyncio.sleep(0.01)
-
-
 async def test_tab_completes_a_command_and_enter_takes_a_highlighted_completion(
-    keyboard: PipeInput, tmp_path: Path
+    keyboard: PipeInput, tmp_path: Path, until: Until
 ) -> None:
     prompt = session(keyboard, tmp_path / "h")
     buffer = prompt.default_buffer
@@ -166,7 +159,7 @@ def busy_session(keyboard: PipeInput, history: Path, turn: Turn) -> PromptSessio
 
 
 async def test_while_busy_alt_enter_sends_a_follow_up_and_esc_and_ctrl_c_abort(
-    keyboard: PipeInput, tmp_path: Path
+    keyboard: PipeInput, tmp_path: Path, until: Until
 ) -> None:
     turn = Turn(busy=True)
     prompt = busy_session(keyboard, tmp_path / "h", turn)

@@ -8,14 +8,9 @@ from pathlib import Path
 from decode.memory.init_prompt import INIT_PROMPT
 from decode.tui.commands import builtin_commands
 from decode.tui.memory_skills import add_memory_commands
+from tests.conftest import WriteText
 
 CTRL_D = "\x04"
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def user_prompts(session) -> list[str]:
@@ -37,7 +32,9 @@ def test_memory_and_init_are_registered_next_to_the_builtins() -> None:
     assert registry.get("help") is not None
 
 
-async def test_memory_lists_the_files_loaded_in_order_and_the_skills(start_repl, script, project) -> None:
+async def test_memory_lists_the_files_loaded_in_order_and_the_skills(
+    start_repl, script, project, write: WriteText
+) -> None:
     write(Path.home() / ".decode" / "AGENTS.md", "user rules")
     write(project / "AGENTS.md", "project rules")
     write(project / ".decode" / "MEMORY.md", "\n".join(f"- note {i} " + "x" * 100 for i in range(100)))
@@ -92,7 +89,9 @@ async def test_a_skill_name_runs_the_skill_with_the_text(start_repl, script) -> 
     assert prompt.endswith("The user's request: only the docs")
 
 
-async def test_a_project_skill_overrides_the_builtin_of_the_same_name(start_repl, script, project) -> None:
+async def test_a_project_skill_overrides_the_builtin_of_the_same_name(
+    start_repl, script, project, write: WriteText
+) -> None:
     write(project / ".decode/skills/commit/SKILL.md", "---\nname: commit\ndescription: Ours.\n---\nOUR RULES")
     session = await start_repl(script([{"text": "Done."}]))
 
@@ -104,7 +103,9 @@ async def test_a_project_skill_overrides_the_builtin_of_the_same_name(start_repl
     assert "git status --short" not in prompt
 
 
-async def test_repl_commands_win_over_skills_and_unknown_names_still_fail(start_repl, script, project) -> None:
+async def test_repl_commands_win_over_skills_and_unknown_names_still_fail(
+    start_repl, script, project, write: WriteText
+) -> None:
     write(project / ".decode/skills/cost/SKILL.md", "---\nname: cost\ndescription: A skill named cost.\n---\nX")
     session = await start_repl(script([{"text": "unused"}]))
 

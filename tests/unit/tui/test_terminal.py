@@ -3,7 +3,6 @@
 import asyncio
 import io
 import logging
-from collections.abc import Callable
 
 import pytest
 from prompt_toolkit import PromptSession
@@ -11,6 +10,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from decode.tui.terminal import AboveThePrompt, route_logging, terminal_console
+from tests.unit.tui.conftest import Until
 
 
 class Screen(io.StringIO):
@@ -18,14 +18,6 @@ class Screen(io.StringIO):
 
     def isatty(self) -> bool:
         return True
-
-
-async def until(condition: Callable[[], bool]) -> None:
-    async with asyncio.timeout(10):
-        while True:
-            if condition():
-                return
-            await asyncio.sleep(0.01)
 
 
 def test_with_no_prompt_running_text_is_written_through_on_flush() -> None:
@@ -38,7 +30,7 @@ def test_with_no_prompt_running_text_is_written_through_on_flush() -> None:
     assert screen.getvalue() == "hello world\n"
 
 
-async def test_while_a_prompt_runs_each_print_goes_above_it_in_order() -> None:
+async def test_while_a_prompt_runs_each_print_goes_above_it_in_order(until: Until) -> None:
     screen = Screen()
     console = terminal_console(screen)
     with create_pipe_input() as keyboard:

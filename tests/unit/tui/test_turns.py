@@ -2,9 +2,10 @@
 
 import asyncio
 import subprocess
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
+import pytest
 from prompt_toolkit.formatted_text import to_plain_text
 from pydantic_ai.messages import ModelMessage
 from pydantic_ai.models.function import AgentInfo, FunctionModel
@@ -16,6 +17,7 @@ from decode.harness.abort import INTERRUPTED_NOTE, INTERRUPTED_RESULT
 from decode.harness.priority import Message, Priority
 from decode.tui.app import Repl
 from decode.tui.turns import pending_lines
+from tests.unit.tui.conftest import Session
 
 ESC, ALT_ENTER, CTRL_C = "\x1b", "\x1b\r", "\x03"
 
@@ -51,17 +53,27 @@ class SlowModel:
         repl.loop = AgentLoop(agent, AgentDeps(workspace=repl.workspace, settings=repl.settings))
 
 
-def above_the_prompt(repl: Repl) -> str:
-    return to_plain_text(repl._message())
+Busy = tuple[Session, SlowModel]
 
 
-async def test_enter_while_busy_steers_the_turn_and_the_model_gets_it_next(start_repl) -> None:
+@pytest.fixture
+async def busy(start_repl: Callable[..., Awaitable[Session]]) -> Busy:
+    """A warm REPL whose model got "first" and holds its answer until `model.release` is set."""
     session = await start_repl("test")
     await session.warm()
     model = SlowModel()
     model.install(session.repl)
     session.send("first")
     await asyncio.wait_for(model.asked.wait(), 20)
+    return session, model
+
+
+def above_the_prompt(repl: Repl) -> str:
+    return to_plain_text(repl._message())
+
+
+async def test_enter_while_busy_steers_the_turn_and_the_model_gets_it_next(busy: Busy) -> None:
+    session, model = busy
 
     session.send("in French, please")
     await session.wait_until(lambda: "↳ steer · in French, please" in above_the_prompt(session.repl))
@@ -73,13 +85,8 @@ async def test_enter_while_busy_steers_the_turn_and_the_model_gets_it_next(start
     assert "steer" not in above_the_prompt(session.repl)
 
 
-async def test_alt_enter_while_busy_queues_a_follow_up_and_while_idle_adds_a_line(start_repl) -> None:
-    session = await start_repl("test")
-    await session.warm()
-    model = SlowModel()
-    model.install(session.repl)
-    session.send("first")
-    await asyncio.wait_for(model.asked.wait(), 20)
+async def test_alt_enter_while_busy_queues_a_follow_up_and_while_idle_adds_a_line(busy: Busy) -> None:
+    session, model = busy
 
     session.type("then summarise" + ALT_ENTER)
     await session.wait_until(lambda: "⏎ follow-up · then summarise" in above_the_prompt(session.repl))
@@ -126,13 +133,8 @@ async def test_esc_stops_a_long_bash_at_once_and_the_conversation_goes_on(start_
     await session.wait_for("Fresh start.")
 
 
-async def test_ctrl_c_while_busy_stops_the_turn_and_twice_leaves(start_repl) -> None:
-    session = await start_repl("test")
-    await session.warm()
-    model = SlowModel()
-    model.install(session.repl)
-    session.send("first")
-    await asyncio.wait_for(model.asked.wait(), 20)
+async def test_ctrl_c_while_busy_stops_the_turn_and_twice_leaves(busy: Busy) -> None:
+    session, _ = busy
 
     session.type(CTRL_C)
     await session.wait_for("interrupted")

@@ -1,0 +1,111 @@
+"""Fixtures for the integration tests: the real `decode` program, run as a user runs it.
+
+`decode` is the program's path; `decode_cmd(*args, cwd=…)` runs it to the end and returns what it
+printed. `terminal` is a real terminal: tmux runs a command, the test types with send-keys and
+reads the pane. Each test starts its own tmux server (`-L`), so nothing here touches a tmux the
+developer uses.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+DECODE = str(Path(sys.executable).parent / "decode")
+WAIT_S = 30.0  # how long a terminal test waits for text to appear
+
+RunDecode = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def decode() -> str:
+    """The `decode` program of this virtual environment."""
+    return DECODE
+
+
+def _run_decode(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [DECODE, *args],
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,  # not a terminal: `decode` alone says to use `decode run`
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def decode_cmd() -> RunDecode:
+    """`decode_cmd(*args, cwd=…, env=…)`: run `decode` to the end in `cwd`, with this test's HOME and
+    environment plus `env`; returns the finished process (text stdout and stderr)."""
+    return _run_decode
+
+
+class Terminal:
+    """A tmux pane running one command, on a tmux server of its own."""
+
+    def __init__(self, socket: str) -> None:
+        self.socket = socket
+
+    def tmux(self, *args: str) -> str:
+        done = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=30)
+        return done.stdout
+
+    def start(self, command: str, cwd: Path, size: tuple[int, int] = (110, 40)) -> None:
+        """Run `command` in `cwd` in a new pane of `size` (columns, rows), replacing any earlier one."""
+        columns, rows = size
+        self.tmux("kill-session", "-t", "t")  # a test may start a second command, e.g. `decode --resume`
+        self.tmux("new-session", "-d", "-s", "t", "-x", str(columns), "-y", str(rows), "-c", str(cwd), command)
+        # By default tmux copies a cleared screen into the scrollback; prompt_toolkit clears its own
+        # lines often, which would repeat them there.
+        self.tmux("set-option", "-t", "t", "scroll-on-clear", "off")
+
+    def keys(self, *keys: str) -> None:
+        """Press keys by tmux's names ("Enter", "C-d", "BTab"…)."""
+        self.tmux("send-keys", "-t", "t", *keys)
+
+    def type(self, text: str) -> None:
+        self.tmux("send-keys", "-t", "t", "-l", text)  # -l: literally, no key names
+
+    def submit(self, line: str) -> None:
+        """Type a line and press Enter."""
+        self.type(line)
+        self.keys("Enter")
+
+    def screen(self) -> str:
+        """Everything printed so far: -S - includes what scrolled off the top, -J joins wrapped lines."""
+        return self.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "t")
+
+    def footer(self) -> str:
+        """The footer: the last line of the visible screen that has its separators."""
+        visible = self.tmux("capture-pane", "-p", "-t", "t")
+        return next((line for line in reversed(visible.splitlines()) if " │ " in line), "")
+
+    def wait_for(self, condition: Callable[[str], bool], what: str) -> str:
+        """Poll the screen until `condition(screen)` holds; returns that screen."""
+        deadline = time.monotonic() + WAIT_S
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if condition(screen):
+                return screen
+            time.sleep(0.05)
+        raise AssertionError(f"{what} did not appear; the terminal shows:\n{self.screen()}")
+
+    def wait_for_text(self, text: str) -> str:
+        return self.wait_for(lambda screen: text in screen, repr(text))
+
+
+@pytest.fixture
+def terminal() -> Iterator[Terminal]:
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    term = Terminal(f"decode-test-{uuid.uuid4().hex[:8]}")
+    yield term
+    term.tmux("kill-server")
