@@ -16,10 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from decode.context.catalog import find_session
 from decode.context.compaction import Compaction, needs_summary, summarise
 from decode.context.pruning import ToolOutputPruning
-from decode.context.replay import LoadedSession, load_session
 from decode.context.session_log import SessionLog
 from decode.context.windows import ContextWindow, context_window, fill_fraction
 from decode.entities.usage import Usage
@@ -30,6 +28,7 @@ if TYPE_CHECKING:
     from pydantic_ai.models import Model
 
     from decode.config.settings import Settings
+    from decode.context.replay import LoadedSession
 
 
 class Session:
@@ -68,6 +67,10 @@ class Session:
 
         Raises `SessionError` (`SessionNotFoundError`, `SessionLogError`) with a message for the user.
         """
+        # Only resuming reads saved sessions: a new session does not load the catalogue or the replay.
+        from decode.context.catalog import find_session
+        from decode.context.replay import load_session
+
         loaded = load_session(find_session(home, ref))
         session = cls(
             SessionLog.reopen(loaded.path, loaded.header),

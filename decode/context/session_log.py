@@ -53,9 +53,10 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-# Messages are read and written by pydantic-ai's own `ModelMessagesTypeAdapter`, built once when
-# pydantic-ai is imported. Declaring the field as `list[ModelMessage]` would make pydantic build
-# that large schema again for every record class, which costs more start-up than anything else here.
+# Messages are read and written by pydantic-ai's own `ModelMessagesTypeAdapter`, built once per
+# process at its first use (pydantic-ai defers it, so the first turn written pays for it). Declaring
+# the field as `list[ModelMessage]` would make pydantic build that large schema again for every
+# record class, which costs more start-up than anything else here.
 if TYPE_CHECKING:
     StoredMessages = list[ModelMessage]
 else:

@@ -10,13 +10,17 @@ as decode runs it (`ripgrep.py`):
   `pathspec` library).
 """
 
+from __future__ import annotations
+
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-from pathspec import GitIgnoreSpec
+from typing import TYPE_CHECKING
 
 from decode.tools.executor import CommandExecutor, EntryKind
+
+if TYPE_CHECKING:  # pathspec loads with the first glob or grep, not when decode starts
+    from pathspec import GitIgnoreSpec
 
 GIT_DIR = ".git"
 GITIGNORE = ".gitignore"
@@ -36,6 +40,8 @@ def _load(executor: CommandExecutor, directory: Path) -> IgnoreFile | None:
             lines = handle.read().decode("utf-8", errors="replace").splitlines()
     except OSError:
         return None
+    from pathspec import GitIgnoreSpec
+
     return IgnoreFile(directory, GitIgnoreSpec.from_lines(lines))
 
 
@@ -89,6 +95,8 @@ def walk_files(executor: CommandExecutor, start: Path) -> Iterator[Path]:
 def glob_matcher(pattern: str) -> Callable[[str], bool]:
     """A test of relative posix paths against a gitignore-style glob (`*.py` matches at any depth,
     `/*.py` only at the top, `src/**/*.ts` under `src`)."""
+    from pathspec import GitIgnoreSpec
+
     spec = GitIgnoreSpec.from_lines([pattern])
     patterns = [p for p in spec.patterns if p.include is not None]
     if len(patterns) == 1 and patterns[0].include and (regex := getattr(patterns[0], "regex", None)) is not None:
