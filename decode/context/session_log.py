@@ -24,10 +24,10 @@ import secrets
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator, TypeAdapter
-from pydantic_ai.messages import ModelMessage, ModelMessagesTypeAdapter, ModelRequest, UserPromptPart
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic_ai.messages import ModelMessage, ModelRequest, UserPromptPart
 
 from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
 from decode.entities.usage import Usage
@@ -51,20 +51,6 @@ class SessionLogError(SessionError):
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-# Messages are read and written by pydantic-ai's own `ModelMessagesTypeAdapter`, built once per
-# process at its first use (pydantic-ai defers it, so the first turn written pays for it). Declaring
-# the field as `list[ModelMessage]` would make pydantic build that large schema again for every
-# record class, which costs more start-up than anything else here.
-if TYPE_CHECKING:
-    StoredMessages = list[ModelMessage]
-else:
-    StoredMessages = Annotated[
-        Any,
-        PlainValidator(ModelMessagesTypeAdapter.validate_python),
-        PlainSerializer(lambda messages: ModelMessagesTypeAdapter.dump_python(messages, mode="json")),
-    ]
 
 
 class _Record(BaseModel):
@@ -95,7 +81,7 @@ class TurnRecord(_Record):
     model: str
     mode: str | None = None
     usage: Usage = Field(default_factory=Usage)
-    messages: StoredMessages
+    messages: list[ModelMessage]
 
 
 class CompactionRecord(_Record):
@@ -106,7 +92,7 @@ class CompactionRecord(_Record):
     replaced: int
     focus: str | None = None
     usage: Usage = Field(default_factory=Usage)
-    messages: StoredMessages
+    messages: list[ModelMessage]
 
 
 class ClearRecord(_Record):
