@@ -20,7 +20,7 @@ import asyncio
 from collections import deque
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from pydantic_ai.run import AgentRun
@@ -37,7 +37,10 @@ class Priority(StrEnum):
     """A turn of its own, once nothing else runs."""
 
 
-_ENQUEUE_PRIORITY = {Priority.STEER: "asap", Priority.FOLLOW_UP: "when_idle"}
+_ENQUEUE_PRIORITY: dict[Priority, Literal["asap", "when_idle"]] = {
+    Priority.STEER: "asap",
+    Priority.FOLLOW_UP: "when_idle",
+}
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,6 @@ def _enqueue(run: AgentRun[Any, Any], message: Message) -> str | None:
     from pydantic_ai.exceptions import UserError
 
     try:
-        return run.enqueue(message.text, priority=_ENQUEUE_PRIORITY[message.priority])  # type: ignore[arg-type]
+        return run.enqueue(message.text, priority=_ENQUEUE_PRIORITY[message.priority])
     except UserError:  # the run closed its queue on its way out: the message becomes a turn
         return None
