@@ -39,7 +39,7 @@ from decode.tui.approvals import Approvals, cycle_mode
 from decode.tui.commands import CommandRegistry, Invocation, builtin_commands
 from decode.tui.footer import SPINNER_FPS, SessionStatus, footer
 from decode.tui.input import HISTORY_FILE, PROMPT, TurnKeys, build_prompt_session
-from decode.tui.memory_skills import add_memory_commands, note_session, run_skill
+from decode.tui.memory_skills import add_memory_commands, note_session, run_skill, skill_commands
 from decode.tui.questions import QuestionLine
 from decode.tui.render import Renderer
 from decode.tui.sessions import add_session_commands
@@ -121,6 +121,7 @@ class Repl:
             on_cycle_mode=lambda: cycle_mode(self),
             turn_keys=TurnKeys(busy=lambda: self.busy, abort=self.abort, follow_up=self.follow_up),
             history_file=history_file or workspace / HISTORY_FILE,
+            extra_commands=self.extra_commands,
             input=input,
             output=output,
         )
@@ -261,6 +262,10 @@ class Repl:
 
     def _footer(self) -> AnyFormattedText:
         return footer(self.status, width=self.session.app.output.get_size().columns)
+
+    def extra_commands(self) -> list[tuple[str, str]]:
+        """`/name`s beyond the registry's, with a summary each: the skills (lesson 09)."""
+        return skill_commands(self)
 
     def _suggest(self, name: str) -> list[str]:
         command = self.commands.get(name)

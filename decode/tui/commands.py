@@ -151,6 +151,14 @@ async def _help(repl: Repl, argument: str) -> None:
         keys.add_row(Text(key), Text(action))
     repl.renderer.info(Text("Commands", style="bold underline"))
     repl.renderer.info(table)
+    if skills := repl.extra_commands():
+        listed = Table.grid(padding=(0, 2))
+        listed.add_column(style="bold cyan")
+        listed.add_column()
+        for name, summary in skills:
+            listed.add_row(Text(f"/{name} [text]"), Text(summary))
+        repl.renderer.info(Text("Skills", style="bold underline"))
+        repl.renderer.info(listed)
     repl.renderer.info(Text("Keys", style="bold underline"))
     repl.renderer.info(keys)
 

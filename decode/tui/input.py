@@ -67,9 +67,15 @@ STYLE = Style.from_dict(
 class SlashCommandCompleter(Completer):
     """Completes `/name` from the registry and, for commands that offer them, the argument."""
 
-    def __init__(self, commands: CommandRegistry, arguments: Callable[[str], list[str]]) -> None:
+    def __init__(
+        self,
+        commands: CommandRegistry,
+        arguments: Callable[[str], list[str]],
+        extra: Callable[[], list[tuple[str, str]]] = list,
+    ) -> None:
         self.commands = commands
         self.arguments = arguments  # command name -> suggestions for its argument
+        self.extra = extra  # more `/name`s with a summary each: the skills (lesson 09)
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         text = document.text_before_cursor
@@ -77,13 +83,11 @@ class SlashCommandCompleter(Completer):
             return
         name, space, argument = text[1:].partition(" ")
         if not space:
-            for command in self.commands:
-                if command.name.startswith(name):
-                    yield Completion(
-                        f"/{command.name}",
-                        start_position=-len(text),
-                        display_meta=command.summary,
-                    )
+            entries = [(command.name, command.summary) for command in self.commands]
+            entries += [(extra, summary) for extra, summary in self.extra() if self.commands.get(extra) is None]
+            for entry, summary in entries:
+                if entry.startswith(name):
+                    yield Completion(f"/{entry}", start_position=-len(text), display_meta=summary)
             return
         if self.commands.get(name) is None:
             return
@@ -173,6 +177,7 @@ def build_prompt_session(
     footer: Callable[[], AnyFormattedText],
     on_interrupt: Callable[[], None],
     history_file: Path,
+    extra_commands: Callable[[], list[tuple[str, str]]] = list,
     on_cycle_mode: Callable[[], None] | None = None,
     turn_keys: TurnKeys | None = None,
     input: Input | None = None,
@@ -187,7 +192,7 @@ def build_prompt_session(
         key_bindings=key_bindings(on_interrupt, on_cycle_mode, turn_keys),
         history=FileHistory(str(history_file)),
         auto_suggest=AutoSuggestFromHistory(),
-        completer=SlashCommandCompleter(commands, arguments),
+        completer=SlashCommandCompleter(commands, arguments, extra_commands),
         complete_while_typing=True,
         bottom_toolbar=footer,
         style=STYLE,

@@ -67,6 +67,14 @@ async def _init(repl: Repl, argument: str) -> None:
     repl.queue_prompt(prompt, shown=f"/init {argument}".rstrip())
 
 
+def skill_commands(repl: Repl) -> list[tuple[str, str]]:
+    """`(name, description)` of each skill usable as `/name` (a REPL command of that name wins)."""
+    from decode.skills.catalog import discover_skills
+
+    catalog = discover_skills(repl.workspace)
+    return [(name, catalog.skills[name].description) for name in catalog.names() if repl.commands.get(name) is None]
+
+
 async def run_skill(repl: Repl, name: str, argument: str) -> bool:
     """Run the skill `name` as a turn, if there is one; False when no skill has that name."""
     from decode.skills.catalog import discover_skills

@@ -189,3 +189,13 @@ async def test_ctrl_c_twice_in_a_row_leaves(keyboard: PipeInput, tmp_path: Path)
     with pytest.raises(EOFError):
         await read_line(busy_session(keyboard, tmp_path / "h", turn), keyboard, CTRL_C + CTRL_C)
     assert turn.actions == ["abort"]  # the first stopped the turn, the second left
+
+
+def test_extra_names_such_as_skills_are_offered_unless_a_command_has_the_name() -> None:
+    extra = [("lint", "Run the linters."), ("cost", "A skill hidden by /cost.")]
+    completer = SlashCommandCompleter(builtin_commands(), lambda name: [], lambda: extra)
+    found = completer.get_completions(Document("/"), CompleteEvent(text_inserted=True))
+    offered = [(completion.text, completion.display_meta_text) for completion in found]
+    assert ("/lint", "Run the linters.") in offered
+    assert [text for text, _ in offered].count("/cost") == 1
+    assert ("/cost", "A skill hidden by /cost.") not in offered

@@ -166,3 +166,20 @@ async def test_clear_notes_the_conversation_then_starts_a_new_one(start_repl, sc
     (line,) = (project / ".decode" / "MEMORY.md").read_text().splitlines()
     assert line.endswith("Talked about one.")
     assert user_prompts(session) == ["two"]
+
+
+async def test_help_and_completion_offer_the_skills_but_not_one_a_command_hides(
+    start_repl, script, project, write: WriteText
+) -> None:
+    write(project / ".decode/skills/lint/SKILL.md", "---\nname: lint\ndescription: Run the linters.\n---\nX")
+    write(project / ".decode/skills/cost/SKILL.md", "---\nname: cost\ndescription: Hidden by /cost.\n---\nX")
+    session = await start_repl(script([]))
+
+    skills = dict(session.repl.extra_commands())
+    assert set(skills) == {"commit", "lint"}  # the built-in, the project's; not `cost`
+    assert skills["lint"] == "Run the linters."
+    session.send("/help")
+    output = await session.wait_for("Skills")
+    assert "/lint [text]" in output
+    assert "Run the linters." in output
+    assert "Hidden by /cost." not in output
