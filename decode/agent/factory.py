@@ -7,15 +7,16 @@ in the Agent Loop, so one agent can serve many turns and many front ends.
 import platform
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 import pydantic_ai
 from pydantic_ai import Agent, RunContext
+from pydantic_ai.capabilities import AbstractCapability
 from pydantic_ai.models import Model
 
-from decode.agent.deps import AgentDeps
-from decode.agent.registry import ToolSpec
+from decode.entities.deps import AgentDeps
+from decode.entities.tools import ToolSpec
 from decode.memory.instructions import memory_instructions
-from decode.permissions.hook import PermissionHook
 from decode.skills.instructions import skills_instructions
 from decode.skills.tool import SKILL_TOOL
 
@@ -37,12 +38,18 @@ def environment_instructions(ctx: RunContext[AgentDeps]) -> str:
 
 
 def build_agent(
-    model: Model | str, *, tools: Sequence[ToolSpec] = (), instructions: str = BASE_INSTRUCTIONS
+    model: Model | str,
+    *,
+    tools: Sequence[ToolSpec] = (),
+    instructions: str = BASE_INSTRUCTIONS,
+    capabilities: Sequence[AbstractCapability[Any]] = (),
 ) -> Agent[AgentDeps, str]:
     """Create the agent with the given model and tools.
 
-    `tools` come from the tool registry (`ToolSpec`s); with none, the agent can only talk (and
-    load skills: the `skill` tool is always there, next to the skills catalogue).
+    `tools` are declarations (`ToolSpec`s); with none, the agent can only talk (and load skills:
+    the `skill` tool is always there, next to the skills catalogue). `capabilities` hook into
+    every run: the composition root passes the Permission Hook, which asks the gate before
+    each tool call (lesson 06).
     """
     return Agent(
         model,
@@ -53,6 +60,5 @@ def build_agent(
         tools=[spec.to_tool() for spec in [*tools, SKILL_TOOL]],
         # A wrong tool name or bad arguments go back to the model this many times before the run fails.
         retries=3,
-        # The Permission Gate (`deps.permissions`) decides before every tool call (lesson 06).
-        capabilities=[PermissionHook()],
+        capabilities=list(capabilities),
     )

@@ -33,9 +33,9 @@ from pydantic_ai.run import AgentRun
 from pydantic_ai.usage import UsageLimits
 
 from decode.agent.cost import response_usage
-from decode.agent.deps import AgentDeps
 from decode.context.compaction import CompactionError
 from decode.context.session import Session
+from decode.entities.deps import AgentDeps
 from decode.entities.events import (
     AgentEvent,
     MessageDelivered,
@@ -59,13 +59,17 @@ class AgentLoop:
         agent: Agent[AgentDeps, str],
         deps: AgentDeps,
         *,
-        model: Model | None = None,
+        model: Model | str | None = None,
         max_requests: int = 50,
         session: Session | None = None,
     ) -> None:
         self.agent = agent
         self.deps = deps
-        self.model = model
+        chosen = model if model is not None else agent.model
+        if chosen is None:
+            raise ValueError("the agent has no model: give one to the agent or to the loop")
+        self.model: Model | str = chosen
+        """The model of the next request; front ends swap it here (`/model`), the rest stays."""
         self.max_requests = max_requests
         self.history: list[ModelMessage] = []
         self.usage = Usage()
@@ -144,7 +148,7 @@ class AgentLoop:
         if self.session is None:
             return Notice(level="warning", message="this conversation has no session, so it cannot be compacted")
         try:
-            compaction = await self.session.compact(self.history, self.model or self.agent.model, focus)
+            compaction = await self.session.compact(self.history, self.model, focus)
         except CompactionError as exc:
             return Notice(level="warning", message=f"compaction failed: {exc}; the history is unchanged")
         self.history = compaction.history

@@ -1,8 +1,15 @@
-"""A tool call the model asked for, and what came back."""
+"""A tool call the model asked for, what came back, and the traits a tool declares."""
 
-from typing import Any
+import posixpath
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from pydantic_ai import Tool
 
 
 class ToolCall(BaseModel):
@@ -29,3 +36,102 @@ class ToolResult(BaseModel):
     content: str
     is_error: bool = False
     duration_s: float = 0.0
+
+
+class ToolKind(StrEnum):
+    """What a tool can do to the world; the Permission Gate's default decision goes by it.
+
+    `read-only` reads the Workspace (runs in every mode); `file-edit` changes files (runs in
+    accept-edits); `side-effect-free` touches nothing outside the conversation, like a to-do list
+    or a question to the user (never asks, allowed in plan mode); `other` runs commands or reaches
+    the network (asks unless a rule allows it).
+    """
+
+    READ_ONLY = "read-only"
+    FILE_EDIT = "file-edit"
+    SIDE_EFFECT_FREE = "side-effect-free"
+    OTHER = "other"
+
+
+@dataclass(frozen=True)
+class ToolTraits:
+    """What the Permission Gate needs to know about a tool, declared once beside its function.
+
+    `rules` are the rule names the tool answers to (`("Grep", "Read")`: a `Read` deny covers
+    grep too); an empty tuple means no rule can name it. `path`, `url` and `command` name the
+    argument that holds a path, a URL or a shell command; `pattern` a glob whose fixed start
+    narrows `path`; `searches` says the path is a folder the tool reads everything in.
+    """
+
+    kind: ToolKind
+    rules: tuple[str, ...] = ()
+    path: str | None = None
+    url: str | None = None
+    command: str | None = None
+    pattern: str | None = None
+    searches: bool = False
+
+    def __post_init__(self) -> None:
+        if (self.path or self.url or self.command) and not self.rules:
+            raise ValueError("a tool that takes a path, URL or command must name the rules that govern it")
+
+    def argument(self, args: Mapping[str, Any]) -> str | None:
+        """The argument rules talk about: the command, the path (narrowed by `pattern`) or the URL."""
+        if self.command is not None:
+            return _text(args.get(self.command))
+        if self.url is not None:
+            return _text(args.get(self.url))
+        if self.path is None:
+            return None
+        folder = _text(args.get(self.path)) or "."
+        if self.pattern is None:
+            return folder
+        # Only the fixed start of a glob says where it looks: `../../**/*.pem` leaves the tree.
+        pattern = _text(args.get(self.pattern)) or ""
+        fixed = pattern.split("*", 1)[0].split("?", 1)[0].split("[", 1)[0].rpartition("/")[0]
+        return posixpath.normpath(posixpath.join(folder, fixed)) if fixed else folder  # absolute `fixed` wins
+
+
+UNDECLARED = ToolTraits(ToolKind.OTHER)
+"""The traits of a tool that declared none: no rule names it, and the mode treats it as `other`."""
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool: its name as the model sees it, the function, its traits and how often it may retry.
+
+    `function` takes a `RunContext[AgentDeps]` first; its docstring and annotated parameters
+    become the description and JSON schema the model reads. Declare it beside the function:
+    `READ = ToolSpec("read", read, ToolTraits(ToolKind.READ_ONLY, rules=("Read",), path="path"))`.
+    """
+
+    name: str
+    function: Callable[..., Any]
+    traits: ToolTraits
+    max_retries: int = 2
+
+    def to_tool(self) -> "Tool[Any]":
+        from pydantic_ai import Tool
+
+        # The traits travel with the tool's definition: the Permission Hook reads them there.
+        return Tool(
+            self.function, name=self.name, takes_ctx=True, max_retries=self.max_retries, metadata=traits_metadata(self)
+        )
+
+
+def traits_metadata(spec: ToolSpec) -> dict[str, Any]:
+    """The metadata a tool definition carries so the Permission Hook can find its traits."""
+    return {TRAITS_KEY: spec.traits}
+
+
+def traits_of(metadata: Mapping[str, Any] | None) -> ToolTraits:
+    """The traits a tool definition's metadata carries; `UNDECLARED` when it carries none."""
+    traits = (metadata or {}).get(TRAITS_KEY)
+    return traits if isinstance(traits, ToolTraits) else UNDECLARED
+
+
+TRAITS_KEY = "decode_traits"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pydantic_ai import RunContext
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.memory.files import MemoryFile, load_memory
 
 PREAMBLE = """\

@@ -4,22 +4,21 @@
     decode permissions check bash "git status && rm -rf build"
     decode permissions check read src/../.env --json     # {"decision": …, "rule": …, "source": …}
 
-Exit codes: 0 the answer was printed (whatever the decision), 2 usage error.
+Exit codes: 0 the answer was printed (whatever the decision), 2 usage error (an unknown tool).
 """
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from decode.entities.tools import ToolKind, ToolTraits
 from decode.permissions.gate import PermissionGate
-from decode.permissions.rules import TOOL_RULES
 from decode.permissions.types import Mode, Verdict
 
-# What a user may type as TOOL: decode's tool names, or the rule names (`Bash`, `WebFetch`).
-_CLI_TOOLS = {names[0].lower(): tool for tool, names in TOOL_RULES.items()} | {tool: tool for tool in TOOL_RULES}
-# Which argument of each tool ARG stands for (file tools take `path`).
-_ARGUMENT_KEYS = {"bash": "command", "glob": "pattern", "web_fetch": "url"}
+if TYPE_CHECKING:
+    from decode.entities.tools import ToolSpec
 
 
 def _mode(_ctx: click.Context, _param: click.Parameter, value: str | None) -> Mode | None:
@@ -92,17 +91,39 @@ def permissions(ctx: click.Context, mode: Mode | None, as_json: bool) -> None:
 def check(tool: str, argument: str, mode: Mode | None, as_json: bool) -> None:
     """Print what the gate decides for TOOL with ARGUMENT, and the rule and file that decided.
 
-    TOOL is bash, read, write, edit, glob, grep, web_fetch (or Bash, Read… as in rules) or an
-    MCP tool name; ARGUMENT is the command, path, glob pattern or URL.
+    TOOL is a tool's name (bash, read, write, edit, glob, grep…), the first rule name it answers
+    to (Bash, Read…), or an MCP tool name (mcp__server__tool); ARGUMENT is the command, path,
+    glob pattern or URL. The gate decides by the tool's declared traits, as in a session.
     """
-    tool = _CLI_TOOLS.get(tool.lower(), tool) if tool.isascii() else tool
+    import asyncio
+
+    name, traits = _find_tool(tool)
     gate = _load(mode)
-    args = {_ARGUMENT_KEYS.get(tool, "path"): argument} if argument else {}
-    verdict = gate.check(tool, args)
+    verdict = asyncio.run(gate.check(name, _arguments(traits, argument), traits))
     if as_json:
         click.echo(json.dumps(verdict.to_json()))
     else:
         click.echo(_describe(verdict, gate.mode))
+
+
+def _find_tool(typed: str) -> tuple[str, ToolTraits]:
+    """The tool TOOL names and its traits; a usage error (exit 2) listing the tools if none."""
+    if typed.startswith("mcp__"):  # an MCP tool answers to its own name (and its server's)
+        return typed, ToolTraits(ToolKind.OTHER, rules=(typed,))
+    from decode.tools.catalog import default_tools
+
+    specs: list[ToolSpec] = default_tools()
+    for spec in specs:
+        if typed == spec.name or (spec.traits.rules and typed.lower() == spec.traits.rules[0].lower()):
+            return spec.name, spec.traits
+    known = ", ".join(spec.name for spec in specs)
+    raise click.UsageError(f"unknown tool {typed!r} (known: {known}, or mcp__server__tool)")
+
+
+def _arguments(traits: ToolTraits, argument: str) -> dict[str, Any]:
+    """ARGUMENT as the tool's own argument: the one its traits say rules talk about."""
+    key = traits.command or traits.url or traits.pattern or traits.path
+    return {key: argument} if argument and key else {}
 
 
 def _describe(verdict: Verdict, mode: Mode) -> str:

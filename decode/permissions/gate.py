@@ -10,12 +10,15 @@ The gate only decides; front ends do the asking (the REPL prompts, `decode run` 
 """
 
 import os
+import posixpath
 import shlex
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from decode.config.harness_home import HARNESS_DIR
+from decode.entities.tools import UNDECLARED, ToolKind, ToolTraits
 from decode.permissions import paths
 from decode.permissions.commands import Check, analyse_command
 from decode.permissions.rules import (
@@ -24,17 +27,17 @@ from decode.permissions.rules import (
     REDIRECT_WRITE_RULES,
     command_matches,
     domain_matches,
-    rule_names_for_tool,
     tool_matches,
 )
-from decode.permissions.settings_files import SETTINGS_DIR, SettingsProblem, load_permission_settings
+from decode.permissions.settings_files import SettingsProblem, load_permission_settings
 from decode.permissions.types import Decision, Mode, Rule, RuleSource, Verdict
+from decode.tools.local import local_realpath
 
-# The kind of decode's own tools (`decode.agent.registry.ToolKind` values, compared as strings so
-# that `decode permissions` does not have to import the agent). Other tools pass their kind.
-READ_ONLY, FILE_EDIT, OTHER = "read-only", "file-edit", "other"
-TOOL_KINDS = {"read": READ_ONLY, "glob": READ_ONLY, "grep": READ_ONLY, "edit": FILE_EDIT, "write": FILE_EDIT}
-SEARCH_TOOLS = frozenset({"glob", "grep"})  # their path is a folder they read everything in
+Realpath = Callable[[Path], Awaitable[Path]]
+"""How paths are resolved: the executor's `realpath`, the same function the tools use."""
+
+# Kinds that run in plan mode: they read, or touch nothing outside the conversation.
+PLAN_KINDS = frozenset({ToolKind.READ_ONLY, ToolKind.SIDE_EFFECT_FREE})
 _ANY_FILE = "any-file"  # stands for "a file inside the searched folder" when matching rules
 
 PLAN_GUIDANCE = (
@@ -62,16 +65,24 @@ class PermissionGate:
     """Decides, for one tool call, whether it runs (`allow`), needs the user (`ask`) or is refused."""
 
     def __init__(
-        self, rules: Iterable[Rule] = (), mode: Mode = Mode.DEFAULT, *, workspace: Path, home: Path | None = None
+        self,
+        rules: Iterable[Rule] = (),
+        mode: Mode = Mode.DEFAULT,
+        *,
+        workspace: Path,
+        home: Path | None = None,
+        realpath: Realpath | None = None,
     ) -> None:
         self.mode = mode
         self.workspace = os.path.realpath(workspace)
         self.home = os.path.realpath(home if home is not None else Path.home())
+        # Without an executor's (`decode permissions`), the local executor's resolution.
+        self.realpath: Realpath = realpath or local_realpath
         # Settings files and git's hooks/config run or grant things: no mode edits them unasked.
         self.protected = (
-            os.path.join(self.workspace, SETTINGS_DIR),
+            os.path.join(self.workspace, HARNESS_DIR.name),
             os.path.join(self.workspace, ".git"),
-            os.path.join(self.home, SETTINGS_DIR),
+            os.path.join(self.home, HARNESS_DIR.name),
         )
         self._rules: dict[Decision, list[Rule]] = {action: [] for action in Decision}
         self.add_rules(rules)
@@ -79,10 +90,13 @@ class PermissionGate:
         self.mode_source: RuleSource | None = None  # the file that set the mode, if one did
 
     @classmethod
-    def from_settings(cls, workspace: Path, mode: Mode | None = None, home: Path | None = None) -> "PermissionGate":
+    def from_settings(
+        cls, workspace: Path, mode: Mode | None = None, home: Path | None = None, realpath: Realpath | None = None
+    ) -> "PermissionGate":
         """A gate with the rules of the settings files; `gate.problems` lists what was skipped."""
         loaded = load_permission_settings(workspace, home)
-        gate = cls(loaded.rules, mode or loaded.default_mode or Mode.DEFAULT, workspace=workspace, home=home)
+        default = mode or loaded.default_mode or Mode.DEFAULT
+        gate = cls(loaded.rules, default, workspace=workspace, home=home, realpath=realpath)
         gate.problems = loaded.problems
         gate.mode_source = None if mode else loaded.mode_source
         return gate
@@ -97,23 +111,23 @@ class PermissionGate:
         for rule in rules:
             self._rules[rule.action].append(rule)
 
-    def check(self, tool: str, args: Mapping[str, Any], kind: str | None = None) -> Verdict:
-        """Judge one call of `tool` with `args` (as the model sent them)."""
-        names = rule_names_for_tool(tool)
-        kind = kind or TOOL_KINDS.get(tool, OTHER)
-        if not names:
-            return self._finish([], [f"{tool!r} is not a tool any rule can name"], kind)
-        argument = request_argument(tool, args)
-        if "Bash" in names:
-            return self._check_bash(argument or "")
-        if names[0] in PATH_RULES:
-            part = self._path_part(argument or ".", names, writes=kind == FILE_EDIT, searches=tool in SEARCH_TOOLS)
-            return self._finish([part], [], kind)
-        if names[0] == "WebFetch":
-            return self._finish([_Part(f"fetch {argument}", names, url=argument or "")], [], kind)
-        return self._finish([_Part(tool, names)], [], kind)
+    async def check(self, tool: str, args: Mapping[str, Any], traits: ToolTraits = UNDECLARED) -> Verdict:
+        """Judge one call of `tool` with `args` (as the model sent them), by the tool's traits."""
+        if traits is UNDECLARED:  # a tool that says nothing about itself: nothing proves it harmless
+            return self._finish([], [f"{tool!r} declares no traits, so no rule can name it"], traits.kind)
+        names = traits.rules
+        argument = traits.argument(args)
+        if traits.command is not None:
+            return await self._check_bash(argument or "")
+        if traits.path is not None:
+            writes = traits.kind is ToolKind.FILE_EDIT
+            part = await self._path_part(argument or ".", names, writes=writes, searches=traits.searches)
+            return self._finish([part], [], traits.kind)
+        if traits.url is not None:
+            return self._finish([_Part(f"fetch {argument}", names, url=argument or "")], [], traits.kind)
+        return self._finish([_Part(tool, names)], [], traits.kind)
 
-    def _check_bash(self, command: str) -> Verdict:
+    async def _check_bash(self, command: str) -> Verdict:
         analysis = analyse_command(command)
         parts = [_Part(check.text, ("Bash",), check=check) for check in analysis.checks]
         for redirect in analysis.redirects:
@@ -121,30 +135,29 @@ class PermissionGate:
             if redirect.target is None:
                 parts.append(_Part("a file named at run time", names, writes=redirect.writes, is_path=True))
             else:
-                parts.append(self._path_part(redirect.target, names, writes=redirect.writes))
+                parts.append(await self._path_part(redirect.target, names, writes=redirect.writes))
         hazards = list(analysis.hazards) or ([] if command.strip() else ["an empty command"])
-        return self._finish(parts, hazards, OTHER)
+        return self._finish(parts, hazards, ToolKind.OTHER)
 
-    def _path_part(self, path: str, names: tuple[str, ...], *, writes: bool, searches: bool = False) -> _Part:
+    async def resolve(self, path: str) -> tuple[str, str]:
+        """A path as written (absolute, normalised) and the real file it names (symlinks followed)."""
         written = paths.absolute(path, self.workspace, self.home)
+        return written, str(await self.realpath(Path(written)))
+
+    async def _path_part(self, path: str, names: tuple[str, ...], *, writes: bool, searches: bool = False) -> _Part:
+        written, real = await self.resolve(path)
         verb = "write" if writes else "search" if searches else "read"
         return _Part(
-            f"{verb} {path}",
-            names,
-            path=os.path.realpath(written),
-            written=written,
-            writes=writes,
-            searches=searches,
-            is_path=True,
+            f"{verb} {path}", names, path=real, written=written, writes=writes, searches=searches, is_path=True
         )
 
-    def _finish(self, parts: list[_Part], hazards: list[str], kind: str) -> Verdict:
+    def _finish(self, parts: list[_Part], hazards: list[str], kind: ToolKind) -> Verdict:
         """Apply the fixed order: deny, plan mode, ask, bypass, hazards, allow, the mode's default."""
         for part in parts:
             for rule in self._rules[Decision.DENY]:
                 if self._matches(rule, part, broad=True):
                     return Verdict(Decision.DENY, f"{part.label}: denied by {rule}", rule)
-        if self.mode is Mode.PLAN and kind != READ_ONLY:
+        if self.mode is Mode.PLAN and kind not in PLAN_KINDS:
             return Verdict(Decision.DENY, PLAN_GUIDANCE)
         for part in parts:
             for rule in (*self._rules[Decision.ASK], *self._rules[Decision.DENY]):
@@ -190,12 +203,12 @@ class PermissionGate:
             return domain_matches(rule.specifier, part.url)
         return False
 
-    def _mode_allows(self, part: _Part, kind: str) -> bool:
+    def _mode_allows(self, part: _Part, kind: ToolKind) -> bool:
         """The mode's default for a part no rule allowed."""
         if part.check is not None or part.url is not None:
             return False  # commands and fetches always need a rule (or bypass)
         if not part.is_path:
-            return kind == READ_ONLY or (kind == FILE_EDIT and self.mode is Mode.ACCEPT_EDITS)
+            return kind in PLAN_KINDS or (kind is ToolKind.FILE_EDIT and self.mode is Mode.ACCEPT_EDITS)
         if part.path is None or not paths.is_within(part.path, self.workspace):
             return False  # outside the workspace, or unknown: ask
         if not part.writes:
@@ -203,25 +216,25 @@ class PermissionGate:
         protected = any(paths.is_within(part.path, root) for root in self.protected)
         return self.mode is Mode.ACCEPT_EDITS and not protected
 
-    def narrowest_rules(self, tool: str, args: Mapping[str, Any]) -> list[str]:
+    async def narrowest_rules(self, tool: str, args: Mapping[str, Any], traits: ToolTraits = UNDECLARED) -> list[str]:
         """The allow rules an "always" answer should save: the narrowest that cover this call.
 
         Empty when no rule can cover it (a script with a hazard runs once, never "always").
         """
-        names = rule_names_for_tool(tool)
-        argument = request_argument(tool, args)
+        names = traits.rules
         if not names:
             return []
-        if "Bash" in names:
-            return self._narrowest_bash(argument or "")
-        if names[0] in PATH_RULES:
-            return [f"{names[0]}({self._path_specifier(argument or '.')})"]
-        if names[0] == "WebFetch":
+        argument = traits.argument(args)
+        if traits.command is not None:
+            return await self._narrowest_bash(argument or "")
+        if traits.path is not None and names[0] in PATH_RULES:
+            return [f"{names[0]}({await self._path_specifier(argument or '.')})"]
+        if traits.url is not None:
             host = _host(argument or "")
-            return [f"WebFetch(domain:{host})"] if host else []
+            return [f"{names[0]}(domain:{host})"] if host else []
         return [names[0]]
 
-    def _narrowest_bash(self, command: str) -> list[str]:
+    async def _narrowest_bash(self, command: str) -> list[str]:
         analysis = analyse_command(command)
         if analysis.hazards:
             return []
@@ -235,31 +248,16 @@ class PermissionGate:
             if redirect.target is None:
                 return []
             names = REDIRECT_WRITE_RULES if redirect.writes else REDIRECT_READ_RULES
-            rules.append(f"{names[0]}({self._path_specifier(redirect.target)})")
+            rules.append(f"{names[0]}({await self._path_specifier(redirect.target)})")
         return list(dict.fromkeys(rules))
 
-    def _path_specifier(self, path: str) -> str:
+    async def _path_specifier(self, path: str) -> str:
         """A rule path naming exactly this file: `/src/a.py` (workspace), `~/…` or `//abs/…`."""
-        resolved = paths.resolve(path, self.workspace, self.home)
+        _, resolved = await self.resolve(path)
         for root, prefix in ((self.workspace, "/"), (self.home, "~/")):
             if paths.is_within(resolved, root):
-                return prefix + _escape(os.path.relpath(resolved, root))
+                return prefix + _escape(posixpath.relpath(resolved, root))
         return "/" + _escape(resolved)
-
-
-def request_argument(tool: str, args: Mapping[str, Any]) -> str | None:
-    """The argument rules talk about: bash's command, a file tool's path, a fetch's URL."""
-    if tool == "bash":
-        return _text(args.get("command"))
-    if tool == "glob":
-        # Only the fixed start of the pattern says where it looks: `../../**/*.pem` leaves the tree.
-        folder = _text(args.get("path")) or "."
-        pattern = _text(args.get("pattern")) or ""
-        fixed = pattern.split("*", 1)[0].split("?", 1)[0].split("[", 1)[0].rpartition("/")[0]
-        return str(Path(folder) / fixed) if fixed else folder
-    if tool == "web_fetch":
-        return _text(args.get("url"))
-    return _text(args.get("path", args.get("file_path")))
 
 
 def _text(value: Any) -> str | None:

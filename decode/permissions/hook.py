@@ -1,13 +1,13 @@
 """The Permission Gate in the agent: a pydantic-ai capability consulted before every tool runs.
 
 `PermissionHook.before_tool_execute` runs after the model's arguments are validated and before
-the tool function is called. It asks `ctx.deps.permissions` (a `PermissionGate`; None means no
-gate, as in the earlier lessons' notebooks):
+the tool function is called. It asks its `PermissionGate`, passing the traits the tool declared
+(they travel in the tool definition's metadata):
 
 - `allow`: the tool runs;
 - `deny`: the tool does not run; the model gets the reason as the call's result
   (`outcome='denied'` in the history), with a plea not to work around it;
-- `ask`: the front end's `ctx.deps.approve` callback decides (the REPL asks the user: yes, no,
+- `ask`: the front end's `approve` callback decides (the REPL asks the user: yes, no,
   always, or no with a reason the model is told). Without one — `decode run` is headless and never
   blocks on a prompt — an `ask` becomes a refusal the model is told about.
 """
@@ -25,6 +25,7 @@ from pydantic_ai.exceptions import SkipToolExecution
 from pydantic_ai.messages import ToolCallPart
 from pydantic_ai.tools import ToolDefinition, ToolDenied
 
+from decode.entities.tools import ToolTraits, traits_of
 from decode.permissions.gate import PermissionGate
 from decode.permissions.rules import parse_rule
 from decode.permissions.settings_files import add_allow_rules
@@ -72,7 +73,14 @@ def refusal(verdict: Verdict, *, headless: bool = False) -> str:
 
 @dataclass
 class PermissionHook(AbstractCapability[Any]):
-    """Consults the Permission Gate in `ctx.deps.permissions` before each tool call."""
+    """Consults `gate` before each tool call; `approve` asks the user (None: headless, ask = no).
+
+    `harness_home` is where an "always" answer saves its rule (`.decode/settings.local.json`).
+    """
+
+    gate: PermissionGate
+    harness_home: Path
+    approve: ApproveCallback | None = None
 
     @classmethod
     def get_serialization_name(cls) -> str | None:
@@ -81,38 +89,36 @@ class PermissionHook(AbstractCapability[Any]):
     async def before_tool_execute(
         self, ctx: RunContext[Any], *, call: ToolCallPart, tool_def: ToolDefinition, args: dict[str, Any]
     ) -> dict[str, Any]:
-        gate: PermissionGate | None = getattr(ctx.deps, "permissions", None)
-        if gate is None:
-            return args
-        kind = (tool_def.metadata or {}).get("kind")
-        verdict = gate.check(call.tool_name, args, kind)
+        traits = traits_of(tool_def.metadata)
+        verdict = await self.gate.check(call.tool_name, args, traits)
         logger.info("%s %s: %s", verdict.decision, call.tool_name, verdict.reason)
         if verdict.decision is Decision.ALLOW:
             return args
-        approve: ApproveCallback | None = getattr(ctx.deps, "approve", None)
-        if verdict.decision is Decision.DENY or approve is None:
-            raise SkipToolExecution(ToolDenied(refusal(verdict, headless=approve is None)))
-        approval = await approve(call.tool_name, args, verdict)
+        if verdict.decision is Decision.DENY or self.approve is None:
+            raise SkipToolExecution(ToolDenied(refusal(verdict, headless=self.approve is None)))
+        approval = await self.approve(call.tool_name, args, verdict)
         if approval.answer is Answer.ALWAYS:
-            remember(gate, call.tool_name, args, ctx.deps)
+            await remember(self.gate, call.tool_name, args, traits, self.harness_home)
         elif approval.answer is Answer.NO:
             said = f" They said: {approval.reason.strip().rstrip('.')}." if approval.reason.strip() else ""
             raise SkipToolExecution(ToolDenied(f"The user said no.{said} {DO_NOT_WORK_AROUND}"))
         return args
 
 
-def remember(gate: PermissionGate, tool: str, args: dict[str, Any], deps: Any) -> list[str]:
+async def remember(
+    gate: PermissionGate, tool: str, args: dict[str, Any], traits: ToolTraits, harness_home: Path
+) -> list[str]:
     """Save the narrowest rules covering this call to the local settings file, and obey them now.
 
     A call no rule can cover (a script with a hazard) saves nothing: it ran once. A local settings
     file that cannot be written is logged, and the rules still hold for this session.
     """
-    rules = gate.narrowest_rules(tool, args)
+    rules = await gate.narrowest_rules(tool, args, traits)
     if not rules:
         return []
     source = None
     try:
-        path = add_allow_rules(Path(getattr(deps, "harness_home", None) or gate.workspace), rules)
+        path = add_allow_rules(harness_home, rules)
         source = RuleSource(Layer.LOCAL, path)
     except (OSError, ValueError) as exc:
         logger.warning("could not save %s: %s", ", ".join(rules), exc)

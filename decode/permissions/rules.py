@@ -12,7 +12,7 @@
 
 Rule names are matched case-insensitively against their canonical spellings only: `bAsH(ls)` is
 `Bash(ls)`, but `Bаsh` with a Cyrillic "а" is an error, not a rule. Tool names the model calls
-are never normalised (see `rule_names_for_tool`).
+are never normalised: a tool answers only to the rule names its traits declare.
 """
 
 import re
@@ -23,23 +23,15 @@ from urllib.parse import urlsplit
 
 from decode.permissions.types import Decision, Rule, RuleSource
 
-# The one table: decode's tool name (what the model calls) -> the rule names that govern it.
-# Reading tools answer to Read rules too, writing answers to Edit rules too, like Claude Code.
-TOOL_RULES: dict[str, tuple[str, ...]] = {
-    "read": ("Read",),
-    "glob": ("Glob", "Read"),
-    "grep": ("Grep", "Read"),
-    "edit": ("Edit",),
-    "write": ("Write", "Edit"),
-    "bash": ("Bash",),
-    "web_fetch": ("WebFetch",),
-}
+# The rule names of the rule language, in their canonical spelling. Which tools answer to which
+# names is not here: each tool declares it in its traits (`ToolTraits.rules`).
+RULE_NAMES = ("Bash", "Read", "Edit", "Write", "Glob", "Grep", "WebFetch")
 # A file a bash redirection writes (`> out.txt`) or reads (`< in.txt`) is governed like these.
 REDIRECT_WRITE_RULES = ("Write", "Edit")
 REDIRECT_READ_RULES = ("Read",)
 
 PATH_RULES = frozenset({"Read", "Edit", "Write", "Glob", "Grep"})
-_CANONICAL = {name.lower(): name for names in TOOL_RULES.values() for name in names}
+_CANONICAL = {name.lower(): name for name in RULE_NAMES}
 _TOOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _HOST = re.compile(r"(\*\.)?[a-z0-9]([a-z0-9.-]*[a-z0-9])?", re.IGNORECASE)
 
@@ -79,22 +71,11 @@ def _check_specifier(tool: str, specifier: str, text: str) -> None:
         raise RuleError(f"rule {text!r}: {tool} takes no parentheses")
 
 
-def rule_names_for_tool(tool: str) -> tuple[str, ...]:
-    """The rule names that govern the tool the model called, exactly as it was spelled.
-
-    decode's own tools come from the table. Any other tool (an MCP tool) answers to its own
-    name, unless that name only differs from a built-in one by case or is not plain ASCII:
-    a tool called `Bash` or `BASH ` is not bash and must not inherit bash's rules.
-    """
-    if tool in TOOL_RULES:
-        return TOOL_RULES[tool]
-    if not _TOOL_NAME.fullmatch(tool) or tool.lower() in _CANONICAL or tool.lower() in TOOL_RULES:
-        return ()
-    return (tool,)
-
-
 def tool_matches(rule: Rule, rule_name: str) -> bool:
-    """Does `rule` name this tool? `mcp__server` and `mcp__server__*` cover all of a server's tools."""
+    """Does `rule` name a tool that answers to `rule_name` (one of its traits' rule names)?
+
+    `mcp__server` and `mcp__server__*` cover all of a server's tools.
+    """
     if rule.tool == rule_name:
         return True
     if rule.tool.startswith("mcp__"):

@@ -14,19 +14,17 @@ and skipped: decode still starts, with every other rule in force.
 
 import json
 import logging
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from decode.config.harness_home import make_parent_dirs
+from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
+from decode.files import write_atomic
 from decode.permissions.rules import RuleError, parse_rule
 from decode.permissions.types import Decision, Layer, Mode, Rule, RuleSource
 
 logger = logging.getLogger(__name__)
 
-SETTINGS_DIR = ".decode"
 _ACTIONS = (Decision.ALLOW, Decision.ASK, Decision.DENY)
 
 
@@ -57,9 +55,9 @@ def settings_paths(project: Path, home: Path | None = None) -> dict[Layer, Path]
     """The three settings files, lowest priority first."""
     home = home if home is not None else Path.home()
     return {
-        Layer.USER: home / SETTINGS_DIR / "settings.json",
-        Layer.PROJECT: project / SETTINGS_DIR / "settings.json",
-        Layer.LOCAL: project / SETTINGS_DIR / "settings.local.json",
+        Layer.USER: home / HARNESS_DIR / "settings.json",
+        Layer.PROJECT: project / HARNESS_DIR / "settings.json",
+        Layer.LOCAL: project / HARNESS_DIR / "settings.local.json",
     }
 
 
@@ -156,19 +154,7 @@ def add_allow_rules(project: Path, rules: list[str]) -> Path:
     if not isinstance(allow, list):
         raise ValueError(f'{path}: "allow" is not a list; not changed')
     allow.extend(rule for rule in rules if rule not in allow)
-    _write_atomically(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    make_parent_dirs(path)  # a new `.decode/` gets its .gitignore first
+    write_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     logger.info("added %s to %s", ", ".join(rules), path)
     return path
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write via a temporary file and a rename, so a crash never leaves half a settings file."""
-    make_parent_dirs(path)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

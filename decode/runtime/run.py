@@ -15,12 +15,8 @@ import click
 from decode.logging import init_logger
 
 if TYPE_CHECKING:
-    from pydantic_ai.messages import ModelMessage
-
-    from decode.config.settings import Settings
-    from decode.context.session import Session
+    from decode.agent.compose import Conversation
     from decode.entities.events import ToolOutputDelta
-    from decode.permissions.gate import PermissionGate
 
 init_logger()
 
@@ -29,6 +25,7 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_REQUEST_LIMIT = 3
 EXIT_INTERRUPTED = 130
+# The Permission Mode names (`decode.permissions.types.Mode`), spelled here so `--help` stays fast.
 PERMISSION_MODES = ("default", "plan", "accept-edits", "bypass")
 
 
@@ -65,89 +62,61 @@ def run(
         task = sys.stdin.read()
     if not task.strip():
         fail("the task is empty", EXIT_USAGE)
-    settings = load_settings()
-    init_logger(settings.log_level)
     try:
-        session, history = _session(model, resume, settings)
-        if permission_mode is None and session.mode in PERMISSION_MODES:  # a resumed session keeps its mode
-            permission_mode = session.mode
-            if permission_mode != "default":
-                click.echo(f"decode: resuming in permission mode {permission_mode}", err=True)
-        gate = _permission_gate(permission_mode)
-        session.switch_mode(gate.mode.value)
-        code = asyncio.run(_run(task, session, history, max_requests or settings.max_requests, settings, gate))
+        code = asyncio.run(_run(task, model, max_requests, resume, permission_mode))
     except KeyboardInterrupt:
         click.echo("decode: interrupted", err=True)
         code = EXIT_INTERRUPTED
     sys.exit(code)
 
 
-def load_settings():
-    """The settings object, or a one-line error (exit 2) naming what is wrong."""
-    from pydantic import ValidationError
-
-    try:
-        from decode.config.settings import settings
-    except ValidationError as exc:
-        problem = exc.errors()[0]
-        name = ".".join(str(part) for part in problem["loc"])
-        fail(f"invalid setting {name}: {problem['msg']} (check the environment and .env)", EXIT_USAGE)
-    return settings
-
-
-def _session(model: str | None, resume: str | None, settings: "Settings") -> "tuple[Session, list[ModelMessage]]":
-    """A new session, or the one `--resume` names and its history (a one-line error if there is none)."""
-    from decode.context.session import Session
+def _build(
+    model: str | None, max_requests: int | None, resume: str | None, permission_mode: str | None, echo: "OutputEcho"
+) -> "Conversation":
+    """The Agent Loop of this run, from the composition root; a one-line error (exit 2) if it cannot be built."""
+    from decode.agent.compose import LoopOptions, build_loop
+    from decode.config.loading import ConfigError, load_settings
     from decode.context.session_log import SessionError
-
-    try:  # the Harness Home is the launch directory: sessions belong to it
-        return Session.open(Path.cwd(), resume=resume, model=model, settings=settings)
-    except SessionError as exc:
-        fail(str(exc), EXIT_USAGE)
-
-
-def _permission_gate(mode: str | None) -> "PermissionGate":
-    """The Permission Gate from the settings files; their problems are warnings, never fatal."""
-    from decode.permissions.gate import PermissionGate
-    from decode.permissions.types import Mode
-
-    gate = PermissionGate.from_settings(Path.cwd(), mode=Mode.parse(mode) if mode else None)
-    for problem in gate.problems:
-        click.echo(f"decode: warning: {problem}", err=True)
-    return gate
-
-
-async def _run(
-    task: str,
-    session: "Session",
-    history: "list[ModelMessage]",
-    max_requests: int,
-    settings: "Settings",
-    gate: "PermissionGate",
-) -> int:
-    from pydantic_ai.exceptions import ModelAPIError, UnexpectedModelBehavior, UsageLimitExceeded
-
-    from decode.agent.deps import AgentDeps
-    from decode.agent.factory import build_agent
-    from decode.agent.loop import AgentLoop
-    from decode.entities.events import Notice, TextDelta, ToolCallFinished, ToolCallStarted, TurnFinished
     from decode.models.errors import ModelConfigError
-    from decode.models.gateway import resolve_model
-    from decode.models.script import ScriptExhaustedError
-    from decode.tools.catalog import default_tools
+    from decode.permissions.types import Mode
 
     def on_retry(error: BaseException, attempt: int, delay: float) -> None:
         click.echo(f"decode: model error ({_short(error)}); retry {attempt} in {delay:.1f}s", err=True)
 
     try:
-        model = resolve_model(session.model, settings, on_retry=on_retry)
-    except ModelConfigError as exc:
+        settings = load_settings()
+        init_logger(settings.log_level)
+        options = LoopOptions(
+            home=Path.cwd(),  # the Harness Home is the launch directory: sessions belong to it
+            settings=settings,
+            model=model,
+            resume=resume,
+            permission_mode=Mode.parse(permission_mode) if permission_mode else None,
+            max_requests=max_requests,
+            on_tool_output=echo,  # no `approve`: headless, a call that would ask is refused
+            on_retry=on_retry,
+        )
+        conversation = build_loop(options)
+    except (ConfigError, ModelConfigError, SessionError) as exc:
         fail(str(exc), EXIT_USAGE)
+    for problem in conversation.gate.problems:
+        click.echo(f"decode: warning: {problem}", err=True)
+    if conversation.resumed_mode and conversation.gate.mode is not Mode.DEFAULT:
+        click.echo(f"decode: resuming in permission mode {conversation.gate.mode}", err=True)
+    return conversation
+
+
+async def _run(
+    task: str, model: str | None, max_requests: int | None, resume: str | None, permission_mode: str | None
+) -> int:
+    from pydantic_ai.exceptions import ModelAPIError, UnexpectedModelBehavior, UsageLimitExceeded
+
+    from decode.entities.events import Notice, TextDelta, ToolCallFinished, ToolCallStarted, TurnFinished
+    from decode.models.script import ScriptExhaustedError
 
     echo = OutputEcho()
-    deps = AgentDeps(Path.cwd(), settings, on_tool_output=echo, permissions=gate)  # no `approve`: headless
-    loop = AgentLoop(build_agent(model, tools=default_tools()), deps, max_requests=max_requests, session=session)
-    loop.history = history
+    conversation = _build(model, max_requests, resume, permission_mode, echo)
+    loop, session = conversation.loop, conversation.session
     commentary: list[str] = []
     try:
         async for event in loop.run_turn(task):
@@ -171,7 +140,8 @@ async def _run(
                 click.echo(event.output)
     except UsageLimitExceeded:
         click.echo(
-            f"decode: error: stopped at the request ceiling ({max_requests}); raise it with --max-requests", err=True
+            f"decode: error: stopped at the request ceiling ({loop.max_requests}); raise it with --max-requests",
+            err=True,
         )
         return EXIT_REQUEST_LIMIT
     except ModelAPIError as exc:

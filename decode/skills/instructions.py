@@ -10,7 +10,7 @@ import logging
 
 from pydantic_ai import RunContext
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.skills.catalog import SkillCatalog, discover_skills
 
 logger = logging.getLogger(__name__)

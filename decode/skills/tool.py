@@ -6,8 +6,8 @@ it ships in `scripts/` and `references/` (read or run with the usual tools, only
 
 from pydantic_ai import ModelRetry, RunContext
 
-from decode.agent.deps import AgentDeps
-from decode.agent.registry import ToolKind, ToolSpec
+from decode.entities.deps import AgentDeps
+from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.skills.catalog import Skill, discover_skills
 
 
@@ -35,7 +35,8 @@ async def skill(ctx: RunContext[AgentDeps], name: str) -> str:
     return skill_text(found)
 
 
-SKILL_TOOL = ToolSpec(name="skill", function=skill, kind=ToolKind.READ_ONLY)
+# Loading a skill reads decode's own files, not the Workspace: nothing a rule needs to name.
+SKILL_TOOL = ToolSpec("skill", skill, ToolTraits(ToolKind.SIDE_EFFECT_FREE))
 
 
 def skill_prompt(skill: Skill, request: str = "") -> str:

@@ -15,8 +15,9 @@ from typing import Literal
 
 from pydantic_ai import ModelRetry, RunContext
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.entities.events import ToolOutputDelta
+from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.tools.capture import OutputCapture
 
 
@@ -80,3 +81,6 @@ async def bash(ctx: RunContext[AgentDeps], command: str, timeout: float | None =
     if result.stopped_leftovers:
         status += " (background processes still writing output were stopped)"
     return "\n".join([status, _section("stdout", captures["stdout"]), _section("stderr", captures["stderr"])])
+
+
+BASH = ToolSpec("bash", bash, ToolTraits(ToolKind.OTHER, rules=("Bash",), command="command"))

@@ -1,25 +1,20 @@
-"""The tool catalog: every tool the agent can use, declared once with its kind.
+"""The tool catalog: every tool of a coding agent, each declared beside its function.
 
-The kind (`ToolKind`) is what the permissions lesson decides by: read-only tools run freely,
-file edits and commands may need the user's approval.
+A declaration (`ToolSpec`) carries the tool's traits (`ToolTraits`): its kind, the argument that
+holds a path or a command, the rule names it answers to. The Permission Gate and
+`decode permissions check` read only those, so adding a tool never touches the gate.
 """
 
-from decode.agent.registry import ToolKind, ToolSpec
-from decode.tools.bash import bash
-from decode.tools.edit import edit
-from decode.tools.glob import glob
-from decode.tools.grep import grep
-from decode.tools.read import read
-from decode.tools.write import write
+from decode.entities.tools import ToolSpec
+from decode.tools.bash import BASH
+from decode.tools.edit import EDIT
+from decode.tools.glob import GLOB
+from decode.tools.grep import GREP
+from decode.tools.read import READ
+from decode.tools.write import WRITE
 
-FILE_TOOLS = (
-    ToolSpec("read", read, ToolKind.READ_ONLY),
-    ToolSpec("glob", glob, ToolKind.READ_ONLY),
-    ToolSpec("grep", grep, ToolKind.READ_ONLY),
-    ToolSpec("edit", edit, ToolKind.FILE_EDIT),
-    ToolSpec("write", write, ToolKind.FILE_EDIT),
-)
-COMMAND_TOOLS = (ToolSpec("bash", bash, ToolKind.OTHER),)
+FILE_TOOLS = (READ, GLOB, GREP, EDIT, WRITE)
+COMMAND_TOOLS = (BASH,)
 
 
 def default_tools() -> list[ToolSpec]:

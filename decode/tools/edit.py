@@ -13,8 +13,9 @@ import difflib
 
 from pydantic_ai import ModelRetry, RunContext
 
-from decode.agent.deps import AgentDeps
-from decode.tools.ledger import require_fresh
+from decode.entities.deps import AgentDeps
+from decode.entities.ledger import require_fresh
+from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.tools.paths import display_path, resolve_path
 from decode.tools.read import missing_file_message
 from decode.tools.text import decode_text
@@ -59,7 +60,9 @@ def _no_match_message(shown: str, text: str, quote: str) -> str:
     return message + " Copy old_string exactly from the file (indentation included), or read it again."
 
 
-def edit(ctx: RunContext[AgentDeps], path: str, old_string: str, new_string: str, replace_all: bool = False) -> str:
+async def edit(
+    ctx: RunContext[AgentDeps], path: str, old_string: str, new_string: str, replace_all: bool = False
+) -> str:
     """Replace exact text in a file. The file must have been read first.
 
     old_string must match exactly (whitespace included) and only once, unless replace_all.
@@ -72,10 +75,10 @@ def edit(ctx: RunContext[AgentDeps], path: str, old_string: str, new_string: str
         replace_all: Replace every occurrence instead of exactly one.
     """
     executor = ctx.deps.executor
-    real = resolve_path(executor, path)
-    stat = executor.stat(real)
+    real = await resolve_path(executor, path)
+    stat = await executor.stat(real)
     if stat is None:
-        raise ModelRetry(missing_file_message(ctx, path) + " To create a file, use write.")
+        raise ModelRetry(await missing_file_message(ctx, path) + " To create a file, use write.")
     shown = display_path(executor, real)
     if stat.is_dir:
         raise ModelRetry(f"{shown} is a directory; give a file path.")
@@ -85,8 +88,7 @@ def edit(ctx: RunContext[AgentDeps], path: str, old_string: str, new_string: str
         raise ModelRetry("old_string and new_string are the same: there is nothing to change.")
     require_fresh(ctx.deps.read_ledger, real, stat, shown)
     try:
-        with executor.open_read(real) as handle:
-            text, style = decode_text(handle.read())
+        text, style = decode_text(await executor.read_bytes(real))
     except UnicodeDecodeError:
         return f"{shown} is not UTF-8 text; edit cannot change it safely (use bash, e.g. sed, instead)."
     except OSError as exc:
@@ -110,11 +112,14 @@ def edit(ctx: RunContext[AgentDeps], path: str, old_string: str, new_string: str
     first_line = _line_of(text, text.find(old))
     updated = text.replace(old, new) if replace_all else text.replace(old, new, 1)
     try:
-        executor.write_atomic(real, style.encode(updated))
+        await executor.write_atomic(real, style.encode(updated))
     except OSError as exc:
         return f"Could not write {shown}: {exc.strerror or exc}."
-    if (new_stat := executor.stat(real)) is not None:
+    if (new_stat := await executor.stat(real)) is not None:
         ctx.deps.read_ledger.record(real, new_stat)
     if replace_all and count > 1:
         return f"Edited {shown}: replaced {count} occurrences."
     return f"Edited {shown}: replaced 1 occurrence at line {first_line}."
+
+
+EDIT = ToolSpec("edit", edit, ToolTraits(ToolKind.FILE_EDIT, rules=("Edit",), path="path"))

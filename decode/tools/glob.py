@@ -6,14 +6,14 @@ the top of the searched directory (glob semantics). Files git ignores are left o
 likely what the task is about. At most 100 paths are shown, with a count of the rest.
 """
 
-import asyncio
 import re
 from pathlib import Path
 
 from pydantic_ai import ModelRetry, RunContext
 
-from decode.agent.deps import AgentDeps
-from decode.tools.executor import CommandExecutor
+from decode.entities.deps import AgentDeps
+from decode.entities.executor import CommandExecutor
+from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.tools.paths import display_path, resolve_path
 from decode.tools.ripgrep import relative, run_rg
 from decode.tools.walk import glob_matcher, walk_files
@@ -30,7 +30,7 @@ def anchored(pattern: str) -> str:
 async def matching_files(executor: CommandExecutor, base: Path, pattern: str, *, use_rg: bool = True) -> list[Path]:
     """The files under `base` whose path relative to it matches `pattern`, newest first."""
     matches = glob_matcher(anchored(pattern))
-    rg = executor.which("rg") if use_rg else None
+    rg = await executor.which("rg") if use_rg else None
     if rg is not None:
         # ripgrep lists and sorts (by modification time, in Rust); Python matches (a `--glob`
         # filter would override .gitignore rules).
@@ -42,16 +42,14 @@ async def matching_files(executor: CommandExecutor, base: Path, pattern: str, *,
         names = (relative(raw) for raw in output.stdout.split(b"\0") if raw)
         return [base / name for name in names if matches(name)]
 
-    def walk() -> list[Path]:
-        found = [path for path in walk_files(executor, base) if matches(path.relative_to(base).as_posix())]
-        return newest_first(executor, found)
-
-    return await asyncio.to_thread(walk)
+    found = [path for path in await walk_files(executor, base) if matches(path.relative_to(base).as_posix())]
+    return await newest_first(executor, found)
 
 
-def newest_first(executor: CommandExecutor, paths: list[Path]) -> list[Path]:
+async def newest_first(executor: CommandExecutor, paths: list[Path]) -> list[Path]:
     """Sort by modification time, newest first (ties by path, so the order is stable)."""
-    stamped = [(-(stat.mtime_ns if (stat := executor.stat(path)) else 0), str(path), path) for path in paths]
+    stats = await executor.stat_many(paths)  # one round trip for all of them
+    stamped = [(-(stat.mtime_ns if stat else 0), str(path), path) for stat, path in zip(stats, paths, strict=True)]
     stamped.sort(key=lambda item: item[:2])  # strings compare much faster than Paths
     return [path for _, _, path in stamped]
 
@@ -64,8 +62,8 @@ async def glob(ctx: RunContext[AgentDeps], pattern: str, path: str = ".") -> str
         path: Directory to search in, relative to the working directory.
     """
     executor = ctx.deps.executor
-    base = resolve_path(executor, path)
-    stat = executor.stat(base)
+    base = await resolve_path(executor, path)
+    stat = await executor.stat(base)
     if stat is None or not stat.is_dir:
         raise ModelRetry(f"{path} is not a directory; give the directory to search in as path.")
     if not pattern.strip():
@@ -78,3 +76,8 @@ async def glob(ctx: RunContext[AgentDeps], pattern: str, path: str = ".") -> str
     if len(files) > MAX_RESULTS:
         lines.append(f"[{len(files) - MAX_RESULTS:,} more files not shown; narrow the pattern or the path]")
     return "\n".join(lines)
+
+
+GLOB = ToolSpec(
+    "glob", glob, ToolTraits(ToolKind.READ_ONLY, rules=("Glob", "Read"), path="path", pattern="pattern", searches=True)
+)

@@ -12,17 +12,16 @@ Binary files (a NUL byte in their first 64 KB) are skipped. Long results are sho
 full text saved to a file (`truncate.py`).
 """
 
-import asyncio
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from pydantic_ai import ModelRetry, RunContext
 
-from decode.agent.deps import AgentDeps
-from decode.tools.executor import CommandExecutor
+from decode.entities.deps import AgentDeps
+from decode.entities.executor import CommandExecutor
+from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.tools.glob import newest_first
 from decode.tools.paths import display_path, resolve_path
 from decode.tools.ripgrep import relative, run_rg
@@ -97,14 +96,7 @@ def _text(raw: bytes) -> str:
     return raw.decode("utf-8", errors="replace").removesuffix("\r")
 
 
-def _search_file(
-    executor: CommandExecutor, path: Path, regex: re.Pattern[str], context: int
-) -> list[tuple[int, bool, str]]:
-    try:
-        with executor.open_read(path) as handle:
-            data = handle.read()
-    except OSError:
-        return []
+def _search_file(data: bytes, regex: re.Pattern[str], context: int) -> list[tuple[int, bool, str]]:
     if b"\0" in data[:BINARY_SNIFF_BYTES]:
         return []
     rows = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")
@@ -124,24 +116,27 @@ def _search_file(
     return [(index + 1, shown[index], texts[index].removesuffix("\r")) for index in sorted(shown)]
 
 
-def search_python(executor: CommandExecutor, target: Path, is_dir: bool, query: Query) -> Matches:
-    """The same search in pure Python (Python's `re` for the pattern)."""
+async def search_python(executor: CommandExecutor, target: Path, is_dir: bool, query: Query) -> Matches:
+    """The same search in pure Python (Python's `re` for the pattern); files are read in one batch."""
     try:
         regex = re.compile(query.pattern, re.IGNORECASE if query.ignore_case else 0)
     except re.error as exc:
         raise ModelRetry(f"grep failed: invalid regular expression: {exc}") from None
     if is_dir:
         matches = glob_matcher(query.glob) if query.glob else None
-        files: Iterable[Path] = (
+        files = [
             path
-            for path in walk_files(executor, target)
+            for path in await walk_files(executor, target)
             if matches is None or matches(path.relative_to(target).as_posix())
-        )
+        ]
     else:
         files = [target]
+    contents = await executor.read_many(files)
     found = Matches()
     for path in files:
-        lines = _search_file(executor, path, regex, query.context if query.mode == "content" else 0)
+        if (data := contents.get(path)) is None:
+            continue  # unreadable: ripgrep skips it quietly too
+        lines = _search_file(data, regex, query.context if query.mode == "content" else 0)
         if count := sum(1 for _, is_match, _ in lines if is_match):
             found.counts[path] = count
             if query.mode == "content":
@@ -153,10 +148,10 @@ def _plural(count: int, noun: str) -> str:
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
-def render(executor: CommandExecutor, found: Matches, mode: OutputMode) -> str:
+async def render(executor: CommandExecutor, found: Matches, mode: OutputMode) -> str:
     """The model's view of the matches (see the module docstring for the formats)."""
     if mode == "files":
-        paths = newest_first(executor, list(found.counts))
+        paths = await newest_first(executor, list(found.counts))
         lines = [display_path(executor, path) for path in paths[:MAX_FILES]]
         if len(paths) > MAX_FILES:
             lines.append(f"[{len(paths) - MAX_FILES:,} more files not shown; narrow the pattern, path or glob]")
@@ -182,12 +177,12 @@ def render(executor: CommandExecutor, found: Matches, mode: OutputMode) -> str:
 
 async def find_matches(executor: CommandExecutor, target: Path, query: Query, *, use_rg: bool = True) -> Matches:
     """Search `target` (a file or a directory) with ripgrep when it is there, else in Python."""
-    stat = executor.stat(target)
+    stat = await executor.stat(target)
     is_dir = stat is not None and stat.is_dir
-    rg = executor.which("rg") if use_rg else None
+    rg = await executor.which("rg") if use_rg else None
     if rg is not None:
         return await search_rg(executor, rg, target, is_dir, query)
-    return await asyncio.to_thread(search_python, executor, target, is_dir, query)
+    return await search_python(executor, target, is_dir, query)
 
 
 def _where(executor: CommandExecutor, path: Path) -> str:
@@ -215,8 +210,8 @@ async def grep(
         ignore_case: Match regardless of case.
     """
     executor = ctx.deps.executor
-    target = resolve_path(executor, path)
-    if executor.stat(target) is None:
+    target = await resolve_path(executor, path)
+    if await executor.stat(target) is None:
         raise ModelRetry(f"{path} does not exist; give a file or directory inside the working directory.")
     if not pattern:
         raise ModelRetry("The pattern is empty.")
@@ -226,7 +221,10 @@ async def grep(
     found = await find_matches(executor, target, query)
     if not found.counts and not found.lines:
         return f"No matches for {pattern} in {_where(executor, target)}."
-    text = render(executor, found, output_mode)
+    text = await render(executor, found, output_mode)
     if found.cut_short:
         text += "\n[the search produced too much output and was cut short; narrow the pattern, path or glob]"
     return shorten(text, ctx.deps.settings.tool_output_limit, harness_home=ctx.deps.harness_home, label="grep")
+
+
+GREP = ToolSpec("grep", grep, ToolTraits(ToolKind.READ_ONLY, rules=("Grep", "Read"), path="path", searches=True))

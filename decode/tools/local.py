@@ -1,21 +1,23 @@
 """The local executor: the Workspace is a directory on this machine, commands run here.
 
-The first implementation of the executor seam (`executor.py`). With no sandbox, what the agent
+The first implementation of the executor seam (`decode/entities/executor.py`). It implements the
+two required methods with real processes (`process.py`) and overrides every file operation with
+direct I/O, which is many times faster than a command per call. With no sandbox, what the agent
 does is exactly what you would do in that directory yourself.
 """
 
+import asyncio
 import os
 import shutil
 import stat as stat_module
 import sys
-import uuid
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import BinaryIO
 
+from decode.entities.executor import CommandExecutor, DirEntry, EntryKind, ExecResult, FileStat, OutputCallback
+from decode.files import write_atomic
 from decode.tools.environment import command_environment
-from decode.tools.executor import DirEntry, EntryKind, ExecResult, FileStat, OutputCallback
-from decode.tools.process import run_process
+from decode.tools.process import kill_group, run_process
 
 
 def _kind(mode: int) -> EntryKind:
@@ -28,7 +30,42 @@ def _kind(mode: int) -> EntryKind:
     return EntryKind.OTHER
 
 
-class LocalExecutor:
+def _entry_kind(entry: os.DirEntry[str]) -> EntryKind:
+    if entry.is_symlink():
+        return EntryKind.SYMLINK
+    if entry.is_dir(follow_symlinks=False):
+        return EntryKind.DIR
+    if entry.is_file(follow_symlinks=False):
+        return EntryKind.FILE
+    return EntryKind.OTHER
+
+
+async def local_realpath(path: Path) -> Path:
+    """`path` with every symlink followed, on this machine (missing tail components kept)."""
+    return Path(os.path.realpath(path))  # noqa: ASYNC240 (microseconds: see LocalExecutor)
+
+
+class LocalProcess:
+    """A program started by `LocalExecutor.spawn`, in its own process group."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        if process.stdin is None or process.stdout is None or process.stderr is None:
+            raise ValueError("a spawned process needs pipes for stdin, stdout and stderr")
+        self._process = process
+        self.stdin, self.stdout, self.stderr = process.stdin, process.stdout, process.stderr
+
+    @property
+    def returncode(self) -> int | None:
+        return self._process.returncode
+
+    async def wait(self) -> int:
+        return await self._process.wait()
+
+    def kill(self) -> None:
+        kill_group(self._process.pid)
+
+
+class LocalExecutor(CommandExecutor):
     """Files and commands of a Workspace on the local machine."""
 
     def __init__(self, workspace: Path, *, env: Mapping[str, str] | None = None) -> None:
@@ -40,64 +77,6 @@ class LocalExecutor:
             env = command_environment(os.environ, Settings.secret_env_names())
         self.env = dict(env)
 
-    def realpath(self, path: Path) -> Path:
-        return Path(os.path.realpath(path))
-
-    def stat(self, path: Path) -> FileStat | None:
-        try:
-            info = os.stat(path)
-        except (FileNotFoundError, NotADirectoryError):
-            return None
-        return FileStat(kind=_kind(info.st_mode), size=info.st_size, mtime_ns=info.st_mtime_ns, mode=info.st_mode)
-
-    def list_dir(self, path: Path) -> list[DirEntry]:
-        entries = []
-        with os.scandir(path) as scan:
-            for entry in scan:
-                if entry.is_symlink():
-                    kind = EntryKind.SYMLINK
-                elif entry.is_dir(follow_symlinks=False):
-                    kind = EntryKind.DIR
-                elif entry.is_file(follow_symlinks=False):
-                    kind = EntryKind.FILE
-                else:
-                    kind = EntryKind.OTHER
-                entries.append(DirEntry(entry.name, kind))
-        return entries
-
-    def open_read(self, path: Path) -> BinaryIO:
-        return open(path, "rb")  # the caller closes it
-
-    def write_atomic(self, path: Path, data: bytes) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            mode: int | None = stat_module.S_IMODE(os.stat(path).st_mode)
-        except FileNotFoundError:
-            mode = None
-        # The temporary file sits beside the target, so the rename stays on one filesystem.
-        temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.decode-tmp")
-        # 0o666 and the process umask: a new file gets the mode any editor would give it.
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            if mode is not None:
-                os.chmod(temporary, mode)
-            os.replace(temporary, path)
-        except BaseException:
-            temporary.unlink(missing_ok=True)
-            raise
-
-    def which(self, program: str) -> str | None:
-        # The venv's own bin first: the `ripgrep` package installs `rg` there, and the venv may
-        # not be on PATH (decode started by its full path).
-        bundled = Path(sys.prefix) / "bin" / program
-        if bundled.is_file() and os.access(bundled, os.X_OK):
-            return str(bundled)
-        return shutil.which(program, path=self.env.get("PATH"))
-
     async def run(
         self,
         argv: Sequence[str],
@@ -107,6 +86,7 @@ class LocalExecutor:
         on_stderr: OutputCallback,
         cwd: Path | None = None,
         env: Mapping[str, str] | None = None,
+        stdin: bytes | None = None,
     ) -> ExecResult:
         return await run_process(
             argv,
@@ -115,4 +95,95 @@ class LocalExecutor:
             timeout=timeout,
             on_stdout=on_stdout,
             on_stderr=on_stderr,
+            stdin=stdin,
         )
+
+    async def spawn(
+        self, argv: Sequence[str], *, cwd: Path | None = None, env: Mapping[str, str] | None = None
+    ) -> LocalProcess:
+        pipe = asyncio.subprocess.PIPE
+        process = await asyncio.create_subprocess_exec(
+            *argv,
+            cwd=cwd or self.workspace,
+            env=dict(self.env if env is None else env),
+            stdin=pipe,
+            stdout=pipe,
+            stderr=pipe,
+            start_new_session=True,  # its own process group: `kill()` ends its children too
+        )
+        return LocalProcess(process)
+
+    # A stat or a realpath of a local path takes microseconds, less than a hop to a worker thread;
+    # reads and writes, which can take long, go to one.
+
+    async def realpath(self, path: Path) -> Path:
+        return await local_realpath(path)
+
+    async def stat(self, path: Path) -> FileStat | None:
+        try:
+            info = os.stat(path)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        return FileStat(kind=_kind(info.st_mode), size=info.st_size, mtime_ns=info.st_mtime_ns, mode=info.st_mode)
+
+    async def stat_many(self, paths: Sequence[Path]) -> list[FileStat | None]:
+        return [await self.stat(path) for path in paths]
+
+    async def list_dir(self, path: Path) -> list[DirEntry]:
+        with os.scandir(path) as scan:
+            return [DirEntry(entry.name, _entry_kind(entry)) for entry in scan]
+
+    async def list_tree(self, root: Path) -> list[tuple[str, EntryKind]]:
+        return await asyncio.to_thread(_list_tree, root)
+
+    async def read_bytes(self, path: Path, start: int = 0, size: int | None = None) -> bytes:
+        return await asyncio.to_thread(_read_bytes, path, start, size)
+
+    async def read_many(self, paths: Sequence[Path]) -> dict[Path, bytes]:
+        return await asyncio.to_thread(_read_many, paths)
+
+    async def write_atomic(self, path: Path, data: bytes) -> None:
+        await asyncio.to_thread(write_atomic, path, data)
+
+    async def which(self, program: str) -> str | None:
+        # The venv's own bin first: the `ripgrep` package installs `rg` there, and the venv may
+        # not be on PATH (decode started by its full path).
+        bundled = Path(sys.prefix) / "bin" / program
+        if bundled.is_file() and os.access(bundled, os.X_OK):
+            return str(bundled)
+        return shutil.which(program, path=self.env.get("PATH"))
+
+
+def _read_bytes(path: Path, start: int, size: int | None) -> bytes:
+    with open(path, "rb") as handle:
+        handle.seek(start)
+        return handle.read(-1 if size is None else size)
+
+
+def _read_many(paths: Sequence[Path]) -> dict[Path, bytes]:
+    found: dict[Path, bytes] = {}
+    for path in paths:
+        try:
+            found[path] = path.read_bytes()
+        except OSError:
+            continue
+    return found
+
+
+def _list_tree(root: Path) -> list[tuple[str, EntryKind]]:
+    """`list_tree` on this machine: a walk that lists `.git` but does not enter it."""
+    found: list[tuple[str, EntryKind]] = []
+    stack = [""]
+    while stack:
+        relative = stack.pop()
+        try:
+            with os.scandir(root / relative if relative else root) as scan:
+                entries = [(entry.name, _entry_kind(entry)) for entry in scan]
+        except OSError:
+            continue  # unreadable: ripgrep skips it quietly too
+        for name, kind in entries:
+            path = f"{relative}/{name}" if relative else name
+            found.append((path, kind))
+            if kind is EntryKind.DIR and name != ".git":
+                stack.append(path)
+    return found

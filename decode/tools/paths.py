@@ -6,25 +6,28 @@ refused with a message the model can act on. (The permissions lesson may later a
 outside paths explicitly.)
 """
 
-import os
+import posixpath
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantic_ai import ModelRetry
 
 if TYPE_CHECKING:
-    from decode.tools.executor import CommandExecutor
+    from decode.entities.executor import CommandExecutor
 
 
-def resolve_path(executor: "CommandExecutor", raw: str) -> Path:
-    """The real path `raw` names inside the Workspace, or a `ModelRetry` saying why not."""
+async def resolve_path(executor: "CommandExecutor", raw: str) -> Path:
+    """The real path `raw` names inside the Workspace, or a `ModelRetry` saying why not.
+
+    Symlinks are followed by `executor.realpath`, the function the Permission Gate resolves with.
+    """
     if not raw.strip():
         raise ModelRetry("The path is empty: give a file path relative to the working directory.")
     root = executor.workspace
-    lexical = Path(os.path.normpath(root / raw))  # absolute `raw` replaces `root`
+    lexical = Path(posixpath.normpath(root / raw))  # absolute `raw` replaces `root`
     if not lexical.is_relative_to(root):
         raise ModelRetry(f"{raw} is outside the working directory {root}; only paths inside it can be used.")
-    real = executor.realpath(lexical)
+    real = await executor.realpath(lexical)
     if not real.is_relative_to(root):
         raise ModelRetry(f"{raw} is a symlink to {real}, outside the working directory {root}; it cannot be used.")
     return real

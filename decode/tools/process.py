@@ -19,7 +19,7 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from decode.tools.executor import ExecResult, OutputCallback
+from decode.entities.executor import ExecResult, OutputCallback
 
 logger = logging.getLogger(__name__)
 
@@ -46,6 +46,16 @@ async def _pump(fd: int, sink: OutputCallback) -> None:
         transport.close()
 
 
+async def _feed(process: asyncio.subprocess.Process, data: bytes | None) -> None:
+    """Write `data` to the program's stdin and close it (a program that stops reading is fine)."""
+    if data is None or process.stdin is None:
+        return
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        process.stdin.write(data)
+        await process.stdin.drain()
+    process.stdin.close()
+
+
 async def run_process(
     argv: Sequence[str],
     *,
@@ -54,8 +64,9 @@ async def run_process(
     timeout: float,  # noqa: ASYNC109 (the process group must die with it, not just this task)
     on_stdout: OutputCallback,
     on_stderr: OutputCallback,
+    stdin: bytes | None = None,
 ) -> ExecResult:
-    """Run `argv` to completion with stdin closed; see the module docstring for the lifecycle."""
+    """Run `argv` to completion, `stdin` fed then closed; see the module docstring for the lifecycle."""
     started = time.monotonic()
     # Our own pipes, not asyncio's: asyncio's `wait()` would also wait for every holder of its
     # pipes to close them, so a background child would keep "the command" running forever.
@@ -65,7 +76,7 @@ async def run_process(
             *argv,
             cwd=cwd,
             env=dict(env),
-            stdin=asyncio.subprocess.DEVNULL,
+            stdin=asyncio.subprocess.DEVNULL if stdin is None else asyncio.subprocess.PIPE,
             stdout=out_write,
             stderr=err_write,
             start_new_session=True,  # its own session, so its own process group (pgid == pid)
@@ -77,7 +88,7 @@ async def run_process(
     finally:
         os.close(out_write)
         os.close(err_write)
-    pumps = asyncio.gather(_pump(out_read, on_stdout), _pump(err_read, on_stderr))
+    pumps = asyncio.gather(_pump(out_read, on_stdout), _pump(err_read, on_stderr), _feed(process, stdin))
     timed_out = stopped_leftovers = False
     try:
         try:

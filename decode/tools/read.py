@@ -10,34 +10,76 @@ characters rather than failing. Reading records the file in the Read Ledger, whi
 """
 
 import difflib
-from typing import BinaryIO
+from pathlib import Path
 
 from pydantic_ai import ModelRetry, RunContext
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
+from decode.entities.executor import CommandExecutor, EntryKind
+from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.tools.paths import display_path, resolve_path
 from decode.tools.text import SNIFF_BYTES, binary_kind
 
 MAX_LINES = 2000
 MAX_PAGE_CHARS = 50_000
 MAX_LINE_CHARS = 2000
-# A line is read at most this many bytes at a time (4 bytes per character, the UTF-8 maximum).
+# A line is kept up to this many bytes (4 bytes per character, the UTF-8 maximum).
 MAX_LINE_BYTES = MAX_LINE_CHARS * 4
+READ_CHUNK = 256 * 1024  # bytes asked of the executor at a time
 
 
-def _next_line(handle: BinaryIO) -> tuple[bytes, int] | None:
-    """The next line (at most `MAX_LINE_BYTES` of it) and how many bytes of it were skipped."""
-    raw = handle.readline(MAX_LINE_BYTES)
-    if not raw:
-        return None
-    skipped = 0
-    if not raw.endswith(b"\n"):
-        while chunk := handle.readline(MAX_LINE_BYTES):  # the rest of an over-long line
-            skipped += len(chunk)
-            if chunk.endswith(b"\n"):
-                skipped -= 1
-                break
-    return raw.rstrip(b"\n"), skipped
+class LineReader:
+    """A file's lines, read through the executor a chunk at a time, so memory stays bounded.
+
+    `next()` gives each line without its newline (at most `MAX_LINE_BYTES` of it) and how many
+    bytes of an over-long line were skipped.
+    """
+
+    def __init__(self, executor: CommandExecutor, path: Path) -> None:
+        self.executor, self.path = executor, path
+        self.buffer = b""
+        self.at = 0  # where the unread part of `buffer` starts
+        self.offset = 0  # where the next chunk starts in the file
+        self.eof = False
+
+    async def _fill(self) -> None:
+        chunk = await self.executor.read_bytes(self.path, self.offset, READ_CHUNK)
+        self.offset += len(chunk)
+        self.eof = len(chunk) < READ_CHUNK
+        self.buffer = self.buffer[self.at :] + chunk
+        self.at = 0
+
+    async def next(self) -> tuple[bytes, int] | None:
+        while True:
+            end = self.buffer.find(b"\n", self.at, self.at + MAX_LINE_BYTES + 1)
+            if end != -1:
+                line, self.at = self.buffer[self.at : end], end + 1
+                return line, 0
+            if len(self.buffer) - self.at > MAX_LINE_BYTES:
+                line = self.buffer[self.at : self.at + MAX_LINE_BYTES]
+                self.at += MAX_LINE_BYTES
+                return line, await self._skip_rest()
+            if self.eof:
+                if self.at == len(self.buffer):
+                    return None
+                line, self.at = self.buffer[self.at :], len(self.buffer)
+                return line, 0
+            await self._fill()
+
+    async def _skip_rest(self) -> int:
+        """Skip to the end of an over-long line; the number of bytes skipped."""
+        skipped = 0
+        while True:
+            end = self.buffer.find(b"\n", self.at)
+            if end != -1:
+                skipped += end - self.at
+                self.at = end + 1
+                return skipped
+            skipped += len(self.buffer) - self.at
+            self.buffer, self.at = b"", 0
+            if self.eof:
+                return skipped
+            await self._fill()
 
 
 def _show(number: int, raw: bytes, skipped: int) -> str:
@@ -49,21 +91,21 @@ def _show(number: int, raw: bytes, skipped: int) -> str:
     return f"{number:>6}\t{text}"
 
 
-def missing_file_message(ctx: RunContext[AgentDeps], path: str) -> str:
+async def missing_file_message(ctx: RunContext[AgentDeps], path: str) -> str:
     """`path` does not exist; name the closest files in its directory, if any."""
     executor = ctx.deps.executor
     target = executor.workspace / path
-    parent = executor.realpath(target.parent)
+    parent = await executor.realpath(target.parent)
     hint = ""
-    if parent.is_relative_to(executor.workspace) and (stat := executor.stat(parent)) and stat.is_dir:
-        names = [entry.name for entry in executor.list_dir(parent)]
+    if parent.is_relative_to(executor.workspace) and (stat := await executor.stat(parent)) and stat.is_dir:
+        names = [entry.name for entry in await executor.list_dir(parent)]
         close = difflib.get_close_matches(target.name, names, n=3, cutoff=0.6)
         if close:
             hint = " Did you mean: " + ", ".join(display_path(executor, parent / name) for name in close) + "?"
     return f"{path} does not exist.{hint} Use glob to find files."
 
 
-def read(ctx: RunContext[AgentDeps], path: str, offset: int = 1, limit: int = MAX_LINES) -> str:
+async def read(ctx: RunContext[AgentDeps], path: str, offset: int = 1, limit: int = MAX_LINES) -> str:
     """Read a text file. Lines come numbered like `cat -n` (number, tab, text).
 
     At most 2000 lines or 50 KB per call; a note at the end tells how to continue.
@@ -74,39 +116,40 @@ def read(ctx: RunContext[AgentDeps], path: str, offset: int = 1, limit: int = MA
         limit: Number of lines to show (at most 2000).
     """
     executor = ctx.deps.executor
-    real = resolve_path(executor, path)
-    stat = executor.stat(real)
+    real = await resolve_path(executor, path)
+    stat = await executor.stat(real)
     if stat is None:
-        raise ModelRetry(missing_file_message(ctx, path))
+        raise ModelRetry(await missing_file_message(ctx, path))
     if stat.is_dir:
         raise ModelRetry(f"{path} is a directory; use glob to list its files.")
+    if stat.kind is EntryKind.OTHER:  # a FIFO or a device would block or never end
+        return f"{path} is not a regular file (a pipe, socket or device); read shows regular files only."
     if offset < 1 or limit < 1:
         raise ModelRetry("offset and limit must be at least 1.")
     limit = min(limit, MAX_LINES)
     shown = display_path(executor, real)
+    lines: list[str] = []
+    number = 0
+    more = False
     try:
-        with executor.open_read(real) as handle:
-            head = handle.read(SNIFF_BYTES)
-            if (kind := binary_kind(real, head)) is not None:
-                return f"{shown} is not a text file ({kind}, {stat.size:,} bytes); read shows text files only."
-            handle.seek(0)
-            lines: list[str] = []
-            size = 0
-            number = 0
-            more = False
-            while (line := _next_line(handle)) is not None:
-                number += 1
-                if number < offset:
-                    continue
-                if len(lines) == limit:
-                    more = True
-                    break
-                text = _show(number, *line)
-                if lines and size + len(text) + 1 > MAX_PAGE_CHARS:
-                    more = True
-                    break
-                lines.append(text)
-                size += len(text) + 1
+        head = await executor.read_bytes(real, 0, SNIFF_BYTES)
+        if (kind := binary_kind(real, head)) is not None:
+            return f"{shown} is not a text file ({kind}, {stat.size:,} bytes); read shows text files only."
+        reader = LineReader(executor, real)
+        size = 0
+        while (line := await reader.next()) is not None:
+            number += 1
+            if number < offset:
+                continue
+            if len(lines) == limit:
+                more = True
+                break
+            text = _show(number, *line)
+            if lines and size + len(text) + 1 > MAX_PAGE_CHARS:
+                more = True
+                break
+            lines.append(text)
+            size += len(text) + 1
     except OSError as exc:
         return f"Could not read {shown}: {exc.strerror or exc}."
     ctx.deps.read_ledger.record(real, stat)
@@ -118,3 +161,6 @@ def read(ctx: RunContext[AgentDeps], path: str, offset: int = 1, limit: int = MA
     if more:
         lines.append(f"\n[lines {first}-{last} of {shown}; more follow: read with offset={last + 1} to continue]")
     return "\n".join(lines)
+
+
+READ = ToolSpec("read", read, ToolTraits(ToolKind.READ_ONLY, rules=("Read",), path="path"))

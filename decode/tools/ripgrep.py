@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from decode.tools.executor import CommandExecutor
+from decode.entities.executor import CommandExecutor
 
 RULE_FLAGS = (
     "--no-config",

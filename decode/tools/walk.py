@@ -12,12 +12,12 @@ as decode runs it (`ripgrep.py`):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from decode.tools.executor import CommandExecutor, EntryKind
+from decode.entities.executor import CommandExecutor, EntryKind
 
 if TYPE_CHECKING:  # pathspec loads with the first glob or grep, not when decode starts
     from pathspec import GitIgnoreSpec
@@ -34,15 +34,12 @@ class IgnoreFile:
     spec: GitIgnoreSpec
 
 
-def _load(executor: CommandExecutor, directory: Path) -> IgnoreFile | None:
-    try:
-        with executor.open_read(directory / GITIGNORE) as handle:
-            lines = handle.read().decode("utf-8", errors="replace").splitlines()
-    except OSError:
+def _parse(directory: Path, data: bytes | None) -> IgnoreFile | None:
+    if data is None:
         return None
     from pathspec import GitIgnoreSpec
 
-    return IgnoreFile(directory, GitIgnoreSpec.from_lines(lines))
+    return IgnoreFile(directory, GitIgnoreSpec.from_lines(data.decode("utf-8", errors="replace").splitlines()))
 
 
 def is_ignored(rules: Sequence[IgnoreFile], path: Path, is_dir: bool) -> bool:
@@ -55,39 +52,63 @@ def is_ignored(rules: Sequence[IgnoreFile], path: Path, is_dir: bool) -> bool:
     return False
 
 
-def inherited_rules(executor: CommandExecutor, start: Path) -> tuple[list[IgnoreFile], bool]:
+async def inherited_rules(executor: CommandExecutor, start: Path) -> tuple[list[IgnoreFile], bool]:
     """The `.gitignore` rules of `start`'s ancestors within its repository, and whether it is in one."""
-    for depth, directory in enumerate(start.parents):
-        if executor.stat(directory / GIT_DIR) is not None:
-            ancestors = reversed(start.parents[: depth + 1])  # repository root first
-            return [rule for folder in ancestors if (rule := _load(executor, folder))], True
+    parents = list(start.parents)
+    markers = await executor.stat_many([directory / GIT_DIR for directory in parents])
+    for depth, marker in enumerate(markers):
+        if marker is not None:
+            ancestors = list(reversed(parents[: depth + 1]))  # repository root first
+            found = await executor.read_many([folder / GITIGNORE for folder in ancestors])
+            loaded = (_parse(folder, found.get(folder / GITIGNORE)) for folder in ancestors)
+            return [rule for rule in loaded if rule is not None], True
     return [], False
 
 
-def walk_files(executor: CommandExecutor, start: Path) -> Iterator[Path]:
-    """Every file under `start` that ripgrep would list, in no particular order."""
-    rules, in_repo = inherited_rules(executor, start)
-    stack = [(start, rules, in_repo)]
+async def walk_files(executor: CommandExecutor, start: Path) -> list[Path]:
+    """Every file under `start` that ripgrep would list, in no particular order.
+
+    Three round trips to the executor whatever the size of the tree: the ancestors' rules, the
+    whole listing, and every `.gitignore` in it; the rules are then applied here.
+    """
+    rules, in_repo = await inherited_rules(executor, start)
+    children: dict[str, list[tuple[str, EntryKind]]] = {}
+    for relative, kind in await executor.list_tree(start):
+        folder, _, name = relative.rpartition("/")
+        children.setdefault(folder, []).append((name, kind))
+    ignore_files = [
+        start / folder / GITIGNORE for folder, names in children.items() if (GITIGNORE, EntryKind.FILE) in names
+    ]
+    contents = await executor.read_many(ignore_files)
+    return list(_walk(start, children, contents, rules, in_repo))
+
+
+def _walk(
+    start: Path,
+    children: Mapping[str, list[tuple[str, EntryKind]]],
+    contents: Mapping[Path, bytes],
+    rules: list[IgnoreFile],
+    in_repo: bool,
+) -> Iterator[Path]:
+    stack = [("", rules, in_repo)]
     while stack:
-        directory, rules, in_repo = stack.pop()
-        try:
-            entries = executor.list_dir(directory)
-        except OSError:
-            continue  # unreadable: ripgrep skips it quietly too
-        names = {entry.name for entry in entries}
+        folder, rules, in_repo = stack.pop()
+        directory = start / folder if folder else start
+        entries = children.get(folder, [])
+        names = {name for name, _ in entries}
         if GIT_DIR in names:  # a repository root: rules from outside it stop here
             rules, in_repo = [], True
-        if in_repo and GITIGNORE in names and (rule := _load(executor, directory)):
+        if in_repo and GITIGNORE in names and (rule := _parse(directory, contents.get(directory / GITIGNORE))):
             rules = [*rules, rule]
-        for entry in entries:
-            if entry.name == GIT_DIR or entry.kind not in (EntryKind.FILE, EntryKind.DIR):
+        for name, kind in entries:
+            if name == GIT_DIR or kind not in (EntryKind.FILE, EntryKind.DIR):
                 continue
-            path = directory / entry.name
-            is_dir = entry.kind is EntryKind.DIR
+            path = directory / name
+            is_dir = kind is EntryKind.DIR
             if rules and is_ignored(rules, path, is_dir):
                 continue
             if is_dir:
-                stack.append((path, rules, in_repo))
+                stack.append((f"{folder}/{name}" if folder else name, rules, in_repo))
             else:
                 yield path
 

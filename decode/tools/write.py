@@ -8,15 +8,16 @@ the model never overwrites work it has not seen.
 
 from pydantic_ai import ModelRetry, RunContext
 
-from decode.agent.deps import AgentDeps
-from decode.tools.ledger import require_fresh
+from decode.entities.deps import AgentDeps
+from decode.entities.ledger import require_fresh
+from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.tools.paths import display_path, resolve_path
 from decode.tools.text import TextStyle
 
 STYLE_SNIFF_BYTES = 64 * 1024
 
 
-def write(ctx: RunContext[AgentDeps], path: str, content: str) -> str:
+async def write(ctx: RunContext[AgentDeps], path: str, content: str) -> str:
     """Create or overwrite a file with `content`; parent directories are created.
 
     To change part of a file, prefer edit. Overwriting an existing file requires reading it first.
@@ -26,23 +27,28 @@ def write(ctx: RunContext[AgentDeps], path: str, content: str) -> str:
         content: The complete new content of the file.
     """
     executor = ctx.deps.executor
-    real = resolve_path(executor, path)
+    real = await resolve_path(executor, path)
     shown = display_path(executor, real)
-    stat = executor.stat(real)
+    stat = await executor.stat(real)
     style = TextStyle()
     if stat is not None:
         if stat.is_dir:
             raise ModelRetry(f"{shown} is a directory; give a file path.")
         require_fresh(ctx.deps.read_ledger, real, stat, shown)
-        with executor.open_read(real) as handle:
-            style = TextStyle.of(handle.read(STYLE_SNIFF_BYTES))
+        try:
+            style = TextStyle.of(await executor.read_bytes(real, 0, STYLE_SNIFF_BYTES))
+        except OSError as exc:
+            return f"Could not read {shown}: {exc.strerror or exc}."
     try:
-        executor.write_atomic(real, style.encode(style.to_file_newlines(content)))
+        await executor.write_atomic(real, style.encode(style.to_file_newlines(content)))
     except OSError as exc:
         return f"Could not write {shown}: {exc.strerror or exc}."
-    new_stat = executor.stat(real)
+    new_stat = await executor.stat(real)
     if new_stat is not None:
         ctx.deps.read_ledger.record(real, new_stat)
     lines = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
     verb = "Replaced" if stat is not None else "Created"
     return f"{verb} {shown} ({lines:,} line{'' if lines == 1 else 's'})."
+
+
+WRITE = ToolSpec("write", write, ToolTraits(ToolKind.FILE_EDIT, rules=("Write", "Edit"), path="path"))

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from prompt_toolkit.input import Input
     from prompt_toolkit.output import Output
 
+    from decode.agent.compose import Conversation
     from decode.agent.loop import AgentLoop
     from decode.config.settings import Settings
     from decode.entities.events import ToolOutputDelta
@@ -90,7 +91,8 @@ class Repl:
         self.commands = commands or add_session_commands(add_memory_commands(builtin_commands()))
         self.status = SessionStatus(workspace=workspace, model=model or "")
         self.settings: Settings | None = settings
-        self.loop: AgentLoop | None = None
+        self.conversation: Conversation | None = None
+        """The Agent Loop with its gate and session, once the warm-up has built it."""
         self.model_option = model
         self.questions = QuestionLine(self.renderer, self.invalidate)  # the Decision Channel (lesson 07)
         self.approvals = Approvals(self.questions.channel)  # the Permission Gate's questions (lesson 06)
@@ -109,7 +111,7 @@ class Repl:
         self.unavailable = ""
         """Why there is no Agent Loop, when there is none (a missing key, a bad setting)."""
         self.model_choices: list[str] = []  # offered after `/model ` (known once the warm-up is done)
-        self._warm: asyncio.Future[None] | None = None
+        self._warming: asyncio.Future[None] | None = None  # the task that finishes the warm-up
         self._exit = False
         self._follow_ups: set[asyncio.Future[None]] = set()
         self.session = build_prompt_session(
@@ -132,7 +134,7 @@ class Repl:
         """Read prompts until /quit or Ctrl-D; returns the exit code."""
         self._event_loop = asyncio.get_running_loop()
         warm_up = start_warm_up(self.model_option, self.factory, self.settings)
-        self._warm = asyncio.ensure_future(finish_warm_up(self, asyncio.wrap_future(warm_up)))
+        self._warming = asyncio.ensure_future(finish_warm_up(self, asyncio.wrap_future(warm_up)))
         background = [asyncio.create_task(self.turns.work()), asyncio.create_task(self._tick())]
         try:
             while not self._exit:
@@ -144,7 +146,7 @@ class Repl:
             await self.turns.stop()  # a running turn is aborted, and what it did is kept
             await note_session(self)  # one line about this session in .decode/MEMORY.md (lesson 09)
         finally:
-            for task in [*background, self._warm]:
+            for task in [*background, self._warming]:
                 if task is not None:
                     task.cancel()
             await asyncio.gather(*background, return_exceptions=True)
@@ -216,6 +218,11 @@ class Repl:
 
     # -- what the slash commands act on -------------------------------------------------------
 
+    @property
+    def loop(self) -> AgentLoop | None:
+        """The Agent Loop, once the warm-up has built it."""
+        return self.conversation.loop if self.conversation is not None else None
+
     def clear_conversation(self) -> None:
         """Forget the conversation (what /clear does); the session's usage stays."""
         if self.loop is not None:
@@ -244,8 +251,8 @@ class Repl:
 
     async def warmed_up(self) -> None:
         """Wait for the warm-up (shielded: stopping a turn must not stop the warm-up)."""
-        if self._warm is not None and not self._warm.done():
-            await asyncio.shield(self._warm)
+        if self._warming is not None and not self._warming.done():
+            await asyncio.shield(self._warming)
 
     # -- what prompt_toolkit draws ------------------------------------------------------------
 

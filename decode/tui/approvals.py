@@ -57,7 +57,7 @@ def to_approval(reply: Reply) -> Approval:
 
 
 class Approvals:
-    """The REPL's `deps.approve`: the Permission Gate's question, asked through the Decision Channel."""
+    """The REPL's approval prompt (the Permission Hook's `approve`), asked through the Decision Channel."""
 
     def __init__(self, channel: DecisionChannel) -> None:
         self.channel = channel
@@ -73,36 +73,28 @@ class Approvals:
         return to_approval(await self.channel.ask(question))
 
 
-def start_permissions(repl: Repl, *, explicit_mode: bool) -> None:
-    """After the warm-up: report broken settings files, resume a session's mode, show the mode."""
+def start_permissions(repl: Repl) -> None:
+    """After the warm-up: report broken settings files and show the mode (a resumed session's, or chosen)."""
     gate = _gate(repl)
     if gate is None:
         return
     for problem in gate.problems:
         repl.renderer.notice(f"permissions: {problem}", "warning")
-    session = repl.loop.session if repl.loop is not None else None
-    if session is not None:
-        if not explicit_mode and session.mode in MODE_HELP:  # `decode --resume` keeps the session's mode
-            from decode.permissions.types import Mode
-
-            gate.mode = Mode.parse(session.mode)
-        session.switch_mode(gate.mode.value)
     repl.status.permission_mode = gate.mode.value
 
 
 def cycle_mode(repl: Repl) -> None:
     """Shift+Tab: default → accept-edits → plan → default (bypass is only chosen at start)."""
     gate = _gate(repl)
-    if gate is None:
+    if gate is None or repl.conversation is None:
         repl.renderer.notice("the permission mode can be changed once the agent has started")
         return
     gate.mode = gate.mode.next()
     repl.status.permission_mode = gate.mode.value
-    if repl.loop is not None and repl.loop.session is not None:
-        repl.loop.session.switch_mode(gate.mode.value)
+    repl.conversation.session.switch_mode(gate.mode.value)
     repl.renderer.notice(f"permission mode: {gate.mode} — {MODE_HELP[gate.mode.value]}")
     repl.questions.invalidate()
 
 
 def _gate(repl: Repl) -> PermissionGate | None:
-    return repl.loop.deps.permissions if repl.loop is not None else None
+    return repl.conversation.gate if repl.conversation is not None else None

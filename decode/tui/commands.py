@@ -172,28 +172,31 @@ async def _model(repl: Repl, argument: str) -> None:
 
 
 async def switch_model(repl: Repl, model: str) -> None:
-    """Use `model` from the next turn on; the conversation and its cost carry over."""
-    from decode.tui.sessions import carry_session, show_fill
+    """Use `model` from the next turn on, in the same loop: history, cost, mode and files read carry over."""
+    from decode.agent.compose import switch_model as swap
+    from decode.context.session_log import SessionError
+    from decode.models.errors import ModelConfigError
+    from decode.tui.sessions import show_fill
 
     await repl.warmed_up()
     if repl.settings is None:
         repl.renderer.error(repl.unavailable)
         return
-    from decode.models.errors import ModelConfigError
-
     try:
         # Resolving may import a provider SDK (a second or more): keep the prompt responsive.
-        loop = await asyncio.to_thread(repl.factory.build, model, repl.settings)
-    except ModelConfigError as exc:
+        if repl.conversation is not None:
+            await asyncio.to_thread(swap, repl.conversation, model)
+        else:  # the warm-up found no usable model: build the conversation now
+            repl.conversation = await asyncio.to_thread(repl.factory.build, model, repl.settings)
+            from decode.tui.approvals import start_permissions
+
+            start_permissions(repl)
+    except (ModelConfigError, SessionError) as exc:
         repl.renderer.error(str(exc))
         return
-    if repl.loop is not None:
-        loop.history, loop.usage = repl.loop.history, repl.loop.usage
-        loop.deps.permissions = repl.loop.deps.permissions  # the mode and "always" rules carry over
-    carry_session(repl.loop, loop, repl.warm, model)  # the same saved session, now with `model`
-    repl.loop = loop
     repl.status.model = model
     repl.status.phase = "ready"
+    repl.unavailable = ""
     show_fill(repl)
     repl.renderer.notice(f"model: {model}")
 

@@ -1,8 +1,8 @@
 """The REPL side of sessions and compaction (lesson 08): `/compact`, resuming, the context gauge.
 
-- Every REPL conversation is a session: the warm-up opens one (`open_session`), new or, with
+- Every REPL conversation is a session: the warm-up's composition root opens one, new or, with
   `decode --resume [ID]`, the saved one with its history and model; each turn is logged as it
-  ends, and `/model` carries the session over to the new model (`carry_session`).
+  ends, and `/model` switches the model of the same loop and session.
 - `/compact [focus]` summarises the older history now, optionally telling the summary what to
   keep; the answer says how many messages it replaced (or why it could not).
 - `show_fill()` puts the session's context window and the history's size in the footer's gauge.
@@ -13,7 +13,6 @@ pydantic-ai is loaded.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from decode.tui.commands import CommandRegistry, SlashCommand
@@ -21,9 +20,6 @@ from decode.tui.commands import CommandRegistry, SlashCommand
 if TYPE_CHECKING:
     from pydantic_ai.messages import ModelMessage
 
-    from decode.agent.loop import AgentLoop
-    from decode.config.settings import Settings
-    from decode.context.session import Session
     from decode.tui.app import Repl
     from decode.tui.warmup import Warm
 
@@ -40,18 +36,6 @@ def add_session_commands(registry: CommandRegistry) -> CommandRegistry:
         )
     )
     return registry
-
-
-def open_session(
-    workspace: Path, model: str | None, settings: Settings, resume: str | None
-) -> tuple[Session, list[ModelMessage]]:
-    """The REPL's session: a new one, or the one `resume` names ("" the newest), and its history.
-
-    Raises `SessionError` with a message for the user.
-    """
-    from decode.context.session import Session
-
-    return Session.open(workspace, resume=resume, model=model, settings=settings)
 
 
 RESUME_SHOWN_TURNS = 10
@@ -97,19 +81,10 @@ def show_earlier_turns(repl: Repl, history: list[ModelMessage]) -> None:
 
 def resumed_notice(warm: Warm) -> str:
     """What the REPL says after `decode --resume`."""
-    if warm.session is None:
+    if warm.conversation is None:
         return ""
-    return f"resumed session {warm.session.session_id}: {len(warm.history)} messages, model {warm.session.model}"
-
-
-def carry_session(old: AgentLoop | None, new: AgentLoop, warm: Warm | None, model: str) -> None:
-    """`/model` built `new`: it continues the session of `old` (or the warm-up's, with its history)."""
-    if old is not None:
-        new.session = old.session
-    elif warm is not None:
-        new.session, new.history = warm.session, warm.history
-    if new.session is not None:
-        new.session.switch_model(model)
+    session, history = warm.conversation.session, warm.conversation.loop.history
+    return f"resumed session {session.session_id}: {len(history)} messages, model {session.model}"
 
 
 def show_fill(repl: Repl) -> None:

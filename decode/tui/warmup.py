@@ -25,11 +25,9 @@ from typing import TYPE_CHECKING
 from decode.logging import init_logger
 
 if TYPE_CHECKING:
-    from pydantic_ai.messages import ModelMessage
-
+    from decode.agent.compose import Conversation
     from decode.agent.loop import AgentLoop
     from decode.config.settings import Settings
-    from decode.context.session import Session
     from decode.entities.events import ToolOutputDelta
     from decode.models.retry import OnRetry
     from decode.permissions.hook import ApproveCallback
@@ -40,36 +38,23 @@ logger = logging.getLogger(__name__)
 
 @dataclass
 class Warm:
-    """What the warm-up produced: the settings, the model string, and the Agent Loop or the error."""
+    """What the warm-up produced: the settings, the model string, and the conversation or the error."""
 
     model: str
     settings: Settings | None = None
-    loop: AgentLoop | None = None
+    conversation: Conversation | None = None
     error: str | None = None
-    session: Session | None = None
-    """The conversation's session (lesson 08): a new one, or the one `--resume` named."""
-    history: list[ModelMessage] = field(default_factory=list)
-    """The history to continue from (a resumed session's)."""
     timings: dict[str, float] = field(default_factory=dict)
     """Seconds spent on each step (settings, imports, model), for the log and the benchmark."""
 
-
-def load_settings() -> Settings:
-    """The settings object; raises a `ValueError` with a one-line message if they are invalid."""
-    from pydantic import ValidationError
-
-    try:
-        from decode.config.settings import settings
-    except ValidationError as exc:
-        problem = exc.errors()[0]
-        name = ".".join(str(part) for part in problem["loc"])
-        raise ValueError(f"invalid setting {name}: {problem['msg']} (check the environment and .env)") from None
-    return settings
+    @property
+    def loop(self) -> AgentLoop | None:
+        return self.conversation.loop if self.conversation is not None else None
 
 
 @dataclass(frozen=True)
 class LoopFactory:
-    """How the REPL builds an Agent Loop: the agent and tools of `decode run`, wired to the REPL."""
+    """What the REPL asks the composition root for: its options, its approval prompt, its callbacks."""
 
     workspace: Path
     max_requests: int | None = None
@@ -78,33 +63,28 @@ class LoopFactory:
     resume: str | None = None
     """`decode --resume [ID]`: the saved session to continue ("" the newest); None starts a new one."""
     permission_mode: str | None = None
-    """`decode --permission-mode`; None: the settings files' `defaultMode`, else `default` (lesson 06)."""
+    """`decode --permission-mode`; None: a resumed session's mode, else the settings files' `defaultMode`."""
     approve: ApproveCallback | None = None
     """The REPL's approval prompt, called when the Permission Gate says ask."""
 
-    def build(self, model: str, settings: Settings) -> AgentLoop:
-        """The Agent Loop for `model`; raises `ModelConfigError` (unknown provider, missing key)."""
-        from decode.agent.deps import AgentDeps
-        from decode.agent.factory import build_agent
-        from decode.agent.loop import AgentLoop
-        from decode.models.gateway import resolve_model
-        from decode.permissions.gate import PermissionGate
+    def build(self, model: str | None, settings: Settings) -> Conversation:
+        """The conversation for `model` (None: the session's or the settings'); raises
+        `ModelConfigError` (unknown provider, missing key) or `SessionError`."""
+        from decode.agent.compose import LoopOptions, build_loop
         from decode.permissions.types import Mode
-        from decode.tools.catalog import default_tools
 
-        resolved = resolve_model(model, settings, on_retry=self.on_retry)
-        mode = Mode.parse(self.permission_mode) if self.permission_mode else None
-        deps = AgentDeps(
-            workspace=self.workspace,
-            settings=settings,
-            on_tool_output=self.on_tool_output,
-            permissions=PermissionGate.from_settings(self.workspace, mode=mode),
-            approve=self.approve,
-        )
-        return AgentLoop(
-            build_agent(resolved, tools=default_tools()),
-            deps,
-            max_requests=self.max_requests or settings.max_requests,
+        return build_loop(
+            LoopOptions(
+                home=self.workspace,
+                settings=settings,
+                model=model,
+                resume=self.resume,
+                permission_mode=Mode.parse(self.permission_mode) if self.permission_mode else None,
+                max_requests=self.max_requests,
+                approve=self.approve,
+                on_tool_output=self.on_tool_output,
+                on_retry=self.on_retry,
+            )
         )
 
 
@@ -113,11 +93,13 @@ def warm_up(model: str | None, factory: LoopFactory, settings: Settings | None =
 
     `model` None means the settings' model; `settings` None means decode's settings object.
     """
+    from decode.config.loading import ConfigError, load_settings
+
     timings: dict[str, float] = {}
     started = time.perf_counter()
     try:
         settings = settings or load_settings()
-    except ValueError as exc:
+    except ConfigError as exc:
         return Warm(model=model or "", error=str(exc))
     init_logger(settings.log_level)  # DECODE_LOG_LEVEL, as `decode run` applies it
     timings["settings"] = time.perf_counter() - started
@@ -126,19 +108,16 @@ def warm_up(model: str | None, factory: LoopFactory, settings: Settings | None =
     mark = time.perf_counter()
     import rich.markdown  # noqa: F401  (the first answer block renders without waiting for it)
 
-    from decode.agent import loop  # noqa: F401  (pydantic-ai: the bulk of the wait)
+    from decode.agent import compose  # noqa: F401  (pydantic-ai: the bulk of the wait)
     from decode.context.session_log import SessionError
     from decode.models.errors import ModelConfigError
-    from decode.tui.sessions import open_session
 
     timings["imports"] = time.perf_counter() - mark
 
     mark = time.perf_counter()
     try:
-        warm.session, warm.history = open_session(factory.workspace, model, settings, factory.resume)
-        warm.model = warm.session.model  # a resumed session keeps its model, unless --model says otherwise
-        warm.loop = factory.build(warm.model, settings)
-        warm.loop.session, warm.loop.history = warm.session, warm.history
+        warm.conversation = factory.build(model, settings)
+        warm.model = warm.conversation.session.model  # a resumed session keeps its model, unless --model says
     except (ModelConfigError, SessionError) as exc:
         warm.error = str(exc)
     timings["model"] = time.perf_counter() - mark
@@ -177,7 +156,7 @@ async def finish_warm_up(repl: Repl, warm_up: asyncio.Future[Warm]) -> None:
     except Exception as exc:
         logger.debug("warm-up failed", exc_info=True)
         warm = Warm(model=repl.model_option or "", error=f"the agent could not start: {exc}")
-    repl.settings, repl.loop, repl.warm = warm.settings, warm.loop, warm
+    repl.settings, repl.conversation, repl.warm = warm.settings, warm.conversation, warm
     repl.status.model = warm.model
     if warm.settings is not None:
         from decode.models.gateway import PROVIDERS
@@ -187,10 +166,10 @@ async def finish_warm_up(repl: Repl, warm_up: asyncio.Future[Warm]) -> None:
     if warm.error is None:
         repl.status.phase = "ready"
         show_fill(repl)
-        if repl.factory.resume is not None:
-            show_earlier_turns(repl, warm.history)
+        if repl.factory.resume is not None and warm.loop is not None:
+            show_earlier_turns(repl, warm.loop.history)
             repl.renderer.notice(resumed_notice(warm))
-        start_permissions(repl, explicit_mode=repl.factory.permission_mode is not None)
+        start_permissions(repl)
     else:
         repl.status.phase = "unavailable"
         hint = "; pick another model with /model provider:name" if warm.settings is not None else ""

@@ -28,7 +28,7 @@ from perf import Comparison, Context, Figure, Subject, command
 if TYPE_CHECKING:
     from pydantic_ai import RunContext
 
-    from decode.agent.deps import AgentDeps
+    from decode.entities.deps import AgentDeps
 
 STEPS = 200
 
@@ -50,7 +50,7 @@ def _tool_context(workspace: Path) -> "RunContext[AgentDeps]":
     from pydantic_ai.models.test import TestModel
     from pydantic_ai.usage import RunUsage
 
-    from decode.agent.deps import AgentDeps
+    from decode.entities.deps import AgentDeps
     from decode.config.settings import Settings
 
     return RunContext(deps=AgentDeps(workspace, Settings()), model=TestModel(), usage=RunUsage())
@@ -124,7 +124,7 @@ def _loop_benchmarks(ctx: Context) -> Iterator[Comparison]:
     from pydantic_ai import Agent
     from pydantic_ai.usage import UsageLimits
 
-    from decode.agent.deps import AgentDeps
+    from decode.entities.deps import AgentDeps
     from decode.agent.factory import BASE_INSTRUCTIONS, build_agent
     from decode.agent.loop import AgentLoop
     from decode.config.settings import Settings
@@ -174,7 +174,7 @@ def _context_cost() -> Figure:
     from pydantic_ai.messages import ModelRequest
     from pydantic_ai.models.test import TestModel
 
-    from decode.agent.deps import AgentDeps
+    from decode.entities.deps import AgentDeps
     from decode.agent.factory import build_agent
     from decode.config.settings import Settings
     from decode.tools.catalog import default_tools

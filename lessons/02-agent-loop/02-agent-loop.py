@@ -94,9 +94,9 @@ print(type(model).__name__, model.model_name)
 # %%
 from pydantic_ai import RunContext
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
-from decode.agent.registry import ToolKind, ToolSpec
+from decode.entities.tools import ToolKind, ToolSpec
 
 
 def word_count(ctx: RunContext[AgentDeps], path: str) -> int:

@@ -124,10 +124,10 @@ import json
 
 from pydantic_ai import RunContext
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
-from decode.agent.registry import ToolKind, ToolSpec
+from decode.entities.tools import ToolKind, ToolSpec
 from decode.config.settings import Settings
 from decode.models.gateway import resolve_model
 

@@ -50,7 +50,7 @@ from pydantic_ai import ModelRetry, RunContext
 from pydantic_ai.models.test import TestModel
 from pydantic_ai.usage import RunUsage
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.config.settings import Settings
 
 deps = AgentDeps(project, Settings())

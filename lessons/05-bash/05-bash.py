@@ -33,7 +33,7 @@ print(sorted(path.name for path in project.iterdir()))
 # as it arrives.
 
 # %%
-from decode.tools.executor import CommandExecutor
+from decode.entities.executor import CommandExecutor
 from decode.tools.local import LocalExecutor
 
 executor: CommandExecutor = LocalExecutor(project)
@@ -55,7 +55,7 @@ from pydantic_ai import RunContext
 from pydantic_ai.models.test import TestModel
 from pydantic_ai.usage import RunUsage
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.config.settings import Settings
 from decode.entities.events import ToolOutputDelta
 from decode.tools.bash import bash
@@ -152,7 +152,7 @@ print("key visible to commands:", "sk-or-lesson-05-secret" in env_out)
 from collections.abc import Sequence
 from typing import Any
 
-from decode.tools.executor import ExecResult
+from decode.entities.executor import ExecResult
 
 
 class LoggingExecutor(LocalExecutor):

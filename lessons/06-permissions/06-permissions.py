@@ -256,7 +256,7 @@ print(after.decision, "<-", after.rule, shown(after.source))
 # %%
 import json
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings

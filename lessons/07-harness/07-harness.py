@@ -21,7 +21,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings

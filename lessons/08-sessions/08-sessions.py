@@ -41,7 +41,7 @@ def script(name: str, responses: list[dict]) -> str:
 # is written until the first turn completes: a conversation that never started leaves no file.
 
 # %%
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings

@@ -110,7 +110,7 @@ print("first kept:", notes.text.splitlines()[0], "| last kept:", notes.text.spli
 # never summarise memory away). Two turns, with an edit in between:
 
 # %%
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings

@@ -1,12 +1,15 @@
-"""The harness in a real terminal: Esc stops a running `sleep`, a steer reaches a slow model."""
+"""The harness in a real terminal: Esc stops a running `sleep`, a steer reaches a slow model (a loopback
+server that holds its answer until the test has typed the steer)."""
 
 import json
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.integration.conftest import Terminal
+from tests.integration.providers.fake_servers import Hold, OpenAIServer, Turn
 
 pytestmark = pytest.mark.integration
 
@@ -58,18 +61,33 @@ def test_esc_stops_a_sleeping_bash_command_and_the_next_prompt_works(
     assert "Interrupted by the user" in session  # the aborted turn is in the session log, closed
 
 
-def test_a_message_typed_while_a_slow_model_thinks_steers_it(terminal: Terminal, project: Path, decode: str) -> None:
-    script = project / "turns.json"
-    script.write_text(json.dumps([{"text": "Here is the plan.", "delay_s": 3}, {"text": "Switched to pnpm."}]))
-    terminal.start(f"{decode} --model script:{script}; echo decode-exited-$?; sleep 60", project)
+@pytest.fixture
+def slow_model() -> Iterator[OpenAIServer]:
+    """A real model server on 127.0.0.1; a `Hold` answer thinks until the test calls `release()`."""
+    server = OpenAIServer()
+    yield server
+    server.close()
+
+
+def test_a_message_typed_while_a_slow_model_thinks_steers_it(
+    terminal: Terminal, project: Path, decode: str, slow_model: OpenAIServer
+) -> None:
+    slow_model.plan(Hold(Turn(text="Here is the plan.")), Turn(text="Switched to pnpm."))
+    model = f"OPENAI_BASE_URL={slow_model.url}/v1 {decode} --model openai-compatible:coder"
+    terminal.start(f"{model}; echo decode-exited-$?; sleep 60", project)
     terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer")
     terminal.submit("plan the install")
-    terminal.wait_for(lambda _: "working" in terminal.footer(), "the busy footer")
+    terminal.wait_for(lambda _: "working" in terminal.footer() and len(slow_model.requests) == 1, "the model thinking")
 
     terminal.submit("use pnpm")
-    terminal.wait_for_text("↳ steer · use pnpm")  # waiting above the prompt
+    terminal.wait_for_text("↳ steer · use pnpm")  # waiting above the prompt, while the model still thinks
+    slow_model.release()
     screen = terminal.wait_for_text("Switched to pnpm.")
 
     assert screen.index("Here is the plan.") < screen.index("❯ use pnpm") < screen.index("Switched to pnpm.")
+    first, second = (request.body.decode() for request in slow_model.requests)
+    assert "use pnpm" not in first
+    assert "use pnpm" in second  # the turn's next request carried the steer
+    terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer after the turn")
     terminal.keys("C-c", "C-c")  # twice in a row: leave
     terminal.wait_for_text("decode-exited-0")

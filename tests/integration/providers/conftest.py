@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from pydantic_ai.models import Model
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
-from decode.agent.registry import ToolSpec
+from decode.entities.tools import ToolSpec
 from decode.config.settings import Settings
 from decode.entities.events import AgentEvent
 from decode.models.gateway import resolve_model

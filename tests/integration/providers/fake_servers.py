@@ -12,9 +12,10 @@ A test plans the server's answers, one per HTTP request, in order:
     server.plan(Fail(429, retry_after="0"), Turn(text="Hello"))
 
 `Turn` is a model answer, rendered in whichever form the request asked for (streamed or not);
-`Fail`, `Hang`, `Malformed` and `Cut` are the failures real providers produce. Every request is recorded
-in `server.requests` so a test can check what decode sent. The server is the only fake: decode's
-gateway, the provider SDKs and the HTTP client all run for real.
+`Hold(turn)` is that answer held back until the test calls `server.release()` (a model that thinks
+as long as the test needs); `Fail`, `Hang`, `Malformed` and `Cut` are the failures real providers
+produce. Every request is recorded in `server.requests` so a test can check what decode sent. The
+server is the only fake: decode's gateway, the provider SDKs and the HTTP client all run for real.
 """
 
 import contextlib
@@ -76,7 +77,14 @@ class Cut:
     events: int = 1
 
 
-Reply = Turn | Fail | Hang | Malformed | Cut
+@dataclass(frozen=True)
+class Hold:
+    """`turn`, sent only once the test calls `server.release()`: a slow model, without a clock."""
+
+    turn: Turn
+
+
+Reply = Turn | Fail | Hang | Malformed | Cut | Hold
 
 
 @dataclass(frozen=True)
@@ -117,6 +125,7 @@ class FakeProvider:
         self._replies: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._closing = threading.Event()
+        self._released = threading.Event()
         self._http = _Server(("127.0.0.1", 0), _Handler)
         self._http.fake = self
         # shutdown() waits up to one poll interval: keep it short so closing a server is instant.
@@ -140,8 +149,13 @@ class FakeProvider:
         with self._lock:
             return list(self._replies)
 
+    def release(self) -> None:
+        """Send every held reply (`Hold`): those waiting now and any later one."""
+        self._released.set()
+
     def close(self) -> None:
         self._closing.set()  # wake any Hang
+        self._released.set()  # and any Hold
         self._http.shutdown()
         self._http.server_close()
         self._thread.join()
@@ -157,6 +171,12 @@ class FakeProvider:
         with self._lock:
             self.requests.append(request)
             reply = self._replies.popleft() if self._replies else None
+        if isinstance(reply, Hold):
+            self._released.wait()
+            if self._closing.is_set():
+                handler.close_connection = True
+                return
+            reply = reply.turn
         if not self.serves(request.path):
             _send_json(handler, 404, {"error": {"message": f"fake server: no endpoint {request.path}"}})
         elif reply is None:

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from pydantic_ai import RunContext
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
-from decode.agent.registry import ToolKind, ToolSpec
+from decode.entities.tools import ToolKind, ToolSpec
 from decode.entities.events import TextDelta, ToolCallFinished, ToolCallStarted, TurnFinished, UsageUpdated
 from decode.entities.usage import Usage
 from tests.integration.providers.conftest import SECRET, Provider

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from pydantic_ai.exceptions import ModelAPIError, ModelHTTPError, UnexpectedModelBehavior
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
 from decode.entities.events import TextDelta, TurnFinished

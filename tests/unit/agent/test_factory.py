@@ -7,7 +7,7 @@ from typing import Any
 from pydantic_ai.messages import ModelMessage
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.agent.factory import BASE_INSTRUCTIONS, build_agent
 from decode.config.settings import Settings
 from decode.tools.catalog import default_tools

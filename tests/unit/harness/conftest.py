@@ -18,10 +18,10 @@ from pydantic_ai.exceptions import ModelHTTPError
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, RetryPromptPart, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
-from decode.agent.registry import ToolKind, ToolSpec
+from decode.entities.tools import ToolKind, ToolSpec
 from decode.config.settings import Settings
 from decode.harness.runner import TurnEnded, TurnRunner
 from decode.tools.catalog import default_tools

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from pydantic_ai.exceptions import ModelHTTPError, UnexpectedModelBehavior, UsageLimitExceeded
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings

@@ -6,7 +6,7 @@ from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.config.settings import Settings
 from decode.memory.files import PROJECT_NOTES, USER_MEMORY, MemoryFile, load_memory
 from decode.memory.instructions import PREAMBLE, display_path, memory_instructions, render_memory

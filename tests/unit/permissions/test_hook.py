@@ -10,10 +10,10 @@ from pydantic_ai import RunContext
 from pydantic_ai.messages import ModelMessage, ModelRequest, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
-from decode.agent.registry import ToolKind, ToolSpec
+from decode.entities.tools import ToolKind, ToolSpec
 from decode.config.settings import Settings
 from decode.entities.events import ToolCallFinished
 from decode.permissions.gate import PLAN_GUIDANCE, PermissionGate

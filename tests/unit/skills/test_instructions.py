@@ -8,7 +8,7 @@ from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.config.settings import Settings
 from decode.skills.catalog import PROJECT_SKILLS, SkillCatalog, discover_skills
 from decode.skills.instructions import PREAMBLE, render_catalog, report_problems, skills_instructions

@@ -6,8 +6,8 @@ from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage, ModelResponse, RetryPromptPart, TextPart, ToolCallPart, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from decode.agent.deps import AgentDeps
-from decode.agent.registry import ToolKind
+from decode.entities.deps import AgentDeps
+from decode.entities.tools import ToolKind
 from decode.config.settings import Settings
 from decode.skills.catalog import PROJECT_SKILLS, SkillSource, discover_skills, parse_skill
 from decode.skills.tool import SKILL_TOOL, skill_prompt, skill_text

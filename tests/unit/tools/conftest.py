@@ -9,7 +9,7 @@ from pydantic_ai import RunContext
 from pydantic_ai.models.test import TestModel
 from pydantic_ai.usage import RunUsage
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.config.settings import Settings
 from decode.entities.events import ToolOutputDelta
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from pydantic_ai import ModelRetry, RunContext
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.entities.events import ToolOutputDelta
 from decode.tools.bash import bash
 

@@ -3,7 +3,7 @@
 from pydantic_ai import Agent
 from pydantic_ai.models.test import TestModel
 
-from decode.agent.registry import ToolKind
+from decode.entities.tools import ToolKind
 from decode.tools.catalog import default_tools
 
 

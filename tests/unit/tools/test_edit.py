@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from pydantic_ai import ModelRetry, RunContext
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.tools.edit import closest_lines, edit
 from decode.tools.read import read
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from pydantic_ai import ModelRetry, RunContext
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.tools.glob import MAX_RESULTS, glob, matching_files
 from decode.tools.local import LocalExecutor
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from decode.tools.executor import CommandExecutor, EntryKind
+from decode.entities.executor import CommandExecutor, EntryKind
 from decode.tools.local import LocalExecutor
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from pydantic_ai import ModelRetry, RunContext
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.tools.read import MAX_LINE_CHARS, read
 
 
@@ -96,7 +96,7 @@ from pathlib import Path
 from pydantic_ai import RunContext
 from pydantic_ai.models.test import TestModel
 from pydantic_ai.usage import RunUsage
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.config.settings import Settings
 from decode.tools.read import read
 

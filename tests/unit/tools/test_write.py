@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from pydantic_ai import ModelRetry, RunContext
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.tools.read import read
 from decode.tools.write import write
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings

@@ -10,7 +10,7 @@ from prompt_toolkit.formatted_text import to_plain_text
 from pydantic_ai.messages import ModelMessage
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
 from decode.harness.abort import INTERRUPTED_NOTE, INTERRUPTED_RESULT

@@ -3,7 +3,7 @@
 import inspect
 from pathlib import Path
 
-from decode.tools.executor import CommandExecutor, FileStat
+from decode.entities.executor import CommandExecutor, FileStat
 from decode.tools.local import LocalExecutor
 
 SEAM = [name for name, member in vars(CommandExecutor).items() if inspect.isfunction(member) and name[0] != "_"]

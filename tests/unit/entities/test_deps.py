@@ -1,6 +1,6 @@
 from pathlib import Path
 
-from decode.agent.deps import AgentDeps
+from decode.entities.deps import AgentDeps
 from decode.config.settings import Settings
 from decode.tools.local import LocalExecutor
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
-from decode.tools.executor import FileStat
+from decode.entities.executor import FileStat
 
 
 class Freshness(StrEnum):

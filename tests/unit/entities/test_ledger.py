@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 from pydantic_ai import ModelRetry
 
-from decode.tools.executor import EntryKind, FileStat
-from decode.tools.ledger import Freshness, ReadLedger, require_fresh
+from decode.entities.executor import EntryKind, FileStat
+from decode.entities.ledger import Freshness, ReadLedger, require_fresh
 
 SEEN = FileStat(EntryKind.FILE, size=10, mtime_ns=1, mode=0o644)
 

@@ -1,7 +1,7 @@
 from pydantic_ai import RunContext
 
-from decode.agent.deps import AgentDeps
-from decode.agent.registry import ToolKind, ToolSpec
+from decode.entities.deps import AgentDeps
+from decode.entities.tools import ToolKind, ToolSpec
 
 
 def count_lines(ctx: RunContext[AgentDeps], path: str) -> int:
