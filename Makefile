@@ -34,7 +34,7 @@ define pytest
 endef
 
 .PHONY: help install hooks test unit-tests integration-tests notebooks lock-check lint-check lint-fix \
-	format-check format-fix sync-check check lab bench pre-commit ci
+	format-check format-fix type-check sync-check check lab bench pre-commit ci
 
 help: ## Show this list
 	@echo "usage: make VERB   (the project's tools run from .venv through uv)"
@@ -79,7 +79,10 @@ format-fix: ## Format with ruff
 sync-check: ## Check that every lesson's .py and .ipynb hold the same cells
 	$(RUN) python scripts/check_notebook_pairs.py
 
-check: lock-check format-check lint-check sync-check ## All static checks: lock, format, lint, notebook pairs
+type-check: ## Type-check the package with ty
+	$(RUN) ty check decode
+
+check: lock-check format-check lint-check type-check sync-check ## All static checks: lock, format, lint, types, notebook pairs
 
 # JupyterLab refuses to run as root without --allow-root; containers and CI machines often are root.
 lab: ## Open the lessons in JupyterLab (.py lessons open as notebooks through jupytext)

@@ -22,7 +22,8 @@ from decode.skills.tool import SKILL_TOOL
 
 # decode owns its output: pydantic-ai's one-time banner (shown on a terminal) would land in the
 # middle of `decode run`'s progress lines and the REPL's screen.
-pydantic_ai.BANNER_ENABLED = False
+# (pydantic-ai documents this switch; its module declares it as `True` only, hence the ignore.)
+pydantic_ai.BANNER_ENABLED = False  # ty: ignore[invalid-assignment]
 
 BASE_INSTRUCTIONS = """\
 You are decode, a coding agent working in the user's terminal, inside their project.

@@ -10,7 +10,7 @@ torn last line is what a crash mid-write leaves); every complete turn is kept.
 import contextlib
 import gc
 import logging
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -77,7 +77,7 @@ def read_header(line: bytes, path: Path) -> SessionHeader:
 
 
 @contextlib.contextmanager
-def _cyclic_gc_paused() -> Iterator[None]:
+def _cyclic_gc_paused() -> Generator[None]:
     """Pause Python's cycle collector while thousands of messages are built.
 
     Messages form no reference cycles, and every collection would walk all of those built so

@@ -62,9 +62,11 @@ def close_interrupted_turn(messages: Sequence[ModelMessage], note: str = INTERRU
     """
     kept = list(messages)
     finished: list[ModelRequestPart] = []
-    if kept and isinstance(kept[-1], ModelRequest) and kept[-1].state == "interrupted":
+    last = kept[-1] if kept else None
+    if isinstance(last, ModelRequest) and last.state == "interrupted":
         # The request pydantic-ai was assembling when the abort came: the results that did come back.
-        finished = list(kept.pop().parts)
+        kept.pop()
+        finished = list(last.parts)
     synthetic = [interrupted_result(call) for call in orphan_calls([*kept, ModelRequest(parts=finished)])]
     closing: list[ModelRequestPart] = [*finished, *synthetic, UserPromptPart(note)]
     if kept and isinstance(kept[-1], ModelRequest):  # stopped before the model answered: one request

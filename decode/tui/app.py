@@ -268,7 +268,7 @@ class Repl:
         return FormattedText([*to_formatted_text(ANSI(live)), ("", "\n"), *prompt])
 
     def _footer(self) -> AnyFormattedText:
-        return footer(self.status, width=self.session.app.output.get_size().columns)
+        return FormattedText(footer(self.status, width=self.session.app.output.get_size().columns))
 
     def extra_commands(self) -> list[tuple[str, str]]:
         """`/name`s beyond the registry's, with a summary each: the skills (lesson 09)."""

@@ -99,6 +99,6 @@ async def note_session(repl: Repl) -> None:
     if not session_did_something(loop.history):
         return
     repl.renderer.notice("memory: noting this session in .decode/MEMORY.md…")
-    notice = await record_session(loop.model or loop.agent.model, loop.history, repl.workspace)
+    notice = await record_session(loop.model, loop.history, repl.workspace)
     if notice is not None:
         repl.renderer.notice(notice.message, notice.level)

@@ -16,9 +16,9 @@ about the prompt. With no prompt on screen it writes straight through.
 
 import io
 import logging
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
-from typing import TextIO
+from typing import IO, TextIO, cast
 
 from prompt_toolkit.application import get_app_or_none, run_in_terminal
 from rich.console import Console
@@ -59,18 +59,16 @@ class AboveThePrompt(io.TextIOBase):
     def fileno(self) -> int:
         return self.target.fileno()
 
-    @property
-    def encoding(self) -> str:  # type: ignore[override]
-        return getattr(self.target, "encoding", "utf-8")
 
 
 def terminal_console(target: TextIO) -> Console:
     """The REPL's Rich console: colours and width of the real terminal, output above the prompt."""
-    return Console(file=AboveThePrompt(target), highlight=False)
+    # Rich writes, flushes and asks `isatty`/`fileno`: all AboveThePrompt has to be a file for it.
+    return Console(file=cast("IO[str]", AboveThePrompt(target)), highlight=False)
 
 
 @contextmanager
-def route_logging(stream: TextIO) -> Iterator[None]:
+def route_logging(stream: TextIO) -> Generator[None]:
     """Send decode's log lines to `stream` (the patched stderr) while the REPL runs."""
     handlers = [h for h in logging.getLogger("decode").handlers if isinstance(h, logging.StreamHandler)]
     previous = [handler.setStream(stream) for handler in handlers]

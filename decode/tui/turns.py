@@ -34,19 +34,28 @@ PENDING_WIDTH = 70
 
 def show_turn_event(repl: Repl, event: AgentEvent | TurnStarted | TurnEnded) -> None:
     """Draw one event of the Turn Runner (the Agent Loop's events included)."""
+    from decode.harness.runner import TurnEnded, TurnStarted
+
+    if not isinstance(event, (TurnStarted, TurnEnded)):
+        _show_loop_event(repl, event)
+        return
+    if isinstance(event, TurnStarted):
+        repl.renderer.user(event.message.display)
+        repl.status.start_turn()
+        return
+    if event.outcome == "failed":
+        repl.renderer.error(event.error)
+    repl.renderer.end_turn(interrupted=event.outcome == "aborted")
+    repl.status.end_turn()
+    hand_back(repl, event.returned)
+    show_fill(repl)
+    repl.invalidate()
+
+
+def _show_loop_event(repl: Repl, event: AgentEvent) -> None:
     match event.kind:
-        case "turn_started":
-            repl.renderer.user(event.message.display)
-            repl.status.start_turn()
         case "message_delivered":
             repl.renderer.user(event.text)  # where the model received it, mid-turn
-        case "turn_ended":
-            if event.outcome == "failed":
-                repl.renderer.error(event.error)
-            repl.renderer.end_turn(interrupted=event.outcome == "aborted")
-            repl.status.end_turn()
-            hand_back(repl, event.returned)
-            show_fill(repl)
         case "usage":
             repl.status.record_usage(
                 requests=event.total.requests,
