@@ -260,10 +260,6 @@ class PermissionGate:
         return "/" + _escape(resolved)
 
 
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
-
-
 def _host(url: str) -> str | None:
     from urllib.parse import urlsplit
 

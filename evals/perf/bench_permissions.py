@@ -1,27 +1,52 @@
 """The permission check: what the Permission Gate adds to every tool call.
 
 Builds the world of the bypass corpus (`tests/unit/permissions/bypass_corpus.toml`: its settings
-files, files and symlinks) in the scratch folder, then times `gate.check()` on every case of
-the corpus, each case repeated so the clock's resolution does not matter. Figures:
+files, files and symlinks) in the scratch folder, then times `await gate.check()` on every case of
+the corpus, with the traits the case's tool declares (as `test_gate.py` gives them), each case
+repeated so the clock's resolution does not matter. Figures:
 
 - the median case and the slowest case, per check (target: well under a millisecond);
 - loading the settings files and building a gate (done once per session, and again after an
-  "always" answer), and the first check of a process, which loads the bash grammar.
+  "always" answer), and the first check of a process, which loads the bash grammar (the tool
+  modules, whose traits the gate reads, are imported before its clock starts).
 """
 
+import asyncio
 import os
 import statistics
 import time
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from perf import Context, Figure
 
+if TYPE_CHECKING:
+    from decode.entities.tools import ToolTraits
+
 INNER = 200  # checks per sample
 SAMPLES = 5
-ARGUMENT_KEYS = {"bash": "command", "glob": "pattern", "web_fetch": "url"}
+
+
+def _traits(tool: str) -> "ToolTraits":
+    """The traits the corpus case's tool declares: the catalog's, a web fetch's, an MCP tool's, or none."""
+    from decode.entities.tools import UNDECLARED, ToolKind, ToolTraits
+    from decode.tools.catalog import default_tools
+
+    catalog = {spec.name: spec.traits for spec in default_tools()}
+    if tool in catalog:
+        return catalog[tool]
+    if tool == "web_fetch":
+        return ToolTraits(ToolKind.OTHER, rules=("WebFetch",), url="url")
+    if tool.lower().startswith("mcp__"):
+        return ToolTraits(ToolKind.OTHER, rules=(tool,))
+    return UNDECLARED
+
+
+def _arguments(traits: "ToolTraits", argument: str) -> dict[str, str]:
+    key = traits.command or traits.url or traits.pattern or traits.path or "path"
+    return {key: argument} if argument else {}
 
 
 def _fill(text: str, places: dict[str, Path]) -> str:
@@ -48,7 +73,7 @@ def _build_world(corpus: dict[str, Any], tmp: Path) -> dict[str, Path]:
     return places
 
 
-def _per_call(call: Any, inner: int) -> float:
+def _per_call(call: Callable[[], Any], inner: int) -> float:
     """Median seconds of one call, over SAMPLES samples of `inner` calls."""
     samples = []
     for _ in range(SAMPLES):
@@ -59,29 +84,51 @@ def _per_call(call: Any, inner: int) -> float:
     return statistics.median(samples)
 
 
+async def _per_await(call: Callable[[], Awaitable[Any]], inner: int) -> float:
+    """`_per_call` for a coroutine function, awaited in the running event loop."""
+    samples = []
+    for _ in range(SAMPLES):
+        started = time.perf_counter()
+        for _ in range(inner):
+            await call()
+        samples.append((time.perf_counter() - started) / inner)
+    return statistics.median(samples)
+
+
 def benchmarks(ctx: Context) -> Iterator[Figure]:
     corpus = tomllib.loads((ctx.root / "tests/unit/permissions/bypass_corpus.toml").read_text(encoding="utf-8"))
     places = _build_world(corpus, ctx.tmp)
     os.environ["HOME"] = str(places["home"])  # the corpus's user settings file
 
+    # The tools declare the traits the gate judges by; a session imports them anyway, so the
+    # first check's clock starts after them.
+    bash_traits = _traits("bash")
     started = time.perf_counter()
     from decode.permissions.gate import PermissionGate
     from decode.permissions.types import Mode
 
     first_gate = PermissionGate.from_settings(places["workspace"])
-    first_gate.check("bash", {"command": "git status && ls"})
+    asyncio.run(first_gate.check("bash", {"command": "git status && ls"}, bash_traits))
     first = time.perf_counter() - started
 
     gates = {mode: PermissionGate.from_settings(places["workspace"], mode=mode) for mode in Mode}
     load = _per_call(lambda: PermissionGate.from_settings(places["workspace"]), 20)
 
-    timings: list[tuple[float, str]] = []
-    for case in corpus["case"]:
-        gate = gates[Mode.parse(case.get("mode", "default"))]
-        argument = _fill(case["arg"], places)
-        args = {ARGUMENT_KEYS.get(case["tool"], "path"): argument} if argument else {}
-        tool = case["tool"]
-        timings.append((_per_call(lambda gate=gate, tool=tool, args=args: gate.check(tool, args), INNER), argument))
+    async def time_cases() -> list[tuple[float, str]]:
+        timings: list[tuple[float, str]] = []
+        for case in corpus["case"]:
+            gate = gates[Mode.parse(case.get("mode", "default"))]
+            argument = _fill(case["arg"], places)
+            tool, traits = case["tool"], _traits(case["tool"])
+            args = _arguments(traits, argument)
+
+            def check(gate: PermissionGate = gate, tool: str = tool, args: dict = args, traits: Any = traits) -> Any:
+                return gate.check(tool, args, traits)
+
+            timings.append((await _per_await(check, INNER), argument))
+        return timings
+
+    timings = asyncio.run(time_cases())
 
     median = statistics.median(seconds for seconds, _ in timings)
     slowest, slowest_case = max(timings)

@@ -75,3 +75,31 @@ def test_problems_go_to_stderr_and_the_rest_still_works(project: Path) -> None:
     assert code == 0
     assert json.loads(out)["rules"] == []
     assert "settings.local.json:1: not valid JSON" in err
+
+
+@pytest.mark.parametrize(
+    ("typed", "argument", "decision"),
+    [
+        ("bash", "git status", "allow"),
+        ("Bash", "git status", "allow"),
+        ("bash", "rm -rf build", "deny"),
+        ("Bash", "rm -rf build", "deny"),
+        ("read", "src/app.py", "allow"),
+        ("Read", "src/app.py", "allow"),
+        ("glob", "../../**/*.pem", "ask"),
+        ("mcp__github__get_issue", "", "ask"),
+    ],
+)
+def test_check_takes_a_tool_name_or_its_rule_name(settings: Path, typed: str, argument: str, decision: str) -> None:
+    code, out, _ = invoke("check", typed, argument, "--json")
+    assert code == 0
+    assert json.loads(out)["decision"] == decision
+
+
+@pytest.mark.parametrize("typed", ["nosuch", "bаsh", "web_fetch"])  # the second has a Cyrillic "а"
+def test_check_of_an_unknown_tool_is_a_usage_error(project: Path, typed: str) -> None:
+    code, out, err = invoke("check", typed, "anything")
+    assert code == 2
+    assert out == ""
+    assert f"unknown tool {typed!r}" in err
+    assert "known: read, glob, grep, edit, write, bash" in err

@@ -10,16 +10,18 @@ from pydantic_ai import RunContext
 from pydantic_ai.messages import ModelMessage, ModelRequest, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
 
-from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
-from decode.entities.tools import ToolKind, ToolSpec
 from decode.config.settings import Settings
-from decode.entities.events import ToolCallFinished
+from decode.entities.deps import AgentDeps
+from decode.entities.events import ToolCallFinished, TurnFinished
+from decode.entities.tools import UNDECLARED, ToolSpec, ToolTraits
 from decode.permissions.gate import PLAN_GUIDANCE, PermissionGate
-from decode.permissions.hook import Answer, Approval, refusal
+from decode.permissions.hook import Answer, Approval, PermissionHook, refusal
 from decode.permissions.rules import parse_rule
 from decode.permissions.types import Decision, Mode, Verdict
+from decode.tools.bash import BASH
+from decode.tools.local import LocalExecutor
 
 
 def bash(ctx: RunContext[AgentDeps], command: str) -> str:
@@ -49,11 +51,14 @@ def one_call(command: str) -> FunctionModel:
 
 
 async def run(
-    command: str, project: Path, gate: PermissionGate | None, approve: Any = None
+    command: str, project: Path, gate: PermissionGate | None, approve: Any = None, traits: ToolTraits = BASH.traits
 ) -> tuple[str, list[ToolCallFinished]]:
-    agent = build_agent(one_call(command), tools=[ToolSpec("bash", bash, ToolKind.OTHER)])
-    deps = AgentDeps(workspace=project, settings=Settings(), permissions=gate, approve=approve)
+    """One turn with a pretend bash that declares `traits` (the real bash's), behind `gate`'s hook."""
+    hooks = [] if gate is None else [PermissionHook(gate, harness_home=project, approve=approve)]
+    agent = build_agent(one_call(command), tools=[ToolSpec("bash", bash, traits)], capabilities=hooks)
+    deps = AgentDeps(LocalExecutor(project), Settings(), harness_home=project)
     events = [event async for event in AgentLoop(agent, deps).run_turn("go")]
+    assert isinstance(events[-1], TurnFinished)
     return events[-1].output, [event for event in events if isinstance(event, ToolCallFinished)]
 
 
@@ -99,6 +104,13 @@ async def test_without_a_gate_tools_run_as_in_earlier_lessons(project: Path) -> 
     assert ran(project) == ["anything"]
 
 
+async def test_the_hook_judges_a_call_by_the_traits_its_tool_declares(project: Path) -> None:
+    """A tool named `bash` that declared nothing is not bash: `allow Bash` does not cover it."""
+    output, _ = await run("git status", project, gate_with(project, "allow Bash"), traits=UNDECLARED)
+    assert ran(project) == []
+    assert output.startswith("[denied] Permission needed ('bash' declares no traits")
+
+
 @pytest.mark.parametrize(
     ("approval", "runs", "output"),
     [
@@ -136,7 +148,8 @@ async def test_always_saves_the_narrowest_rule_and_stops_asking(project: Path) -
     assert ran(project) == ["npm test", "npm test"]
     local = project / ".decode" / "settings.local.json"
     assert json.loads(local.read_text()) == {"permissions": {"allow": ["Bash(npm test)"]}}
-    assert PermissionGate.from_settings(project).check("bash", {"command": "npm test"}).decision is Decision.ALLOW
+    verdict = await PermissionGate.from_settings(project).check("bash", {"command": "npm test"}, BASH.traits)
+    assert verdict.decision is Decision.ALLOW
 
 
 async def test_a_deny_is_never_put_to_the_user(project: Path) -> None:
@@ -147,15 +160,15 @@ async def test_a_deny_is_never_put_to_the_user(project: Path) -> None:
     assert ran(project) == []
 
 
-def test_refusals_name_the_rule_and_its_file(project: Path) -> None:
+async def test_refusals_name_the_rule_and_its_file(project: Path) -> None:
     settings = project / ".decode" / "settings.json"
     settings.parent.mkdir()
     settings.write_text('{"permissions": {"deny": ["Bash(rm:*)"]}}')
     gate = PermissionGate.from_settings(project)
-    deny = gate.check("bash", {"command": "rm x"})
+    deny = await gate.check("bash", {"command": "rm x"}, BASH.traits)
     assert refusal(deny) == (
         f"Permission denied: rm x: denied by Bash(rm:*) ({settings}:1). "
         "Do not try to reach the same result another way; tell the user what you wanted to do."
     )
-    ask = gate.check("bash", {"command": "make"})
+    ask = await gate.check("bash", {"command": "make"}, BASH.traits)
     assert refusal(ask).startswith("The user did not allow this (make: no rule allows it")

@@ -1,16 +1,24 @@
 """Reading rules like Claude Code's, and matching them without being fooled by spelling."""
 
+from pathlib import Path
+
 import pytest
 
+from decode.entities.tools import ToolKind, ToolTraits
+from decode.permissions.gate import PermissionGate
 from decode.permissions.rules import (
+    RULE_NAMES,
     RuleError,
     command_matches,
     domain_matches,
     parse_rule,
-    rule_names_for_tool,
     tool_matches,
 )
 from decode.permissions.types import Decision
+from decode.tools.bash import BASH
+from decode.tools.catalog import default_tools
+from decode.tools.glob import GLOB
+from decode.tools.write import WRITE
 
 
 @pytest.mark.parametrize(
@@ -51,13 +59,35 @@ def test_a_rule_that_cannot_be_read_says_why(text: str, problem: str) -> None:
         parse_rule(text, Decision.DENY)
 
 
-def test_decode_tools_answer_to_their_rule_names_and_lookalikes_to_none() -> None:
-    assert rule_names_for_tool("bash") == ("Bash",)
-    assert rule_names_for_tool("glob") == ("Glob", "Read")
-    assert rule_names_for_tool("write") == ("Write", "Edit")
-    assert rule_names_for_tool("mcp__github__get_issue") == ("mcp__github__get_issue",)
-    for lookalike in ("Bash", "BASH", "bash ", "bаsh", "Read", "WEB_FETCH", ""):
-        assert rule_names_for_tool(lookalike) == ()
+def test_decode_tools_answer_to_the_rule_names_their_traits_declare() -> None:
+    assert BASH.traits.rules == ("Bash",)
+    assert GLOB.traits.rules == ("Glob", "Read")
+    assert WRITE.traits.rules == ("Write", "Edit")
+    for spec in default_tools():  # every rule name a tool declares is one a user can write
+        assert set(spec.traits.rules) <= set(RULE_NAMES), spec.name
+
+
+def test_rule_names_are_compared_exactly_once_parsed() -> None:
+    rule = parse_rule("bAsH", Decision.DENY)  # the rule's spelling is normalised...
+    assert tool_matches(rule, "Bash")
+    for lookalike in ("BASH", "bash", "bash ", "bаsh", "Read", ""):  # ...the names tools answer to are not
+        assert not tool_matches(rule, lookalike)
+
+
+async def test_a_tool_answers_only_to_the_rule_names_its_traits_declare(tmp_path: Path) -> None:
+    """An MCP tool that calls itself `Bash` is not bash: Bash rules do not govern it, its own do."""
+    impostor = ToolTraits(ToolKind.OTHER, rules=("mcp__x__Bash",))
+    args = {"command": "rm -rf /"}
+
+    def gate(*rules: str) -> PermissionGate:
+        parsed = [parse_rule(text, Decision(action)) for action, text in (rule.split(" ", 1) for rule in rules)]
+        return PermissionGate(parsed, workspace=tmp_path)
+
+    assert (await gate("deny Bash").check("Bash", args, impostor)).decision is Decision.ASK
+    assert (await gate("allow Bash").check("Bash", args, impostor)).decision is Decision.ASK
+    assert (await gate("allow Bash").check("Bash", args, BASH.traits)).decision is Decision.ALLOW
+    assert (await gate("deny mcp__x").check("Bash", args, impostor)).decision is Decision.DENY
+    assert (await gate("allow mcp__x__Bash").check("Bash", args, impostor)).decision is Decision.ALLOW
 
 
 def test_mcp_rules_cover_one_tool_or_a_whole_server() -> None:
