@@ -19,12 +19,12 @@ from pydantic_ai.messages import ModelMessage
 
 from decode.context.session_log import (
     FORMAT_VERSION,
-    RECORD_ADAPTER,
     ClearRecord,
     CompactionRecord,
     SessionHeader,
     SessionLogError,
     TurnRecord,
+    record_adapter,
 )
 
 logger = logging.getLogger(__name__)
@@ -66,7 +66,7 @@ _RESTART_STARTS = (b'{"type":"compaction"', b'{"type":"clear"')
 def read_header(line: bytes, path: Path) -> SessionHeader:
     """The header record of a session log, or `SessionLogError` naming the file."""
     try:
-        record = RECORD_ADAPTER.validate_json(line)
+        record = record_adapter().validate_json(line)
     except ValidationError:
         raise SessionLogError(f"{path} is not a decode session log (its first line is not a header)") from None
     if not isinstance(record, SessionHeader):
@@ -140,7 +140,7 @@ def _replay_all(path: Path) -> LoadedSession:
 def _replay(session: LoadedSession, number: int, line: bytes) -> bool:
     """Apply one line to `session`; False (with a warning) when it is not a valid record."""
     try:
-        record = RECORD_ADAPTER.validate_json(line)
+        record = record_adapter().validate_json(line)
     except ValidationError:
         session.skipped_lines += 1
         if line.endswith(b"\n"):

@@ -24,10 +24,11 @@ import secrets
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from functools import cache
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
-from pydantic_ai.messages import ModelMessage, ModelRequest, UserPromptPart
+from pydantic_ai.messages import ModelMessage, ModelMessagesTypeAdapter, ModelRequest, UserPromptPart
 
 from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
 from decode.entities.usage import Usage
@@ -55,7 +56,9 @@ def _now() -> datetime:
 
 class _Record(BaseModel):
     # Binary content (an image in a prompt) as base64, exactly as ModelMessagesTypeAdapter writes it.
-    model_config = ConfigDict(ser_json_bytes="base64", val_json_bytes="base64")
+    # `defer_build`: a record's schema (with pydantic-ai's whole message schema inside) is built
+    # when a log is first read, not when decode starts; writing never needs it (see `append`).
+    model_config = ConfigDict(ser_json_bytes="base64", val_json_bytes="base64", defer_build=True)
 
 
 class SessionHeader(_Record):
@@ -71,8 +74,8 @@ class SessionHeader(_Record):
     created_at: datetime = Field(default_factory=_now)
 
 
-class TurnRecord(_Record):
-    """One completed turn: its new messages, and what a listing needs without reading them."""
+class TurnFields(_Record):
+    """One completed turn, apart from its messages: what a listing needs without reading them."""
 
     type: Literal["turn"] = "turn"
     at: datetime = Field(default_factory=_now)
@@ -81,17 +84,27 @@ class TurnRecord(_Record):
     model: str
     mode: str | None = None
     usage: Usage = Field(default_factory=Usage)
+
+
+class TurnRecord(TurnFields):
+    """One completed turn as read back: its fields and its new messages."""
+
     messages: list[ModelMessage]
 
 
-class CompactionRecord(_Record):
-    """A summarising compaction: from here on, the history is `messages`."""
+class CompactionFields(_Record):
+    """A summarising compaction, apart from the history it leaves."""
 
     type: Literal["compaction"] = "compaction"
     at: datetime = Field(default_factory=_now)
     replaced: int
     focus: str | None = None
     usage: Usage = Field(default_factory=Usage)
+
+
+class CompactionRecord(CompactionFields):
+    """A compaction as read back: from here on, the history is `messages`."""
+
     messages: list[ModelMessage]
 
 
@@ -103,7 +116,12 @@ class ClearRecord(_Record):
 
 
 Record = Annotated[SessionHeader | TurnRecord | CompactionRecord | ClearRecord, Field(discriminator="type")]
-RECORD_ADAPTER: TypeAdapter[Record] = TypeAdapter(Record)
+
+
+@cache
+def record_adapter() -> TypeAdapter[Record]:
+    """Reads any line of a log (built on first use: only resuming and listing read logs)."""
+    return TypeAdapter(Record)
 
 
 def new_session_id() -> str:
@@ -166,12 +184,19 @@ class SessionLog:
     def session_id(self) -> str:
         return self.header.session_id
 
-    def append(self, record: TurnRecord | CompactionRecord | ClearRecord) -> None:
-        """Write one record as one line, flushed and fsynced before returning."""
-        line = RECORD_ADAPTER.dump_json(record) + b"\n"
+    def append(self, record: _Record, messages: Sequence[ModelMessage] | None = None) -> None:
+        """Write one record (with `messages`, if given) as one line, flushed and fsynced before returning.
+
+        The messages are written by pydantic-ai's own `ModelMessagesTypeAdapter`, so the line is
+        what `TurnRecord`/`CompactionRecord` read back, without building their schema to write it.
+        """
+        line = record.model_dump_json().encode()
+        if messages is not None:
+            line = line[:-1] + b',"messages":' + ModelMessagesTypeAdapter.dump_json(list(messages)) + b"}"
+        line += b"\n"
         if not self.path.exists():
             make_parent_dirs(self.path)
-            line = RECORD_ADAPTER.dump_json(self.header) + b"\n" + line
+            line = self.header.model_dump_json().encode() + b"\n" + line
             with self.path.open("xb") as file:
                 file.write(line)
                 file.flush()
@@ -186,14 +211,12 @@ class SessionLog:
     def append_turn(
         self, messages: Sequence[ModelMessage], usage: Usage, *, model: str, mode: str | None = None
     ) -> None:
-        self.append(
-            TurnRecord(prompt=prompt_preview(messages), model=model, mode=mode, usage=usage, messages=list(messages))
-        )
+        self.append(TurnFields(prompt=prompt_preview(messages), model=model, mode=mode, usage=usage), messages)
 
     def append_compaction(
         self, messages: Sequence[ModelMessage], *, replaced: int, usage: Usage, focus: str | None = None
     ) -> None:
-        self.append(CompactionRecord(replaced=replaced, focus=focus, usage=usage, messages=list(messages)))
+        self.append(CompactionFields(replaced=replaced, focus=focus, usage=usage), messages)
 
     def append_clear(self) -> None:
         self.append(ClearRecord())

@@ -13,18 +13,20 @@ at most 1,024 characters). A file that breaks these rules is skipped, and the pr
 file, is kept in `SkillCatalog.problems` for the front end to show.
 """
 
+import json
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
-import frontmatter
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from decode.config.harness_home import HARNESS_DIR
 
 SKILL_FILE = "SKILL.md"
 BUILTIN_SKILLS = Path(__file__).parent / "builtin"
+BUILTIN_INDEX = BUILTIN_SKILLS / "index.json"
+"""The built-in skills' names and descriptions, pre-parsed: starting decode parses no YAML unless
+the user or the project has skills of their own (a test keeps it equal to the SKILL.md files)."""
 USER_SKILLS = HARNESS_DIR / "skills"
 """User skills, relative to the home directory."""
 PROJECT_SKILLS = HARNESS_DIR / "skills"
@@ -68,6 +70,8 @@ class Skill:
 
     def body(self) -> str:
         """The instructions: `SKILL.md` without its front matter."""
+        import frontmatter
+
         return frontmatter.loads(self.path.read_text(encoding="utf-8")).content.strip()
 
     def resources(self) -> list[Path]:
@@ -82,6 +86,9 @@ class Skill:
 
 def parse_skill(path: Path, source: SkillSource) -> Skill:
     """Read and check one `SKILL.md`; raise `SkillError` naming the file when it is malformed."""
+    import frontmatter
+    import yaml
+
     try:
         post = frontmatter.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
@@ -149,6 +156,9 @@ def discover_skills(workspace: Path, *, home: Path | None = None) -> SkillCatalo
     """Every skill under the three roots; project over user over built-in for the same name."""
     catalog = SkillCatalog()
     for source, root in skill_roots(workspace, home=home):
+        if source is SkillSource.BUILTIN:
+            catalog.skills.update((skill.name, skill) for skill in builtin_skills())
+            continue
         if not root.is_dir():
             continue
         for path in sorted(root.glob(f"*/{SKILL_FILE}")):
@@ -159,3 +169,22 @@ def discover_skills(workspace: Path, *, home: Path | None = None) -> SkillCatalo
                 continue
             catalog.skills[skill.name] = skill
     return catalog
+
+
+def builtin_skills() -> list[Skill]:
+    """The skills shipped with decode, from `BUILTIN_INDEX`."""
+    entries = json.loads(BUILTIN_INDEX.read_text(encoding="utf-8"))
+    return [
+        Skill(entry["name"], entry["description"], BUILTIN_SKILLS / entry["name"] / SKILL_FILE, SkillSource.BUILTIN)
+        for entry in entries
+    ]
+
+
+def builtin_index_text() -> str:
+    """What `BUILTIN_INDEX` must hold: every built-in `SKILL.md`, parsed (`python -m decode.skills.catalog`)."""
+    skills = [parse_skill(path, SkillSource.BUILTIN) for path in sorted(BUILTIN_SKILLS.glob(f"*/{SKILL_FILE}"))]
+    return json.dumps([{"name": s.name, "description": s.description} for s in skills], indent=2) + "\n"
+
+
+if __name__ == "__main__":
+    BUILTIN_INDEX.write_text(builtin_index_text(), encoding="utf-8")

@@ -4,18 +4,24 @@ Both hand the model the same thing: the body of `SKILL.md`, where the skill live
 it ships in `scripts/` and `references/` (read or run with the usual tools, only when needed).
 """
 
+from pathlib import Path
+
 from pydantic_ai import ModelRetry, RunContext
 
 from decode.entities.deps import AgentDeps
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.skills.catalog import Skill, discover_skills
+from decode.tools.harness_files import PREFIX, ROOTS
 
 
 def skill_text(skill: Skill) -> str:
     """A skill's instructions, as the model receives them."""
     parts = [f'<skill name="{skill.name}" directory="{skill.directory}">', skill.body()]
     if resources := skill.resources():
-        parts.append("Files of this skill (paths relative to its directory):")
+        parts.append(
+            f"Files of this skill (relative to its directory; the read tool also reaches them as "
+            f"{PREFIX}skills/{skill.name}/PATH):"
+        )
         parts += [f"- {path}" for path in resources]
     parts.append("</skill>")
     return "\n".join(parts)
@@ -36,6 +42,17 @@ async def skill(ctx: RunContext[AgentDeps], name: str) -> str:
 
 
 # Loading a skill reads decode's own files, not the Workspace: nothing a rule needs to name.
+def skill_folder(deps: AgentDeps, rest: str) -> tuple[Path, str]:
+    """`harness:skills/NAME/PATH`: a file of skill NAME, wherever the catalogue found it."""
+    name, _, inside = rest.partition("/")
+    found = discover_skills(deps.harness_home).get(name)
+    if found is None:
+        raise ModelRetry(f"There is no skill named {name!r}.")
+    return found.directory, inside
+
+
+ROOTS["skills"] = skill_folder
+
 SKILL_TOOL = ToolSpec("skill", skill, ToolTraits(ToolKind.SIDE_EFFECT_FREE))
 
 

@@ -23,7 +23,8 @@ from decode.entities.deps import AgentDeps
 from decode.entities.executor import CommandExecutor
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.tools.glob import newest_first
-from decode.tools.paths import display_path, resolve_path
+from decode.tools.harness_files import harness_prefix, locate
+from decode.tools.paths import display_path
 from decode.tools.ripgrep import relative, run_rg
 from decode.tools.truncate import shorten
 from decode.tools.walk import glob_matcher, walk_files
@@ -148,21 +149,24 @@ def _plural(count: int, noun: str) -> str:
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
-async def render(executor: CommandExecutor, found: Matches, mode: OutputMode) -> str:
-    """The model's view of the matches (see the module docstring for the formats)."""
+async def render(executor: CommandExecutor, found: Matches, mode: OutputMode, prefix: str = "") -> str:
+    """The model's view of the matches (see the module docstring for the formats).
+
+    `prefix` goes before every path: the `harness:` root when the search was in the harness's files.
+    """
     if mode == "files":
         paths = await newest_first(executor, list(found.counts))
-        lines = [display_path(executor, path) for path in paths[:MAX_FILES]]
+        lines = [prefix + display_path(executor, path) for path in paths[:MAX_FILES]]
         if len(paths) > MAX_FILES:
             lines.append(f"[{len(paths) - MAX_FILES:,} more files not shown; narrow the pattern, path or glob]")
         return "\n".join(lines)
     if mode == "count":
-        rows = sorted((display_path(executor, path), count) for path, count in found.counts.items())
+        rows = sorted((prefix + display_path(executor, path), count) for path, count in found.counts.items())
         total = sum(count for _, count in rows)
         summary = f"[{_plural(total, 'matching line')} in {_plural(len(rows), 'file')}]"
         return "\n".join([*(f"{name}:{count}" for name, count in rows), summary])
     out: list[str] = []
-    for name, lines in sorted((display_path(executor, path), lines) for path, lines in found.lines.items()):
+    for name, lines in sorted((prefix + display_path(executor, path), lines) for path, lines in found.lines.items()):
         previous = None
         for number, is_match, text in lines:
             if previous is not None and number != previous + 1:
@@ -185,8 +189,10 @@ async def find_matches(executor: CommandExecutor, target: Path, query: Query, *,
     return await search_python(executor, target, is_dir, query)
 
 
-def _where(executor: CommandExecutor, path: Path) -> str:
+def _where(executor: CommandExecutor, path: Path, prefix: str = "") -> str:
     shown = display_path(executor, path)
+    if prefix:
+        return prefix + ("" if shown == "." else shown)
     return "the working directory" if shown == "." else shown
 
 
@@ -209,8 +215,8 @@ async def grep(
         context: Lines of context around each match (content mode).
         ignore_case: Match regardless of case.
     """
-    executor = ctx.deps.executor
-    target = await resolve_path(executor, path)
+    executor, target, _ = await locate(ctx.deps, path)
+    prefix = harness_prefix(path)
     if await executor.stat(target) is None:
         raise ModelRetry(f"{path} does not exist; give a file or directory inside the working directory.")
     if not pattern:
@@ -220,8 +226,8 @@ async def grep(
     query = Query(pattern, glob, output_mode, context, ignore_case)
     found = await find_matches(executor, target, query)
     if not found.counts and not found.lines:
-        return f"No matches for {pattern} in {_where(executor, target)}."
-    text = await render(executor, found, output_mode)
+        return f"No matches for {pattern} in {_where(executor, target, prefix)}."
+    text = await render(executor, found, output_mode, prefix)
     if found.cut_short:
         text += "\n[the search produced too much output and was cut short; narrow the pattern, path or glob]"
     return shorten(text, ctx.deps.settings.tool_output_limit, harness_home=ctx.deps.harness_home, label="grep")

@@ -17,7 +17,8 @@ from pydantic_ai import ModelRetry, RunContext
 from decode.entities.deps import AgentDeps
 from decode.entities.executor import CommandExecutor, EntryKind
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
-from decode.tools.paths import display_path, resolve_path
+from decode.tools.harness_files import is_harness_path, locate
+from decode.tools.paths import display_path
 from decode.tools.text import SNIFF_BYTES, binary_kind
 
 MAX_LINES = 2000
@@ -94,6 +95,8 @@ def _show(number: int, raw: bytes, skipped: int) -> str:
 async def missing_file_message(ctx: RunContext[AgentDeps], path: str) -> str:
     """`path` does not exist; name the closest files in its directory, if any."""
     executor = ctx.deps.executor
+    if is_harness_path(path):
+        return f"{path} does not exist: the harness keeps no such file."
     target = executor.workspace / path
     parent = await executor.realpath(target.parent)
     hint = ""
@@ -115,8 +118,7 @@ async def read(ctx: RunContext[AgentDeps], path: str, offset: int = 1, limit: in
         offset: First line to show (1-based).
         limit: Number of lines to show (at most 2000).
     """
-    executor = ctx.deps.executor
-    real = await resolve_path(executor, path)
+    executor, real, shown = await locate(ctx.deps, path)
     stat = await executor.stat(real)
     if stat is None:
         raise ModelRetry(await missing_file_message(ctx, path))
@@ -127,7 +129,6 @@ async def read(ctx: RunContext[AgentDeps], path: str, offset: int = 1, limit: in
     if offset < 1 or limit < 1:
         raise ModelRetry("offset and limit must be at least 1.")
     limit = min(limit, MAX_LINES)
-    shown = display_path(executor, real)
     lines: list[str] = []
     number = 0
     more = False

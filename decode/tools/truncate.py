@@ -29,7 +29,7 @@ def omission_note(omitted: int, total: int, saved_to: str) -> str:
     """The line between head and tail telling the model what it is not seeing and where it is."""
     return (
         f"\n\n[… {omitted:,} of {total:,} characters not shown; the full output is in {saved_to} "
-        "(use read with offset, or grep) …]\n\n"
+        "(use the read tool with offset, or the grep tool, on that path) …]\n\n"
     )
 
 
@@ -40,9 +40,9 @@ def head_tail(text: str, limit: int) -> tuple[str, str]:
 
 
 def shown_path(harness_home: Path, path: Path) -> str:
-    """A saved output's path as the model can use it: relative to the Harness Home, which is the
-    working directory the model sees (unless a sandbox moved the tools elsewhere)."""
-    return path.relative_to(harness_home).as_posix()
+    """A saved output's path as the model can use it with read and grep: `harness:tool-output/NAME`
+    (`harness_files.py`), which reaches the Harness Home even when a sandbox holds the Workspace."""
+    return "harness:tool-output/" + path.relative_to(harness_home / OUTPUT_DIR).as_posix()
 
 
 def shorten(text: str, limit: int, *, harness_home: Path, label: str) -> str:

@@ -158,3 +158,11 @@ def test_an_edited_or_broken_skill_is_seen_at_the_next_discovery(
     catalog = discover_skills(project)
     assert "lint" not in catalog.skills
     assert any("lint" in problem for problem in catalog.problems)
+
+
+def test_the_built_in_index_is_what_the_built_in_skill_files_say() -> None:
+    from decode.skills.catalog import BUILTIN_INDEX, builtin_index_text
+
+    assert BUILTIN_INDEX.read_text(encoding="utf-8") == builtin_index_text(), (
+        "decode/skills/builtin/index.json is stale: run `python -m decode.skills.catalog`"
+    )
