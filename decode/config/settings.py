@@ -34,7 +34,7 @@ class Settings(BaseSettings):
     )
 
     env: Literal["dev", "test", "prod"] = Field("dev", validation_alias=_env("DECODE_ENV"))
-    """Deployment name. It only changes names (the logger and service name), never behaviour."""
+    """Deployment name: it names what decode deploys (lesson 15's Modal app), never changes behaviour."""
 
     model: str = Field(DEFAULT_MODEL, validation_alias=_env("DECODE_MODEL"))
     """The model string `provider:name` used when `--model` is not given."""
@@ -106,11 +106,6 @@ class Settings(BaseSettings):
             choices = alias.choices if isinstance(alias, AliasChoices) else [alias or name]
             names.update(str(choice).upper() for choice in choices)
         return frozenset(names)
-
-    @property
-    def service_name(self) -> str:
-        """The name decode goes by in logs and traces: `decode` in prod, `decode-<env>` elsewhere."""
-        return "decode" if self.env == "prod" else f"decode-{self.env}"
 
     @property
     def env_file(self) -> Path:

@@ -1,13 +1,13 @@
 """The one event stream: everything the agent loop tells the outside world.
 
 The loop yields these; the REPL renders them, `decode run` prints or serialises them, notebooks
-display them. Each event has a `kind` so a list of them round-trips through JSON
-(`EVENT_ADAPTER.dump_json(event)` / `EVENT_ADAPTER.validate_json(line)`).
+display them. Each event has a `kind`, so a list of them round-trips through JSON
+(`TypeAdapter(AgentEvent)` reads any of them back).
 """
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import BaseModel, Field
 
 from decode.entities.tools import ToolCall, ToolResult
 from decode.entities.usage import Usage
@@ -100,4 +100,3 @@ AgentEvent = Annotated[
     | TurnFinished,
     Field(discriminator="kind"),
 ]
-EVENT_ADAPTER: TypeAdapter[AgentEvent] = TypeAdapter(AgentEvent)

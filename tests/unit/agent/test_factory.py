@@ -7,10 +7,11 @@ from typing import Any
 from pydantic_ai.messages import ModelMessage
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from decode.entities.deps import AgentDeps
 from decode.agent.factory import BASE_INSTRUCTIONS, build_agent
 from decode.config.settings import Settings
+from decode.entities.deps import AgentDeps
 from decode.tools.catalog import default_tools
+from decode.tools.local import LocalExecutor
 
 
 async def first_request(project: Path, **kwargs: Any) -> AgentInfo:
@@ -21,7 +22,9 @@ async def first_request(project: Path, **kwargs: Any) -> AgentInfo:
         yield "ok"
 
     agent = build_agent(FunctionModel(stream_function=record), **kwargs)
-    async with agent.run_stream("hi", deps=AgentDeps(project, Settings())) as result:
+    async with agent.run_stream(
+        "hi", deps=AgentDeps(LocalExecutor(project), Settings(), harness_home=project)
+    ) as result:
         await result.get_output()
     return seen[0]
 

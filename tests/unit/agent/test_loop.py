@@ -9,11 +9,10 @@ from pydantic_ai.exceptions import UsageLimitExceeded
 from pydantic_ai.messages import ModelMessage, ModelRequest, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, DeltaThinkingPart, DeltaToolCall, FunctionModel
 
-from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
-from decode.entities.tools import ToolKind, ToolSpec
 from decode.config.settings import Settings
+from decode.entities.deps import AgentDeps
 from decode.entities.events import (
     MessageDelivered,
     TextDelta,
@@ -23,6 +22,8 @@ from decode.entities.events import (
     TurnFinished,
     UsageUpdated,
 )
+from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
+from decode.tools.local import LocalExecutor
 
 
 def shout(ctx: RunContext[AgentDeps], word: str) -> str:
@@ -56,8 +57,10 @@ async def calls_shout_then_answers(messages: list[ModelMessage], info: AgentInfo
 
 def make_loop(stream_function, tmp_path: Path, max_requests: int = 50) -> AgentLoop:
     model = FunctionModel(stream_function=stream_function)
-    agent = build_agent(model, tools=[ToolSpec("shout", shout, ToolKind.READ_ONLY)])
-    return AgentLoop(agent, AgentDeps(workspace=tmp_path, settings=Settings()), max_requests=max_requests)
+    agent = build_agent(model, tools=[ToolSpec("shout", shout, ToolTraits(ToolKind.READ_ONLY))])
+    return AgentLoop(
+        agent, AgentDeps(LocalExecutor(tmp_path), Settings(), harness_home=tmp_path), max_requests=max_requests
+    )
 
 
 async def collect(loop: AgentLoop, prompt: str) -> list:

@@ -7,7 +7,6 @@ import pytest
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, UserPromptPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings
@@ -15,7 +14,9 @@ from decode.context.catalog import SessionNotFoundError
 from decode.context.replay import load_session
 from decode.context.session import Session
 from decode.context.windows import SUMMARY_MARK
+from decode.entities.deps import AgentDeps
 from decode.entities.events import Notice, TurnFinished
+from decode.tools.local import LocalExecutor
 
 SUMMARY = "## Goal\nCount words.\n## Progress\nOne answer given."
 MEMORY = "MEMORY: always answer in English."
@@ -43,7 +44,7 @@ class Model:
 
 def make_loop(session: Session, model: Model, home: Path) -> AgentLoop:
     agent = build_agent(model.model, instructions=f"You are a test agent.\n{MEMORY}")
-    return AgentLoop(agent, AgentDeps(home, Settings()), session=session)
+    return AgentLoop(agent, AgentDeps(LocalExecutor(home), Settings(), harness_home=home), session=session)
 
 
 async def run(loop: AgentLoop, prompt: str) -> list:
@@ -85,7 +86,7 @@ async def test_a_failed_turn_writes_nothing(tmp_path: Path) -> None:
         raise RuntimeError("the model fell over")
         yield ""
 
-    loop.agent = build_agent(FunctionModel(stream_function=broken))
+    loop.model = FunctionModel(stream_function=broken)  # the model of the next request
     with pytest.raises(RuntimeError):
         await run(loop, "second")
     assert load_session(session.log.path).turns == 1

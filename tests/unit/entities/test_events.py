@@ -1,5 +1,7 @@
+from pydantic import TypeAdapter
+
 from decode.entities.events import (
-    EVENT_ADAPTER,
+    AgentEvent,
     Notice,
     TextDelta,
     ThinkingDelta,
@@ -22,8 +24,9 @@ def test_every_event_round_trips_through_json() -> None:
         Notice(level="warning", message="retrying"),
         TurnFinished(output="done", usage=Usage(requests=2, cost_usd=0.01)),
     ]
+    adapter: TypeAdapter[AgentEvent] = TypeAdapter(AgentEvent)
     for event in events:
-        assert EVENT_ADAPTER.validate_json(EVENT_ADAPTER.dump_json(event)) == event
+        assert adapter.validate_json(adapter.dump_json(event)) == event
 
 
 def test_kind_tells_events_apart() -> None:

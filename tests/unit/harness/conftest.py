@@ -18,13 +18,16 @@ from pydantic_ai.exceptions import ModelHTTPError
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, RetryPromptPart, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
 
-from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
-from decode.entities.tools import ToolKind, ToolSpec
 from decode.config.settings import Settings
+from decode.entities.deps import AgentDeps
+from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.harness.runner import TurnEnded, TurnRunner
+from decode.permissions.gate import PermissionGate
+from decode.permissions.hook import ApproveCallback, PermissionHook
 from decode.tools.catalog import default_tools
+from decode.tools.local import LocalExecutor
 
 WAIT_S = 20.0
 
@@ -112,10 +115,11 @@ def settings() -> Settings:
 
 @pytest.fixture
 async def harness(tmp_path: Path, settings: Settings) -> AsyncIterator[Callable[..., Harness]]:
-    """`harness(steps, **deps)`: a Turn Runner working on a loop with the real tools plus `pause`."""
+    """`harness(steps, gate=None, approve=None)`: a Turn Runner working on a loop with the real tools
+    plus `pause`; with a `gate`, the Permission Hook asks it (and `approve`) before each tool call."""
     workers: list[asyncio.Task[None]] = []
 
-    def start(steps: list[Step], **deps: Any) -> Harness:
+    def start(steps: list[Step], gate: PermissionGate | None = None, approve: ApproveCallback | None = None) -> Harness:
         released = asyncio.Event()
 
         async def pause(ctx: RunContext[AgentDeps]) -> str:
@@ -124,8 +128,10 @@ async def harness(tmp_path: Path, settings: Settings) -> AsyncIterator[Callable[
             return "resumed"
 
         model = StrictModel(steps)
-        tools = [*default_tools(), ToolSpec("pause", pause, ToolKind.READ_ONLY)]
-        loop = AgentLoop(build_agent(model, tools=tools), AgentDeps(workspace=tmp_path, settings=settings, **deps))
+        tools = [*default_tools(), ToolSpec("pause", pause, ToolTraits(ToolKind.READ_ONLY))]
+        hooks = [PermissionHook(gate, harness_home=tmp_path, approve=approve)] if gate is not None else []
+        agent = build_agent(model, tools=tools, capabilities=hooks)
+        loop = AgentLoop(agent, AgentDeps(LocalExecutor(tmp_path), settings, harness_home=tmp_path))
         events: list[Any] = []
 
         async def agent_loop() -> AgentLoop:

@@ -5,12 +5,13 @@ from pathlib import Path
 import pytest
 from pydantic_ai.exceptions import ModelHTTPError, UnexpectedModelBehavior, UsageLimitExceeded
 
-from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings
+from decode.entities.deps import AgentDeps
 from decode.harness.failures import LoopUnavailable, describe_error, failure_message
 from decode.models.script import ScriptExhaustedError
+from decode.tools.local import LocalExecutor
 
 
 @pytest.mark.parametrize(
@@ -28,7 +29,8 @@ from decode.models.script import ScriptExhaustedError
     ],
 )
 def test_each_failure_has_its_line(tmp_path: Path, error: Exception, message: str) -> None:
-    loop = AgentLoop(build_agent("test"), AgentDeps(workspace=tmp_path, settings=Settings(_env_file=None)))  # type: ignore[call-arg]
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    loop = AgentLoop(build_agent("test"), AgentDeps(LocalExecutor(tmp_path), settings, harness_home=tmp_path))
     loop.max_requests = 7
     assert failure_message(error, loop) == message
 

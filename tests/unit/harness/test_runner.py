@@ -210,7 +210,7 @@ async def test_abort_while_an_approval_waits_withdraws_the_question_and_runs_not
 
     h = harness(
         [Step("Creating it.", [("bash", {"command": "touch made.txt"})]), Step("Okay.")],
-        permissions=PermissionGate(workspace=tmp_path),  # default mode: bash asks
+        gate=PermissionGate(workspace=tmp_path),  # default mode: bash asks
         approve=approve,
     )
     h.runner.send(Message("make the file"))

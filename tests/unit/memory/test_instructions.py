@@ -6,10 +6,11 @@ from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from decode.entities.deps import AgentDeps
 from decode.config.settings import Settings
+from decode.entities.deps import AgentDeps
 from decode.memory.files import PROJECT_NOTES, USER_MEMORY, MemoryFile, load_memory
 from decode.memory.instructions import PREAMBLE, display_path, memory_instructions, render_memory
+from decode.tools.local import LocalExecutor
 
 
 def test_each_file_sits_under_a_header_naming_its_path(tmp_path: Path) -> None:
@@ -52,7 +53,7 @@ async def test_an_edit_applies_at_the_next_turn(tmp_path: Path) -> None:
         return ModelResponse(parts=[TextPart("ok")])
 
     agent = Agent(FunctionModel(model), deps_type=AgentDeps, instructions=[memory_instructions])
-    deps = AgentDeps(workspace=tmp_path, settings=Settings())
+    deps = AgentDeps(LocalExecutor(tmp_path), Settings(), harness_home=tmp_path)
     agents_file = tmp_path / "AGENTS.md"
     agents_file.write_text("always answer in French")
 
@@ -71,7 +72,7 @@ async def test_the_agent_decode_builds_rereads_memory_every_turn(tmp_path: Path)
     from decode.models.script import ScriptedModel, ScriptedResponse
 
     model = ScriptedModel([ScriptedResponse(text="one"), ScriptedResponse(text="two")])
-    loop = AgentLoop(build_agent(model), AgentDeps(workspace=tmp_path, settings=Settings()))
+    loop = AgentLoop(build_agent(model), AgentDeps(LocalExecutor(tmp_path), Settings(), harness_home=tmp_path))
     (tmp_path / "AGENTS.md").write_text("rule v1")
 
     async for _ in loop.run_turn("first"):
@@ -99,7 +100,7 @@ async def test_memory_comes_from_the_harness_home_not_the_tools_workspace(tmp_pa
         (folder / "AGENTS.md").write_text(rule)
     agent = Agent(FunctionModel(model), deps_type=AgentDeps, instructions=[memory_instructions])
 
-    await agent.run("hi", deps=AgentDeps(workspace=sandbox, settings=Settings(), harness_home=launch))
+    await agent.run("hi", deps=AgentDeps(LocalExecutor(sandbox), Settings(), harness_home=launch))
 
     assert "launch rules" in seen[0]
     assert "sandbox copy" not in seen[0]

@@ -8,10 +8,11 @@ from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from decode.entities.deps import AgentDeps
 from decode.config.settings import Settings
+from decode.entities.deps import AgentDeps
 from decode.skills.catalog import PROJECT_SKILLS, SkillCatalog, discover_skills
 from decode.skills.instructions import PREAMBLE, render_catalog, report_problems, skills_instructions
+from decode.tools.local import LocalExecutor
 
 
 def test_the_catalogue_lists_names_and_descriptions_not_bodies(project: Path, write_skill) -> None:
@@ -50,7 +51,7 @@ async def test_a_skill_added_between_turns_is_in_the_next_request(
         return ModelResponse(parts=[TextPart("ok")])
 
     agent = Agent(FunctionModel(model), deps_type=AgentDeps, instructions=[skills_instructions])
-    deps = AgentDeps(workspace=project, settings=Settings())
+    deps = AgentDeps(LocalExecutor(project), Settings(), harness_home=project)
 
     first = await agent.run("hi", deps=deps)
     write_skill(project / PROJECT_SKILLS, "deploy", "Ship it.")

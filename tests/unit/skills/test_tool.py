@@ -6,15 +6,22 @@ from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage, ModelResponse, RetryPromptPart, TextPart, ToolCallPart, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from decode.entities.deps import AgentDeps
-from decode.entities.tools import ToolKind
 from decode.config.settings import Settings
+from decode.entities.deps import AgentDeps
+from decode.entities.tools import ToolKind, ToolTraits
+from decode.permissions.gate import PermissionGate
+from decode.permissions.types import Decision, Mode
 from decode.skills.catalog import PROJECT_SKILLS, SkillSource, discover_skills, parse_skill
 from decode.skills.tool import SKILL_TOOL, skill_prompt, skill_text
+from decode.tools.local import LocalExecutor
 
 
-def test_the_skill_tool_is_read_only() -> None:
-    assert (SKILL_TOOL.name, SKILL_TOOL.kind) == ("skill", ToolKind.READ_ONLY)
+async def test_the_skill_tool_runs_in_every_mode_and_no_rule_names_it(tmp_path: Path) -> None:
+    # Loading a skill reads decode's own files, not the Workspace: it never asks, even in plan mode.
+    assert (SKILL_TOOL.name, SKILL_TOOL.traits) == ("skill", ToolTraits(ToolKind.SIDE_EFFECT_FREE))
+    for mode in Mode:
+        gate = PermissionGate(mode=mode, workspace=tmp_path, home=tmp_path)
+        assert (await gate.check("skill", {"name": "commit"}, SKILL_TOOL.traits)).decision is Decision.ALLOW
 
 
 def test_skill_text_holds_the_body_and_the_skill_files(tmp_path: Path, write_skill) -> None:
@@ -42,7 +49,7 @@ async def run_tool_calls(project: Path, *names: str) -> list[ModelMessage]:
         return ModelResponse(parts=[ToolCallPart("skill", {"name": name})])
 
     agent = Agent(FunctionModel(model), deps_type=AgentDeps, tools=[SKILL_TOOL.to_tool()])
-    result = await agent.run("go", deps=AgentDeps(workspace=project, settings=Settings()))
+    result = await agent.run("go", deps=AgentDeps(LocalExecutor(project), Settings(), harness_home=project))
     return result.all_messages()
 
 

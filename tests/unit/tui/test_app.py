@@ -12,9 +12,6 @@ from pydantic_ai.exceptions import ModelHTTPError, UnexpectedModelBehavior
 from pydantic_ai.messages import ModelMessage
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from decode.entities.deps import AgentDeps
-from decode.agent.factory import build_agent
-from decode.agent.loop import AgentLoop
 from decode.cli import cli
 from decode.harness.abort import INTERRUPTED_NOTE
 from decode.tui.app import Repl, describe_error
@@ -23,11 +20,10 @@ from decode.tui.footer import footer, plain
 CTRL_C, CTRL_D = "\x03", "\x04"
 
 
-def function_loop(repl: Repl, stream_function) -> AgentLoop:
-    """An Agent Loop on pydantic-ai's FunctionModel (the model boundary), for the REPL to drive."""
-    assert repl.settings is not None
-    agent = build_agent(FunctionModel(stream_function=stream_function))
-    return AgentLoop(agent, AgentDeps(workspace=repl.workspace, settings=repl.settings))
+def use_function_model(repl: Repl, stream_function) -> None:
+    """Put pydantic-ai's FunctionModel (the model boundary) in the warm REPL's Agent Loop, as /model would."""
+    assert repl.loop is not None
+    repl.loop.model = FunctionModel(stream_function=stream_function)
 
 
 async def test_a_prompt_streams_the_answer_a_tool_line_and_updates_the_footer(start_repl, script, project) -> None:
@@ -100,6 +96,26 @@ async def test_switching_model_keeps_the_conversation(start_repl, script) -> Non
     assert session.repl.status.requests == 2  # the session's usage carried over too
 
 
+async def test_switching_model_keeps_the_files_read_so_an_edit_needs_no_new_read(start_repl, script, project) -> None:
+    (project / "notes.txt").write_text("buy milk\n")
+    reader = script([{"tool_calls": [{"name": "read", "args": {"path": "notes.txt"}}]}, {"text": "You need milk."}])
+    session = await start_repl(reader, permission_mode="accept-edits")  # edits run without a question
+    session.send("what do I need?")
+    await session.wait_for("You need milk.")
+
+    edit = {"path": "notes.txt", "old_string": "buy milk", "new_string": "buy oat milk"}
+    editor = script([{"tool_calls": [{"name": "edit", "args": edit}]}, {"text": "Changed it."}])
+    session.send(f"/model {editor}")
+    await session.wait_for(f"model: {editor}")
+    session.send("make it oat milk")
+    output = await session.wait_for("Changed it.")
+
+    assert "has not been read" not in output  # the Read Ledger came along with the conversation
+    assert "✓ edit(notes.txt)" in output
+    assert (project / "notes.txt").read_text() == "buy oat milk\n"
+    assert session.repl.status.permission_mode == "accept-edits"  # and so did the gate's mode
+
+
 async def test_an_unknown_model_is_refused_and_the_old_one_stays(start_repl, script) -> None:
     model = script([{"text": "still here"}])
     session = await start_repl(model)
@@ -145,7 +161,7 @@ async def test_model_errors_are_error_lines_and_the_repl_stays_usable(
 ) -> None:
     session = await start_repl("test")
     await session.warm()
-    session.repl.loop = function_loop(session.repl, stream_function)
+    use_function_model(session.repl, stream_function)
     session.send("try")
     await session.wait_for(message)
     await session.wait_until(lambda: not session.repl.busy)
@@ -180,7 +196,7 @@ async def test_ctrl_c_stops_a_running_turn_and_the_next_turn_works(start_repl) -
 
     session = await start_repl("test")
     await session.warm()
-    session.repl.loop = function_loop(session.repl, hangs_then_answers)
+    use_function_model(session.repl, hangs_then_answers)
     session.send("a slow question")
     await session.wait_until(lambda: "thinking about it" in session.repl.renderer.live())
 
@@ -208,7 +224,7 @@ async def test_a_prompt_sent_while_busy_waits_and_reaches_the_model_in_the_same_
 
     session = await start_repl("test")
     await session.warm()
-    session.repl.loop = function_loop(session.repl, waits_for_release)
+    use_function_model(session.repl, waits_for_release)
     session.send("first")
     await asyncio.wait_for(asked.wait(), 20)  # the model is answering "first": "second" must wait
     session.send("second")

@@ -153,9 +153,9 @@ async def test_shift_tab_cycles_the_mode_and_the_footer_shows_it(start_repl, scr
     assert "✗ bash(touch made.txt) · Permission denied: plan mode" in output
     session.type(SHIFT_TAB)
     await session.wait_for("permission mode: default")
-    assert session.repl.loop is not None
-    assert session.repl.loop.deps.permissions is not None
-    assert session.repl.loop.deps.permissions.mode == "default"
+    assert session.repl.conversation is not None
+    assert session.repl.conversation.gate.mode == "default"
+    assert session.repl.conversation.session.mode == "default"
 
 
 async def test_the_mode_option_and_broken_settings_at_start(start_repl, script, project: Path) -> None:

@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings
+from decode.entities.deps import AgentDeps
 from decode.entities.events import (
     Notice,
     TextDelta,
@@ -23,6 +23,7 @@ from decode.entities.tools import ToolCall, ToolResult
 from decode.entities.usage import Usage
 from decode.models.script import ScriptedModel, ScriptedResponse, ScriptedToolCall
 from decode.tools.catalog import default_tools
+from decode.tools.local import LocalExecutor
 from decode.tui.render import Renderer, format_duration, outcome, split_blocks, tool_line
 
 
@@ -213,7 +214,10 @@ async def test_a_scripted_run_renders_as_a_user_reads_it(tmp_path: Path) -> None
             ScriptedResponse(text="Your notes say:\n\n- buy milk"),
         ]
     )
-    loop = AgentLoop(build_agent(model, tools=default_tools()), AgentDeps(tmp_path, Settings(_env_file=None)))
+    loop = AgentLoop(
+        build_agent(model, tools=default_tools()),
+        AgentDeps(LocalExecutor(tmp_path), Settings(_env_file=None), harness_home=tmp_path),
+    )
     renderer, file = make_renderer()
     renderer.user("what is in my notes?")
     async for event in loop.run_turn("what is in my notes?"):

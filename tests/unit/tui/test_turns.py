@@ -10,9 +10,6 @@ from prompt_toolkit.formatted_text import to_plain_text
 from pydantic_ai.messages import ModelMessage
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from decode.entities.deps import AgentDeps
-from decode.agent.factory import build_agent
-from decode.agent.loop import AgentLoop
 from decode.harness.abort import INTERRUPTED_NOTE, INTERRUPTED_RESULT
 from decode.harness.priority import Message, Priority
 from decode.tui.app import Repl
@@ -48,9 +45,8 @@ class SlowModel:
         yield f"answer {len(self.requests)}."
 
     def install(self, repl: Repl) -> None:
-        assert repl.settings is not None
-        agent = build_agent(FunctionModel(stream_function=self.stream))
-        repl.loop = AgentLoop(agent, AgentDeps(workspace=repl.workspace, settings=repl.settings))
+        assert repl.loop is not None
+        repl.loop.model = FunctionModel(stream_function=self.stream)  # as /model swaps it
 
 
 Busy = tuple[Session, SlowModel]
