@@ -32,7 +32,6 @@ from pydantic_ai.models import Model
 from pydantic_ai.run import AgentRun
 from pydantic_ai.usage import UsageLimits
 
-from decode.agent.cost import response_usage
 from decode.context.compaction import CompactionError
 from decode.context.session import Session
 from decode.entities.deps import AgentDeps
@@ -49,6 +48,7 @@ from decode.entities.events import (
 )
 from decode.entities.tools import ToolCall, ToolResult
 from decode.entities.usage import Usage
+from decode.models.cost import response_usage
 
 
 class AgentLoop:
@@ -152,7 +152,7 @@ class AgentLoop:
         except CompactionError as exc:
             return Notice(level="warning", message=f"compaction failed: {exc}; the history is unchanged")
         self.history = compaction.history
-        self.usage = self.usage + response_usage(compaction.response)
+        self.usage = self.usage + compaction.usage
         return Notice(message=compaction.describe())
 
     def clear(self) -> None:

@@ -31,6 +31,8 @@ from pydantic_ai.models import Model
 
 from decode.context.pruning import RECENT_SHARE
 from decode.context.windows import SUMMARY_MARK, context_tokens, estimate_tokens
+from decode.entities.usage import Usage
+from decode.models.cost import response_usage
 
 SUMMARISE_AT = 0.8
 """Fill fraction past which the older history is summarised before the next turn."""
@@ -71,7 +73,12 @@ class Compaction:
     kept: int
     """How many recent messages were kept verbatim."""
     response: ModelResponse
-    """The summarising response (its `usage` is what the compaction cost)."""
+    """The summarising response."""
+
+    @property
+    def usage(self) -> Usage:
+        """What the summarising request cost: tokens and, where a price is known, dollars."""
+        return response_usage(self.response)
 
     def describe(self) -> str:
         replaced = f"{self.replaced} earlier message" + ("s" if self.replaced != 1 else "")

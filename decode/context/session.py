@@ -132,9 +132,9 @@ class Session:
     ) -> Compaction:
         """Summarise the older history on `model` and log it. Raises `CompactionError`, history untouched."""
         compaction = await summarise(history, model, window=self.window.tokens, focus=focus)
-        tokens = compaction.response.usage
-        usage = Usage(requests=1, input_tokens=tokens.input_tokens, output_tokens=tokens.output_tokens)
-        self.log.append_compaction(compaction.history, replaced=compaction.replaced, usage=usage, focus=focus)
+        self.log.append_compaction(
+            compaction.history, replaced=compaction.replaced, usage=compaction.usage, focus=focus
+        )
         return compaction
 
     def record_turn(self, messages: Sequence[ModelMessage], usage: Usage) -> None:

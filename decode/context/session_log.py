@@ -23,8 +23,8 @@ import os
 import secrets
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 from functools import cache
+from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter

@@ -60,7 +60,6 @@ class AboveThePrompt(io.TextIOBase):
         return self.target.fileno()
 
 
-
 def terminal_console(target: TextIO) -> Console:
     """The REPL's Rich console: colours and width of the real terminal, output above the prompt."""
     # Rich writes, flushes and asks `isatty`/`fileno`: all AboveThePrompt has to be a file for it.

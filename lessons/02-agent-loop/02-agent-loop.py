@@ -186,7 +186,7 @@ print(loop.usage)
 from pydantic_ai.messages import ModelResponse, TextPart
 from pydantic_ai.usage import RequestUsage
 
-from decode.agent.cost import response_usage
+from decode.models.cost import response_usage
 
 priced = response_usage(
     ModelResponse(
