@@ -61,11 +61,11 @@ class TurnRunner:
         self,
         agent_loop: Callable[[], Awaitable[AgentLoop]],
         on_event: Callable[[AgentEvent | TurnStarted | TurnEnded], None],
-        gate: PriorityGate | None = None,
+        priority: PriorityGate | None = None,
     ) -> None:
         self.agent_loop = agent_loop
         self.on_event = on_event
-        self.gate = gate or PriorityGate()
+        self.priority = priority or PriorityGate()
         self.loop: AgentLoop | None = None
         """The Agent Loop of the running turn."""
         self._turn: asyncio.Task[TurnEnded] | None = None
@@ -79,14 +79,14 @@ class TurnRunner:
     def send(self, message: Message) -> Message:
         """Give `message` to the Priority Gate: into the running turn, or as a turn of its own."""
         run = self.loop.run if self.loop is not None and self.busy else None
-        message = self.gate.send(message, run)
+        message = self.priority.send(message, run)
         if message.priority is Priority.TURN:
             self._idle.clear()
         return message
 
     def pending(self) -> list[Message]:
         """The messages sent and not yet given to the model (the front end lists them)."""
-        return self.gate.pending()
+        return self.priority.pending()
 
     def abort(self) -> bool:
         """Stop the running turn now; False when nothing runs. The turn reports `TurnEnded("aborted")`."""
@@ -108,9 +108,9 @@ class TurnRunner:
     async def work(self) -> None:
         """Run the queued turns one after the other, until cancelled (when the front end leaves)."""
         while True:
-            if not self.gate.pending():
+            if not self.priority.pending():
                 self._idle.set()
-            message = await self.gate.next_turn()
+            message = await self.priority.next_turn()
             self._turn = asyncio.create_task(self.run_turn(message))
             await asyncio.wait([self._turn])  # an abort cancels the turn, never the worker
 
@@ -126,7 +126,7 @@ class TurnRunner:
                 if event.kind == "usage":
                     usage = usage + event.request
                 elif event.kind == "message_delivered":
-                    self.gate.delivered(event.message_id)
+                    self.priority.delivered(event.message_id)
                 elif event.kind == "turn_finished":
                     finished = True
                 self.on_event(event)
@@ -138,10 +138,10 @@ class TurnRunner:
             if self.loop is not None and not finished:
                 _keep_partial_turn(self.loop, cancelled, usage)
             ended = TurnEnded(
-                "finished" if finished else "aborted", returned=tuple(self.gate.take_back(queued_turns=True))
+                "finished" if finished else "aborted", returned=tuple(self.priority.take_back(queued_turns=True))
             )
         except Exception as exc:
-            ended = TurnEnded("failed", error=failure_message(exc, self.loop), returned=tuple(self.gate.take_back()))
+            ended = TurnEnded("failed", error=failure_message(exc, self.loop), returned=tuple(self.priority.take_back()))
         finally:
             self.loop = None
         self.on_event(ended)
