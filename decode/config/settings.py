@@ -113,4 +113,12 @@ class Settings(BaseSettings):
         return Path(ENV_FILE).resolve()
 
 
-settings = Settings()
+def __getattr__(name: str) -> Settings:
+    """`settings`, the ready-made object, is built on first use, not when the module is imported:
+    a bad value then fails where the caller can report it (`decode.config.loading`), and importing
+    `Settings` never fails."""
+    if name != "settings":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = Settings()
+    globals()["settings"] = value  # later look-ups find the object itself
+    return value
