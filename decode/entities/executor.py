@@ -6,19 +6,24 @@ themselves. They ask `deps.executor`, a `CommandExecutor`. A backend implements 
 - `run(argv, …)`: run a program to completion, its output streamed to callbacks;
 - `spawn(argv, …)`: start a long-lived program with open stdin/stdout pipes (an LSP server).
 
-Every file operation has a default built on `run` with POSIX tools (`realpath`, `stat`, `find`,
-`tail`, `tar`, `mv`), one command however many paths it is given, so a sandbox in a container or
-on another machine needs nothing else. The local executor (`decode/tools/local.py`) overrides them
-with direct I/O. Every method is async, so a remote backend never blocks the event loop.
+Every file operation has a default built on `run` with the command-line tools of any GNU/Linux
+image (coreutils' `realpath`, `stat`, `tail`, `mv`, findutils' `find` and `xargs`, GNU `tar`), one
+command however many paths it is given, so a sandbox in a container or on another machine needs
+nothing else (BusyBox and BSD tools lack some of the flags used: such a backend overrides those
+operations). The local executor (`decode/tools/local.py`) overrides them all with direct I/O.
+Every method is async, so a remote backend never blocks the event loop.
 
 Paths are absolute paths *as the executor sees them*, under `executor.workspace`.
 """
 
 import asyncio
 import io
+import os
+import secrets
+import stat as stat_module
 import tarfile
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -128,11 +133,14 @@ class CommandExecutor(ABC):
         """Start a long-lived program with pipes for stdin, stdout and stderr."""
 
     # File operations: defaults built on `run`. Errors are `OSError`s, as local I/O raises them.
+    # Many paths go on stdin, NUL-separated: a command line holds only so much (`ARG_MAX`), and a
+    # name may hold any byte but NUL. Commands run with `LC_ALL=C`, so what they print is not
+    # translated.
 
     async def realpath(self, path: Path) -> Path:
         """`path` with every symlink followed (missing tail components kept as they are)."""
         out = await self._output(["realpath", "-m", "--", str(path)])
-        return Path(out.decode("utf-8", errors="surrogateescape").rstrip("\n"))
+        return Path(os.fsdecode(out.removesuffix(b"\n")))  # only the one newline realpath adds
 
     async def stat(self, path: Path) -> FileStat | None:
         """The file or directory at `path` (symlinks followed), or None if nothing is there."""
@@ -142,22 +150,36 @@ class CommandExecutor(ABC):
         """`stat` of each path, in one round trip."""
         if not paths:
             return []
-        script = 'for p; do stat -L --printf "%F\\t%s\\t%.9Y\\t%f\\n" -- "$p" 2>/dev/null || echo missing; done'
-        out = await self._output(["sh", "-c", script, "sh", *map(str, paths)])
-        return [_parse_stat(line) for line in out.decode().splitlines()]
+        # Mode bits in hex, not `%F` (a kind's name, translated in some locales); the name last,
+        # so whatever bytes it holds stay in it. xargs exits 123 when a path was missing.
+        argv = ["xargs", "-0", "stat", "-L", "--printf", "%f %s %.9Y %n\\0", "--"]
+        out = await self._output(argv, stdin=_nul_joined(paths), ok=(0, 123))
+        found: dict[bytes, FileStat] = {}
+        for record in out.split(b"\0"):
+            if record:
+                mode, size, mtime, name = record.split(b" ", 3)
+                found[name] = _file_stat(int(mode, 16), int(size), _nanoseconds(mtime.decode()))
+        return [found.get(os.fsencode(path)) for path in paths]
 
     async def list_dir(self, path: Path) -> list[DirEntry]:
         """The entries of a directory, in no particular order."""
-        out = await self._output(["find", str(path), "-mindepth", "1", "-maxdepth", "1", "-printf", "%y\\t%f\\0"])
+        # `-H` follows a symlink to a directory, as `os.scandir` does; a file is an error, as there.
+        script = (
+            'if [ -d "$1" ]; then exec find -H "$1" -mindepth 1 -maxdepth 1 -printf "%y\\t%f\\0"; fi; '
+            'if [ -e "$1" ]; then why="Not a directory"; else why="No such file or directory"; fi; '
+            'printf "%s: %s\\n" "$1" "$why" >&2; exit 1'
+        )
+        out = await self._output(["sh", "-c", script, "sh", str(path)])
         return [_parse_entry(item) for item in out.split(b"\0") if item]
 
     async def list_tree(self, root: Path) -> list[tuple[str, EntryKind]]:
         """Every path under `root` (relative, posix) with its kind, in one round trip.
 
-        `.git` directories are listed but not entered; symlinks are not followed.
+        `.git` directories are listed but not entered; symlinks are not followed (but `root` is).
+        A directory that cannot be read is skipped, as ripgrep skips it (find then exits 1).
         """
-        argv = ["find", str(root), "-mindepth", "1", "-name", ".git", "-prune", "-printf", "%y\\t%P\\0"]
-        out = await self._output([*argv, "-o", "-printf", "%y\\t%P\\0"])
+        argv = ["find", "-H", str(root), "-mindepth", "1", "-name", ".git", "-prune", "-printf", "%y\\t%P\\0"]
+        out = await self._output([*argv, "-o", "-printf", "%y\\t%P\\0"], ok=(0, 1))
         entries = (_parse_entry(item) for item in out.split(b"\0") if item)
         return [(entry.name, entry.kind) for entry in entries]
 
@@ -165,37 +187,41 @@ class CommandExecutor(ABC):
         """Up to `size` bytes of a file from byte `start` (all the rest when `size` is None)."""
         if size is None:
             return await self._output(["tail", "-c", f"+{start + 1}", "--", str(path)])
-        # `head` closes the pipe early, so `tail`'s exit code says nothing: check the file first.
-        script = 'head -c 0 -- "$2" || exit 1; tail -c "+$1" -- "$2" | head -c "$3"'
+        # `head` closes the pipe early, so `tail`'s exit code says nothing: read one byte of the
+        # file first, which fails as the read would (missing, a directory, no permission).
+        script = 'head -c 1 -- "$2" >/dev/null || exit 1; tail -c "+$1" -- "$2" | head -c "$3"'
         return await self._output(["sh", "-c", script, "sh", str(start + 1), str(path), str(size)])
 
     async def read_many(self, paths: Sequence[Path]) -> dict[Path, bytes]:
-        """The whole content of each readable file, in one round trip (unreadable ones left out)."""
+        """The whole content of each readable file, in one round trip (unreadable ones left out).
+
+        Symlinks are followed, as `read_bytes` follows them.
+        """
         if not paths:
             return {}
-        names = [str(path).lstrip("/") for path in paths]
-        out = bytearray()
-        await self.run(
-            ["tar", "-c", "-f", "-", "-C", "/", "--ignore-failed-read", "--", *names],
-            timeout=FILE_OP_TIMEOUT_S,
-            on_stdout=out.extend,
-            on_stderr=lambda _chunk: None,
-        )
+        # One tar archive of them all. `-P` keeps the absolute names (never taken for options),
+        # `-h` follows symlinks, `--hard-dereference` stores a second name of the same file as a
+        # file (not as a link to the first), `--no-recursion` leaves a directory's files out.
+        argv = ["tar", "-c", "-f", "-", "-P", "-h", "--hard-dereference", "--no-recursion", "--ignore-failed-read"]
+        out = await self._output([*argv, "--null", "-T", "-"], stdin=_nul_joined(paths), ok=(0, 1))
         found: dict[Path, bytes] = {}
-        with tarfile.open(fileobj=io.BytesIO(bytes(out)), mode="r:") as archive:
+        with tarfile.open(fileobj=io.BytesIO(out), mode="r:") as archive:
             for member in archive:
                 if member.isfile() and (handle := archive.extractfile(member)) is not None:
-                    found[Path("/" + member.name)] = handle.read()
+                    found[Path(member.name)] = handle.read()
         return found
 
     async def write_atomic(self, path: Path, data: bytes) -> None:
         """Replace (or create) a file in one step, creating parent directories; an existing
         file keeps its mode. Readers see the old content or the new, never half of it."""
+        temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.decode-tmp")
+        # `set -C`: the temporary file must be new; the trap removes it whatever fails; `mv -T`
+        # refuses to replace a directory (plain `mv` would move the file into it).
         script = (
-            'set -e; mkdir -p -- "$(dirname -- "$1")"; t="$(dirname -- "$1")/.$(basename -- "$1").$$.decode-tmp"; '
-            'cat > "$t"; if [ -e "$1" ]; then chmod --reference="$1" -- "$t"; fi; mv -f -- "$t" "$1"'
+            'set -eC; trap \'rm -f -- "$3"\' EXIT; mkdir -p -- "$2"; cat > "$3"; '
+            'if [ -e "$1" ]; then chmod --reference="$1" -- "$3"; fi; sync -- "$3"; mv -f -T -- "$3" "$1"'
         )
-        await self._output(["sh", "-c", script, "sh", str(path)], stdin=data)
+        await self._output(["sh", "-c", script, "sh", str(path), str(path.parent), str(temporary)], stdin=data)
 
     async def which(self, program: str) -> str | None:
         """The executable that `program` names here, or None when there is none."""
@@ -205,29 +231,46 @@ class CommandExecutor(ABC):
             return None
         return out.decode().strip() or None
 
-    async def _output(self, argv: Sequence[str], *, stdin: bytes | None = None) -> bytes:
-        """Run a file-operation command and return its stdout; a failure is an `OSError`."""
+    async def _output(self, argv: Sequence[str], *, stdin: bytes | None = None, ok: Collection[int] = (0,)) -> bytes:
+        """Run a file-operation command and return its stdout; another exit code is an `OSError`."""
         out, err = bytearray(), bytearray()
         result = await self.run(
-            argv, timeout=FILE_OP_TIMEOUT_S, on_stdout=out.extend, on_stderr=err.extend, stdin=stdin
+            ["env", "LC_ALL=C", *argv],
+            timeout=FILE_OP_TIMEOUT_S,
+            on_stdout=out.extend,
+            on_stderr=err.extend,
+            stdin=stdin,
         )
-        if result.exit_code != 0:
+        if result.exit_code not in ok:
             message = err.decode("utf-8", errors="replace").strip().splitlines()
+            if result.timed_out:
+                message.append(f"{argv[0]} timed out after {FILE_OP_TIMEOUT_S:g} s")
             raise OSError(message[-1] if message else f"{argv[0]} failed")
         return bytes(out)
 
 
-_KINDS = {"regular file": EntryKind.FILE, "regular empty file": EntryKind.FILE, "directory": EntryKind.DIR}
+def _nul_joined(paths: Sequence[Path]) -> bytes:
+    return b"".join(os.fsencode(path) + b"\0" for path in paths)
+
+
+def _nanoseconds(stamp: str) -> int:
+    """`-1.500000000` (stat's `%.9Y`) in nanoseconds; the sign applies to the fraction too."""
+    seconds, _, fraction = stamp.lstrip("-").partition(".")
+    nanoseconds = int(seconds) * 1_000_000_000 + int(fraction.ljust(9, "0")[:9])
+    return -nanoseconds if stamp.startswith("-") else nanoseconds
+
+
+def _file_stat(mode: int, size: int, mtime_ns: int) -> FileStat:
+    if stat_module.S_ISREG(mode):
+        kind = EntryKind.FILE
+    elif stat_module.S_ISDIR(mode):
+        kind = EntryKind.DIR
+    else:
+        kind = EntryKind.OTHER  # a symlink is followed: what is left are fifos, sockets, devices
+    return FileStat(kind=kind, size=size, mtime_ns=mtime_ns, mode=mode)
+
+
 _FIND_KINDS = {b"f": EntryKind.FILE, b"d": EntryKind.DIR, b"l": EntryKind.SYMLINK}
-
-
-def _parse_stat(line: str) -> FileStat | None:
-    if line == "missing":
-        return None
-    kind, size, mtime, mode = line.split("\t")
-    seconds, _, fraction = mtime.partition(".")
-    mtime_ns = int(seconds) * 1_000_000_000 + int(fraction.ljust(9, "0")[:9] or 0)
-    return FileStat(kind=_KINDS.get(kind, EntryKind.OTHER), size=int(size), mtime_ns=mtime_ns, mode=int(mode, 16))
 
 
 def _parse_entry(item: bytes) -> DirEntry:

@@ -45,15 +45,21 @@ def _tree(ctx: Context) -> Path:
     return target
 
 
+def _deps(workspace: Path) -> "AgentDeps":
+    """What the tools get, as the composition root builds it: the local executor at `workspace`."""
+    from decode.config.settings import Settings
+    from decode.entities.deps import AgentDeps
+    from decode.tools.local import LocalExecutor
+
+    return AgentDeps(LocalExecutor(workspace), Settings(), harness_home=workspace)
+
+
 def _tool_context(workspace: Path) -> "RunContext[AgentDeps]":
     from pydantic_ai import RunContext
     from pydantic_ai.models.test import TestModel
     from pydantic_ai.usage import RunUsage
 
-    from decode.entities.deps import AgentDeps
-    from decode.config.settings import Settings
-
-    return RunContext(deps=AgentDeps(workspace, Settings()), model=TestModel(), usage=RunUsage())
+    return RunContext(deps=_deps(workspace), model=TestModel(), usage=RunUsage())
 
 
 def _search_benchmarks(ctx: Context) -> Iterator[Comparison]:
@@ -104,13 +110,13 @@ def _read_benchmarks(ctx: Context) -> Iterator[Comparison | Figure]:
     tool = _tool_context(ctx.tmp)
     yield Comparison(
         "read first page of a 200 MB file",
-        Subject("read('big.log')", lambda: read(tool, "big.log")),
+        Subject("read('big.log')", lambda: asyncio.run(read(tool, "big.log"))),
         command(["head", "-n", "2000", big], label="head -n 2000"),
         target=5.0,
         runs=20,
     )
     tracemalloc.start()
-    read(tool, "big.log")
+    asyncio.run(read(tool, "big.log"))
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     yield Figure("read first page: peak memory", peak / 1e6, "MB", limit=5.0, note="tracemalloc peak, 200 MB file")
@@ -124,10 +130,9 @@ def _loop_benchmarks(ctx: Context) -> Iterator[Comparison]:
     from pydantic_ai import Agent
     from pydantic_ai.usage import UsageLimits
 
-    from decode.entities.deps import AgentDeps
     from decode.agent.factory import BASE_INSTRUCTIONS, build_agent
     from decode.agent.loop import AgentLoop
-    from decode.config.settings import Settings
+    from decode.entities.deps import AgentDeps
     from decode.models.script import ScriptedModel, ScriptedResponse
     from decode.tools.catalog import default_tools
 
@@ -138,7 +143,7 @@ def _loop_benchmarks(ctx: Context) -> Iterator[Comparison]:
 
     async def decode_turn() -> None:
         agent = build_agent(ScriptedModel(list(responses)), tools=default_tools())
-        loop = AgentLoop(agent, AgentDeps(workspace, Settings()), max_requests=STEPS + 5)
+        loop = AgentLoop(agent, _deps(workspace), max_requests=STEPS + 5)
         async for _ in loop.run_turn("read the notes 200 times"):
             pass
 
@@ -151,7 +156,7 @@ def _loop_benchmarks(ctx: Context) -> Iterator[Comparison]:
             instructions=BASE_INSTRUCTIONS,
             tools=[spec.to_tool() for spec in default_tools()],
         )
-        deps = AgentDeps(workspace, Settings())
+        deps = _deps(workspace)
         async with agent.iter(
             "read the notes 200 times", deps=deps, usage_limits=UsageLimits(request_limit=STEPS + 5)
         ) as run:
@@ -174,14 +179,12 @@ def _context_cost() -> Figure:
     from pydantic_ai.messages import ModelRequest
     from pydantic_ai.models.test import TestModel
 
-    from decode.entities.deps import AgentDeps
     from decode.agent.factory import build_agent
-    from decode.config.settings import Settings
     from decode.tools.catalog import default_tools
 
     model = TestModel(call_tools=[])
     agent = build_agent(model, tools=default_tools())
-    result = asyncio.run(agent.run("hi", deps=AgentDeps(Path.cwd(), Settings())))
+    result = asyncio.run(agent.run("hi", deps=_deps(Path.cwd())))
     request = next(m for m in result.all_messages() if isinstance(m, ModelRequest))
     parameters = model.last_model_request_parameters
     assert parameters is not None

@@ -1,7 +1,7 @@
 from pydantic_ai.messages import ModelResponse, TextPart
 from pydantic_ai.usage import RequestUsage
 
-from decode.agent.cost import response_usage
+from decode.models.cost import response_usage
 
 
 def test_known_model_gets_a_price() -> None:

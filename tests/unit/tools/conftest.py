@@ -1,7 +1,12 @@
-"""Fixtures for the tool tests: a real workspace directory and the context a tool receives."""
+"""Fixtures for the tool tests: a real workspace directory and the context a tool receives.
+
+The file tools run against both kinds of executor (the `executor` fixture): the local one, with
+direct I/O, and `RunOnlyExecutor`, which has only `run` and `spawn` and so uses every default
+file operation of the seam (POSIX tools through `run`), as a sandbox backend would.
+"""
 
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -9,9 +14,49 @@ from pydantic_ai import RunContext
 from pydantic_ai.models.test import TestModel
 from pydantic_ai.usage import RunUsage
 
-from decode.entities.deps import AgentDeps
 from decode.config.settings import Settings
+from decode.entities.deps import AgentDeps
 from decode.entities.events import ToolOutputDelta
+from decode.entities.executor import CommandExecutor, ExecResult, OutputCallback, Process
+from decode.tools.local import LocalExecutor
+from decode.tools.process import run_process
+
+
+class RunOnlyExecutor(CommandExecutor):
+    """The two required methods and nothing else: every file operation is the seam's default."""
+
+    def __init__(self, workspace: Path) -> None:
+        self._local = LocalExecutor(workspace)  # for its command environment and `spawn`
+        self.workspace = self._local.workspace
+
+    async def run(
+        self,
+        argv: Sequence[str],
+        *,
+        timeout: float,  # noqa: ASYNC109 (the seam's signature)
+        on_stdout: OutputCallback,
+        on_stderr: OutputCallback,
+        cwd: Path | None = None,
+        env: Mapping[str, str] | None = None,
+        stdin: bytes | None = None,
+    ) -> ExecResult:
+        return await run_process(
+            argv,
+            cwd=cwd or self.workspace,
+            env=self._local.env if env is None else env,
+            timeout=timeout,
+            on_stdout=on_stdout,
+            on_stderr=on_stderr,
+            stdin=stdin,
+        )
+
+    async def spawn(
+        self, argv: Sequence[str], *, cwd: Path | None = None, env: Mapping[str, str] | None = None
+    ) -> Process:
+        return await self._local.spawn(argv, cwd=cwd, env=env)
+
+
+EXECUTORS: dict[str, Callable[[Path], CommandExecutor]] = {"local": LocalExecutor, "run-only": RunOnlyExecutor}
 
 
 @pytest.fixture
@@ -21,6 +66,12 @@ def workspace(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.fixture(params=list(EXECUTORS))
+def executor(request: pytest.FixtureRequest, workspace: Path) -> CommandExecutor:
+    """The Workspace's executor: each test that uses it runs once per kind."""
+    return EXECUTORS[request.param](workspace)
+
+
 @pytest.fixture
 def streamed() -> list[ToolOutputDelta]:
     """What the tools streamed to the front end."""
@@ -28,8 +79,9 @@ def streamed() -> list[ToolOutputDelta]:
 
 
 @pytest.fixture
-def deps(workspace: Path, streamed: list[ToolOutputDelta]) -> AgentDeps:
-    return AgentDeps(workspace, Settings(), on_tool_output=streamed.append)
+def deps(executor: CommandExecutor, workspace: Path, streamed: list[ToolOutputDelta]) -> AgentDeps:
+    """What a tool gets as `ctx.deps`: `AgentDeps(LocalExecutor(workspace), …)`, or the run-only executor."""
+    return AgentDeps(executor, Settings(), harness_home=workspace, on_tool_output=streamed.append)
 
 
 @pytest.fixture

@@ -8,6 +8,14 @@ from pydantic_ai import ModelRetry, RunContext
 from decode.entities.deps import AgentDeps
 from decode.entities.events import ToolOutputDelta
 from decode.tools.bash import bash
+from decode.tools.local import LocalExecutor
+from decode.tools.truncate import OUTPUT_DIR
+
+
+@pytest.fixture
+def executor(workspace: Path) -> LocalExecutor:
+    """bash uses only `run`, which both executors share: the local one is enough here."""
+    return LocalExecutor(workspace)
 
 
 async def test_exit_code_stdout_and_stderr(ctx: RunContext[AgentDeps]) -> None:
@@ -41,7 +49,7 @@ async def test_50_mb_of_output_is_cut_to_head_and_tail_and_saved_in_full(
     assert out.rstrip().endswith("the-end\nstderr: (empty)")
     assert len(out) < ctx.deps.settings.tool_output_limit + 500
     saved = out.split("the full output is in ")[1].split(" ")[0]
-    full = workspace / saved
+    full = ctx.deps.harness_home / OUTPUT_DIR / saved.removeprefix("harness:tool-output/")
     assert full.stat().st_size > 50_000_000
     with full.open("rb") as handle:
         handle.seek(-20, 2)
@@ -68,8 +76,6 @@ async def test_timeouts_beyond_the_maximum_ask_for_a_retry(ctx: RunContext[Agent
 async def test_commands_never_see_decode_s_secrets(
     ctx: RunContext[AgentDeps], workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from decode.tools.local import LocalExecutor
-
     monkeypatch.setenv("GEMINI_API_KEY", "AIza-secret")
     monkeypatch.setenv("DECODE_MODAL_LLM_TOKEN", "tok-secret")
     ctx.deps.executor = LocalExecutor(workspace)  # built after the variables are set

@@ -8,7 +8,7 @@ from decode.tools.catalog import default_tools
 
 
 def test_the_default_tools_and_their_kinds() -> None:
-    kinds = {spec.name: spec.kind for spec in default_tools()}
+    kinds = {spec.name: spec.traits.kind for spec in default_tools()}
     assert kinds == {
         "read": ToolKind.READ_ONLY,
         "glob": ToolKind.READ_ONLY,

@@ -1,4 +1,7 @@
-"""`glob`: glob semantics, .gitignore respected, newest first, capped; ripgrep and Python agree."""
+"""`glob`: glob semantics, .gitignore respected, newest first, capped; ripgrep and Python agree.
+
+The tests that take `ctx` or `executor` run against both executors (see conftest.py).
+"""
 
 import os
 from pathlib import Path
@@ -7,6 +10,7 @@ import pytest
 from pydantic_ai import ModelRetry, RunContext
 
 from decode.entities.deps import AgentDeps
+from decode.entities.executor import CommandExecutor
 from decode.tools.glob import MAX_RESULTS, glob, matching_files
 from decode.tools.local import LocalExecutor
 
@@ -14,9 +18,10 @@ PATTERNS = ["**/*.py", "*.md", "src/*.py", "**/*.log", "src/**", "**/top-only.tx
 
 
 @pytest.mark.parametrize("pattern", PATTERNS)
-async def test_ripgrep_and_the_python_fallback_find_the_same_files(tree: Path, pattern: str) -> None:
-    executor = LocalExecutor(tree)
-    with_rg = await matching_files(executor, tree, pattern, use_rg=True)
+async def test_ripgrep_and_the_python_fallback_find_the_same_files(
+    tree: Path, executor: CommandExecutor, pattern: str
+) -> None:
+    with_rg = await matching_files(LocalExecutor(tree), tree, pattern, use_rg=True)
     without = await matching_files(executor, tree, pattern, use_rg=False)
     assert sorted(with_rg) == sorted(without)
 
@@ -32,9 +37,8 @@ async def test_newest_first(ctx: RunContext[AgentDeps], workspace: Path) -> None
         (workspace / name).write_text(name)
         os.utime(workspace / name, (1_700_000_000 - age * 100, 1_700_000_000 - age * 100))
     assert (await glob(ctx, "*.txt")).splitlines() == ["new.txt", "mid.txt", "old.txt"]
-    executor = LocalExecutor(workspace)
     for use_rg in (True, False):
-        found = await matching_files(executor, workspace, "*.txt", use_rg=use_rg)
+        found = await matching_files(ctx.deps.executor, workspace, "*.txt", use_rg=use_rg)
         assert [path.name for path in found] == ["new.txt", "mid.txt", "old.txt"], use_rg
 
 

@@ -40,7 +40,9 @@ async def test_a_harness_path_that_climbs_out_of_its_folder_is_refused(ctx: RunC
         await read(ctx, "harness:tool-output/../../secret.txt")
 
 
-async def test_a_symlink_in_the_harness_folder_cannot_lead_elsewhere(ctx: RunContext[AgentDeps], tmp_path: Path) -> None:
+async def test_a_symlink_in_the_harness_folder_cannot_lead_elsewhere(
+    ctx: RunContext[AgentDeps], tmp_path: Path
+) -> None:
     name = saved_output(ctx, 500)
     folder = (await locate(ctx.deps, name))[1].parent
     outside = tmp_path / "outside.txt"

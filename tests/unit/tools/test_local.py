@@ -1,4 +1,9 @@
-"""LocalExecutor: the executor seam on this machine."""
+"""LocalExecutor: the executor seam on this machine, with direct I/O.
+
+What every executor must do is tested against both in tests/unit/entities/test_executor.py; here,
+what only the local one does: its own file operations, the packaged ripgrep, the secret-free
+environment, and a spawned program with live pipes.
+"""
 
 import os
 import stat
@@ -8,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from decode.entities.executor import CommandExecutor, EntryKind
-from decode.tools.local import LocalExecutor
+from decode.tools.local import LocalExecutor, local_realpath
 
 
 def test_it_implements_the_seam(workspace: Path) -> None:
@@ -16,36 +21,44 @@ def test_it_implements_the_seam(workspace: Path) -> None:
     assert executor.workspace == workspace.resolve()
 
 
-def test_stat_and_list_dir(workspace: Path) -> None:
+async def test_stat_and_list_dir(workspace: Path) -> None:
     (workspace / "a.txt").write_text("abc")
     (workspace / "d").mkdir()
     (workspace / "link").symlink_to(workspace / "a.txt")
     executor = LocalExecutor(workspace)
-    info = executor.stat(workspace / "a.txt")
+    info = await executor.stat(workspace / "a.txt")
     assert info is not None
     assert (info.kind, info.size) == (EntryKind.FILE, 3)
-    assert executor.stat(workspace / "missing") is None
-    assert executor.stat(workspace / "a.txt/below") is None
-    kinds = {entry.name: entry.kind for entry in executor.list_dir(workspace)}
+    assert await executor.stat(workspace / "missing") is None
+    assert await executor.stat(workspace / "a.txt/below") is None
+    kinds = {entry.name: entry.kind for entry in await executor.list_dir(workspace)}
     assert kinds == {"a.txt": EntryKind.FILE, "d": EntryKind.DIR, "link": EntryKind.SYMLINK}
 
 
-def test_write_atomic_replaces_in_one_step_and_keeps_the_mode(workspace: Path) -> None:
+async def test_write_atomic_replaces_in_one_step_and_keeps_the_mode(workspace: Path) -> None:
     target = workspace / "deep/dir/tool.sh"
     executor = LocalExecutor(workspace)
-    executor.write_atomic(target, b"one")
+    await executor.write_atomic(target, b"one")
     target.chmod(0o750)
     inode = target.stat().st_ino
-    executor.write_atomic(target, b"two")
+    await executor.write_atomic(target, b"two")
     assert target.read_bytes() == b"two"
     assert stat.S_IMODE(target.stat().st_mode) == 0o750
     assert target.stat().st_ino != inode  # a new file renamed over the old: never half-written
     assert sorted(os.listdir(target.parent)) == ["tool.sh"]
 
 
-def test_which_finds_the_packaged_ripgrep(workspace: Path) -> None:
-    assert LocalExecutor(workspace).which("rg") == str(Path(sys.prefix) / "bin" / "rg")
-    assert LocalExecutor(workspace).which("no-such-program-here") is None
+async def test_realpath_follows_symlinks_and_keeps_missing_components(workspace: Path) -> None:
+    (workspace / "real").mkdir()
+    (workspace / "alias").symlink_to(workspace / "real")
+    executor = LocalExecutor(workspace)
+    assert await local_realpath(workspace / "alias/new.txt") == executor.workspace / "real/new.txt"
+    assert await executor.realpath(workspace / "alias") == executor.workspace / "real"
+
+
+async def test_which_finds_the_packaged_ripgrep(workspace: Path) -> None:
+    assert await LocalExecutor(workspace).which("rg") == str(Path(sys.prefix) / "bin" / "rg")
+    assert await LocalExecutor(workspace).which("no-such-program-here") is None
 
 
 async def test_run_uses_the_secret_free_environment(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -56,3 +69,27 @@ async def test_run_uses_the_secret_free_environment(workspace: Path, monkeypatch
     await executor.run(["env"], timeout=10, on_stdout=out.extend, on_stderr=out.extend)
     assert b"SOME_SETTING=visible" in out
     assert b"sk-secret" not in out
+
+
+async def test_spawn_gives_a_live_process_with_pipes(workspace: Path) -> None:
+    process = await LocalExecutor(workspace).spawn(["cat"])
+    try:
+        process.stdin.write(b"hello over a pipe\n")
+        await process.stdin.drain()
+        assert await process.stdout.readline() == b"hello over a pipe\n"
+        assert process.returncode is None  # still running, waiting for more
+    finally:
+        process.kill()
+    assert await process.wait() == -9  # SIGKILL, to the whole process group
+    assert process.returncode == -9
+
+
+async def test_spawn_runs_in_the_workspace_with_the_command_environment(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GEMINI_API_KEY", "AIza-secret")
+    executor = LocalExecutor(workspace)
+    process = await executor.spawn(["sh", "-c", 'pwd; echo "key=${GEMINI_API_KEY:-unset}"'])
+    out = await process.stdout.read()
+    assert await process.wait() == 0
+    assert out.decode().splitlines() == [str(executor.workspace), "key=unset"]

@@ -9,8 +9,8 @@ from decode.tools.ripgrep import relative, run_rg
 
 
 @pytest.fixture
-def rg(tmp_path: Path) -> str:
-    found = LocalExecutor(tmp_path).which("rg")
+async def rg(tmp_path: Path) -> str:
+    found = await LocalExecutor(tmp_path).which("rg")
     if found is None:
         pytest.skip("rg is not installed (the ripgrep wheel provides it on x86_64 Linux)")
     return found

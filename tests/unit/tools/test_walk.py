@@ -1,10 +1,10 @@
-"""The pure-Python walk lists exactly the files ripgrep lists."""
+"""The pure-Python walk lists exactly the files ripgrep lists, through either executor."""
 
 import subprocess
 import sys
 from pathlib import Path
 
-from decode.tools.local import LocalExecutor
+from decode.entities.executor import CommandExecutor
 from decode.tools.ripgrep import RULE_FLAGS
 from decode.tools.walk import walk_files
 
@@ -16,12 +16,12 @@ def rg_files(directory: Path) -> set[str]:
     return set(out.stdout.split())
 
 
-def walked(directory: Path) -> set[str]:
-    return {path.relative_to(directory).as_posix() for path in walk_files(LocalExecutor(directory), directory)}
+async def walked(executor: CommandExecutor, directory: Path) -> set[str]:
+    return {path.relative_to(directory).as_posix() for path in await walk_files(executor, directory)}
 
 
-def test_the_walk_follows_gitignore_hidden_and_symlink_rules(tree: Path) -> None:
-    assert walked(tree) == {
+async def test_the_walk_follows_gitignore_hidden_and_symlink_rules(tree: Path, executor: CommandExecutor) -> None:
+    assert await walked(executor, tree) == {
         ".gitignore",
         ".github/ci.yml",
         "README.md",
@@ -37,12 +37,14 @@ def test_the_walk_follows_gitignore_hidden_and_symlink_rules(tree: Path) -> None
     }
 
 
-def test_the_walk_matches_ripgrep_from_the_top_and_from_a_subdirectory(tree: Path) -> None:
-    assert walked(tree) == rg_files(tree)
-    assert walked(tree / "src") == rg_files(tree / "src")
+async def test_the_walk_matches_ripgrep_from_the_top_and_from_a_subdirectory(
+    tree: Path, executor: CommandExecutor
+) -> None:
+    assert await walked(executor, tree) == rg_files(tree)
+    assert await walked(executor, tree / "src") == rg_files(tree / "src")
 
 
-def test_outside_a_git_repository_gitignore_does_not_apply(workspace: Path) -> None:
+async def test_outside_a_git_repository_gitignore_does_not_apply(workspace: Path, executor: CommandExecutor) -> None:
     (workspace / ".gitignore").write_text("*.log\n")
     (workspace / "a.log").write_text("x\n")
-    assert walked(workspace) == {".gitignore", "a.log"} == rg_files(workspace)
+    assert await walked(executor, workspace) == {".gitignore", "a.log"} == rg_files(workspace)
