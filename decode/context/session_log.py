@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
-from pydantic_ai.messages import ModelMessage, ModelMessagesTypeAdapter, ModelRequest, UserPromptPart
+from pydantic_ai.messages import ModelMessage, ModelRequest, UserPromptPart
+from pydantic_core import to_json
 
 from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
 from decode.entities.usage import Usage
@@ -187,12 +188,13 @@ class SessionLog:
     def append(self, record: _Record, messages: Sequence[ModelMessage] | None = None) -> None:
         """Write one record (with `messages`, if given) as one line, flushed and fsynced before returning.
 
-        The messages are written by pydantic-ai's own `ModelMessagesTypeAdapter`, so the line is
-        what `TurnRecord`/`CompactionRecord` read back, without building their schema to write it.
+        The messages are serialised schema-free (`pydantic_core.to_json`), which writes exactly what
+        pydantic-ai's `ModelMessagesTypeAdapter` writes (a test holds them equal) without building
+        its schema, a few hundred milliseconds that only reading a log back needs.
         """
         line = record.model_dump_json().encode()
         if messages is not None:
-            line = line[:-1] + b',"messages":' + ModelMessagesTypeAdapter.dump_json(list(messages)) + b"}"
+            line = line[:-1] + b',"messages":' + to_json(list(messages), bytes_mode="base64") + b"}"
         line += b"\n"
         if not self.path.exists():
             make_parent_dirs(self.path)

@@ -55,3 +55,35 @@ def test_binary_content_in_a_prompt_round_trips(log: SessionLog) -> None:
     content = restored.parts[0].content
     assert isinstance(content, list)
     assert content[1].data == image.data
+
+
+def test_messages_are_written_byte_for_byte_as_pydantic_ai_writes_them(log: SessionLog) -> None:
+    from pydantic_ai.messages import (
+        ModelResponse,
+        RequestUsage,
+        RetryPromptPart,
+        SystemPromptPart,
+        TextPart,
+        ThinkingPart,
+        ToolCallPart,
+        ToolReturnPart,
+    )
+
+    image = BinaryContent(data=b"\x89PNG\x00", media_type="image/png")
+    messages = [
+        ModelRequest(
+            parts=[SystemPromptPart("sys"), UserPromptPart(["look", image]), ToolReturnPart("read", "text", "c1")],
+            instructions="be brief",
+        ),
+        ModelResponse(
+            parts=[TextPart("hi"), ThinkingPart("hmm", signature="s"), ToolCallPart("read", {"path": "a"}, "c1")],
+            usage=RequestUsage(input_tokens=3, output_tokens=4),
+            model_name="m",
+            provider_name="p",
+        ),
+        ModelRequest(parts=[RetryPromptPart("bad path", tool_name="read", tool_call_id="c2")]),
+    ]
+    log.append_turn(messages, Usage(requests=1), model="test")
+    line = log.path.read_bytes().splitlines()[1]
+    written = line[line.index(b'"messages":') + len(b'"messages":') : -1]
+    assert written == ModelMessagesTypeAdapter.dump_json(messages)
