@@ -16,14 +16,15 @@ from typing import Any
 import pytest
 from pydantic_ai.models import Model
 
-from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
-from decode.entities.tools import ToolSpec
 from decode.config.settings import Settings
+from decode.entities.deps import AgentDeps
 from decode.entities.events import AgentEvent
+from decode.entities.tools import ToolSpec
 from decode.models.gateway import resolve_model
 from decode.models.retry import OnRetry
+from decode.tools.local import LocalExecutor
 from tests.integration.providers.fake_servers import FakeProvider, GeminiServer, OpenAIServer
 
 SECRET = "sk-test-0123456789-do-not-leak"
@@ -52,7 +53,8 @@ class Provider:
     ) -> list[AgentEvent]:
         """One turn of the real Agent Loop against the fake server; every event it yielded."""
         loop = AgentLoop(
-            build_agent(self.model(on_retry, **overrides), tools=tools), AgentDeps(Path.cwd(), self.settings)
+            build_agent(self.model(on_retry, **overrides), tools=tools),
+            AgentDeps(LocalExecutor(Path.cwd()), self.settings, harness_home=Path.cwd()),
         )
 
         async def turn() -> list[AgentEvent]:

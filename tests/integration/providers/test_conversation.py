@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 from pydantic_ai import RunContext
 
-from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
-from decode.entities.tools import ToolKind, ToolSpec
+from decode.entities.deps import AgentDeps
 from decode.entities.events import TextDelta, ToolCallFinished, ToolCallStarted, TurnFinished, UsageUpdated
+from decode.entities.tools import ToolKind, ToolSpec
 from decode.entities.usage import Usage
+from decode.tools.local import LocalExecutor
 from tests.integration.providers.conftest import SECRET, Provider
 from tests.integration.providers.fake_servers import Call, Turn
 
@@ -96,7 +97,9 @@ def test_a_request_without_streaming(provider: Provider) -> None:
     provider.server.plan(Turn(text="Not streamed", input_tokens=5, output_tokens=2))
     agent = build_agent(provider.model())
 
-    result = asyncio.run(agent.run("hi", deps=AgentDeps(Path.cwd(), provider.settings)))
+    result = asyncio.run(
+        agent.run("hi", deps=AgentDeps(LocalExecutor(Path.cwd()), provider.settings, harness_home=Path.cwd()))
+    )
 
     assert result.output == "Not streamed"
     assert (result.usage.input_tokens, result.usage.output_tokens) == (5, 2)

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from pydantic_ai.exceptions import ModelAPIError, ModelHTTPError, UnexpectedModelBehavior
 
-from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
+from decode.entities.deps import AgentDeps
 from decode.entities.events import TextDelta, TurnFinished
+from decode.tools.local import LocalExecutor
 from tests.integration.providers.conftest import Provider
 from tests.integration.providers.fake_servers import Cut, Fail, Hang, Malformed, Turn
 
@@ -154,7 +155,9 @@ def test_an_answer_dropped_midway_is_retried_when_not_streamed(provider: Provide
     provider.server.plan(Cut(Turn(text="lost")), Turn(text="whole answer"))
     agent = build_agent(provider.model())
 
-    result = asyncio.run(agent.run("hi", deps=AgentDeps(Path.cwd(), provider.settings)))
+    result = asyncio.run(
+        agent.run("hi", deps=AgentDeps(LocalExecutor(Path.cwd()), provider.settings, harness_home=Path.cwd()))
+    )
 
     assert result.output == "whole answer"
     assert len(provider.server.requests) == 2
@@ -183,14 +186,18 @@ def test_an_unreadable_answer_is_a_clear_error_and_not_retried(provider: Provide
     agent = build_agent(provider.model())
 
     with pytest.raises(UnexpectedModelBehavior):
-        asyncio.run(agent.run("hi", deps=AgentDeps(Path.cwd(), provider.settings)))
+        asyncio.run(
+            agent.run("hi", deps=AgentDeps(LocalExecutor(Path.cwd()), provider.settings, harness_home=Path.cwd()))
+        )
 
     assert len(provider.server.requests) == 1
 
 
 def test_a_failed_turn_leaves_the_history_untouched(provider: Provider) -> None:
     provider.server.plan(Turn(text="first answer"), Fail(400), Turn(text="third answer"))
-    loop = AgentLoop(build_agent(provider.model()), AgentDeps(Path.cwd(), provider.settings))
+    loop = AgentLoop(
+        build_agent(provider.model()), AgentDeps(LocalExecutor(Path.cwd()), provider.settings, harness_home=Path.cwd())
+    )
 
     async def turn(prompt: str) -> list[object]:
         return [event async for event in loop.run_turn(prompt)]
