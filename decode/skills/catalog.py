@@ -16,6 +16,7 @@ file, is kept in `SkillCatalog.problems` for the front end to show.
 import json
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cache
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -171,13 +172,14 @@ def discover_skills(workspace: Path, *, home: Path | None = None) -> SkillCatalo
     return catalog
 
 
-def builtin_skills() -> list[Skill]:
-    """The skills shipped with decode, from `BUILTIN_INDEX`."""
+@cache
+def builtin_skills() -> tuple[Skill, ...]:
+    """The skills shipped with decode, from `BUILTIN_INDEX` (read once: they ship with the package)."""
     entries = json.loads(BUILTIN_INDEX.read_text(encoding="utf-8"))
-    return [
+    return tuple(
         Skill(entry["name"], entry["description"], BUILTIN_SKILLS / entry["name"] / SKILL_FILE, SkillSource.BUILTIN)
         for entry in entries
-    ]
+    )
 
 
 def builtin_index_text() -> str:

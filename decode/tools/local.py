@@ -16,7 +16,7 @@ from pathlib import Path
 
 from decode.entities.executor import CommandExecutor, DirEntry, EntryKind, ExecResult, FileStat, OutputCallback
 from decode.files import write_atomic
-from decode.tools.environment import command_environment
+from decode.tools.environment import inherited_environment
 from decode.tools.process import kill_group, run_process
 
 
@@ -45,6 +45,10 @@ async def local_realpath(path: Path) -> Path:
     return Path(os.path.realpath(path))  # noqa: ASYNC240 (microseconds: see LocalExecutor)
 
 
+INLINE_READ_BYTES = 256 * 1024
+"""Reads up to this size run on the event loop itself (see `LocalExecutor`)."""
+
+
 class LocalProcess:
     """A program started by `LocalExecutor.spawn`, in its own process group."""
 
@@ -71,10 +75,8 @@ class LocalExecutor(CommandExecutor):
     def __init__(self, workspace: Path, *, env: Mapping[str, str] | None = None) -> None:
         self.workspace = workspace.resolve()
         if env is None:
-            from decode.config.settings import Settings
-
             # The one place the agent's commands inherit the process environment.
-            env = command_environment(os.environ, Settings.secret_env_names())
+            env = inherited_environment()
         self.env = dict(env)
 
     async def run(
@@ -113,8 +115,9 @@ class LocalExecutor(CommandExecutor):
         )
         return LocalProcess(process)
 
-    # A stat or a realpath of a local path takes microseconds, less than a hop to a worker thread;
-    # reads and writes, which can take long, go to one.
+    # A stat, a realpath or a read of a page of a file takes microseconds here, less than a hop to
+    # a worker thread (which on a busy machine costs milliseconds); whole files, many files and
+    # writes, which can take long, go to one.
 
     async def realpath(self, path: Path) -> Path:
         return await local_realpath(path)
@@ -137,6 +140,8 @@ class LocalExecutor(CommandExecutor):
         return await asyncio.to_thread(_list_tree, root)
 
     async def read_bytes(self, path: Path, start: int = 0, size: int | None = None) -> bytes:
+        if size is not None and size <= INLINE_READ_BYTES:
+            return _read_bytes(path, start, size)
         return await asyncio.to_thread(_read_bytes, path, start, size)
 
     async def read_many(self, paths: Sequence[Path]) -> dict[Path, bytes]:

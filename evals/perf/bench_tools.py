@@ -5,8 +5,9 @@
   in-process, as the agent calls them; `rg` runs as a command.
 - `read` of the first page of a 200 MB file: time against `head -n 2000`, and peak memory.
 - Harness overhead per tool round trip: 200 steps of a zero-latency scripted model calling `read`,
-  through decode's Agent Loop with the default tools, against a bare pydantic-ai agent running the
-  same script with a bare `read` tool: target 1.3x.
+  through the loop the composition root builds (default tools, the Permission Gate on every call,
+  the Session Log), against a bare pydantic-ai agent running the same script with the same tools:
+  target 1.3x.
 - Fixed context cost: the first request's instructions plus tool schemas for the default agent
   (lessons 01–05 tools), at most 20,000 characters (~5k tokens). For scale, measured on a one-word
   prompt: Claude Code ~19k tokens, Codex CLI 18.6k, Gemini CLI 11.5k, OpenCode 8.3k.
@@ -130,8 +131,9 @@ def _loop_benchmarks(ctx: Context) -> Iterator[Comparison]:
     from pydantic_ai import Agent
     from pydantic_ai.usage import UsageLimits
 
-    from decode.agent.factory import BASE_INSTRUCTIONS, build_agent
-    from decode.agent.loop import AgentLoop
+    from decode.agent.compose import LoopOptions, build_loop
+    from decode.agent.factory import BASE_INSTRUCTIONS
+    from decode.config.settings import Settings
     from decode.entities.deps import AgentDeps
     from decode.models.script import ScriptedModel, ScriptedResponse
     from decode.tools.catalog import default_tools
@@ -141,9 +143,14 @@ def _loop_benchmarks(ctx: Context) -> Iterator[Comparison]:
     (workspace / "notes.txt").write_text("one line of notes\n" * 20)
     responses = [ScriptedResponse.model_validate(item) for item in _script(Path("notes.txt"))]
 
+    script = ctx.tmp / "round-trip.json"
+    script.write_text(json.dumps(_script(Path("notes.txt"))), encoding="utf-8")
+
     async def decode_turn() -> None:
-        agent = build_agent(ScriptedModel(list(responses)), tools=default_tools())
-        loop = AgentLoop(agent, _deps(workspace), max_requests=STEPS + 5)
+        # What every front end runs: the composition root's loop, with its Permission Gate
+        # deciding every call and the Session Log writing the turn.
+        options = LoopOptions(home=workspace, settings=Settings(), model=f"script:{script}", max_requests=STEPS + 5)
+        loop = build_loop(options).loop
         async for _ in loop.run_turn("read the notes 200 times"):
             pass
 
