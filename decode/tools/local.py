@@ -16,7 +16,7 @@ from pathlib import Path
 
 from decode.entities.executor import CommandExecutor, DirEntry, EntryKind, ExecResult, FileStat, OutputCallback
 from decode.files import write_atomic
-from decode.tools.environment import inherited_environment
+from decode.tools.environment import command_environment
 from decode.tools.process import kill_group, run_process
 
 
@@ -76,7 +76,9 @@ class LocalExecutor(CommandExecutor):
         self.workspace = workspace.resolve()
         if env is None:
             # The one place the agent's commands inherit the process environment.
-            env = inherited_environment()
+            from decode.config.settings import Settings
+
+            env = command_environment(os.environ, Settings.secret_env_names())
         self.env = dict(env)
 
     async def run(
