@@ -77,12 +77,11 @@ print("AIza" in repr(with_key), "AIza" in with_key.model_dump_json())
 print(with_key.gemini_api_key.get_secret_value())
 
 # %% [markdown]
-# `DECODE_ENV` (`dev`, `test` or `prod`) only changes *names* — how decode calls itself in logs and
-# traces — never behaviour. An environment that behaves differently is an environment you can't test.
+# `DECODE_ENV` (`dev`, `test` or `prod`) only *names* what decode deploys (lesson 15's Modal app);
+# it never changes behaviour. An environment that behaves differently is an environment you can't test.
 
 # %%
-for env in ("dev", "test", "prod"):
-    print(env, "->", Settings(_env_file=None, env=env).service_name)
+print(defaults.env, Settings(_env_file=None, env="prod").env)
 
 # %% [markdown]
 # The rest of decode imports one ready-made object, built once when the module is first imported:
@@ -108,7 +107,7 @@ from decode.logging import init_logger
 
 init_logger("INFO")
 log = logging.getLogger("decode.lesson01")
-log.info("settings loaded for %s", defaults.service_name)
+log.info("settings loaded: model %s", defaults.model)
 log.debug("below the level: not shown")
 
 # %% [markdown]
@@ -150,17 +149,6 @@ print(total)
 print(total.total_tokens)
 
 # %% [markdown]
-# A `ChatMessage` is the transcript as a person sees it. Its timestamp is timezone-aware UTC:
-# decode never stores a naive datetime.
-
-# %%
-from decode.entities.messages import ChatMessage
-
-message = ChatMessage(role="user", text="What does this project do?")
-print(message.role, message.text)
-print(message.at.tzinfo)
-
-# %% [markdown]
 # ## 4. The event stream
 #
 # Everything the agent loop tells the outside world is one of a few typed events: text as it
@@ -169,7 +157,7 @@ print(message.at.tzinfo)
 
 # %%
 from decode.entities.events import (
-    EVENT_ADAPTER,
+    AgentEvent,
     TextDelta,
     ToolCallFinished,
     ToolCallStarted,
@@ -190,14 +178,19 @@ print([event.kind for event in turn])
 
 # %% [markdown]
 # Each event carries its `kind`, so a turn serialises to JSON lines and reads back into the same
-# typed objects. That is how a front end in another process (or a log file) can replay a turn.
+# typed objects. `AgentEvent` is the union of every event type; pydantic's `TypeAdapter` reads any
+# of them back, picking the class by `kind`. That is how a front end in another process (or a log
+# file) can replay a turn.
 
 # %%
-lines = [EVENT_ADAPTER.dump_json(event).decode() for event in turn]
+from pydantic import TypeAdapter
+
+event_adapter = TypeAdapter(AgentEvent)
+lines = [event_adapter.dump_json(event).decode() for event in turn]
 for line in lines[:3]:
     print(line)
 
-replayed = [EVENT_ADAPTER.validate_json(line) for line in lines]
+replayed = [event_adapter.validate_json(line) for line in lines]
 print(replayed == turn, type(replayed[2]).__name__)
 
 # %% [markdown]
@@ -247,14 +240,12 @@ assert Settings(_env_file=env_file).model == "openrouter:from-the-dotenv-file"
 assert Settings(_env_file=env_file, model="test").model == "test"
 assert "AIza" not in repr(with_key)
 assert "AIza" not in with_key.model_dump_json()
-assert Settings(_env_file=None, env="prod").service_name == "decode"
-assert Settings(_env_file=None, env="test").service_name == "decode-test"
+assert Settings(_env_file=None).env == "dev"
 assert len(init_logger().handlers) == 1
 assert (first + second).total_tokens == 2820
 assert (first + second).cost_usd == 0.0004
 assert (first + first).cost_usd is None
-assert message.at.utcoffset().total_seconds() == 0
-assert [EVENT_ADAPTER.validate_json(EVENT_ADAPTER.dump_json(e)) for e in turn] == turn
+assert [event_adapter.validate_json(event_adapter.dump_json(e)) for e in turn] == turn
 assert version.returncode == 0
 assert version.stdout.startswith("decode ")
 assert help_result.exit_code == 0

@@ -6,10 +6,12 @@
 #
 # 1. **The model gateway** (`decode/models/`): one string such as `google-gla:gemini-flash-latest`
 #    or `script:turns.json` in, a ready pydantic-ai model out, or a one-line error before any request.
-# 2. **The agent** (`decode/agent/`): `build_agent()` with its tools from the **tool registry**,
-#    and the **Agent Loop**, which turns a pydantic-ai run into the typed events of lesson 01,
-#    keeping the history and the usage (tokens, and dollars where a price is known).
-# 3. **`decode run "TASK"`** (`decode/runtime/run.py`): the loop as a headless command.
+# 2. **The agent** (`decode/agent/`): `build_agent()` with tools declared as `ToolSpec`s, and the
+#    **Agent Loop**, which turns a pydantic-ai run into the typed events of lesson 01, keeping the
+#    history and the usage (tokens, and dollars where a price is known).
+# 3. **The composition root** (`decode/agent/compose.py`): `build_loop()`, the one place that wires
+#    a loop together for every front end.
+# 4. **`decode run "TASK"`** (`decode/runtime/run.py`): the loop as a headless command.
 #
 # No key and no network: you will play the model yourself, with a **scripted model**.
 
@@ -88,15 +90,15 @@ print(type(model).__name__, model.model_name)
 #
 # A tool is a plain function. Its first argument is the run context, whose `deps` (an `AgentDeps`)
 # say which folder to work in; its docstring and annotated parameters become what the model reads.
-# The registry's `ToolSpec` declares it once, with its **kind** — later lessons decide permissions
-# by it.
+# Beside the function sits its declaration, a `ToolSpec`: the name the model calls it by and its
+# **traits** (`ToolTraits`) — what kind of tool it is, which rules govern it, which argument holds
+# a path. Lesson 06's permissions decide by those traits alone.
 
 # %%
 from pydantic_ai import RunContext
 
 from decode.entities.deps import AgentDeps
-from decode.agent.factory import build_agent
-from decode.entities.tools import ToolKind, ToolSpec
+from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 
 
 def word_count(ctx: RunContext[AgentDeps], path: str) -> int:
@@ -104,18 +106,42 @@ def word_count(ctx: RunContext[AgentDeps], path: str) -> int:
     return len((ctx.deps.workspace / path).read_text().split())
 
 
-word_count_tool = ToolSpec(name="word_count", function=word_count, kind=ToolKind.READ_ONLY)
-definition = word_count_tool.to_tool().tool_def  # what the model is shown
+WORD_COUNT = ToolSpec("word_count", word_count, ToolTraits(ToolKind.READ_ONLY, rules=("Read",), path="path"))
+
+definition = WORD_COUNT.to_tool().tool_def  # what the model is shown
 print(definition.name, "-", definition.description)
 print(definition.parameters_json_schema)
+print(WORD_COUNT.traits.kind, WORD_COUNT.traits.argument({"path": "notes.txt"}))  # what a rule would judge
 
 # %% [markdown]
 # `build_agent()` makes the pydantic-ai `Agent`: the model, decode's instructions, the deps type and
-# the tools. The agent holds no conversation, so one agent can serve many turns.
+# the tools. Its `capabilities=` are hooks into every run; there are none here (lesson 06 passes
+# the Permission Hook). The agent holds no conversation, so one agent can serve many turns.
 
 # %%
-agent = build_agent(model, tools=[word_count_tool])
+from decode.agent.factory import build_agent
+
+agent = build_agent(model, tools=[WORD_COUNT], capabilities=())
 print(type(agent).__name__, agent.deps_type.__name__)
+
+# %% [markdown]
+# Each tool call gets the same `AgentDeps(executor, settings, harness_home)`. The **executor** is
+# the one door to the Workspace's files and commands (`deps.workspace` is its root); the Harness
+# Home is where decode keeps its own files (`.decode/`). The executor seam arrives in lesson 05, and
+# `word_count` reads with plain `Path` anyway, so here a stand-in that knows only the Workspace root
+# does the job.
+
+
+# %%
+class WorkspaceOnly:
+    """Stands in for lesson 05's executor: the Workspace root, and nothing to run."""
+
+    def __init__(self, workspace: Path) -> None:
+        self.workspace = workspace
+
+
+deps = AgentDeps(WorkspaceOnly(project), settings, harness_home=project)
+print(deps.workspace == project, deps.harness_home == project)
 
 # %% [markdown]
 # ## 4. The loop, event by event
@@ -151,7 +177,7 @@ def show(event: AgentEvent) -> None:
 # %%
 from decode.agent.loop import AgentLoop
 
-loop = AgentLoop(agent, AgentDeps(workspace=project, settings=settings))
+loop = AgentLoop(agent, deps)
 
 events = []
 async for event in loop.run_turn("How many words are in notes.txt?"):
@@ -223,8 +249,8 @@ from pydantic_ai.exceptions import UsageLimitExceeded
 
 Path("forever.json").write_text(json.dumps(turns[:1] * 10))
 looping = AgentLoop(
-    build_agent(resolve_model("script:forever.json", settings), tools=[word_count_tool]),
-    AgentDeps(workspace=project, settings=settings),
+    build_agent(resolve_model("script:forever.json", settings), tools=[WORD_COUNT]),
+    deps,
     max_requests=3,
 )
 try:
@@ -234,11 +260,29 @@ except UsageLimitExceeded:
     print("stopped after", looping.usage.requests, "requests")
 
 # %% [markdown]
-# ## 7. `decode run`
+# ## 7. The composition root
+#
+# Every front end needs the same wiring: settings, model, executor, deps, agent, loop — and, in
+# later lessons, the permission gate and the saved session. `build_loop(LoopOptions(...))` does it
+# in one place; `decode run` and the REPL only say what they want (here: this folder, the script,
+# our one tool). It brings the real executor of lesson 05, so we do not need a stand-in.
+
+# %%
+from decode.agent.compose import LoopOptions, build_loop
+
+Path("again.json").write_text(json.dumps(turns))
+conversation = build_loop(LoopOptions(home=project, settings=settings, model="script:again.json", tools=[WORD_COUNT]))
+again = [event async for event in conversation.loop.run_turn("How many words are in notes.txt?")]
+print(again[-1].output)
+print(type(conversation.loop.deps.executor).__name__, conversation.loop.deps.workspace == project)
+
+# %% [markdown]
+# ## 8. `decode run`
 #
 # The same loop as a command: the final answer alone on stdout, progress and errors on stderr, and
-# an exit code a script can test. We run the real command in the project folder, with an environment
-# that holds no key. (`decode run` has no tools yet: lesson 04 gives it file tools.)
+# an exit code a script can test. It builds its loop with `build_loop`. We run the real command in
+# the project folder, with an environment that holds no key. (Its tools are the defaults of
+# `LoopOptions`, the catalog of lessons 04 and 05.)
 
 # %%
 import subprocess
@@ -303,6 +347,8 @@ assert loop.usage.cost_usd is None
 assert priced.cost_usd is not None
 assert len(loop.history) == 4
 assert looping.usage.requests == 3
+assert conversation.loop.deps.workspace == project
+assert [spec.name for spec in conversation.options.tools] == ["word_count"]
 assert (ok.returncode, ok.stdout) == (0, "Hello from the script.\n")
 assert ceiling.returncode == 3
 assert no_key.returncode == 2

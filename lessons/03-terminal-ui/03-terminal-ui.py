@@ -115,21 +115,19 @@ print(repr(renderer.live()))
 # %% [markdown]
 # ## 3. A scripted turn, rendered
 #
-# Now real events from the Agent Loop of lesson 02: a scripted model that reads a file with a small
-# tool, then answers. Each tool call becomes one compact line — a mark (✓ or ✗), the tool and its
-# key argument, the outcome, the time.
+# Now real events from the Agent Loop of lesson 02, built by its composition root: a scripted model
+# that reads a file with a small tool, then answers. Each tool call becomes one compact line — a
+# mark (✓ or ✗), the tool and its key argument, the outcome, the time.
 
 # %%
 import json
 
 from pydantic_ai import RunContext
 
-from decode.entities.deps import AgentDeps
-from decode.agent.factory import build_agent
-from decode.agent.loop import AgentLoop
-from decode.entities.tools import ToolKind, ToolSpec
+from decode.agent.compose import LoopOptions, build_loop
 from decode.config.settings import Settings
-from decode.models.gateway import resolve_model
+from decode.entities.deps import AgentDeps
+from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 
 
 def word_count(ctx: RunContext[AgentDeps], path: str) -> int:
@@ -143,8 +141,8 @@ turns = [
 ]
 Path("turns.json").write_text(json.dumps(turns))
 settings = Settings(gemini_api_key=None)
-tools = [ToolSpec("word_count", word_count, ToolKind.READ_ONLY)]
-loop = AgentLoop(build_agent(resolve_model("script:turns.json", settings), tools=tools), AgentDeps(project, settings))
+tools = [ToolSpec("word_count", word_count, ToolTraits(ToolKind.READ_ONLY, rules=("Read",), path="path"))]
+loop = build_loop(LoopOptions(home=project, settings=settings, model="script:turns.json", tools=tools)).loop
 
 renderer, screen = recording_renderer()
 renderer.user("How many words are in notes.txt?")
@@ -299,10 +297,11 @@ print("exit code", exit_code)
 
 # %% [markdown]
 # The prompt was echoed when its turn began, the answer streamed, `/words` ran at once, and
-# `/quit` ended the session. The REPL kept the conversation and the usage for the footer:
+# `/quit` ended the session. The warm-up built the REPL's `conversation` with `build_loop`, as
+# above; it kept the history, and the footer's status kept the usage:
 
 # %%
-print(len(repl.loop.history), "messages;", repl.status.requests, "request;", repl.status.phase)
+print(len(repl.conversation.loop.history), "messages;", repl.status.requests, "request;", repl.status.phase)
 
 # %% [markdown]
 # ## 7. Run it

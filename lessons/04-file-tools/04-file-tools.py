@@ -11,13 +11,15 @@
 # | `glob(pattern, path?)` | find files by name, newest first, skipping what git ignores |
 # | `grep(pattern, path?, glob?, output_mode?, context?, ignore_case?)` | search contents (ripgrep) |
 #
-# A tool is a plain Python function whose first argument is pydantic-ai's `RunContext`; its
-# docstring is what the model reads. Around the five tools sit the rules that make them safe:
-# paths stay inside the **Workspace**, `edit` only changes files the agent has read and that did not
-# change since (the **Read Ledger**), and long outputs are **truncated** with the full text saved.
+# A tool is an async Python function whose first argument is pydantic-ai's `RunContext`; its
+# docstring is what the model reads, and its declaration (`ToolSpec`) sits beside it. Around the
+# five tools sit the rules that make them safe: paths stay inside the **Workspace**, `edit` only
+# changes files the agent has read and that did not change since (the **Read Ledger**), and long
+# outputs are **truncated** with the full text saved.
 #
-# The tools reach the disk through `ctx.deps.executor`, the **executor seam**. Lesson 05 opens it;
-# for now it is simply "this machine".
+# The tools reach the disk through `ctx.deps.executor`, the **executor seam**, and await it: the
+# Workspace may one day be a container or another machine. Lesson 05 opens the seam; for now it is
+# simply "this machine".
 
 # %% [markdown]
 # A scratch project to work on: a small git repository with a bug in it.
@@ -41,21 +43,22 @@ for age, name in enumerate(["calc.py", "README.md", ".gitignore"]):  # fixed tim
 print(sorted(path.name for path in project.iterdir()))
 
 # %% [markdown]
-# A tool receives a `RunContext` whose `deps` is decode's `AgentDeps`: the workspace, the settings,
-# the executor, the Read Ledger. The agent builds it on every call; here we build one by hand so
-# we can call the tools directly, as the agent would.
+# A tool receives a `RunContext` whose `deps` is decode's `AgentDeps`: the executor, the settings,
+# the Harness Home, the Read Ledger. The composition root of lesson 02 builds them, with the local
+# executor (lesson 05 opens it). We take the deps of a loop it built and call the tools directly,
+# as the agent would.
 
 # %%
 from pydantic_ai import ModelRetry, RunContext
 from pydantic_ai.models.test import TestModel
 from pydantic_ai.usage import RunUsage
 
-from decode.entities.deps import AgentDeps
+from decode.agent.compose import LoopOptions, build_loop
 from decode.config.settings import Settings
 
-deps = AgentDeps(project, Settings())
+deps = build_loop(LoopOptions(home=project, settings=Settings(), model="test")).loop.deps
 ctx = RunContext(deps=deps, model=TestModel(), usage=RunUsage())
-print(deps.executor.workspace == project)
+print(deps.workspace == project, deps.harness_home == project)
 
 
 def show_retry(exc: ModelRetry) -> None:
@@ -66,13 +69,22 @@ def show_retry(exc: ModelRetry) -> None:
 # %% [markdown]
 # ## 1. `read`: numbered lines, one page at a time
 #
-# Numbered lines let the model (and you) refer to `calc.py:2`. The `\r\n` endings of this file
-# are not shown: the model sees plain lines.
+# Each tool module declares its tool beside the function: `decode/tools/read.py` ends with `READ`,
+# the name the model calls, the function, and its traits — read-only, governed by `Read` rules,
+# its path in the `path` argument. The agent and the permission gate read only that.
 
 # %%
-from decode.tools.read import read
+from decode.tools.read import READ, read
 
-print(read(ctx, "calc.py"))
+print(READ.name, READ.function is read)
+print(READ.traits)
+
+# %% [markdown]
+# The tool is async (it awaits the executor), so we `await` it. Numbered lines let the model (and
+# you) refer to `calc.py:2`. The `\r\n` endings of this file are not shown: the model sees plain lines.
+
+# %%
+print(await read(ctx, "calc.py"))
 
 # %% [markdown]
 # A big file comes a page at a time, with a note saying how to continue. Memory stays bounded:
@@ -80,7 +92,7 @@ print(read(ctx, "calc.py"))
 
 # %%
 Path("big.txt").write_text("".join(f"row {n}\n" for n in range(1, 5001)))
-page = read(ctx, "big.txt", offset=1990, limit=3)
+page = await read(ctx, "big.txt", offset=1990, limit=3)
 print(page)
 
 # %% [markdown]
@@ -89,9 +101,9 @@ print(page)
 # which tries again.
 
 # %%
-print(read(ctx, "logo.png"))
+print(await read(ctx, "logo.png"))
 try:
-    read(ctx, "calc.pyy")
+    await read(ctx, "calc.pyy")
 except ModelRetry as exc:
     show_retry(exc)
 
@@ -105,7 +117,7 @@ except ModelRetry as exc:
 Path("sneaky").symlink_to("/etc")
 for path in ["../outside.txt", "/etc/passwd", "sneaky/hostname"]:
     try:
-        read(ctx, path)
+        await read(ctx, path)
     except ModelRetry as exc:
         show_retry(exc)
 
@@ -121,7 +133,7 @@ from decode.tools.edit import edit
 
 Path("notes.md").write_text("The user's notes.\n")
 try:
-    edit(ctx, "notes.md", "notes", "NOTES")
+    await edit(ctx, "notes.md", "notes", "NOTES")
 except ModelRetry as exc:
     show_retry(exc)
 
@@ -131,10 +143,10 @@ except ModelRetry as exc:
 
 # %%
 try:
-    edit(ctx, "calc.py", "return a - b", "return a + b")
+    await edit(ctx, "calc.py", "return a - b", "return a + b")
 except ModelRetry as exc:
     show_retry(exc)
-print(edit(ctx, "calc.py", "def add(a, b):\n    return a - b", "def add(a, b):\n    return a + b"))
+print(await edit(ctx, "calc.py", "def add(a, b):\n    return a - b", "def add(a, b):\n    return a + b"))
 
 # %% [markdown]
 # The model wrote `\n`; the file keeps its `\r\n` (and a byte-order mark would be kept too), so
@@ -149,7 +161,7 @@ print(Path("calc.py").read_bytes()[:50])
 
 # %%
 try:
-    edit(ctx, "calc.py", "def sub(a,b):\n  return a-b", "def sub(a, b):\n    return a - b  # checked")
+    await edit(ctx, "calc.py", "def sub(a,b):\n  return a-b", "def sub(a, b):\n    return a - b  # checked")
 except ModelRetry as exc:
     show_retry(exc)
 
@@ -160,7 +172,7 @@ except ModelRetry as exc:
 # %%
 Path("calc.py").write_bytes(Path("calc.py").read_bytes() + b"# edited by the user\r\n")
 try:
-    edit(ctx, "calc.py", "def sub", "def subtract")
+    await edit(ctx, "calc.py", "def sub", "def subtract")
 except ModelRetry as exc:
     show_retry(exc)
 
@@ -173,9 +185,9 @@ except ModelRetry as exc:
 # %%
 from decode.tools.write import write
 
-print(write(ctx, "src/calc/__init__.py", '"""The calc package."""\n'))
+print(await write(ctx, "src/calc/__init__.py", '"""The calc package."""\n'))
 try:
-    write(ctx, "notes.md", "overwritten\n")
+    await write(ctx, "notes.md", "overwritten\n")
 except ModelRetry as exc:
     show_retry(exc)
 
@@ -213,28 +225,40 @@ from decode.tools.grep import Query, find_matches, render
 query = Query("a [-+] b", mode="content")
 with_rg = await find_matches(deps.executor, project, query, use_rg=True)
 in_python = await find_matches(deps.executor, project, query, use_rg=False)
-print(render(deps.executor, in_python, "content"))
-print(render(deps.executor, with_rg, "content") == render(deps.executor, in_python, "content"))
+print(await render(deps.executor, in_python, "content"))
+print(await render(deps.executor, with_rg, "content") == await render(deps.executor, in_python, "content"))
 
 # %% [markdown]
 # ## 6. Long outputs: head, tail, and the rest in a file
 #
 # A grep over a big tree can return megabytes. Past the limit (`DECODE_TOOL_OUTPUT_LIMIT`, 30,000
-# characters) the model gets the head and the tail, and the path of a file under
-# `.decode/tool-output/` holding everything, which it can `read` or `grep` like any file.
+# characters) the model gets the head and the tail, and the name of a file under
+# `.decode/tool-output/` holding everything.
 
 # %%
 from decode.tools.truncate import shorten
 
 long_text = "".join(f"match {n}\n" for n in range(10_000))
 short = shorten(long_text, 200, harness_home=project, label="demo")
-print(short.replace(short.split("the full output is in ")[1].split(" ")[0], "<saved file>"))
+saved = short.split("the full output is in ")[1].split(" ")[0]
+print(short.replace(saved.removeprefix("harness:tool-output/"), "<name>"))
+
+# %% [markdown]
+# That file belongs to decode, not to the project: it lives in the Harness Home, and once a sandbox
+# holds the Workspace (lesson 05's seam) the executor cannot even see it. So the note names it
+# `harness:tool-output/NAME`, and `read` and `grep` open `harness:` paths on decode's side
+# (`decode/tools/harness_files.py`), confined to that folder.
+
+# %%
+print((await read(ctx, saved, offset=9999, limit=2)).replace(saved, "<saved>"))
+print((await grep(ctx, "^match 4242$", path=saved, output_mode="content")).replace(saved, "<saved>"))
 
 # %% [markdown]
 # ## 7. The agent uses them
 #
-# The tool catalog declares each tool once with its **kind** (read-only or file-edit), which the
-# permissions lesson will use. Here a scripted model plays the agent fixing `sub`.
+# The tool catalog (`decode/tools/catalog.py`) lists the declarations; each kind (read-only or
+# file-edit) and rule name is what the permissions lesson will use. Here a scripted model plays the
+# agent fixing `sub`. `build_agent` adds no permission hook unless asked (lesson 06 asks).
 
 # %%
 import json
@@ -245,7 +269,8 @@ from decode.entities.events import ToolCallFinished, ToolCallStarted, TurnFinish
 from decode.models.script import ScriptedModel
 from decode.tools.catalog import FILE_TOOLS
 
-print({spec.name: str(spec.kind) for spec in FILE_TOOLS})
+for spec in FILE_TOOLS:
+    print(f"{spec.name:6} {spec.traits.kind:10} {spec.traits.rules}")
 script = Path(tempfile.mkdtemp()) / "turns.json"
 script.write_text(
     json.dumps(
@@ -268,7 +293,7 @@ script.write_text(
         ]
     )
 )
-loop = AgentLoop(build_agent(ScriptedModel.from_file(script), tools=FILE_TOOLS), AgentDeps(project, Settings()))
+loop = AgentLoop(build_agent(ScriptedModel.from_file(script), tools=FILE_TOOLS), deps)
 async for event in loop.run_turn("check sub in calc.py"):
     if isinstance(event, ToolCallStarted):
         print("→", event.call.summary())
@@ -284,16 +309,18 @@ async for event in loop.run_turn("check sub in calc.py"):
 # ## Check yourself
 
 # %%
-assert read(ctx, "calc.py", limit=1).startswith("     1\tdef add(a, b):")
+assert (await read(ctx, "calc.py", limit=1)).startswith("     1\tdef add(a, b):")
 assert "offset=1993" in page
 assert b"return a + b\r\n" in Path("calc.py").read_bytes()
 assert "README.md" in (await glob(ctx, "*.md")).splitlines()
 assert "debug.log" not in await grep(ctx, "TODO")
 assert "characters not shown" in short
 assert len(short) < 400
+assert saved.startswith("harness:tool-output/")
+assert (await read(ctx, saved, limit=1)).startswith("     1\tmatch 0")
 refused = False
 try:
-    read(ctx, "../x")
+    await read(ctx, "../x")
 except ModelRetry:
     refused = True
 assert refused, "a path outside the workspace was read"

@@ -10,8 +10,8 @@
 #   with the full text saved to a file; the front end sees the output **as it comes**;
 # - the environment carries **none of decode's secrets**.
 #
-# And it opens the **executor seam** (`decode/tools/executor.py`): file tools and bash never touch
-# the disk or start processes themselves; they ask `deps.executor`, a `CommandExecutor`. The
+# And it opens the **executor seam** (`decode/entities/executor.py`): file tools and bash never
+# touch the disk or start processes themselves; they ask `deps.executor`, a `CommandExecutor`. The
 # `LocalExecutor` does it on this machine; the sandbox lesson adds Docker and Modal executors,
 # and no tool changes.
 
@@ -28,22 +28,43 @@ print(sorted(path.name for path in project.iterdir()))
 # %% [markdown]
 # ## 1. The seam
 #
-# A `CommandExecutor` is a small interface: stat, list, read and write files atomically, find a
-# program, and run one. Everything is async-friendly and streams: `run()` hands output to callbacks
-# as it arrives.
+# A backend implements two methods: `run()` runs a program to completion, handing its output to
+# callbacks as it arrives; `spawn()` starts a long-lived program with open pipes. Every file
+# operation has a default built on `run()` with POSIX tools (`realpath`, `stat`, `find`, `tail`,
+# `tar`…), one command however many paths, so a sandbox needs nothing else. All of it is async.
 
 # %%
 from decode.entities.executor import CommandExecutor
+
+print(sorted(CommandExecutor.__abstractmethods__))
+print([name for name in vars(CommandExecutor) if not name.startswith("_") and name not in {"run", "spawn"}])
+
+# %% [markdown]
+# `LocalExecutor` is the seam on this machine: `run()` and `spawn()` start real processes, each in
+# its own process group, and the file operations are overridden with direct I/O, many times faster
+# than a command per call.
+
+# %%
 from decode.tools.local import LocalExecutor
 
 executor: CommandExecutor = LocalExecutor(project)
-print([name for name in vars(CommandExecutor) if not name.startswith("_")])
-
 chunks: list[bytes] = []
 result = await executor.run(
     ["bash", "-c", "echo hello from $0; exit 3"], timeout=10, on_stdout=chunks.append, on_stderr=chunks.append
 )
 print(result.exit_code, b"".join(chunks))
+
+# %% [markdown]
+# `spawn()` is for programs that stay: a language server, an MCP server. We write to its stdin
+# and read its stdout while it runs; `cat` echoes each line back.
+
+# %%
+cat = await executor.spawn(["cat"])
+cat.stdin.write(b"ping\n")
+await cat.stdin.drain()
+echoed = await cat.stdout.readline()
+cat.stdin.close()
+print(echoed, await cat.wait())
 
 # %% [markdown]
 # ## 2. The `bash` tool
@@ -55,13 +76,13 @@ from pydantic_ai import RunContext
 from pydantic_ai.models.test import TestModel
 from pydantic_ai.usage import RunUsage
 
-from decode.entities.deps import AgentDeps
 from decode.config.settings import Settings
+from decode.entities.deps import AgentDeps
 from decode.entities.events import ToolOutputDelta
 from decode.tools.bash import bash
 
 streamed: list[ToolOutputDelta] = []
-deps = AgentDeps(project, Settings(), on_tool_output=streamed.append)
+deps = AgentDeps(executor, Settings(), harness_home=project, on_tool_output=streamed.append)
 ctx = RunContext(deps=deps, model=TestModel(), usage=RunUsage(), tool_call_id="call-1")
 
 print(await bash(ctx, "python3 test_math.py; echo 'a warning' >&2"))
@@ -117,14 +138,18 @@ print("grandchild still running:", running(grandchild))
 # ## 5. Big output: head, tail, and the whole of it in a file
 #
 # `seq 1 1000000` prints about 7 MB. The tool keeps only the head and a rolling tail in memory and
-# streams the rest to `.decode/tool-output/`, so even 50 MB of output costs little.
+# streams the rest to `.decode/tool-output/` in the Harness Home, so even 50 MB of output costs
+# little. The note names the file with a `harness:` path (lesson 04), which `read` opens.
 
 # %%
+from decode.tools.read import read
+
 deps.on_tool_output = None  # no need to stream a million lines here
 out = await bash(ctx, "seq 1 1000000")
 saved = out.split("the full output is in ")[1].split(" ")[0]
 print(out[:60].replace("\n", " "), "…", out[-40:].replace("\n", " "))
-print(saved.startswith(".decode/tool-output/"), (project / saved).stat().st_size)
+print(saved.startswith("harness:tool-output/"))
+print((await read(ctx, saved, offset=500_000, limit=1)).replace(saved, "<saved>"))
 
 # %% [markdown]
 # ## 6. No secrets in the commands' environment
@@ -135,7 +160,7 @@ print(saved.startswith(".decode/tool-output/"), (project / saved).stat().st_size
 # %%
 print(sorted(Settings.secret_env_names()))
 os.environ["OPENROUTER_API_KEY"] = "sk-or-lesson-05-secret"
-secretless = AgentDeps(project, Settings())  # its executor snapshots the environment now
+secretless = AgentDeps(LocalExecutor(project), Settings(), harness_home=project)  # snapshots the environment now
 ctx2 = RunContext(deps=secretless, model=TestModel(), usage=RunUsage())
 env_out = await bash(ctx2, "env")
 del os.environ["OPENROUTER_API_KEY"]
@@ -144,31 +169,75 @@ print("key visible to commands:", "sk-or-lesson-05-secret" in env_out)
 # %% [markdown]
 # ## 7. Why a seam: swap the executor, keep the tools
 #
-# An executor is anything with these methods. This one wraps the local executor and logs every
-# command; the sandbox lesson's Docker and Modal executors plug in the same way.
+# A backend is those two methods. This one implements nothing else: `run()` starts the process
+# with `run_process` (what `LocalExecutor.run` uses) and notes the command, `spawn()` hands over to
+# the local executor. It is what a sandbox backend looks like: the file operations come free.
 
 
 # %%
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
-from decode.entities.executor import ExecResult
+from decode.entities.executor import ExecResult, OutputCallback, Process
+from decode.tools.process import run_process
 
 
-class LoggingExecutor(LocalExecutor):
+class CommandsOnly(CommandExecutor):
+    """An executor with only the two required methods: every file operation runs a command."""
+
     def __init__(self, workspace: Path) -> None:
-        super().__init__(workspace)
+        self.workspace = workspace
+        self.local = LocalExecutor(workspace)  # its secret-free environment, and its spawn()
         self.commands: list[list[str]] = []
 
-    async def run(self, argv: Sequence[str], **kwargs: Any) -> ExecResult:
+    async def run(
+        self,
+        argv: Sequence[str],
+        *,
+        timeout: float,  # noqa: ASYNC109 (the signature of CommandExecutor.run)
+        on_stdout: OutputCallback,
+        on_stderr: OutputCallback,
+        cwd: Path | None = None,
+        env: Mapping[str, str] | None = None,
+        stdin: bytes | None = None,
+    ) -> ExecResult:
         self.commands.append(list(argv))
-        return await super().run(argv, **kwargs)
+        env = self.local.env if env is None else env
+        return await run_process(
+            argv,
+            cwd=cwd or self.workspace,
+            env=env,
+            timeout=timeout,
+            on_stdout=on_stdout,
+            on_stderr=on_stderr,
+            stdin=stdin,
+        )
+
+    async def spawn(
+        self, argv: Sequence[str], *, cwd: Path | None = None, env: Mapping[str, str] | None = None
+    ) -> Process:
+        return await self.local.spawn(argv, cwd=cwd, env=env)
 
 
-logging_executor = LoggingExecutor(project)
-ctx3 = RunContext(deps=AgentDeps(project, Settings(), executor=logging_executor), model=TestModel(), usage=RunUsage())
+# %% [markdown]
+# The `read` tool of lesson 04 works through it unchanged. Each file operation it asked for was
+# one command, run as `env LC_ALL=C PROGRAM …` so the output is never translated: `realpath` to
+# resolve the path, `stat` (through `xargs`), then two `sh` scripts reading the first bytes (is it
+# text?) and the first chunk of lines.
+
+# %%
+commands_only = CommandsOnly(project)
+ctx3 = RunContext(deps=AgentDeps(commands_only, Settings(), harness_home=project), model=TestModel(), usage=RunUsage())
+through_commands = await read(ctx3, "test_math.py")
+print(through_commands)
+print([argv[2] for argv in commands_only.commands])
+
+# %% [markdown]
+# And `bash` is simply one `run()`:
+
+# %%
+commands_only.commands.clear()
 await bash(ctx3, "true")
-print(logging_executor.commands)
+print(commands_only.commands)
 
 # %% [markdown]
 # ## 8. The agent runs the tests
@@ -201,7 +270,10 @@ script.write_text(
         ]
     )
 )
-loop = AgentLoop(build_agent(ScriptedModel.from_file(script), tools=default_tools()), AgentDeps(project, Settings()))
+loop = AgentLoop(
+    build_agent(ScriptedModel.from_file(script), tools=default_tools()),
+    AgentDeps(LocalExecutor(project), Settings(), harness_home=project),
+)
 async for event in loop.run_turn("make the tests pass"):
     if isinstance(event, ToolCallStarted):
         print("→", event.call.summary())
@@ -217,11 +289,14 @@ async for event in loop.run_turn("make the tests pass"):
 # ## Check yourself
 
 # %%
+assert sorted(CommandExecutor.__abstractmethods__) == ["run", "spawn"]
 assert result.exit_code == 3
+assert echoed == b"ping\n"
 assert (await bash(ctx, "exit 7")).startswith("exit code: 7")
 assert not running(grandchild)
 assert "sk-or-lesson-05-secret" not in env_out
 assert steps == "step 1\nstep 2\nstep 3\n"
-assert logging_executor.commands == [["bash", "-c", "true"]]
+assert through_commands.startswith("     1\tassert 2 + 2 == 4")
+assert commands_only.commands == [["bash", "-c", "true"]]
 assert "green" in await bash(ctx, "python3 test_math.py && echo green")
 print("all checks passed")

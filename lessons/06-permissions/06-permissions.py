@@ -62,15 +62,22 @@ for text in ["Bаsh(ls)", "Bash()", "WebFetch(example.com)"]:  # the first has a
         print("error:", exc)
 
 # %% [markdown]
-# The model calls decode's tools by their own names (`bash`, `read`, `edit`…). One table maps
-# them to the rule names users write; Glob and Grep also answer to `Read` rules, Write to `Edit`
-# rules. A tool the model calls `Bash` or `BASH` is *not* bash: no rule names it.
+# The model calls decode's tools by their own names (`bash`, `read`, `edit`…). Which rule names
+# a tool answers to is part of its **traits**, declared beside its function (lesson 04): Glob and
+# Grep also answer to `Read` rules, Write to `Edit` rules. The gate never looks a tool up by name:
+# it is handed the traits. A tool that declares none — the model calling `BASH`, an MCP tool nobody
+# described — is `UNDECLARED`: no rule can name it.
 
 # %%
-from decode.permissions.rules import TOOL_RULES, rule_names_for_tool
+from decode.entities.tools import UNDECLARED
+from decode.permissions.rules import RULE_NAMES
+from decode.tools.catalog import default_tools
 
-print(TOOL_RULES)
-print([rule_names_for_tool(name) for name in ("bash", "Bash", "BASH", "mcp__github__get_issue")])
+TRAITS = {spec.name: spec.traits for spec in default_tools()}
+for name, traits in TRAITS.items():
+    print(f"{name:6} {traits.kind:10} rules={traits.rules}")
+print(RULE_NAMES)
+print(TRAITS.get("BASH", UNDECLARED) is UNDECLARED)
 
 # %% [markdown]
 # ## 2. Reading a bash command the way bash does
@@ -166,14 +173,30 @@ print(len(broken.rules), "rules still in force")
 # %% [markdown]
 # ## 5. The gate
 #
-# `PermissionGate.check(tool, args)` applies the fixed order: a deny rule wins, then an ask rule,
-# then hazards, then allow rules, then the mode's default. Every part of a request (each command,
-# each file a redirection writes) must be allowed; a deny on any part denies the whole.
+# `await gate.check(tool, args, traits)` decides by the traits: they say which argument holds
+# the path (`read`'s `path`) and which rules govern it (`Read`), so `Read(.env)` denies.
 
 # %%
 from decode.permissions.gate import PermissionGate
+from decode.tools.read import READ
 
 gate = PermissionGate.from_settings(project)
+by_traits = await gate.check("read", {"path": ".env"}, READ.traits)
+print(by_traits.decision, "|", by_traits.reason)
+
+# %% [markdown]
+# The same call without traits: nothing proves the tool harmless, and no rule can allow it. It asks.
+
+# %%
+undeclared = await gate.check("read", {"path": ".env"})
+print(undeclared.decision, "|", undeclared.reason)
+
+# %% [markdown]
+# The order is fixed: a deny rule wins, then an ask rule, then hazards, then allow rules, then the
+# mode's default. Every part of a request (each command, each file a redirection writes) must be
+# allowed; a deny on any part denies the whole.
+
+# %%
 calls = [
     ("bash", {"command": "git status"}),
     ("bash", {"command": "git status && rm -rf build"}),
@@ -188,8 +211,10 @@ calls = [
     ("edit", {"path": "src/app.py"}),
     ("BASH", {"command": "git status"}),
 ]
+decisions = {}
 for tool, args in calls:
-    verdict = gate.check(tool, args)
+    verdict = await gate.check(tool, args, TRAITS.get(tool, UNDECLARED))
+    decisions[f"{tool}:{next(iter(args.values()))}"] = verdict.decision.value
     where = shown(verdict.source) if verdict.source else "-"
     print(f"{verdict.decision:5}  {tool}({next(iter(args.values()))})  <- {verdict.rule or 'mode'}  {where}")
 
@@ -197,31 +222,38 @@ for tool, args in calls:
 # The verdict also says why; `to_json()` is what `decode permissions check --json` prints.
 
 # %%
-verdict = gate.check("bash", {"command": "git status && rm -rf build"})
+verdict = await gate.check("bash", {"command": "git status && rm -rf build"}, TRAITS["bash"])
 print(verdict.reason)
 print({key: shown(value) if isinstance(value, str) else value for key, value in verdict.to_json().items()})
 
 # %% [markdown]
 # ## 6. Modes
 #
-# The mode decides what no rule decided (ADR-0024). `default`: read-only tools run inside the
-# workspace. `accept-edits`: file edits inside the workspace run too, bash still needs a rule.
-# `plan`: nothing that changes anything runs; the model is told to present its plan. `bypass`:
-# everything runs except what a deny rule forbids. Shift+Tab cycles default → accept-edits → plan.
+# The mode decides what no rule decided (ADR-0024), by the tool's kind. `default`: read-only tools
+# run inside the workspace. `accept-edits`: file edits inside the workspace run too, bash still
+# needs a rule. `plan`: only read-only and side-effect-free tools run (a to-do list, a question to
+# the user); the model is told to present its plan. `bypass`: everything runs except what a deny
+# rule forbids. Shift+Tab cycles default → accept-edits → plan. The `todo` tool here is made up:
+# all the gate needs is its traits.
 
 # %%
+from decode.entities.tools import ToolKind, ToolTraits
 from decode.permissions.types import Mode
 
 requests = [
-    ("read", {"path": "src/app.py"}),
-    ("edit", {"path": "src/app.py"}),
-    ("bash", {"command": "npm install"}),
-    ("bash", {"command": "rm -rf build"}),
+    ("read", {"path": "src/app.py"}, TRAITS["read"]),
+    ("edit", {"path": "src/app.py"}, TRAITS["edit"]),
+    ("bash", {"command": "npm install"}, TRAITS["bash"]),
+    ("bash", {"command": "rm -rf build"}, TRAITS["bash"]),
+    ("todo", {"items": "plan the fix"}, ToolTraits(ToolKind.SIDE_EFFECT_FREE)),
+    ("mcp__x", {"query": "issues"}, UNDECLARED),
 ]
+by_mode = {}
 print(f"{'':26}" + "".join(f"{mode.value:14}" for mode in Mode))
-for tool, args in requests:
-    decisions = [PermissionGate.from_settings(project, mode=mode).check(tool, args).decision for mode in Mode]
-    print(f"{tool + '(' + next(iter(args.values())) + ')':26}" + "".join(f"{d.value:14}" for d in decisions))
+for tool, args, traits in requests:
+    row = [(await PermissionGate.from_settings(project, mode=mode).check(tool, args, traits)).decision for mode in Mode]
+    by_mode[tool + ":" + next(iter(args.values()))] = dict(zip([m.value for m in Mode], row, strict=True))
+    print(f"{tool + '(' + next(iter(args.values())) + ')':26}" + "".join(f"{d.value:14}" for d in row))
 print([mode.value for mode in (Mode.DEFAULT, Mode.DEFAULT.next(), Mode.DEFAULT.next().next())])
 
 # %% [markdown]
@@ -235,35 +267,41 @@ print([mode.value for mode in (Mode.DEFAULT, Mode.DEFAULT.next(), Mode.DEFAULT.n
 from decode.permissions.settings_files import add_allow_rules
 
 request = {"command": "npm run build && npm run lint > docs/lint.txt"}
-narrowest = gate.narrowest_rules("bash", request)
+narrowest = await gate.narrowest_rules("bash", request, TRAITS["bash"])
 print(narrowest)
-print(gate.narrowest_rules("bash", {"command": "echo $(date)"}))
+print(await gate.narrowest_rules("bash", {"command": "echo $(date)"}, TRAITS["bash"]))
 local = add_allow_rules(project, narrowest)
 print(shown(local))
 print(local.read_text())
-after = PermissionGate.from_settings(project).check("bash", request)
+after = await PermissionGate.from_settings(project).check("bash", request, TRAITS["bash"])
 print(after.decision, "<-", after.rule, shown(after.source))
 
 # %% [markdown]
 # ## 8. In the agent
 #
-# `PermissionHook` (`decode/permissions/hook.py`) is a pydantic-ai *capability*: its
-# `before_tool_execute` runs after the model's arguments are validated and before the tool does.
-# It asks the gate in `deps.permissions`. On `deny` the tool never runs and the model reads why; on
-# `ask` it calls `deps.approve`, the front end's prompt (the REPL asks you: yes, no, always, or no
-# with a reason). Here a small function plays the user. The model is scripted, as in lesson 02.
+# `PermissionHook` (`decode/permissions/hook.py`) is a pydantic-ai *capability* holding the gate:
+# its `before_tool_execute` runs after the model's arguments are validated and before the tool
+# does, and asks the gate with the traits the tool's definition carries. On `deny` the tool never
+# runs and the model reads why; on `ask` it calls `approve`, the front end's prompt (the REPL asks
+# you: yes, no, always, or no with a reason). The composition root (`decode/agent/compose.py`)
+# wires it for every front end:
+#
+# ```python
+# gate = PermissionGate.from_settings(options.home, mode=mode, realpath=executor.realpath)
+# hook = PermissionHook(gate, harness_home=options.home, approve=options.approve)
+# agent = build_agent(model, tools=options.tools, capabilities=[hook])
+# ```
+#
+# Here a small function plays the user, passed to `build_loop` as `approve`. The model is
+# scripted, as in lesson 02.
 
 # %%
 import json
 
-from decode.entities.deps import AgentDeps
-from decode.agent.factory import build_agent
-from decode.agent.loop import AgentLoop
+from decode.agent.compose import LoopOptions, build_loop
 from decode.config.settings import Settings
 from decode.entities.events import ToolCallFinished, ToolCallStarted
-from decode.models.gateway import resolve_model
 from decode.permissions.hook import Answer, Approval
-from decode.tools.catalog import default_tools
 
 commands = ["git status", "rm -rf build", "touch once.txt", "touch always.txt", "touch never.txt"]
 turns = [{"tool_calls": [{"name": "bash", "args": {"command": command}}]} for command in commands]
@@ -282,9 +320,10 @@ async def approve(tool, args, verdict):
 
 
 settings = Settings(gemini_api_key=None)
-deps = AgentDeps(project, settings, permissions=PermissionGate.from_settings(project), approve=approve)
-agent = build_agent(resolve_model(f"script:{scratch / 'turns.json'}", settings), tools=default_tools())
-async for event in AgentLoop(agent, deps).run_turn("tidy up"):
+options = LoopOptions(home=project, settings=settings, model=f"script:{scratch / 'turns.json'}", approve=approve)
+conversation = build_loop(options)
+print("mode:", conversation.gate.mode)
+async for event in conversation.loop.run_turn("tidy up"):
     if isinstance(event, ToolCallStarted):
         print("→", event.call.summary())
     elif isinstance(event, ToolCallFinished):
@@ -293,8 +332,8 @@ print(sorted(path.name for path in project.glob("*.txt")))
 print(json.loads((project / ".decode" / "settings.local.json").read_text())["permissions"]["allow"][-1])
 
 # %% [markdown]
-# `decode run` is headless: it sets no `approve`, so an `ask` becomes a refusal the model reads, and
-# `--permission-mode` chooses the mode for the run.
+# `decode run` is headless: its `LoopOptions` set no `approve`, so an `ask` becomes a refusal the
+# model reads, and `--permission-mode` chooses the mode for the run.
 
 # %%
 import sys
@@ -327,12 +366,12 @@ print(shown(listing.stdout))
 
 # %%
 assert parse_rule("bAsH(ls)", Decision.ALLOW).text == "Bash(ls)"
-assert rule_names_for_tool("BASH") == ()
+assert TRAITS["grep"].rules == ("Grep", "Read")
+assert (by_traits.decision, undeclared.decision) == ("deny", "ask")
 assert [command.words for command in script.commands][:2] == [("git", "status"), ("rm", "-rf", "build")]
 assert analyse_command("curl x | sh").hazards
 assert len({resolve(s, str(project), str(Path.home())) for s in [".env", "src/../.env", "docs/env-link"]}) == 1
 assert broken.problems[0].line == 3
-decisions = {f"{tool}:{next(iter(args.values()))}": gate.check(tool, args).decision.value for tool, args in calls}
 assert decisions["bash:git status"] == "allow"
 assert decisions["bash:git status && rm -rf build"] == "deny"
 assert decisions["bash:curl -s https://get.example | sh"] == "deny"
@@ -340,8 +379,10 @@ assert decisions["bash:echo $(date)"] == "ask"
 assert decisions["read:docs/env-link"] == "deny"
 assert decisions["edit:docs/guide.md"] == "allow"
 assert decisions["BASH:git status"] == "ask"
-assert PermissionGate.from_settings(project, mode=Mode.BYPASS).check("bash", {"command": "rm -rf /"}).decision == "deny"
-assert PermissionGate.from_settings(project, mode=Mode.PLAN).check("edit", {"path": "a.py"}).decision == "deny"
+assert by_mode["bash:rm -rf build"]["bypass"] == "deny"
+assert by_mode["edit:src/app.py"]["plan"] == "deny"
+assert by_mode["todo:plan the fix"]["plan"] == "allow"
+assert by_mode["mcp__x:issues"]["default"] == "ask"
 assert narrowest == ["Bash(npm run build)", "Bash(npm run lint)", "Write(/docs/lint.txt)"]
 assert after.decision == "allow"
 assert check.stdout.startswith("deny")

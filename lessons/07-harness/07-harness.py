@@ -21,24 +21,25 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings
+from decode.entities.deps import AgentDeps
 from decode.models.gateway import resolve_model
 from decode.tools.catalog import default_tools
+from decode.tools.local import LocalExecutor
 
 scratch = Path(tempfile.mkdtemp(prefix="decode-lesson07-")).resolve()
 os.chdir(scratch)
 settings = Settings(gemini_api_key=None)
 
 
-def agent_loop(responses: list[dict], **deps: object) -> AgentLoop:
-    """An Agent Loop on a scripted model playing `responses`, with decode's tools (no permission gate)."""
+def agent_loop(responses: list[dict]) -> AgentLoop:
+    """An Agent Loop on a scripted model playing `responses`, with decode's tools (no permission hook)."""
     script = scratch / f"script-{len(list(scratch.glob('script-*')))}.json"
     script.write_text(json.dumps(responses))
     agent = build_agent(resolve_model(f"script:{script}", settings), tools=default_tools())
-    return AgentLoop(agent, AgentDeps(scratch, settings, **deps))
+    return AgentLoop(agent, AgentDeps(LocalExecutor(scratch), settings, harness_home=scratch))
 
 
 def said(loop: AgentLoop) -> list[str]:

@@ -41,21 +41,22 @@ def script(name: str, responses: list[dict]) -> str:
 # is written until the first turn completes: a conversation that never started leaves no file.
 
 # %%
-from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings
 from decode.context.session import Session
+from decode.entities.deps import AgentDeps
 from decode.entities.events import Notice, TurnFinished
 from decode.models.gateway import resolve_model
 from decode.tools.catalog import FILE_TOOLS
+from decode.tools.local import LocalExecutor
 
 settings = Settings()
 
 
 def agent_loop(model: str, session: Session) -> AgentLoop:
     agent = build_agent(resolve_model(model, settings), tools=FILE_TOOLS)
-    return AgentLoop(agent, AgentDeps(project, settings), session=session)
+    return AgentLoop(agent, AgentDeps(LocalExecutor(project), settings, harness_home=project), session=session)
 
 
 async def turn(loop: AgentLoop, prompt: str) -> None:

@@ -110,15 +110,17 @@ print("first kept:", notes.text.splitlines()[0], "| last kept:", notes.text.spli
 # never summarise memory away). Two turns, with an edit in between:
 
 # %%
-from decode.entities.deps import AgentDeps
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings
+from decode.entities.deps import AgentDeps
 from decode.models.script import ScriptedModel, ScriptedResponse
+from decode.tools.local import LocalExecutor
 
 settings = Settings(_env_file=None)
+deps = AgentDeps(LocalExecutor(app), settings, harness_home=app)  # memory is read from the Harness Home
 model = ScriptedModel([ScriptedResponse(text="Noted."), ScriptedResponse(text="Noted again.")])
-loop = AgentLoop(build_agent(model), AgentDeps(workspace=app, settings=settings))
+loop = AgentLoop(build_agent(model), deps)
 
 
 async def turn(prompt: str) -> str:
@@ -215,15 +217,17 @@ print(render_catalog(catalog))
 # %% [markdown]
 # ## 5. Using a skill
 #
-# The model loads a body with the `skill` tool (a read-only tool from the registry, so it needs no
-# approval). Here the scripted model asks for `release`, then answers:
+# The model loads a body with the `skill` tool. It reads decode's own files, not the Workspace, so
+# its traits say `side-effect-free`: it never asks, and runs even in plan mode. The files a skill
+# ships are named `harness:skills/NAME/PATH`, which `read` opens (lesson 04's `harness:` paths).
+# Here the scripted model asks for `release`, then answers:
 
 # %%
 from decode.entities.events import ToolCallFinished
 from decode.models.script import ScriptedToolCall
 from decode.skills.tool import SKILL_TOOL
 
-print(SKILL_TOOL.name, SKILL_TOOL.kind)
+print(SKILL_TOOL.name, SKILL_TOOL.traits.kind)
 
 skill_model = ScriptedModel(
     [
@@ -231,7 +235,7 @@ skill_model = ScriptedModel(
         ScriptedResponse(text="Following the release skill."),
     ]
 )
-skill_loop = AgentLoop(build_agent(skill_model), AgentDeps(workspace=app, settings=settings))
+skill_loop = AgentLoop(build_agent(skill_model), AgentDeps(LocalExecutor(app), settings, harness_home=app))
 results = [
     event.result async for event in skill_loop.run_turn("Release the app.") if isinstance(event, ToolCallFinished)
 ]
