@@ -29,6 +29,7 @@ from rich.segment import SegmentLines
 from rich.text import Text
 
 from decode.tui.footer import spinner_frame
+from decode.visible import visible
 
 if TYPE_CHECKING:
     from decode.entities.events import AgentEvent
@@ -112,13 +113,13 @@ def outcome(result: ToolResult) -> str:
 
 def tool_line(call: ToolCall | None, result: ToolResult) -> Text:
     """The compact line for a finished tool call: mark, tool and key argument, outcome, time."""
-    summary = call.summary() if call is not None else f"{result.name}()"
+    summary = visible(call.summary() if call is not None else f"{result.name}()")
     mark, style = ("✗", TOOL_ERROR_STYLE) if result.is_error else ("✓", TOOL_OK_STYLE)
     return Text.assemble(
         (f"{mark} ", style),
         (summary, "bold"),
         (" · ", DETAIL_STYLE),
-        (outcome(result), TOOL_ERROR_STYLE if result.is_error else DETAIL_STYLE),
+        (visible(outcome(result)), TOOL_ERROR_STYLE if result.is_error else DETAIL_STYLE),
         (f" · {format_duration(result.duration_s)}", DETAIL_STYLE),
     )
 
@@ -174,7 +175,7 @@ class Renderer:
         self._flush()
         if self._last is not None:
             self.console.print()
-        lines = prompt.splitlines() or [""]
+        lines = visible(prompt).splitlines() or [""]
         text = Text.assemble(("❯ ", PROMPT_MARK_STYLE), (lines[0], USER_STYLE))
         for line in lines[1:]:
             text.append("\n  " + line, style=USER_STYLE)
@@ -186,17 +187,17 @@ class Renderer:
         if level == "error":
             self.error(message)
             return
-        self._print_line(Text(message, style=NOTICE_STYLES.get(level, "")))
+        self._print_line(Text(visible(message), style=NOTICE_STYLES.get(level, "")))
 
     def error(self, message: str) -> None:
         """An error, in its own style; the REPL carries on after it."""
-        self._print_line(Text(f"error: {message}", style=ERROR_STYLE))
+        self._print_line(Text(f"error: {visible(message)}", style=ERROR_STYLE))
 
     def answer(self, text: str) -> None:
         """A whole answer at once, as Markdown (the earlier turns of a resumed session)."""
         self._flush()
         if text.strip():
-            self._print_block(text)
+            self._print_block(visible(text))
 
     def info(self, renderable: RenderableType) -> None:
         """Output of a slash command (help, cost…), printed as it is."""
@@ -209,17 +210,18 @@ class Renderer:
     def event(self, event: AgentEvent) -> None:
         """Render one event of the Agent Loop."""
         match event.kind:
+            # Text decode did not write goes through `visible()`: no escape sequence of it acts.
             case "text":
-                self._on_text(event.text)
+                self._on_text(visible(event.text))
             case "thinking":
-                self._on_thinking(event.text)
+                self._on_thinking(visible(event.text))
             case "tool_call":
                 self._flush()
                 self._running[event.call.id] = (event.call, time.monotonic())
             case "tool_output":
                 # Only the live area shows it (the tail of a running command); the model gets it all.
                 if event.call_id in self._running:
-                    output = self._tool_output.get(event.call_id, "") + event.text
+                    output = self._tool_output.get(event.call_id, "") + event.text  # made visible when shown
                     self._tool_output[event.call_id] = output[-TOOL_OUTPUT_KEEP:]
             case "tool_result":
                 call, _ = self._running.pop(event.result.call_id, (None, 0.0))
@@ -230,7 +232,7 @@ class Renderer:
             case "turn_finished":
                 self._flush()
                 if not self._streamed and event.output.strip():
-                    self._print_block(event.output)
+                    self._print_block(visible(event.output))
                 self._streamed = False
             case _:  # usage: the footer shows it
                 pass
@@ -240,7 +242,7 @@ class Renderer:
         self._flush()
         for call, _ in self._running.values():
             self._print_line(
-                Text.assemble(("✗ ", TOOL_ERROR_STYLE), (call.summary(), "bold"), (" · stopped", DETAIL_STYLE))
+                Text.assemble(("✗ ", TOOL_ERROR_STYLE), (visible(call.summary()), "bold"), (" · stopped", DETAIL_STYLE))
             )
         self._running.clear()
         self._tool_output.clear()
@@ -259,13 +261,15 @@ class Renderer:
         for call_id, (call, started) in self._running.items():
             line = Text.assemble(
                 (f"{spinner_frame(now)} ", "cyan"),
-                (call.summary(), "bold"),
+                (visible(call.summary()), "bold"),
                 (f" · {format_duration(now - started)}", DETAIL_STYLE),
             )
             for output_line in self._tool_output.get(call_id, "").splitlines()[-TOOL_OUTPUT_LINES:]:
                 # A progress bar rewrites its line with \r: show what it shows now. Colours stay.
                 line.append("\n  │ ", style=DETAIL_STYLE)
-                line.append_text(Text.from_ansi(output_line.rsplit("\r", 1)[-1], style=DETAIL_STYLE))
+                shown = Text.from_ansi(output_line.rsplit("\r", 1)[-1], style=DETAIL_STYLE)  # escapes dropped
+                shown.plain = visible(shown.plain)  # and any other control character made visible
+                line.append_text(shown)
             line.no_wrap, line.overflow = True, "ellipsis"
             parts.append(self._capture(line))
         return "".join(parts).rstrip("\n")

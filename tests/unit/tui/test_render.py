@@ -227,3 +227,20 @@ async def test_a_scripted_run_renders_as_a_user_reads_it(tmp_path: Path) -> None
     assert shown[1] == "Let me read it."
     assert shown[2].startswith("✓ read(notes.txt) · ")
     assert shown[3:] == ["Your notes say:", " • buy milk"]
+
+
+def test_escape_sequences_in_what_decode_did_not_write_never_reach_the_terminal() -> None:
+    renderer, file = make_renderer(colour=True)
+    title, clipboard = "\x1b]0;owned\x07", "\x1b]52;c;cm0gLXJmIH4=\x07"
+    call = ToolCall(id="c1", name="read", args={"path": f"notes{title}.txt"})
+    renderer.event(TextDelta(text=f"Here it is {title}\n\n"))
+    renderer.event(ToolCallStarted(call=call))
+    renderer.event(ToolOutputDelta(call_id="c1", stream="stdout", text=f"{clipboard}line\n"))
+    live = renderer.live()
+    renderer.event(ToolCallFinished(result=ToolResult(call_id="c1", name="read", content=f"{clipboard}", is_error=True)))
+    renderer.notice(f"skill skipped: {title}")
+    renderer.event(TurnFinished(output="done", usage=Usage()))
+    out = file.getvalue() + live
+    assert "\x1b]" not in out and "\x07" not in out
+    assert "␛]0;owned␇" in out  # shown, not obeyed
+    assert "\x1b[" in file.getvalue()  # decode's own colours still reach it

@@ -1,0 +1,33 @@
+"""Text decode did not write, made safe for a terminal: every control character shown, none obeyed.
+
+Model text, tool output, file names and error messages can hold escape sequences: `ESC ] 52 ;…`
+sets the clipboard, `ESC ] 0 ;…` retitles the window, `\\r` and backspaces overwrite what a line
+seemed to say, and bidirectional overrides reorder it. Front ends pass such text through `visible()`
+before it reaches the terminal, so only decode's own styling is ever interpreted there.
+
+Each control character except newline and tab becomes one visible character: its Unicode
+"control picture" (`ESC` is `␛`, `BEL` is `␇`, `CR` is `␍`), or `�` for C1 controls and
+bidirectional overrides. The text stays readable, keeps its length (so styles laid over it stay
+put), and nothing in it acts. `\r\n` line endings become `\n` first.
+"""
+
+import re
+
+# C0 controls but \t and \n, DEL, C1 controls, and the bidirectional embeddings and isolates.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _picture(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x20:
+        return chr(0x2400 + code)  # ␀ … ␟
+    if code == 0x7F:
+        return "\u2421"  # ␡
+    return "\ufffd"  # C1 controls and bidi overrides have no picture: �
+
+
+def visible(text: str) -> str:
+    """`text` with every control character but newline and tab made visible (see the module docstring)."""
+    if text.isprintable():  # the common case, checked in C
+        return text
+    return _CONTROLS.sub(_picture, text.replace("\r\n", "\n"))
