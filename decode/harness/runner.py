@@ -141,7 +141,9 @@ class TurnRunner:
                 "finished" if finished else "aborted", returned=tuple(self.priority.take_back(queued_turns=True))
             )
         except Exception as exc:
-            ended = TurnEnded("failed", error=failure_message(exc, self.loop), returned=tuple(self.priority.take_back()))
+            ended = TurnEnded(
+                "failed", error=failure_message(exc, self.loop), returned=tuple(self.priority.take_back())
+            )
         finally:
             self.loop = None
         self.on_event(ended)
