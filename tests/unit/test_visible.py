@@ -21,7 +21,9 @@ ATTACKS = {
 @pytest.mark.parametrize("text", ATTACKS.values(), ids=ATTACKS.keys())
 def test_no_control_character_survives(text: str) -> None:
     shown = visible(text)
-    assert all(char in "\n\t" or (char.isprintable() and char not in "\u202a\u202b\u202c\u202d\u202e") for char in shown)
+    assert all(
+        char in "\n\t" or (char.isprintable() and char not in "\u202a\u202b\u202c\u202d\u202e") for char in shown
+    )
     assert len(shown) == len(text)  # one visible character for each: styles laid over it stay put
 
 

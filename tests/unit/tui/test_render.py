@@ -237,10 +237,13 @@ def test_escape_sequences_in_what_decode_did_not_write_never_reach_the_terminal(
     renderer.event(ToolCallStarted(call=call))
     renderer.event(ToolOutputDelta(call_id="c1", stream="stdout", text=f"{clipboard}line\n"))
     live = renderer.live()
-    renderer.event(ToolCallFinished(result=ToolResult(call_id="c1", name="read", content=f"{clipboard}", is_error=True)))
+    renderer.event(
+        ToolCallFinished(result=ToolResult(call_id="c1", name="read", content=f"{clipboard}", is_error=True))
+    )
     renderer.notice(f"skill skipped: {title}")
     renderer.event(TurnFinished(output="done", usage=Usage()))
     out = file.getvalue() + live
-    assert "\x1b]" not in out and "\x07" not in out
+    assert "\x1b]" not in out
+    assert "\x07" not in out
     assert "␛]0;owned␇" in out  # shown, not obeyed
     assert "\x1b[" in file.getvalue()  # decode's own colours still reach it
