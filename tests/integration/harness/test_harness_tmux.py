@@ -82,12 +82,12 @@ def test_a_message_typed_while_a_slow_model_thinks_steers_it(
     terminal.submit("use pnpm")
     terminal.wait_for_text("↳ steer · use pnpm")  # waiting above the prompt, while the model still thinks
     slow_model.release()
-    screen = terminal.wait_for_text("Switched to pnpm.")
+    terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer after the turn")
+    screen = terminal.wait_for_text("Switched to pnpm.")  # printed for good, not just streaming
 
     assert screen.index("Here is the plan.") < screen.index("❯ use pnpm") < screen.index("Switched to pnpm.")
     first, second = (request.body.decode() for request in slow_model.requests)
     assert "use pnpm" not in first
     assert "use pnpm" in second  # the turn's next request carried the steer
-    terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer after the turn")
     terminal.keys("C-c", "C-c")  # twice in a row: leave
     terminal.wait_for_text("decode-exited-0")

@@ -29,6 +29,11 @@ def test_a_scripted_session_in_a_real_terminal(terminal: Terminal, project: Path
     assert "script:turns.json" in terminal.footer()
 
     terminal.submit("what is this project?")
+    # Finished blocks print above the prompt while the live area shows the one still streaming, so
+    # read the screen once the turn is over (ready, with usage): then every block has been printed.
+    terminal.wait_for(
+        lambda _: "● ready" in terminal.footer() and " 0 tokens" not in terminal.footer(), "the turn's end"
+    )
     screen = terminal.wait_for_text("That is all.")
 
     assert "❯ what is this project?" in screen
@@ -38,7 +43,6 @@ def test_a_scripted_session_in_a_real_terminal(terminal: Terminal, project: Path
     assert "The project is tiny." in screen  # Markdown rendered: no asterisks
     assert "print('demo')" in screen
     assert "```" not in screen
-    terminal.wait_for(lambda _: "● ready" in terminal.footer() and " 0 tokens" not in terminal.footer(), "usage")
     footer = terminal.footer()
     assert "tokens" in footer
     assert "$ n/a" in footer  # no price is known for a scripted model
@@ -54,7 +58,9 @@ def test_ctrl_d_leaves_and_a_missing_key_does_not_stop_the_repl(terminal: Termin
     terminal.wait_for_text("GEMINI_API_KEY is not set")
     terminal.wait_for(lambda _: "✗ no model" in terminal.footer(), "the no-model footer")
     terminal.submit("/help")
-    terminal.wait_for_text("Leave decode")
+    # The help prints between two prompts, when the terminal is not in raw mode and swallows a Ctrl-D
+    # as end-of-file: press it once the next prompt has drawn its footer below the help.
+    terminal.wait_for(lambda screen: "✗ no model" in screen.partition("Leave decode")[2], "the prompt after /help")
     terminal.keys("C-d")
     terminal.wait_for_text("decode-exited-0")
 
