@@ -8,11 +8,13 @@ and code that truly needs the key calls `.get_secret_value()` at the one place i
 Import the ready-made object: `from decode.config.settings import settings`.
 """
 
+import json
+import re
 from pathlib import Path
-from typing import Literal, get_args
+from typing import Annotated, Literal, get_args
 
-from pydantic import AliasChoices, Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 DEFAULT_MODEL = "google-gla:gemini-flash-latest"
 ENV_FILE = ".env"
@@ -90,6 +92,31 @@ class Settings(BaseSettings):
     tool_output_limit: int = Field(30_000, ge=1_000, validation_alias=_env("DECODE_TOOL_OUTPUT_LIMIT"))
     """Characters of one tool output the model sees; past it, the head and the tail, and the full
     text is saved under `.decode/tool-output/`."""
+
+    pass_env: Annotated[list[str], NoDecode] = Field(default_factory=list, validation_alias=_env("DECODE_PASS_ENV"))
+    """Variables the agent's commands get although they look like credentials (`GITHUB_TOKEN`…), which
+    are otherwise left out: names or patterns like `AWS_*`, comma-separated (or a JSON list).
+    decode's own keys are never passed."""
+
+    secret_files: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, validation_alias=_env("DECODE_SECRET_FILES")
+    )
+    """Files that hold secrets besides `.env` and `.env.*`: no tool reads them (nor a command naming
+    them) without asking, unless an allow rule names them. Names or patterns like `*.pem`
+    (gitignore syntax), comma-separated (or a JSON list)."""
+
+    @field_validator("pass_env", "secret_files", mode="before")
+    @classmethod
+    def _split_names(cls, value: object) -> object:
+        """`A,B C` or `["A", "B"]` from the environment or `.env`, a list as it is."""
+        if not isinstance(value, str):
+            return value
+        if value.lstrip().startswith("["):
+            try:
+                return json.loads(value)
+            except json.JSONDecodeError:
+                raise ValueError("expected names separated by commas, or a JSON list of names") from None
+        return [name for name in re.split(r"[,\s]+", value) if name]
 
     @classmethod
     def secret_env_names(cls) -> frozenset[str]:

@@ -4,7 +4,8 @@
     decode permissions check bash "git status && rm -rf build"
     decode permissions check read src/../.env --json     # {"decision": …, "rule": …, "source": …}
 
-Exit codes: 0 the answer was printed (whatever the decision), 2 usage error (an unknown tool).
+Exit codes: 0 the answer was printed (whatever the decision), 2 usage error (an unknown tool, a
+bad setting).
 """
 
 import json
@@ -40,7 +41,12 @@ _json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON 
 
 
 def _load(mode: Mode | None) -> PermissionGate:
-    gate = PermissionGate.from_settings(Path.cwd(), mode=mode)
+    from decode.config.loading import ConfigError
+
+    try:
+        gate = PermissionGate.from_settings(Path.cwd(), mode=mode)
+    except ConfigError as exc:  # a bad DECODE_SECRET_FILES: one line, exit 2
+        raise click.UsageError(str(exc)) from None
     for problem in gate.problems:
         click.echo(f"decode: warning: {problem}", err=True)
     return gate

@@ -6,13 +6,22 @@ redirects to, the file a tool reads or edits): it is allowed only if every part 
 deny on any part denies the whole. A bash script with a hazard (`$(…)`, `eval`, `curl | sh`,
 text the parser cannot read) is never allowed by a rule: it asks, unless the mode is `bypass`.
 
+Files that hold secrets (`.env`, `.env.*` and the names `DECODE_SECRET_FILES` adds) ask before
+any tool reads or writes them, in every mode, unless an allow rule names them (`Read(.env)`); so
+does a bash command whose words name one (`cat .env`, `grep KEY .env`, `dd if=.env`). A word that
+names a file a Read deny or ask rule covers asks too (it is an argument, not a redirection: the
+program may or may not read it), and so does one inside decode's settings or git's internals.
+
 The gate only decides; front ends do the asking (the REPL prompts, `decode run` refuses).
 """
 
+import fnmatch
 import os
 import posixpath
+import re
 import shlex
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+import stat
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,18 +29,20 @@ from typing import Any
 from decode.config.harness_home import HARNESS_DIR
 from decode.entities.tools import UNDECLARED, ToolKind, ToolTraits
 from decode.permissions import paths
-from decode.permissions.commands import Check, analyse_command
+from decode.permissions.commands import Check, CommandAnalysis, analyse_command
 from decode.permissions.rules import (
     PATH_RULES,
     REDIRECT_READ_RULES,
     REDIRECT_WRITE_RULES,
     command_matches,
+    command_pattern,
     domain_matches,
     tool_matches,
 )
 from decode.permissions.settings_files import SettingsProblem, load_permission_settings
+from decode.permissions.shell import TOO_DEEP, Glob, globs_overlap
 from decode.permissions.types import Decision, Mode, Rule, RuleSource, Verdict
-from decode.tools.local import local_realpath
+from decode.tools.local import LocalExecutor, local_realpath
 
 Realpath = Callable[[Path], Awaitable[Path]]
 """How paths are resolved: the executor's `realpath`, the same function the tools use."""
@@ -39,6 +50,14 @@ Realpath = Callable[[Path], Awaitable[Path]]
 # Kinds that run in plan mode: they read, or touch nothing outside the conversation.
 PLAN_KINDS = frozenset({ToolKind.READ_ONLY, ToolKind.SIDE_EFFECT_FREE})
 _ANY_FILE = "any-file"  # stands for "a file inside the searched folder" when matching rules
+DEFAULT_SECRET_FILES = (".env", ".env.*")
+"""Files that hold secrets whatever the settings say; `DECODE_SECRET_FILES` adds more."""
+_MAX_RESOLVED_WORDS = 64  # words of one bash command resolved through symlinks; the rest by name
+_SECRET = "a file that holds secrets (.env, .env.*, DECODE_SECRET_FILES): only an allow rule naming it lets it through"
+_PROTECTED = "in decode's settings or git's internals (.decode, .git): only an allow rule naming it lets it through"
+# A word may name a file the program reads or writes: Read, Edit and Write denies all make it ask.
+_WORD_RULES = (*REDIRECT_READ_RULES, *REDIRECT_WRITE_RULES)
+_UNKNOWN_COMMAND = Check("a command only known at run time", ((None,),), ((None,),))
 
 PLAN_GUIDANCE = (
     "plan mode: decode may read and search but not change anything. Do not try another way: "
@@ -59,6 +78,8 @@ class _Part:
     searches: bool = False  # the path is a folder a search tool reads everything in
     url: str | None = None
     is_path: bool = False
+    named: str | None = None  # a word of a bash command that may name this file (as written)
+    sensitive: str | None = None  # why only an allow rule naming it lets it through
 
 
 class PermissionGate:
@@ -72,31 +93,59 @@ class PermissionGate:
         workspace: Path,
         home: Path | None = None,
         realpath: Realpath | None = None,
+        secret_files: Iterable[str] = (),
     ) -> None:
         self.mode = mode
         self.workspace = os.path.realpath(workspace)
         self.home = os.path.realpath(home if home is not None else Path.home())
         # Without an executor's (`decode permissions`), the local executor's resolution.
         self.realpath: Realpath = realpath or local_realpath
+        # The local executor resolves with os.path.realpath: the gate can do it without pathlib,
+        # and below the (already real) workspace with a stat per component (it runs per word).
+        self._local = (
+            self.realpath is local_realpath or getattr(self.realpath, "__func__", None) is LocalExecutor.realpath
+        )
         # Settings files and git's hooks/config run or grant things: no mode edits them unasked.
         self.protected = (
             os.path.join(self.workspace, HARNESS_DIR.name),
             os.path.join(self.workspace, ".git"),
             os.path.join(self.home, HARNESS_DIR.name),
         )
+        # The same folders through symlinks, as they are now (a link cannot hide them).
+        self.protected = tuple(dict.fromkeys([*self.protected, *map(os.path.realpath, self.protected)]))
+        self.secret_files = tuple(dict.fromkeys([*DEFAULT_SECRET_FILES, *secret_files]))
+        self._secret_names = [p for p in self.secret_files if "/" not in p.strip("/")]
+        self._secret_paths = [p for p in self.secret_files if "/" in p.strip("/")]
+        # Case-insensitive: on macOS and Windows file systems `.ENV` is `.env`.
+        names = "|".join(f"(?:{fnmatch.translate(p)})" for p in self._secret_names) or "(?!)"
+        self._secret_name = re.compile(names, re.IGNORECASE)
         self._rules: dict[Decision, list[Rule]] = {action: [] for action in Decision}
+        self._governing: dict[tuple[Decision, tuple[str, ...]], list[Rule]] = {}
         self.add_rules(rules)
         self.problems: list[SettingsProblem] = []  # what the settings files got wrong (from_settings)
         self.mode_source: RuleSource | None = None  # the file that set the mode, if one did
 
     @classmethod
     def from_settings(
-        cls, workspace: Path, mode: Mode | None = None, home: Path | None = None, realpath: Realpath | None = None
+        cls,
+        workspace: Path,
+        mode: Mode | None = None,
+        home: Path | None = None,
+        realpath: Realpath | None = None,
+        secret_files: Sequence[str] | None = None,
     ) -> "PermissionGate":
-        """A gate with the rules of the settings files; `gate.problems` lists what was skipped."""
+        """A gate with the rules of the settings files; `gate.problems` lists what was skipped.
+
+        `secret_files` defaults to the `DECODE_SECRET_FILES` setting (a bad value raises
+        `decode.config.loading.ConfigError`).
+        """
+        if secret_files is None:
+            from decode.config.loading import load_settings
+
+            secret_files = load_settings().secret_files
         loaded = load_permission_settings(workspace, home)
         default = mode or loaded.default_mode or Mode.DEFAULT
-        gate = cls(loaded.rules, default, workspace=workspace, home=home, realpath=realpath)
+        gate = cls(loaded.rules, default, workspace=workspace, home=home, realpath=realpath, secret_files=secret_files)
         gate.problems = loaded.problems
         gate.mode_source = None if mode else loaded.mode_source
         return gate
@@ -110,6 +159,16 @@ class PermissionGate:
         """Put more rules in force (an "always" answer adds its allow rules here)."""
         for rule in rules:
             self._rules[rule.action].append(rule)
+        self._governing.clear()
+
+    def _governing_rules(self, action: Decision, names: tuple[str, ...]) -> list[Rule]:
+        """The rules of `action` that name a tool answering to `names` (cached: the gate runs often)."""
+        key = (action, names)
+        found = self._governing.get(key)
+        if found is None:
+            found = [r for r in self._rules[action] if any(tool_matches(r, name) for name in names)]
+            self._governing[key] = found
+        return found
 
     async def check(self, tool: str, args: Mapping[str, Any], traits: ToolTraits = UNDECLARED) -> Verdict:
         """Judge one call of `tool` with `args` (as the model sent them), by the tool's traits."""
@@ -128,51 +187,142 @@ class PermissionGate:
         return self._finish([_Part(tool, names)], [], traits.kind)
 
     async def _check_bash(self, command: str) -> Verdict:
-        analysis = analyse_command(command)
+        analysis = _analyse(command)
         parts = [_Part(check.text, ("Bash",), check=check) for check in analysis.checks]
+        if analysis.opaque and self.mode is Mode.BYPASS:
+            # Something runs that no one can name, and no hazard asks in bypass: a Bash deny may match it.
+            parts.append(_Part(_UNKNOWN_COMMAND.text, ("Bash",), check=_UNKNOWN_COMMAND))
         for redirect in analysis.redirects:
             names = REDIRECT_WRITE_RULES if redirect.writes else REDIRECT_READ_RULES
             if redirect.target is None:
                 parts.append(_Part("a file named at run time", names, writes=redirect.writes, is_path=True))
             else:
                 parts.append(await self._path_part(redirect.target, names, writes=redirect.writes))
-        hazards = list(analysis.hazards) or ([] if command.strip() else ["an empty command"])
+        for index, word in enumerate(analysis.files):
+            parts.append(await self._word_part(word, resolve=index < _MAX_RESOLVED_WORDS))
+        hazards = list(analysis.hazards)
+        if not command.strip():
+            hazards.append("an empty command")
+        elif not analysis.checks:
+            hazards.append("it runs no command a rule could allow, and nothing proves it harmless")
         return self._finish(parts, hazards, ToolKind.OTHER)
 
     async def resolve(self, path: str) -> tuple[str, str]:
         """A path as written (absolute, normalised) and the real file it names (symlinks followed)."""
         written = paths.absolute(path, self.workspace, self.home)
-        return written, str(await self.realpath(Path(written)))
+        try:
+            if self._local:
+                return written, _local_real(written, self.workspace)
+            return written, str(await self.realpath(Path(written)))
+        except (OSError, ValueError):  # a NUL byte, a loop, an unreadable folder: judge it as written
+            return written, written
+
+    async def hidden(self, paths: Sequence[Path]) -> set[Path]:
+        """The files a search (`grep`, `glob`) found that it must not show: the `SearchFilter` of
+        the tools. A file is hidden when a deny (or an ask) rule for reading covers it, or when it
+        holds secrets and no allow rule names it. A search was allowed as a whole; these rules
+        still hold for each file inside it."""
+        hidden: set[Path] = set()
+        for path in paths:
+            part = await self._path_part(str(path), ("Grep", "Read"), writes=False)
+            for action in (Decision.DENY, Decision.ASK):
+                if any(
+                    self._matches(rule, part, broad=True) is not False
+                    for rule in self._governing_rules(action, part.rule_names)
+                ):
+                    hidden.add(path)
+            if part.sensitive is not None and not self._named_by_allow(part, [part]):
+                hidden.add(path)
+        return hidden
+
+    def is_secret(self, path: str) -> bool:
+        """Does this absolute path name a file that holds secrets? For a pattern (`.e*`): could it?"""
+        name = posixpath.basename(path)
+        if isinstance(path, Glob):
+            return any(globs_overlap(name.lower(), secret.lower()) for secret in self._secret_names)
+        if self._secret_name.fullmatch(name):
+            return True
+        return any(paths.compile_pattern(p, self.workspace, self.home).matches(path) for p in self._secret_paths)
+
+    def _may_be_folder(self, path: str) -> bool:
+        """Could a word name a folder (which a program may read all of)? Locally: is it one."""
+        return not self._local or isinstance(path, Glob) or os.path.isdir(path)
+
+    def _protected(self, *candidates: str | None) -> bool:
+        return any(c is not None and paths.is_within(c, root) for c in candidates for root in self.protected)
 
     async def _path_part(self, path: str, names: tuple[str, ...], *, writes: bool, searches: bool = False) -> _Part:
         written, real = await self.resolve(path)
         verb = "write" if writes else "search" if searches else "read"
+        secret = self.is_secret(written) or self.is_secret(real)
         return _Part(
-            f"{verb} {path}", names, path=real, written=written, writes=writes, searches=searches, is_path=True
+            f"{verb} {path}",
+            names,
+            path=real,
+            written=written,
+            writes=writes,
+            searches=searches,
+            is_path=True,
+            sensitive=_SECRET if secret else None,
+        )
+
+    async def _word_part(self, word: str, *, resolve: bool) -> _Part:
+        """A word of a bash command that may name a file (`cat .env`): judged like a read of it."""
+        written = paths.absolute(word, self.workspace, self.home)
+        real = (await self.resolve(word))[1] if resolve else written
+        if isinstance(word, Glob):
+            written, real = Glob(written), Glob(real)
+        sensitive = None
+        pattern = not isinstance(written, Glob) and any(c in word for c in "*?[")  # `find -name '.env*'`
+        if self.is_secret(written) or self.is_secret(real) or (pattern and self.is_secret(Glob(written))):
+            sensitive = _SECRET
+        elif self.mode is not Mode.BYPASS and self._protected(written, real):
+            sensitive = _PROTECTED  # as for the file tools: bypass writes there too
+        return _Part(
+            f"names {word}",
+            _WORD_RULES,
+            path=real,
+            written=written,
+            searches=self._may_be_folder(real),  # `grep -r x secrets`: a folder a rule covers all of
+            is_path=True,
+            named=word,
+            sensitive=sensitive,
         )
 
     def _finish(self, parts: list[_Part], hazards: list[str], kind: ToolKind) -> Verdict:
-        """Apply the fixed order: deny, plan mode, ask, bypass, hazards, allow, the mode's default."""
+        """Apply the fixed order: deny, plan mode, ask, secrets, bypass, hazards, allow, the mode's default."""
         for part in parts:
-            for rule in self._rules[Decision.DENY]:
+            if part.named is not None:
+                continue  # an argument may not be read at all: it asks (below), it never denies
+            for rule in self._governing_rules(Decision.DENY, part.rule_names):
                 if self._matches(rule, part, broad=True):
                     return Verdict(Decision.DENY, f"{part.label}: denied by {rule}", rule)
         if self.mode is Mode.PLAN and kind not in PLAN_KINDS:
             return Verdict(Decision.DENY, PLAN_GUIDANCE)
         for part in parts:
-            for rule in (*self._rules[Decision.ASK], *self._rules[Decision.DENY]):
+            # A word may be written or only read: Edit denies count for it, Edit asks do not.
+            asks = self._governing_rules(Decision.ASK, REDIRECT_READ_RULES if part.named else part.rule_names)
+            for rule in (*asks, *self._governing_rules(Decision.DENY, part.rule_names)):
                 match = self._matches(rule, part, broad=True)
+                if part.named is not None and match and (rule.action is Decision.DENY or self.mode is not Mode.BYPASS):
+                    return Verdict(Decision.ASK, f"{part.label}, a file {rule.action.value} rule {rule} covers", rule)
                 if match is None and rule.action is Decision.DENY:
                     return Verdict(Decision.ASK, f"{part.label}: might match deny rule {rule}", rule)
                 if match and self.mode is not Mode.BYPASS:
                     return Verdict(Decision.ASK, f"{part.label}: ask rule {rule}", rule)
+        for part in parts:
+            if part.sensitive is not None and not self._named_by_allow(part, parts):
+                return Verdict(Decision.ASK, f"{part.label}: {part.sensitive}")
         if self.mode is Mode.BYPASS:
             return Verdict(Decision.ALLOW, "bypass mode: everything not denied runs")
         if hazards:
             return Verdict(Decision.ASK, "; ".join(hazards))
         used: Rule | None = None
         for part in parts:
-            rule = next((r for r in self._rules[Decision.ALLOW] if self._matches(r, part, broad=False)), None)
+            if part.named is not None:
+                continue  # words need no rule of their own: the command's rule covers them
+            allows = self._governing_rules(Decision.ALLOW, part.rule_names)
+            rule = next((r for r in allows if self._matches(r, part, broad=False)), None)
             if rule is not None:
                 used = used or rule  # report the first part's rule: usually the command itself
             elif not self._mode_allows(part, kind):
@@ -181,21 +331,39 @@ class PermissionGate:
             return Verdict(Decision.ALLOW, f"allowed by {used}", used)
         return Verdict(Decision.ALLOW, f"{self.mode} mode allows {kind} tools here")
 
-    def _matches(self, rule: Rule, part: _Part, *, broad: bool) -> bool | None:
-        """Does `rule` cover `part`? None: cannot tell (a word or path known only at run time)."""
-        if not any(tool_matches(rule, name) for name in part.rule_names):
+    def _named_by_allow(self, part: _Part, parts: list[_Part]) -> bool:
+        """Does an allow rule name this sensitive file: a path rule aimed at it, or the command's
+        own Bash rule spelling the word (`Bash(cat .env)`, what "always" saves)?"""
+        for rule in self._governing_rules(Decision.ALLOW, part.rule_names):
+            if rule.specifier is not None and _names_a_file(rule.specifier) and self._matches(rule, part, broad=False):
+                return True
+        if part.named is None:
             return False
+        forms = [form for p in parts if p.check is not None for form in p.check.allow_forms]
+        return any(
+            part.named in command_pattern(rule.specifier)[0] and any(command_matches(rule.specifier, f) for f in forms)
+            for rule in self._governing_rules(Decision.ALLOW, ("Bash",))
+            if rule.specifier is not None and rule.specifier != "*"
+        )
+
+    def _matches(self, rule: Rule, part: _Part, *, broad: bool) -> bool | None:
+        """Does `rule` cover `part` (a rule governing one of its names)? None: cannot tell."""
         if rule.specifier is None:
             return True
         if part.check is not None:
             forms = part.check.block_forms if broad else part.check.allow_forms
-            results = [command_matches(rule.specifier, form) for form in forms]
+            results = [command_matches(rule.specifier, form, broad=broad) for form in forms]
             return True if True in results else (None if None in results else False)
         if part.is_path:
             if part.path is None:
                 return None
             pattern = paths.compile_pattern(rule.specifier, self.workspace, self.home)
-            targets = [part.path, part.written] if broad and part.written is not None else [part.path]
+            if isinstance(part.path, Glob):  # `cat /home/*/.ssh/id_rsa`: could it name a covered file?
+                words = {part.path, part.written or part.path}
+                return any(globs_overlap(word, covered) for word in words for covered in pattern.as_globs())
+            targets = [part.path]
+            if broad and part.written is not None and part.written != part.path:
+                targets.append(part.written)
             if part.searches:  # a rule covering everything in a folder covers searching it
                 targets += [f"{target}/{_ANY_FILE}" for target in targets]
             return any(pattern.matches(target) for target in targets)
@@ -213,8 +381,7 @@ class PermissionGate:
             return False  # outside the workspace, or unknown: ask
         if not part.writes:
             return True
-        protected = any(paths.is_within(part.path, root) for root in self.protected)
-        return self.mode is Mode.ACCEPT_EDITS and not protected
+        return self.mode is Mode.ACCEPT_EDITS and not self._protected(part.path, part.written)
 
     async def narrowest_rules(self, tool: str, args: Mapping[str, Any], traits: ToolTraits = UNDECLARED) -> list[str]:
         """The allow rules an "always" answer should save: the narrowest that cover this call.
@@ -235,7 +402,7 @@ class PermissionGate:
         return [names[0]]
 
     async def _narrowest_bash(self, command: str) -> list[str]:
-        analysis = analyse_command(command)
+        analysis = _analyse(command)
         if analysis.hazards:
             return []
         rules: list[str] = []
@@ -258,6 +425,37 @@ class PermissionGate:
             if paths.is_within(resolved, root):
                 return prefix + _escape(posixpath.relpath(resolved, root))
         return "/" + _escape(resolved)
+
+
+def _local_real(path: str, workspace: str) -> str:
+    """`os.path.realpath(path)`, faster below the real `workspace`: one lstat per component,
+    until a missing one (nothing below it can be a link) or a link (then realpath does it all)."""
+    if not path.startswith(workspace + "/"):
+        return os.path.realpath(path)
+    current = workspace
+    for part in path[len(workspace) + 1 :].split("/"):
+        current = f"{current}/{part}"
+        try:
+            info = os.lstat(current)
+        except (FileNotFoundError, NotADirectoryError):
+            return path
+        if stat.S_ISLNK(info.st_mode):
+            return os.path.realpath(path)
+    return path
+
+
+def _analyse(command: str) -> CommandAnalysis:
+    """`analyse_command`, which never raises: input too deep to follow is a hazard."""
+    try:
+        return analyse_command(command)
+    except RecursionError:
+        return CommandAnalysis((), (), (TOO_DEEP,), opaque=True)
+
+
+def _names_a_file(specifier: str) -> bool:
+    """Does a path rule name files, not just folders? `.env`, `*.pem`, `/cfg/.env.*` do; `src/**` does not."""
+    last = specifier.rstrip("/").rsplit("/", 1)[-1]
+    return last.replace("*", "").replace("?", "") != ""
 
 
 def _host(url: str) -> str | None:

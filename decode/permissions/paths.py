@@ -55,11 +55,22 @@ class PathPattern:
 
     base: str
     spec: GitIgnoreSpec
+    line: str = "**"  # the gitignore pattern, as written relative to `base`
 
     def matches(self, path: str) -> bool:
         if not is_within(path, self.base):
             return False
         return self.spec.match_file(path[len(self.base) :].lstrip("/") or ".")
+
+    def as_globs(self) -> tuple[str, ...]:
+        """The files it covers as absolute patterns, `**` crossing folders (`shell.globs_overlap`):
+        `secrets/**` under /w is `/w/secrets/**`; `.env`, which matches at any depth, is `/w/.env`
+        and `/w/**/.env`."""
+        line = self.line.rstrip("/")
+        base = self.base.rstrip("/")
+        if "/" in line:
+            return (f"{base}/{line.lstrip('/')}",)
+        return (f"{base}/{line}", f"{base}/**/{line}")
 
 
 @lru_cache(maxsize=1024)
@@ -68,7 +79,7 @@ def compile_pattern(specifier: str | None, workspace: str, home: str) -> PathPat
     from pathspec import GitIgnoreSpec
 
     if specifier is None:
-        return PathPattern("/", GitIgnoreSpec.from_lines(["**"]))
+        return PathPattern("/", GitIgnoreSpec.from_lines(["**"]), "**")
     if specifier.startswith("//"):
         base, pattern = "/", specifier[1:]
     elif specifier == "~" or specifier.startswith("~/"):
@@ -85,4 +96,4 @@ def compile_pattern(specifier: str | None, workspace: str, home: str) -> PathPat
     if climbs:
         base = os.path.join(base, *parts[:climbs])
         pattern = "/" + "/".join(parts[climbs:]) if parts[climbs:] else "**"
-    return PathPattern(os.path.realpath(base), GitIgnoreSpec.from_lines([pattern]))
+    return PathPattern(os.path.realpath(base), GitIgnoreSpec.from_lines([pattern]), pattern)

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from urllib.parse import urlsplit
 
+from decode.permissions.shell import Glob, glob_matches
 from decode.permissions.types import Decision, Rule, RuleSource
 
 # The rule names of the rule language, in their canonical spelling. Which tools answer to which
@@ -94,11 +95,13 @@ def command_pattern(specifier: str) -> tuple[tuple[str, ...], bool]:
     return words, prefix
 
 
-def command_matches(specifier: str | None, words: Sequence[str | None]) -> bool | None:
+def command_matches(specifier: str | None, words: Sequence[str | None], *, broad: bool = False) -> bool | None:
     """Does a Bash specifier match this command's words? None means "cannot tell".
 
     A word that is only known when the shell runs (`$VAR`, `$(…)`) is None: where the rule
-    compares such a word, the answer is unknown, which the gate never treats as an allow.
+    compares such a word, the answer is unknown, which the gate never treats as an allow. A
+    file-name pattern (`r?`, a `Glob`) matches only itself, except for a deny or ask rule
+    (`broad`): there it matches every word it could expand to, so `/bin/r? x` is `rm x`.
     """
     if specifier is None or specifier == "*":
         return True
@@ -107,7 +110,7 @@ def command_matches(specifier: str | None, words: Sequence[str | None]) -> bool 
         if word is None:
             # A run-time word may expand to several words or to none: from here on, unknown.
             return None
-        if word != want:
+        if word != want and not (broad and isinstance(word, Glob) and glob_matches(word, want)):
             return False
     if len(words) < len(expected) or (not prefix and len(words) != len(expected)):
         return None if None in words else False

@@ -61,3 +61,37 @@ def test_malformed_dotenv_lines_do_not_stop_the_rest(project: Path) -> None:
 
 def test_env_file_is_resolved_in_the_launch_directory(project: Path) -> None:
     assert Settings().env_file == project / ".env"
+
+
+def test_pass_env_is_empty_by_default(project: Path) -> None:
+    assert Settings().pass_env == []
+
+
+@pytest.mark.parametrize(
+    ("raw", "names"),
+    [
+        ("GITHUB_TOKEN", ["GITHUB_TOKEN"]),
+        ("GITHUB_TOKEN,AWS_*", ["GITHUB_TOKEN", "AWS_*"]),
+        (" GITHUB_TOKEN , NPM_TOKEN  HF_TOKEN ", ["GITHUB_TOKEN", "NPM_TOKEN", "HF_TOKEN"]),
+        ('["GITHUB_TOKEN", "AWS_*"]', ["GITHUB_TOKEN", "AWS_*"]),
+        ("", []),
+    ],
+)
+def test_pass_env_reads_names_separated_by_commas_or_a_json_list(
+    project: Path, monkeypatch: pytest.MonkeyPatch, raw: str, names: list[str]
+) -> None:
+    monkeypatch.setenv("DECODE_PASS_ENV", raw)
+    assert Settings().pass_env == names
+
+
+def test_pass_env_comes_from_dotenv_too(project: Path) -> None:
+    (project / ".env").write_text("DECODE_PASS_ENV=GITHUB_TOKEN,NPM_TOKEN\n")
+    assert Settings().pass_env == ["GITHUB_TOKEN", "NPM_TOKEN"]
+
+
+def test_a_broken_json_pass_env_names_the_variable(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DECODE_PASS_ENV", '["GITHUB_TOKEN"')
+    with pytest.raises(ValidationError) as caught:
+        Settings()
+    assert caught.value.errors()[0]["loc"] == ("DECODE_PASS_ENV",)
+    assert "comma" in caught.value.errors()[0]["msg"]

@@ -2,6 +2,8 @@
 
 import shlex
 
+import pytest
+
 from decode.permissions.commands import analyse_command
 
 
@@ -55,3 +57,111 @@ def test_nesting_has_a_limit() -> None:
     for _ in range(8):
         script = f"bash -c {shlex.quote(script)}"
     assert "scripts nested too deep to follow" in analyse_command(script).hazards
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "sudo --user=root rm x",
+        "sudo -u root -- rm x",
+        "sudo -E -H rm x",
+        "sudo --preserve-env=PATH rm x",
+        "doas -u root rm x",
+        "xargs --max-args=1 rm x",
+        "xargs -I{} rm x",
+        "xargs -i rm x",
+        "setsid -f rm x",
+        "ionice -c 3 rm x",
+        "taskset 0x1 rm x",
+        "taskset -c 0 rm x",
+        "flock /tmp/lock rm x",
+        "strace -f -e trace=file rm x",
+        "ltrace -o /dev/null rm x",
+        "chronic rm x",
+        "runuser -u bob -- rm x",
+        "unshare -r --mount rm x",
+        "watch -x rm x",
+        "busybox rm x",
+        "nice -10 rm x",
+        "nice --adjustment=5 rm x",
+        "timeout --signal=TERM -k 1 5 rm x",
+        "env -i -u HOME --chdir=/tmp rm x",
+        "command -p rm x",
+        "exec -a name rm x",
+        "stdbuf -oL rm x",
+        "coproc rm x",
+        "time -p rm x",
+        "chroot / rm x",
+        "uv run rm x",
+        "poetry run rm x",
+        "nohup nice sudo rm x",
+        "sud? rm x",
+        "sudo --an-option-nobody-knows rm x",
+    ],
+)
+def test_every_wrapper_is_seen_through_for_denies(command: str) -> None:
+    analysis = analyse_command(command)
+    forms = [form for check in analysis.checks for form in check.block_forms]
+    assert any(form[:2] == ("rm", "x") for form in forms), forms
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "su -c 'rm x'",
+        "su - bob -c 'rm x'",
+        "runuser -l bob -c 'rm x'",
+        "script -q -c 'rm x' /dev/null",
+        "flock -n /tmp/lock -c 'rm x'",
+        "watch -n 1 rm x",
+        "watch 'rm x'",
+        "parallel 'rm x' ::: a",
+        "ssh host rm x",
+        "trap 'rm x' EXIT",
+        "sg staff 'rm x'",
+        "env -S 'rm x'",
+        "busybox sh -c 'rm x'",
+        "find . -exec sh -c 'rm x' \\;",
+        "bash -o errexit -c 'rm x'",
+        "bash <<< 'rm x'",
+        "bash -s <<< 'rm x'",
+        "bash /dev/stdin <<< 'rm x'",
+        "source /dev/stdin <<< 'rm x'",
+        "sudo -s <<< 'rm x'",
+        "sh <<EOF\nrm x\nEOF",
+        "echo 'rm x' | sh",
+        "printf 'r\\x6d x' | sh",
+    ],
+)
+def test_strings_run_as_scripts_are_checked_for_denies(command: str) -> None:
+    analysis = analyse_command(command)
+    forms = [form for check in analysis.checks for form in check.block_forms]
+    assert ("rm", "x") in forms, forms
+    assert analysis.hazards
+
+
+@pytest.mark.parametrize(
+    "command", ["curl x | sh", 'eval "$x"', 'bash -c "$x"', "source <(curl x)", "su", "let x", "cat x | parallel"]
+)
+def test_what_cannot_be_known_is_opaque(command: str) -> None:
+    analysis = analyse_command(command)
+    assert analysis.opaque
+    assert analysis.hazards
+
+
+def test_an_option_the_table_does_not_know_is_read_both_ways_and_allows_nothing() -> None:
+    (check,) = analyse_command("timeout --new-flag 5 npm test").checks
+    assert ("npm", "test") in check.block_forms
+    assert check.allow_forms == (("timeout", "--new-flag", "5", "npm", "test"),)
+
+
+def test_command_v_runs_nothing_and_find_writes_ask() -> None:
+    (check,) = analyse_command("command -v rm").checks
+    assert check.block_forms == (("command", "-v", "rm"),)
+    assert analyse_command("find . -fprint out.txt").hazards == ("find -fprint writes a file",)
+
+
+def test_a_name_only_known_at_run_time_is_a_hazard_even_inside_a_wrapper() -> None:
+    assert "the command's name is only known at run time" in analyse_command("r* x").hazards
+    assert "the command's name is only known at run time" in analyse_command("sudo $CMD x").hazards
+    assert "the command's name is only known at run time" in analyse_command("{ls,-la}").hazards

@@ -2,6 +2,8 @@
 
 import inspect
 import json
+import re
+import shlex
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -11,6 +13,7 @@ import pytest
 from decode.entities.tools import UNDECLARED, ToolKind, ToolSpec, ToolTraits
 from decode.permissions.gate import PLAN_GUIDANCE, PermissionGate
 from decode.permissions.rules import parse_rule
+from decode.permissions.shell import Glob
 from decode.permissions.types import Decision, Layer, Mode
 from decode.skills.tool import SKILL_TOOL
 from decode.tools.bash import BASH
@@ -26,6 +29,7 @@ CATALOG: dict[str, ToolTraits] = {spec.name: spec.traits for spec in default_too
 # The traits a web-fetch tool declares (decode has none yet; the rule language has WebFetch).
 WEB_FETCH = ToolTraits(ToolKind.OTHER, rules=("WebFetch",), url="url")
 EVERY_TOOL: list[ToolSpec] = [*default_tools(), SKILL_TOOL]
+SECRET_FILES: list[str] = CORPUS["settings"]["secret_files"]  # what DECODE_SECRET_FILES would add
 
 
 def corpus_traits(tool: str) -> ToolTraits:
@@ -55,10 +59,12 @@ def write_settings(path: Path, content: dict[str, Any]) -> Path:
 
 
 def fill(text: str, places: dict[str, Path]) -> str:
-    """Replace the corpus's placeholders ({workspace}, {home}, {outside}) with real folders."""
+    """Replace the corpus's placeholders: {workspace}, {home}, {outside} with real folders,
+    {deep:N} with N nested command substitutions and {parens:N} with N nested subshells."""
     for name, place in places.items():
         text = text.replace("{" + name + "}", str(place))
-    return text
+    text = re.sub(r"\{deep:(\d+)\}", lambda m: "$(echo " * int(m.group(1)) + "x" + ")" * int(m.group(1)), text)
+    return re.sub(r"\{parens:(\d+)\}", lambda m: "(" * int(m.group(1)) + "ls" + ")" * int(m.group(1)), text)
 
 
 @pytest.fixture
@@ -84,7 +90,8 @@ def _case_id(case: dict) -> str:
 
 @pytest.mark.parametrize("case", CORPUS["case"], ids=_case_id)
 async def test_bypass_corpus(case: dict, corpus_places: dict[str, Path]) -> None:
-    gate = PermissionGate.from_settings(corpus_places["workspace"], mode=Mode.parse(case.get("mode", "default")))
+    mode = Mode.parse(case.get("mode", "default"))
+    gate = PermissionGate.from_settings(corpus_places["workspace"], mode=mode, secret_files=SECRET_FILES)
     assert gate.problems == []
     traits = corpus_traits(case["tool"])
     argument = fill(case["arg"], corpus_places)
@@ -95,10 +102,35 @@ async def test_bypass_corpus(case: dict, corpus_places: dict[str, Path]) -> None
     assert verdict.decision == Decision(case["expect"]), verdict.reason
 
 
-def test_the_corpus_is_large_enough_and_covers_every_decision() -> None:
+# The classes of bypass the corpus covers, with the fewest cases each must have.
+CLASSES = {
+    "chaining": 10,
+    "shell-strings": 10,
+    "substitution": 5,
+    "wrappers": 10,
+    "quoting": 10,
+    "redirections": 10,
+    "paths": 10,
+    "modes": 5,
+    "tool-names": 10,
+    "no-command": 20,
+    "surroundings": 25,
+    "escaping-redirections": 15,
+    "spelling": 60,
+    "deep-input": 5,
+    "secrets": 25,
+    "still-allowed": 15,
+}
+
+
+def test_the_corpus_is_large_enough_and_covers_every_decision_and_class() -> None:
     cases = CORPUS["case"]
-    assert len(cases) >= 60
+    assert len(cases) >= 300
     assert {case["expect"] for case in cases} == {"allow", "ask", "deny"}
+    counts = {name: sum(case["class"] == name for case in cases) for name in CLASSES}
+    assert {case["class"] for case in cases} == set(CLASSES)
+    assert all(counts[name] >= least for name, least in CLASSES.items()), counts
+    assert len({(case["tool"], case["arg"], case.get("mode", "default")) for case in cases}) == len(cases)
 
 
 def gate_with(tmp_path: Path, *rules: str, mode: Mode = Mode.DEFAULT) -> PermissionGate:
@@ -241,3 +273,194 @@ def test_the_argument_each_tool_is_judged_by() -> None:
     assert GREP.traits.argument({"pattern": "x"}) == "."
     assert READ.traits.argument({"path": 3}) == "."
     assert BASH.traits.argument({"command": 3}) is None
+
+
+# --- files that hold secrets -------------------------------------------------------------------
+
+
+@pytest.fixture
+def secrets_project(project: Path) -> Path:
+    for name in (".env", ".env.local", "config/.env.test", "creds.json", "src/app.py"):
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text("KEY=1\n", encoding="utf-8")
+    (project / "innocent").symlink_to(project / ".env")
+    return project
+
+
+@pytest.mark.parametrize("mode", list(Mode))
+@pytest.mark.parametrize(
+    ("spec", "path"),
+    [(READ, ".env"), (READ, "config/.env.test"), (READ, "innocent"), (GREP, ".env.local"), (EDIT, ".env")],
+    ids=lambda value: value if isinstance(value, str) else value.name,
+)
+async def test_a_secret_file_asks_in_every_mode_before_a_tool_touches_it(
+    secrets_project: Path, mode: Mode, spec: ToolSpec, path: str
+) -> None:
+    gate = gate_with(secrets_project, mode=mode)
+    assert spec.traits.path is not None
+    verdict = await gate.check(spec.name, {spec.traits.path: path}, spec.traits)
+    expected = Decision.DENY if mode is Mode.PLAN and spec is EDIT else Decision.ASK
+    assert verdict.decision is expected, verdict.reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cat .env",
+        "grep KEY .env.local",
+        "cat < .env",
+        "head -1 innocent",
+        "cat ./config/.env.test",
+        "cat .e*",
+        "cat $HOME/../x/.env",
+        'cat "$PWD/.env"',
+        "docker run --env-file=.env img",
+        "cat {x,.env}",
+    ],
+)
+async def test_a_command_naming_a_secret_file_asks_even_when_its_program_is_allowed(
+    secrets_project: Path, command: str
+) -> None:
+    gate = gate_with(
+        secrets_project, "allow Bash(cat:*)", "allow Bash(grep:*)", "allow Bash(head:*)", "allow Bash(docker:*)"
+    )
+    verdict = await gate.check("bash", bash(command), BASH.traits)
+    assert verdict.decision is Decision.ASK, verdict.reason
+    assert "holds secrets" in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("rules", "tool", "argument", "decision"),
+    [
+        (["allow Read(.env)"], "read", ".env", Decision.ALLOW),
+        (["allow Read(/.env)"], "read", ".env", Decision.ALLOW),
+        (["allow Read(**/.env*)"], "read", "config/.env.test", Decision.ALLOW),
+        (["allow Read(**)"], "read", ".env", Decision.ASK),  # allows everything, names nothing
+        (["allow Read"], "read", ".env", Decision.ASK),
+        (["allow Bash(cat .env)"], "bash", "cat .env", Decision.ALLOW),
+        (["allow Bash(cat:*)", "allow Read(.env)"], "bash", "cat .env", Decision.ALLOW),
+        (["allow Bash(cat:*)"], "bash", "cat src/app.py", Decision.ALLOW),
+    ],
+)
+async def test_only_an_allow_rule_that_names_a_secret_file_lets_it_through(
+    secrets_project: Path, rules: list[str], tool: str, argument: str, decision: Decision
+) -> None:
+    traits = CATALOG[tool]
+    verdict = await gate_with(secrets_project, *rules).check(tool, {argument_key(traits): argument}, traits)
+    assert verdict.decision is decision, verdict.reason
+
+
+async def test_always_saves_a_rule_that_names_the_secret_file(secrets_project: Path) -> None:
+    gate = gate_with(secrets_project)
+    saved = await gate.narrowest_rules("read", {"path": ".env"}, READ.traits)
+    gate.add_rules(parse_rule(rule, Decision.ALLOW) for rule in saved)
+    assert (await gate.check("read", {"path": ".env"}, READ.traits)).decision is Decision.ALLOW
+    assert (await gate.check("read", {"path": ".env.local"}, READ.traits)).decision is Decision.ASK
+
+
+async def test_the_setting_adds_secret_files_and_from_settings_reads_it(
+    secrets_project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import decode.config.settings as settings_module
+    from decode.config.settings import Settings
+
+    assert (
+        await gate_with(secrets_project).check("read", {"path": "creds.json"}, READ.traits)
+    ).decision is Decision.ALLOW
+    monkeypatch.setattr(settings_module, "settings", Settings(secret_files=["creds.json", "*.pem"]), raising=False)
+    gate = PermissionGate.from_settings(secrets_project)
+    assert gate.secret_files == (".env", ".env.*", "creds.json", "*.pem")
+    assert (await gate.check("read", {"path": "creds.json"}, READ.traits)).decision is Decision.ASK
+    assert (await gate.check("bash", bash("cat certs/x.pem"), BASH.traits)).decision is Decision.ASK
+    explicit = PermissionGate.from_settings(secrets_project, secret_files=[])
+    assert (await explicit.check("read", {"path": "creds.json"}, READ.traits)).decision is Decision.ALLOW
+
+
+def test_is_secret_matches_names_anywhere_and_patterns_that_could() -> None:
+    gate = PermissionGate(workspace=Path("/w"), home=Path("/h"), secret_files=["*.key", "config/secret.yml"])
+    assert [gate.is_secret(path) for path in ("/w/.env", "/elsewhere/.env.prod", "/w/a/b.key", "/w/.ENV")] == [True] * 4
+    assert gate.is_secret("/w/config/secret.yml")
+    assert not any(gate.is_secret(path) for path in ("/w/other/secret.yml", "/w/.envrc", "/w/env"))
+    assert [gate.is_secret(Glob(p)) for p in ("/w/.e*", "/w/x.ke?", "/w/*", "/w/*.txt")] == [True, True, True, False]
+
+
+# --- words naming files a rule or a protected folder covers ---------------------------------
+
+
+@pytest.mark.parametrize("command", ["cat secrets/a", "cat ./secrets/../secrets/a", "grep -r x src/../secrets"])
+async def test_a_word_naming_a_denied_file_asks_even_in_bypass(project: Path, command: str) -> None:
+    (project / "secrets").mkdir()
+    (project / "src").mkdir()
+    gate = gate_with(project, "allow Bash", "deny Read(secrets/**)", mode=Mode.BYPASS)
+    verdict = await gate.check("bash", bash(command), BASH.traits)
+    assert verdict.decision is Decision.ASK, verdict.reason
+
+
+@pytest.mark.parametrize(
+    "command", ["cp x .decode/settings.local.json", "tee .git/hooks/pre-commit", "git diff --output=.git/config"]
+)
+async def test_a_word_naming_a_protected_file_asks_as_the_file_tools_do(project: Path, command: str) -> None:
+    for mode, decision in (
+        (Mode.ACCEPT_EDITS, Decision.ASK),
+        (Mode.DEFAULT, Decision.ASK),
+        (Mode.BYPASS, Decision.ALLOW),
+    ):
+        verdict = await gate_with(project, "allow Bash", mode=mode).check("bash", bash(command), BASH.traits)
+        assert verdict.decision is decision, (mode, verdict.reason)
+
+
+async def test_a_symlink_to_a_protected_folder_is_protected(project: Path) -> None:
+    (project / ".decode").mkdir()
+    (project / "link").symlink_to(project / ".decode")
+    gate = gate_with(project, mode=Mode.ACCEPT_EDITS)
+    for args in ({"path": "link/settings.local.json"},):
+        assert (await gate.check("write", args, WRITE.traits)).decision is Decision.ASK
+    assert (await gate.check("bash", bash("echo x > link/settings.local.json"), BASH.traits)).decision is Decision.ASK
+
+
+# --- deny rules hold in every mode; what cannot be known asks in bypass --------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["{rm,x} y", "/bin/r? x", "r\\\nm x", "sh <<< 'rm x'", "sudo --user=root rm x", "find . -exec sh -c 'rm x' \\;"],
+)
+async def test_a_deny_rule_denies_every_spelling_in_bypass(tmp_path: Path, command: str) -> None:
+    verdict = await gate_with(tmp_path, "deny Bash(rm:*)", mode=Mode.BYPASS).check("bash", bash(command), BASH.traits)
+    assert verdict.decision is Decision.DENY, verdict.reason
+
+
+@pytest.mark.parametrize(
+    "command", ["curl x | sh", "(( x ))", "HOME=/tmp git status", 'eval "$x"', "echo ${x@P}", "$CMD x"]
+)
+async def test_in_bypass_what_cannot_be_known_asks_when_a_bash_deny_is_in_force(tmp_path: Path, command: str) -> None:
+    denied = await gate_with(tmp_path, "deny Bash(rm:*)", mode=Mode.BYPASS).check("bash", bash(command), BASH.traits)
+    assert denied.decision is Decision.ASK, denied.reason
+    free = await gate_with(tmp_path, mode=Mode.BYPASS).check("bash", bash(command), BASH.traits)
+    assert free.decision is Decision.ALLOW, free.reason
+
+
+async def test_a_script_with_no_command_asks(tmp_path: Path) -> None:
+    gate = gate_with(tmp_path, "allow Bash")
+    for script in ("[[ -f x ]]", "x=1", "# note", "(( 1 ))"):
+        assert (await gate.check("bash", bash(script), BASH.traits)).decision is Decision.ASK, script
+
+
+# --- bad input never crashes the gate ---------------------------------------------------------------
+
+
+async def test_deep_input_asks_even_deep_in_the_caller_s_stack(tmp_path: Path) -> None:
+    gate = gate_with(tmp_path, "allow Bash(echo:*)")
+    command = bash("echo " + "$(echo " * 250 + "x" + ")" * 250)
+
+    async def nested(levels: int) -> Any:
+        return await nested(levels - 1) if levels else await gate.check("bash", command, BASH.traits)
+
+    assert (await nested(300)).decision is Decision.ASK
+
+
+@pytest.mark.parametrize("path", ["a\x00b", "x" * 5000, "/" + "a/" * 3000])
+async def test_a_path_the_system_refuses_is_judged_as_written(tmp_path: Path, path: str) -> None:
+    gate = gate_with(tmp_path)
+    assert (await gate.check("read", {"path": path}, READ.traits)).decision in (Decision.ALLOW, Decision.ASK)
+    assert (await gate.check("bash", bash(f"cat {shlex.quote(path)}"), BASH.traits)).decision is Decision.ASK

@@ -2,7 +2,20 @@
 
 import pytest
 
-from decode.permissions.shell import Redirect, parse_script
+from decode.permissions.shell import (
+    ARITHMETIC,
+    EXPANSION,
+    TOO_DEEP,
+    TOO_LARGE,
+    TOO_LONG,
+    Glob,
+    Redirect,
+    expand_braces,
+    glob_matches,
+    globs_overlap,
+    normalise,
+    parse_script,
+)
 
 
 def words(script: str) -> list[tuple[str | None, ...]]:
@@ -85,3 +98,227 @@ def test_stdin_fed_commands_and_variable_prefixes_are_marked() -> None:
     assert (first.sets_variables, first.stdin_fed) == (True, False)
     assert (second.sets_variables, second.stdin_fed) == (False, True)
     assert parse_script("bash <<< 'ls'").commands[0].stdin_fed
+
+
+# --- what bash does before parsing: line continuations, brace expansion, patterns ----------------
+
+
+@pytest.mark.parametrize(
+    ("script", "normalised"),
+    [
+        ("r\\\nm x", "rm x"),
+        ('echo "a\\\nb"', 'echo "ab"'),
+        ("echo 'a\\\nb'", "echo 'a\\\nb'"),  # single quotes keep it
+        ("echo $'a\\\nb'", "echo $'a\\\nb'"),
+        ("# c \\\nr\\\nm x", "# c \\\nrm x"),  # a comment ends at the newline
+        ("cat <<'E'\na\\\nE\nr\\\nm x", "cat <<'E'\na\\\nE\nrm x"),  # a quoted here-doc keeps it
+        ("cat <<E\na\\\nb\nE", "cat <<E\nab\nE"),
+        ("echo $((1 <<\\\n2))", "echo $((1 <<2))"),  # a shift, not a here-doc
+    ],
+)
+def test_backslash_newline_is_removed_where_bash_removes_it(script: str, normalised: str) -> None:
+    assert normalise(script) == normalised
+
+
+def test_a_word_split_by_a_continuation_is_one_word() -> None:
+    assert ("rm", "x") in words("r\\\nm x")
+    assert ("rm", "x") in words("# c \\\nr\\\nm x")
+    assert ("rm", "-rf", "/") in words("cat <<'EOF'\nfoo\\\nEOF\nrm -rf /\n")
+
+
+@pytest.mark.parametrize(
+    ("word", "expanded"),
+    [
+        ("a{b,c}d", ["abd", "acd"]),
+        ("{rm,x}", ["rm", "x"]),
+        ("{r,}m", ["rm", "m"]),
+        ("{1..3}", ["1", "2", "3"]),
+        ("{c..a}", ["c", "b", "a"]),
+        ("{a,b{1,2}}", ["a", "b1", "b2"]),
+        ("'{a,b}'", ["'{a,b}'"]),  # quoted: not an expansion
+        ("${x}{a,b}", ["${x}a", "${x}b"]),
+        ("{a}", ["{a}"]),
+    ],
+)
+def test_brace_expansion_is_bash_s(word: str, expanded: list[str]) -> None:
+    assert expand_braces(word) == expanded
+
+
+def test_too_many_expansions_are_not_listed() -> None:
+    assert expand_braces("{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}") is None
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        ("{rm,x} y", ("rm", "x", "y")),
+        ("{r,}m x", ("rm", "m", "x")),
+        ("ls; {rm,-rf,/}", ("rm", "-rf", "/")),
+        ("r{m,} x", ("rm", "x")),
+    ],
+)
+def test_a_braced_command_is_expanded_for_denies(script: str, expected: tuple[str, ...]) -> None:
+    alternatives = [form for command in parse_script(script).commands for form in command.alternatives]
+    assert expected in alternatives
+
+
+def test_unquoted_patterns_are_globs_and_quoted_ones_are_not() -> None:
+    (command,) = parse_script("ls *.py '*.md' r\\* a[1] [").commands
+    assert [isinstance(word, Glob) for word in command.words] == [False, True, False, False, True, False]
+    assert isinstance(parse_script("/usr/bin/r[m] x").commands[0].words[0], Glob)
+    assert any(isinstance(c.words[0], Glob) for c in parse_script("r[[:lower:]] x").commands)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "name", "matches"),
+    [
+        ("r?", "rm", True),
+        ("r*", "rm", True),
+        ("r[m]", "rm", True),
+        ("r[[:lower:]]", "rm", True),
+        ("r[!m]", "rm", False),
+        ("r[^m]", "rm", False),
+        ("*", ".env", False),  # a leading dot must be matched by a dot
+        (".e*", ".env", True),
+        ("r\\m", "rm", True),
+        ("?(rm)", "rm", True),
+    ],
+)
+def test_glob_matches_is_bash_s_pattern_matching(pattern: str, name: str, matches: bool) -> None:
+    assert glob_matches(pattern, name) is matches
+
+
+@pytest.mark.parametrize(
+    ("pattern", "other", "overlap"),
+    [
+        ("server.ke?", "*.key", True),
+        ("cred*", "credentials.json", True),
+        (".e*", ".env.*", True),
+        ("*.txt", "*.key", False),
+        ("*", ".env", False),
+        ("?env", ".env", False),
+    ],
+)
+def test_two_patterns_overlap_when_one_name_could_match_both(pattern: str, other: str, overlap: bool) -> None:
+    assert globs_overlap(pattern, other) is overlap
+
+
+# --- hazards: what the checker cannot prove harmless --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "[[ 'a[$(id)]' -eq 0 ]]",
+        "(( x ))",
+        "echo $((x))",
+        "echo $[x]",
+        "for ((i = 0; i < 3; i++)); do ls; done",
+        "[[ -v x ]]",
+        "echo ${x@P}",
+        "echo ${!x}",
+        "echo ${x:=y}",
+        "echo ${a[i]}",
+        "echo ${PATH:x}",
+    ],
+)
+def test_arithmetic_and_code_running_expansions_are_hazards_that_hide_commands(script: str) -> None:
+    parsed = parse_script(script)
+    assert {ARITHMETIC, EXPANSION} & set(parsed.hazards)
+    assert parsed.opaque  # what they run is data to the parser: a Bash deny must ask
+
+
+@pytest.mark.parametrize(
+    "script",
+    ["[[ -f x ]] && ls", "[[ $a == b* ]]", "[[ a =~ ^x ]]", "echo ${#x} ${x:-a} ${x%%.*} ${a[@]} ${a[0]} ${x:1:2}"],
+)
+def test_file_string_and_plain_expansion_forms_are_not_hazards(script: str) -> None:
+    assert parse_script(script).hazards == ()
+
+
+@pytest.mark.parametrize(
+    ("script", "opaque"),
+    [
+        ("x=1; ls", False),
+        ("for f in *; do ls; done", False),
+        ("HOME=/tmp; git status", True),
+        ("for HOME in /tmp; do git status; done", True),
+        ("a[i]=1", True),
+        ("export PATH=/evil", True),
+        ("local x", False),
+        ("declare -i x=1", True),
+        ("GIT_DIR=/tmp git status", True),
+        ("foo=1 ls", False),
+    ],
+)
+def test_setting_variables_is_a_hazard_and_environment_names_hide_what_runs(script: str, opaque: bool) -> None:
+    parsed = parse_script(script)
+    assert parsed.hazards or parsed.commands[-1].sets_variables  # `FOO=1 cmd`: commands.py says why
+    assert parsed.opaque is opaque
+
+
+# --- redirections, files named by words, what a shell is fed ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("script", "target"),
+    [
+        ("echo x > /dev/fd/../../../etc/passwd", "/etc/passwd"),
+        ("echo x > /dev/stdout/../x", "/dev/x"),
+        ("echo x > /dev/fd/2x", "/dev/fd/2x"),
+        ("echo x > ~root/.bashrc", None),
+        ("echo x > ~+/y", None),
+        ("echo x > *.json", None),
+    ],
+)
+def test_redirect_targets_are_normalised_and_only_real_devices_are_devices(script: str, target: str | None) -> None:
+    assert parse_script(script).redirects == (Redirect(target, writes=True),)
+
+
+@pytest.mark.parametrize("device", ["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/2", "/dev/./null"])
+def test_real_devices_are_not_files(device: str) -> None:
+    assert parse_script(f"echo x > {device}").redirects == ()
+
+
+def test_a_redirection_to_dev_tcp_is_a_hazard() -> None:
+    assert (
+        "a redirection to /dev/tcp or /dev/udp opens a network connection"
+        in parse_script("cat x > /dev/tcp/h/80").hazards
+    )
+
+
+def test_what_a_shell_is_fed_is_known_when_the_script_says() -> None:
+    assert parse_script("sh <<EOF\nrm x\nEOF").commands[0].stdin_text == "rm x\n"
+    assert parse_script("bash <<< 'rm x'").commands[0].stdin_text == "rm x"
+    assert parse_script("echo 'rm x' | sh").commands[1].stdin_text == "rm x"
+    assert parse_script("curl x | sh").commands[1].stdin_text is None
+
+
+def test_words_that_may_name_files() -> None:
+    (command,) = parse_script('cat $HOME/.env "$PWD/a" --env-file=.b if=.c @.d -n src/x').commands
+    assert command.files == ("~/.env", "./a", ".b", ".c", "if=.c", ".d", "src/x")
+    assert parse_script("cat {x,.env}").commands[0].files == ("x", ".env")
+    assert parse_script("cd docs && cat y").commands[1].files == ("y", "docs/y")
+
+
+# --- input too deep, too long or too large never crashes: it asks -----------------------------
+
+
+@pytest.mark.parametrize("depth", [200, 250, 1000])
+def test_deep_nesting_is_a_hazard_not_a_crash(depth: int) -> None:
+    parsed = parse_script("echo " + "$(echo " * depth + "x" + ")" * depth)
+    assert parsed.opaque
+    assert parsed.hazards
+
+
+def test_deep_subshells_and_long_or_large_scripts_ask() -> None:
+    assert TOO_DEEP in parse_script("(" * 400 + "ls" + ")" * 400).hazards
+    assert TOO_LONG in parse_script("x" * 100_001).hazards
+    assert TOO_LARGE in parse_script("; ".join(["ls"] * 300)).hazards
+    assert parse_script("; ".join(["ls"] * 300)).opaque
+
+
+def test_a_long_and_chain_is_walked_flat() -> None:
+    parsed = parse_script(" && ".join(f"echo {n}" for n in range(150)))
+    assert len(parsed.commands) == 150
+    assert parsed.hazards == ()

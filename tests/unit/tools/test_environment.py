@@ -1,7 +1,11 @@
-"""Commands get the user's environment without decode's secrets."""
+"""Commands get the user's environment without decode's secrets, nor any other credential."""
+
+import os
+
+import pytest
 
 from decode.config.settings import Settings
-from decode.tools.environment import NON_INTERACTIVE, command_environment
+from decode.tools.environment import NON_INTERACTIVE, command_environment, inherited_environment, passed_through
 
 
 def test_secret_names_come_from_the_settings_secret_fields() -> None:
@@ -19,3 +23,50 @@ def test_secrets_are_removed_and_the_rest_kept() -> None:
     base = {"PATH": "/bin", "HOME": "/home/u", "GEMINI_API_KEY": "k1", "openai_api_key": "k2", "DECODE_MODEL": "m"}
     env = command_environment(base, Settings.secret_env_names())
     assert env == {"PATH": "/bin", "HOME": "/home/u", "DECODE_MODEL": "m", **NON_INTERACTIVE}
+
+
+def test_credentials_are_left_out_and_ordinary_variables_kept() -> None:
+    base = {
+        "PATH": "/bin",
+        "HOME": "/home/u",
+        "LANG": "C.UTF-8",
+        "GIT_AUTHOR_NAME": "Ada",
+        "SSH_AUTH_SOCK": "/tmp/agent.sock",
+        "GITHUB_TOKEN": "ghp-1",
+        "AWS_SECRET_ACCESS_KEY": "aws-1",
+        "db_password": "pw-1",
+        "DATABASE_URL": "postgres://app:pw-2@db/app",
+    }
+    env = command_environment(base, Settings.secret_env_names())
+    assert env == {
+        "PATH": "/bin",
+        "HOME": "/home/u",
+        "LANG": "C.UTF-8",
+        "GIT_AUTHOR_NAME": "Ada",
+        "SSH_AUTH_SOCK": "/tmp/agent.sock",
+        **NON_INTERACTIVE,
+    }
+
+
+def test_named_credentials_pass_through_but_decodes_own_keys_never() -> None:
+    base = {"GITHUB_TOKEN": "ghp-1", "AWS_SECRET_ACCESS_KEY": "a", "AWS_SESSION_TOKEN": "b", "OPENAI_API_KEY": "k"}
+    env = command_environment(base, Settings.secret_env_names(), ["github_token", "AWS_*", "OPENAI_API_KEY", "*KEY*"])
+    assert env == {"GITHUB_TOKEN": "ghp-1", "AWS_SECRET_ACCESS_KEY": "a", "AWS_SESSION_TOKEN": "b", **NON_INTERACTIVE}
+
+
+def test_passed_through_matches_names_and_patterns_in_any_case() -> None:
+    assert passed_through("github_token", ["GITHUB_TOKEN"])
+    assert passed_through("AWS_SESSION_TOKEN", ["aws_*"])
+    assert not passed_through("GITHUB_TOKEN", ["GH_TOKEN", "GITHUB"])
+    assert not passed_through("GITHUB_TOKEN", [])
+
+
+def test_the_inherited_environment_is_this_process_without_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp-from-the-shell")
+    monkeypatch.setenv("GEMINI_API_KEY", "AIza-decodes-own")
+    monkeypatch.setenv("SOME_SETTING", "visible")
+    env = inherited_environment()
+    assert env["SOME_SETTING"] == "visible"
+    assert env["PATH"] == os.environ["PATH"]
+    assert "GITHUB_TOKEN" not in env
+    assert "GEMINI_API_KEY" not in env

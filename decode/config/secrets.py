@@ -1,0 +1,138 @@
+"""Secrets in the environment: which variables are credentials, and hiding them from children.
+
+The model writes the commands decode runs, so whatever a command can read, a prompt injection can
+print. Two ways lead from a command to a key in decode's environment:
+
+1. The command's own environment. `decode.tools.environment` builds it without decode's keys and
+   without every variable `looks_like_credential` flags (`GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`,
+   `DB_PASSWORD`…), unless the user passes one through by name (`DECODE_PASS_ENV`).
+2. decode's own process. `tr '\\0' '\\n' < /proc/$PPID/environ` prints the environment decode was
+   started with: the kernel shows the block of memory `execve` wrote, not Python's `os.environ`,
+   so deleting a variable from `os.environ` changes nothing there. `hide_credentials`, called once
+   at start-up by `decode/cli.py`, overwrites those values in that block with `*` and unsets them
+   in the C library's environment. Python's `os.environ` keeps them, so the settings, read later,
+   still find the keys (they are in decode's memory anyway: it needs them). It runs before the
+   settings are imported (a fast start), so it knows decode's own keys by their look, like any
+   other credential; a test checks that every secret setting's name looks like one.
+   On Linux it also marks the process non-dumpable (`PR_SET_DUMPABLE`, as Codex and ssh-agent do):
+   another process of the same user can then neither attach to decode nor read its memory
+   (`/proc/PID/mem`), `environ` or `maps`; the commands decode starts are ordinary processes again
+   after `exec`. A side effect: a debugger or `py-spy` needs root to attach to decode.
+
+What this does not cover: root (a command running as root reads any process's memory), the
+environment blocks of decode's ancestors (a shell or `uv run` that was started with the key
+exported still shows it in its own `/proc/PID/environ`), secrets stored in files (`.env`, which
+the permission rules guard), and secrets under innocent names whose values have no known shape
+(or hold a key in the middle, `https://host/?key=…`).
+The block is overwritten on Linux only; elsewhere the variables are just unset.
+"""
+
+import os
+import re
+import sys
+from collections.abc import Mapping
+
+CREDENTIAL_NAME = re.compile(
+    # Anywhere in the name: GITHUB_TOKEN, aws_secret_access_key, DB_PASSWORD, OPENAI_API_KEY, APIKEY,
+    # GOOGLE_APPLICATION_CREDENTIALS, AWS_CREDS, SSH_PRIVATE_KEY, SESSION_COOKIE, PHPSESSID,
+    # SLACK_WEBHOOK_URL, BEARER, JWT_SIGNING…
+    r"KEY|SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|CRED|PRIVATE|COOKIE|SESSID|WEBHOOK|BEARER|JWT"
+    # AUTH, OAUTH_CLIENT, HTTP_AUTHORIZATION, DOCKER_AUTH_CONFIG, but not GIT_AUTHOR_NAME or XAUTHORITY.
+    r"|AUTH(?!OR(?!I[SZ]))"
+    # As a whole word between `_`, `-` or `.`: DB_PASS, MYSQL_PWD, GITHUB_PAT, SENTRY_DSN (not `PW`:
+    # Playwright's settings are PW_…).
+    r"|(?:^|[_.-])(?:PASS|PWD|PAT|DSN)(?:$|[_.-])"
+)
+"""A variable whose name (upper-cased) matches is a credential. A false alarm costs a variable the
+command does not get, which `DECODE_PASS_ENV` gives back; a miss costs a key."""
+
+CREDENTIAL_VALUE = re.compile(
+    # A URL with a password: postgres://user:pw@host, an HTTPS_PROXY with one.
+    r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}://[^/\s:@]{0,256}:[^/\s@]{1,256}@"
+    r"|^(?:sk-|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abeprs]-|hf_|AIza)[A-Za-z0-9_-]{16}"  # known key shapes
+    r"|^(?:AKIA|ASIA)[0-9A-Z]{16}$"  # AWS access key ids
+    r"|-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----",  # a PEM private key pasted into a variable
+    re.IGNORECASE,
+)
+"""A variable whose value matches is a credential too, whatever its name (`DATABASE_URL`…). Every
+repeat is bounded, so a huge value costs linear time, not quadratic."""
+
+NOT_CREDENTIALS = frozenset({"PWD", "SSH_AUTH_SOCK"})
+"""Names that match but hold no secret and that tools need: the working directory, and the ssh
+agent's socket (a path: `git` over ssh needs it; the agent never hands out the key itself)."""
+
+_PR_SET_DUMPABLE = 4  # <linux/prctl.h>
+
+
+def looks_like_credential(name: str, value: str = "") -> bool:
+    """True when a variable's name or value says it holds a credential (see `CREDENTIAL_NAME`)."""
+    upper = name.upper()
+    if upper in NOT_CREDENTIALS:
+        return False
+    return bool(CREDENTIAL_NAME.search(upper) or CREDENTIAL_VALUE.search(value))
+
+
+def credential_names(environ: Mapping[str, str]) -> set[str]:
+    """The variables of `environ` that are credentials."""
+    return {name for name, value in environ.items() if looks_like_credential(name, value)}
+
+
+def hide_credentials() -> list[str]:
+    """Make this process's credentials unreadable by the processes it starts; returns their names.
+
+    Call it once, early (`decode/cli.py` does, before any command runs). `os.environ` is left as it
+    is: decode reads its settings from there afterwards and builds each command's environment
+    from it without the credentials.
+    """
+    hidden = _overwrite_environment_block() if sys.platform == "linux" else []
+    for name in credential_names(os.environ):
+        os.unsetenv(name)  # the C environment only: Python's os.environ keeps the value
+        if name not in hidden:
+            hidden.append(name)
+    if sys.platform == "linux":
+        _make_undumpable()
+    return hidden
+
+
+def _environment_block() -> tuple[int, int] | None:
+    """Where the environment `execve` gave this process lives: what `/proc/PID/environ` shows."""
+    try:
+        with open("/proc/self/stat", "rb") as file:
+            stat = file.read()
+    except OSError:
+        return None
+    # Fields 50 and 51 of proc(5) (Linux 3.5+), counted after the command name, which may hold spaces.
+    fields = stat[stat.rindex(b")") + 2 :].split()
+    if len(fields) < 49:
+        return None
+    start, end = int(fields[50 - 3]), int(fields[51 - 3])
+    return (start, end) if 0 < start < end else None
+
+
+def _overwrite_environment_block() -> list[str]:
+    """Replace the values of the credentials in the environment block with `*`; returns their names."""
+    import ctypes
+
+    block = _environment_block()
+    if block is None:
+        return []
+    start, end = block
+    hidden: list[str] = []
+    offset = 0
+    for entry in ctypes.string_at(start, end - start).split(b"\0"):
+        name, equals, value = entry.partition(b"=")
+        text_name, text_value = os.fsdecode(name), os.fsdecode(value)
+        if equals and value and looks_like_credential(text_name, text_value):
+            ctypes.memset(start + offset + len(name) + 1, ord("*"), len(value))
+            os.unsetenv(name)  # the C environment's entry points into the block: it would read stars
+            hidden.append(text_name)
+        offset += len(entry) + 1
+    return hidden
+
+
+def _make_undumpable() -> None:
+    """No other process of this user may attach to this one or read its memory (Linux)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)

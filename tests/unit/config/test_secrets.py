@@ -1,0 +1,200 @@
+"""Which variables are credentials, and hiding them from the processes decode starts."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from decode.config.secrets import credential_names, looks_like_credential
+from decode.config.settings import Settings
+
+CREDENTIAL_NAMES = [
+    # the issue's examples, and the names of the big providers' keys
+    "GITHUB_TOKEN",
+    "GH_TOKEN",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SESSION_TOKEN",
+    "DB_PASSWORD",
+    "OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "GEMINI_API_KEY",
+    "HF_TOKEN",
+    "HUGGING_FACE_HUB_TOKEN",
+    "NPM_TOKEN",
+    "PYPI_API_TOKEN",
+    "TWINE_PASSWORD",
+    "CARGO_REGISTRY_TOKEN",
+    "SLACK_BOT_TOKEN",
+    "STRIPE_SECRET_KEY",
+    "AZURE_CLIENT_SECRET",
+    "GOOGLE_APPLICATION_CREDENTIALS",
+    "DOCKER_AUTH_CONFIG",
+    "CI_JOB_JWT",
+    "VAULT_TOKEN",
+    "DECODE_MODAL_LLM_TOKEN",
+    # spellings
+    "APIKEY",
+    "api_key",
+    "github_token",
+    "Db_Password",
+    "MYSQL_PWD",
+    "DB_PASS",
+    "SMTP_PASS",
+    "REDIS_PASSWD",
+    "GPG_PASSPHRASE",
+    "AWS_CREDS",
+    "SSH_PRIVATE_KEY",
+    "SIGNING_KEY",
+    "SESSION_COOKIE",
+    "PHPSESSID",
+    "OAUTH_CLIENT_ID",
+    "BASIC_AUTH",
+    "HTTP_AUTHORIZATION",
+    "PROXY_AUTHORISATION",
+    "GITHUB_PAT",
+    "SENTRY_DSN",
+    "SLACK_WEBHOOK_URL",
+    "BEARER",
+    "my-secret",
+    "x.token",
+]
+
+ORDINARY_NAMES = [
+    "PATH",
+    "HOME",
+    "LANG",
+    "LC_ALL",
+    "TERM",
+    "SHELL",
+    "USER",
+    "PWD",
+    "OLDPWD",
+    "TMPDIR",
+    "EDITOR",
+    "VIRTUAL_ENV",
+    "PYTHONPATH",
+    "GIT_AUTHOR_NAME",
+    "GIT_AUTHOR_EMAIL",
+    "GIT_COMMITTER_NAME",
+    "XAUTHORITY",
+    "SSH_AUTH_SOCK",
+    "SSH_CONNECTION",
+    "DISPLAY",
+    "DBUS_SESSION_BUS_ADDRESS",
+    "XDG_SESSION_TYPE",
+    "SSL_CERT_FILE",
+    "REQUESTS_CA_BUNDLE",
+    "PW_TEST_HTML_REPORT_OPEN",
+    "COMPASS_HOME",
+    "PATHEXT",
+    "DECODE_MODEL",
+    "OPENAI_BASE_URL",
+]
+
+
+@pytest.mark.parametrize("name", CREDENTIAL_NAMES)
+def test_names_that_say_credential_are_credentials(name: str) -> None:
+    assert looks_like_credential(name, "x")
+
+
+@pytest.mark.parametrize("name", ORDINARY_NAMES)
+def test_ordinary_names_are_not(name: str) -> None:
+    assert not looks_like_credential(name, "/usr/bin:/bin")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "postgres://app:hunter2@db.internal:5432/app",
+        "redis://:hunter2@localhost:6379/0",
+        "http://user:pa55@proxy.corp:3128",
+        "sk-proj-abcdefghijklmnopqrstuvwx",
+        "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+        "github_pat_11ABCDEFG0123456789abcdef",
+        "glpat-abcdefghijklmnopqrst",
+        "xoxb-1234567890-abcdefghijkl",
+        "hf_abcdefghijklmnopqrstuvwxyz",
+        "AIzaSyA-abcdefghijklmnopqrstuvwxyz01234",
+        "AKIAIOSFODNN7EXAMPLE",
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----",
+    ],
+)
+def test_values_shaped_like_credentials_are_credentials_under_any_name(value: str) -> None:
+    assert looks_like_credential("DATABASE_URL", value)
+    assert looks_like_credential("SOMETHING", value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["http://localhost:8080/v1", "ssh://git@github.com/me/repo.git", "/usr/local/bin:/usr/bin", "en_US.UTF-8", "sk-1"],
+)
+def test_ordinary_values_are_not(value: str) -> None:
+    assert not looks_like_credential("SOMETHING", value)
+
+
+def test_every_key_decode_reads_looks_like_a_credential() -> None:
+    # hide_credentials runs before the settings are imported (a fast start), so it finds decode's
+    # own keys by their look: a new secret setting must keep looking like one.
+    for name in Settings.secret_env_names():
+        assert looks_like_credential(name), name
+
+
+def test_credential_names_picks_them_out() -> None:
+    environ = {"PATH": "/bin", "GITHUB_TOKEN": "t", "DATABASE_URL": "mysql://u:p@h/db", "MY_KEYLESS": "x"}
+    assert credential_names(environ) == {"GITHUB_TOKEN", "DATABASE_URL", "MY_KEYLESS"}
+
+
+PROBE = """
+import ctypes, json, os, subprocess, sys
+from decode.config.secrets import hide_credentials
+
+hidden = hide_credentials()
+libc = ctypes.CDLL(None)
+libc.getenv.restype = ctypes.c_char_p
+child = subprocess.run(
+    ["sh", "-c", "tr '\\\\0' '\\\\n' < /proc/$PPID/environ; echo '-- inherited'; env"],
+    capture_output=True, text=True, env=None,
+)
+print(json.dumps({
+    "hidden": sorted(hidden),
+    "os_environ": os.environ.get("OPENAI_API_KEY"),
+    "c_getenv": libc.getenv(b"OPENAI_API_KEY") and libc.getenv(b"OPENAI_API_KEY").decode(),
+    "child": child.stdout + child.stderr,
+    "dumpable": libc.prctl(3, 0, 0, 0, 0) if sys.platform == "linux" else None,
+}))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs Linux's /proc")
+def test_hide_credentials_blanks_the_environment_block_and_keeps_os_environ(tmp_path: Path) -> None:
+    env = {
+        "PATH": os.environ["PATH"],
+        "OPENAI_API_KEY": "sk-test-secret-value",
+        "github_token": "ghp-lowercase-name",
+        "DATABASE_URL": "postgres://app:hunter2@db/app",
+        "VISIBLE": "plain-value",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE], env=env, cwd=tmp_path, capture_output=True, text=True, check=True, timeout=60
+    )
+    seen = json.loads(done.stdout)
+
+    assert seen["hidden"] == ["DATABASE_URL", "OPENAI_API_KEY", "github_token"]
+    assert seen["os_environ"] == "sk-test-secret-value"  # the settings, read later, still find it
+    assert seen["c_getenv"] is None  # a child started without an explicit environment does not get it
+    for secret in ("sk-test-secret-value", "ghp-lowercase-name", "hunter2"):
+        assert secret not in seen["child"]
+    assert "OPENAI_API_KEY=********************" in seen["child"]  # what /proc/PID/environ shows now
+    assert "VISIBLE=plain-value" in seen["child"]
+    assert seen["dumpable"] == 0
+
+
+def test_a_huge_value_is_read_in_linear_time() -> None:
+    # Every repeat in CREDENTIAL_VALUE is bounded: unbounded ones took minutes on a value like this.
+    assert not looks_like_credential("BLOB", "a" * 200_000)
+    assert not looks_like_credential("BLOB", "a://" + "b" * 200_000)
+    assert looks_like_credential("BLOB", "a" * 200_000 + " postgres://u:p@h")
