@@ -1,6 +1,6 @@
 """The vocabulary of permissions: modes, decisions, rules and where a rule came from."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -88,6 +88,8 @@ class Rule:
     tool: str
     specifier: str | None = None
     source: RuleSource | None = None
+    note: str = field(default="", compare=False)
+    """Why decode put this rule in force itself (a deny standing in for a broken settings file)."""
 
     @property
     def text(self) -> str:
@@ -95,7 +97,7 @@ class Rule:
         return self.tool if self.specifier is None else f"{self.tool}({self.specifier})"
 
     def __str__(self) -> str:
-        return self.text
+        return f"{self.text} ({self.note})" if self.note else self.text
 
 
 @dataclass(frozen=True)

@@ -75,11 +75,13 @@ class Approvals:
 
 def start_permissions(repl: Repl) -> None:
     """After the warm-up: report broken settings files and show the mode (a resumed session's, or chosen)."""
+    from decode.permissions.settings_files import repository_grants
+
     gate = _gate(repl)
     if gate is None:
         return
-    for problem in gate.problems:
-        repl.renderer.notice(f"permissions: {problem}", "warning")
+    for problem in [*gate.problems, *repository_grants(gate.rules, gate.mode, gate.mode_source)]:  # once
+        repl.renderer.notice(f"permissions: {problem}", "warning" if problem.level == "warning" else "info")
     repl.status.permission_mode = gate.mode.value
 
 

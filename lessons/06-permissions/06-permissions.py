@@ -8,7 +8,7 @@
 # 1. **Rules** written like Claude Code's: `Bash(git diff:*)`, `Read(src/**)`, `Edit(docs/**)`…
 # 2. **Reading bash for real** with tree-sitter-bash: `git status && rm -rf build` is two commands.
 # 3. **Paths compared resolved**: `src/../.env` and a symlink to `.env` are `.env`.
-# 4. **Three settings files**, merged; a broken one is reported and skipped.
+# 4. **Three settings files**, merged; a broken one is reported, and its denies never vanish.
 # 5. **Modes**: `default`, `accept-edits`, `plan`, `bypass`.
 # 6. **"Always"**: the narrowest rule that covers a request, saved to the local settings file.
 #
@@ -160,14 +160,16 @@ for rule in loaded.rules:
     print(f"{rule.action:5} {rule.text:20} {shown(rule.source)} ({rule.source.layer})")
 
 # %% [markdown]
-# A broken file does not stop decode: the problem is reported with the file and line, the file is
-# skipped, and every other rule stays in force.
+# A broken file does not stop decode, and it does not open anything either: the problem is reported
+# with the file and line, and the file's last good copy stands in for it. With no copy (as here, the
+# first time), a deny on every rule name stands in, so nothing a rule could govern runs until the
+# file is fixed (ADR-0042): a typo must never silently drop a `deny`.
 
 # %%
 write(project / ".decode" / "settings.local.json", '{"permissions": {"allow": [\n  "Bash(ls)"\n  "Bash(pwd)"\n]}}')
 broken = load_permission_settings(project)
 print([shown(problem) for problem in broken.problems])
-print(len(broken.rules), "rules still in force")
+print(len(broken.rules), "rules in force, the stand-in denies among them")
 (project / ".decode" / "settings.local.json").unlink()
 
 # %% [markdown]

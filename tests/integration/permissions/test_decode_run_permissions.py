@@ -96,16 +96,40 @@ def test_the_settings_default_mode_applies_and_reads_run_freely(project: Path) -
     assert (project / "README.md").read_text() == "hello\n"
 
 
-def test_a_broken_settings_file_is_a_warning_and_the_run_goes_on(project: Path) -> None:
+def test_a_broken_settings_file_is_a_warning_and_its_tools_are_refused(project: Path) -> None:
     broken = project / ".decode" / "settings.local.json"
     broken.parent.mkdir()
     broken.write_text('{"permissions": {"allow": ["Bash(ls)",]}}')
     done = decode_run(project, [bash("ls")])
     assert done.returncode == 0
     assert f"decode: warning: {broken}:1: not valid JSON" in done.stderr
-    assert "Permission needed (ls: no rule allows it" in done.stderr
+    assert "denied by Bash (refused: its settings file is broken" in done.stderr
 
 
 def test_an_unknown_mode_is_a_usage_error(project: Path) -> None:
     done = decode_run(project, [], "--permission-mode", "yolo")
     assert done.returncode == 2
+
+
+def test_deep_input_is_refused_and_the_turn_goes_on(project: Path) -> None:
+    deep = "echo " + "$(echo " * 250 + "x" + ")" * 250
+    done = decode_run(project, [bash(deep), bash("echo after > after.txt")], "--permission-mode", "accept-edits")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "done\n"
+    assert "Traceback" not in done.stderr
+    assert "Permission needed" in done.stderr
+    assert not (project / "after.txt").exists()  # asked too (echo has no rule), and the run went on
+
+
+def test_a_secret_file_is_not_read_headless(project: Path) -> None:
+    (project / ".env").write_text("API_KEY=sk-the-secret\n")
+    calls = [
+        {"name": "read", "args": {"path": ".env"}},
+        bash("cat .env"),
+        {"name": "grep", "args": {"pattern": "KEY", "path": ".env"}},
+    ]
+    done = decode_run(project, calls)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("holds secrets") == 3
+    assert "sk-the-secret" not in session_text(project)
+    assert "sk-the-secret" not in done.stdout + done.stderr

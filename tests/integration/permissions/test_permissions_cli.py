@@ -70,9 +70,8 @@ def test_a_broken_file_is_reported_and_decode_still_answers(
     done = decode_cmd("permissions", "check", "bash", "rm -rf /", cwd=project)
     assert done.returncode == 0
     assert done.stdout.startswith("deny\n")
-    assert (
-        done.stderr.strip()
-        == f"decode: warning: {layered['local']}:3: not valid JSON (Expecting ',' delimiter); file ignored"
+    assert done.stderr.strip().startswith(
+        f"decode: warning: {layered['local']}:3: not valid JSON (Expecting ',' delimiter); no good copy of it is kept"
     )
 
 
@@ -98,3 +97,41 @@ def test_decode_help_lists_permissions_without_importing_it(project: Path) -> No
     assert "permissions  Show the permission rules" in done.stdout
     assert "tree_sitter" not in done.stderr
     assert "decode.permissions" not in done.stderr
+
+
+DEEP = "echo " + "$(echo " * 250 + "x" + ")" * 250
+
+
+@pytest.mark.parametrize("mode", ["default", "bypass"])
+def test_deep_input_asks_and_exits_0(project: Path, layered: dict[str, Path], decode_cmd: RunDecode, mode: str) -> None:
+    done = decode_cmd("permissions", "check", "bash", DEEP, "--permission-mode", mode, cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ask\n")
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("command", ["{rm,x} y", "/bin/r? x", "r\\\nm x", "bash <<< 'rm x'", "sudo --user=root rm x"])
+def test_a_deny_holds_against_every_spelling_in_bypass(
+    project: Path, layered: dict[str, Path], decode_cmd: RunDecode, command: str
+) -> None:
+    done = decode_cmd("permissions", "check", "bash", command, "--mode", "bypass", "--json", cwd=project)
+    assert json.loads(done.stdout)["decision"] == "deny"
+
+
+def test_secret_files_ask_and_the_setting_names_more(project: Path, write: WriteText, decode_cmd: RunDecode) -> None:
+    write(project / ".env.local", "KEY=1\n")
+    write(project / "creds.json", "{}\n")
+
+    def decision(*args: str, env: dict[str, str] | None = None) -> str:
+        done = decode_cmd("permissions", "check", *args, "--json", cwd=project, env=env)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)["decision"]
+
+    assert decision("read", ".env.local") == "ask"
+    assert decision("read", ".env.local", "--mode", "bypass") == "ask"
+    assert decision("read", "creds.json") == "allow"
+    assert decision("read", "creds.json", env={"DECODE_SECRET_FILES": "creds.json,*.pem"}) == "ask"
+    assert decision("bash", "cat creds.json", env={"DECODE_SECRET_FILES": '["creds.json"]'}) == "ask"
+    bad = decode_cmd("permissions", "check", "read", "x", cwd=project, env={"DECODE_SECRET_FILES": "[oops"})
+    assert bad.returncode == 2
+    assert "DECODE_SECRET_FILES" in bad.stderr

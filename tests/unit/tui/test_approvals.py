@@ -168,4 +168,5 @@ async def test_the_mode_option_and_broken_settings_at_start(start_repl, script, 
     assert session.repl.status.permission_mode == "bypass"
     session.send("make a file")
     await session.wait_for("Finished.")
-    assert (project / "made.txt").exists()
+    # A broken file's denies cannot vanish: with no good copy of it, every tool is refused (ADR-0042).
+    assert not (project / "made.txt").exists()
