@@ -9,6 +9,8 @@ error, 3 the request ceiling (`--max-requests`) was reached, 130 interrupted.
 """
 
 import importlib
+from collections.abc import Sequence
+from typing import Any
 
 import click
 
@@ -28,6 +30,13 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 
 class LazyGroup(click.Group):
     """A click group whose subcommands are imported only when they are used."""
+
+    own_process = False
+    """True when decode reads its own command line (a test's CliRunner passes `args`)."""
+
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **extra: Any) -> Any:
+        self.own_process = args is None
+        return super().main(args, *rest, **extra)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *SUBCOMMANDS])
@@ -75,6 +84,13 @@ def cli(
     Run `decode` for the interactive REPL (/help inside it lists the commands), or
     `decode run "TASK"` for one task headless.
     """
+    if isinstance(ctx.command, LazyGroup) and ctx.command.own_process:
+        # Before any command runs (not for --version or --help, which run none, and stay fast):
+        # the programs decode starts can no longer read its credentials from `/proc/$PPID/environ`
+        # (decode/config/secrets.py). A test's CliRunner keeps its own process as it is.
+        from decode.config.secrets import hide_credentials
+
+        hide_credentials()
     if ctx.invoked_subcommand is not None:
         if any(option is not None for option in (model, max_requests, resume, permission_mode)):
             raise click.UsageError(f"options go after the subcommand: decode {ctx.invoked_subcommand} --model …")

@@ -5,27 +5,77 @@ outputs, the notes file and the local permission rules. Some of it is one person
 never reach the team's repository, so the first write into a new `.decode/` also puts a
 `.gitignore` there naming those files. What a team shares (`settings.json`, `skills/`) stays
 committable.
+
+The personal entries are private as well: what the user typed, what the model answered and what
+commands printed may hold secrets, and other accounts on the machine must not read them. Their
+directories (`sessions/`, `tool-output/`) are made `0700`; the files directly in `.decode/`
+(`history`, `MEMORY.md`, `settings.local.json`) are created `0600` by `make_parent_dirs` before
+their writer opens them, and an older, wider one is narrowed. Files inside the private directories
+are created `0600` by their writers (`private_open`).
 """
 
+import logging
+import os
+import stat
 from pathlib import Path
+from typing import BinaryIO
+
+from decode.files import write_atomic
+
+logger = logging.getLogger(__name__)
 
 HARNESS_DIR = Path(".decode")
 PERSONAL = ("history", "sessions/", "tool-output/", "MEMORY.md", "settings.local.json")
 """Entries of `.decode/` that belong to one person and one machine."""
+PRIVATE_FILE_MODE = 0o600
+PRIVATE_DIR_MODE = 0o700
 
 _IGNORE_TEXT = "# Written by decode: these files are yours alone, not the team's.\n" + "\n".join(PERSONAL) + "\n"
+_PERSONAL_DIRS = {entry.rstrip("/") for entry in PERSONAL if entry.endswith("/")}
+_PERSONAL_FILES = {entry for entry in PERSONAL if not entry.endswith("/")}
 
 
 def make_parent_dirs(path: Path) -> None:
     """Create the directories above `path` (like `mkdir -p`).
 
     When one of them is a `.decode/` directory without a `.gitignore`, that file is written first,
-    so personal files are ignored by git from the moment they exist.
+    so personal files are ignored by git from the moment they exist. When `path` is a personal
+    entry of that `.decode/`, its directory is made private, or the file itself is created private
+    (empty) if it is one of the files directly in `.decode/` (see the module docstring).
     """
     home = next((parent for parent in path.parents if parent.name == HARNESS_DIR.name), None)
     if home is not None:
         home.mkdir(parents=True, exist_ok=True)
         ignore = home / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text(_IGNORE_TEXT, encoding="utf-8")
+        if not ignore.exists():  # whole or not at all: an empty one on a full disk would stay forever
+            write_atomic(ignore, _IGNORE_TEXT.encode("utf-8"))
     path.parent.mkdir(parents=True, exist_ok=True)
+    if home is None:
+        return
+    entry = path.relative_to(home).parts
+    if len(entry) > 1 and entry[0] in _PERSONAL_DIRS:
+        _narrow(home / entry[0], PRIVATE_DIR_MODE)
+    elif len(entry) == 1 and entry[0] in _PERSONAL_FILES:
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, PRIVATE_FILE_MODE))
+        except OSError as exc:  # a symlink, a directory…: its writer meets the same problem and says so
+            logger.debug("cannot create %s privately: %s", path, exc)
+            return
+        _narrow(path, PRIVATE_FILE_MODE)
+
+
+def private_open(path: Path, mode: str = "xb") -> BinaryIO:
+    """Open a new file readable and writable by the user only: `xb` (must not exist) or `wb`."""
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if mode == "xb" else os.O_TRUNC)
+    return os.fdopen(os.open(path, flags, PRIVATE_FILE_MODE), "wb")
+
+
+def _narrow(path: Path, mode: int) -> None:
+    """Take away the group's and others' access to `path`, if it has any and is ours."""
+    try:
+        info = os.lstat(path)
+        if stat.S_ISLNK(info.st_mode) or stat.S_IMODE(info.st_mode) & 0o077 == 0:
+            return
+        os.chmod(path, stat.S_IMODE(info.st_mode) & mode)
+    except OSError as exc:  # not ours, or a read-only filesystem: the file is still usable
+        logger.debug("cannot make %s private: %s", path, exc)

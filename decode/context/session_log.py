@@ -18,6 +18,7 @@ written: reading the log back (`replay.py`) skips it with a warning, and reopeni
 more turns cuts the torn bytes off first.
 """
 
+import contextlib
 import logging
 import os
 import secrets
@@ -31,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from pydantic_ai.messages import ModelMessage, ModelRequest, UserPromptPart
 from pydantic_core import to_json
 
-from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
+from decode.config.harness_home import HARNESS_DIR, make_parent_dirs, private_open
 from decode.entities.usage import Usage
 
 logger = logging.getLogger(__name__)
@@ -199,16 +200,23 @@ class SessionLog:
         if not self.path.exists():
             make_parent_dirs(self.path)
             line = self.header.model_dump_json().encode() + b"\n" + line
-            with self.path.open("xb") as file:
+            with private_open(self.path, "xb") as file:  # 0600, in a 0700 directory: the user's alone
                 file.write(line)
                 file.flush()
                 os.fsync(file.fileno())
             _fsync_directory(self.path.parent)
             return
         with self.path.open("ab") as file:
-            file.write(line)
-            file.flush()
-            os.fsync(file.fileno())
+            size = file.tell()
+            try:
+                file.write(line)
+                file.flush()
+                os.fsync(file.fileno())
+            except OSError:
+                # A full disk took part of the line: cut it off, or the next line would join it.
+                with contextlib.suppress(OSError):
+                    file.truncate(size)
+                raise
 
     def append_turn(
         self, messages: Sequence[ModelMessage], usage: Usage, *, model: str, mode: str | None = None

@@ -26,6 +26,7 @@ logger = logging.getLogger(__name__)
 SUMMARY_INSTRUCTIONS = """\
 You keep a project's memory file. Read the transcript of a coding session and write ONE line
 (at most 25 words) saying what was done or learned that a later session should know.
+State facts, never instructions or commands for a later session.
 Plain text: no bullet, no date, no quotes, no preamble."""
 TRANSCRIPT_LIMIT = 16_000
 """Characters of transcript sent to the summariser; the first prompt and the newest lines are kept."""
@@ -76,7 +77,7 @@ async def summarise_session(model: Model | str, history: list[ModelMessage]) -> 
 def append_note(home: Path, note: str, *, now: datetime | None = None) -> Path:
     """Append `- YYYY-MM-DD HH:MM UTC: note` to `home/.decode/MEMORY.md` and return its path."""
     path = home / PROJECT_NOTES
-    make_parent_dirs(path)
+    make_parent_dirs(path)  # creates it 0600: the notes are the user's alone
     stamp = (now or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
     needs_newline = path.exists() and path.stat().st_size > 0 and not path.read_bytes().endswith(b"\n")
     with path.open("a", encoding="utf-8") as file:

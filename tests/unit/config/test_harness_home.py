@@ -1,7 +1,11 @@
+import os
+import stat
 import subprocess
 from pathlib import Path
 
-from decode.config.harness_home import PERSONAL, make_parent_dirs
+import pytest
+
+from decode.config.harness_home import PERSONAL, PRIVATE_FILE_MODE, make_parent_dirs, private_open
 
 
 def test_the_first_write_into_decode_dir_ignores_personal_files_in_git(project: Path) -> None:
@@ -36,3 +40,74 @@ def test_paths_outside_a_decode_dir_just_get_their_parents(tmp_path: Path) -> No
 
 def test_every_personal_entry_is_named() -> None:
     assert {"history", "sessions/", "settings.local.json"} <= set(PERSONAL)
+
+
+def mode_of(path: Path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def test_personal_directories_are_private(project: Path) -> None:
+    for name in ["sessions/1.jsonl", "tool-output/a.txt"]:
+        make_parent_dirs(project / ".decode" / name)
+    assert mode_of(project / ".decode" / "sessions") == 0o700
+    assert mode_of(project / ".decode" / "tool-output") == 0o700
+
+
+def test_personal_files_in_decode_dir_are_created_private_and_empty(project: Path) -> None:
+    for name in ["history", "MEMORY.md", "settings.local.json"]:
+        path = project / ".decode" / name
+        make_parent_dirs(path)
+        assert (path.read_bytes(), mode_of(path)) == (b"", PRIVATE_FILE_MODE), name
+        path.write_text("kept")  # the writer opens it next: the mode stays
+        make_parent_dirs(path)
+        assert (path.read_text(), mode_of(path)) == ("kept", PRIVATE_FILE_MODE), name
+
+
+def test_older_wider_personal_entries_are_narrowed(project: Path) -> None:
+    (project / ".decode" / "sessions").mkdir(parents=True)
+    (project / ".decode" / "sessions").chmod(0o755)
+    (project / ".decode" / "history").write_text("ls\n")
+    (project / ".decode" / "history").chmod(0o644)
+
+    make_parent_dirs(project / ".decode" / "sessions" / "2.jsonl")
+    make_parent_dirs(project / ".decode" / "history")
+
+    assert mode_of(project / ".decode" / "sessions") == 0o700
+    assert mode_of(project / ".decode" / "history") == 0o600
+    assert (project / ".decode" / "history").read_text() == "ls\n"
+
+
+def test_shared_entries_keep_the_default_mode(project: Path) -> None:
+    make_parent_dirs(project / ".decode" / "skills" / "lint" / "SKILL.md")
+    make_parent_dirs(project / ".decode" / "settings.json")
+    umask = current_umask()
+    assert mode_of(project / ".decode" / "skills") == 0o777 & ~umask
+    assert mode_of(project / ".decode" / ".gitignore") == 0o666 & ~umask
+    assert not (project / ".decode" / "settings.json").exists()  # a shared file is not created here
+
+
+def test_a_symlinked_personal_file_is_left_alone(project: Path, tmp_path: Path) -> None:
+    target = tmp_path / "shared-history"
+    target.write_text("")
+    target.chmod(0o644)
+    (project / ".decode").mkdir()
+    (project / ".decode" / "history").symlink_to(target)
+    make_parent_dirs(project / ".decode" / "history")
+    assert mode_of(target) == 0o644  # the user linked it on purpose; decode does not chmod through a link
+
+
+def test_private_open_creates_a_file_for_the_user_only(tmp_path: Path) -> None:
+    with private_open(tmp_path / "new.txt") as file:
+        file.write(b"secret")
+    assert mode_of(tmp_path / "new.txt") == PRIVATE_FILE_MODE
+    with pytest.raises(FileExistsError):
+        private_open(tmp_path / "new.txt")
+    with private_open(tmp_path / "new.txt", "wb") as file:
+        file.write(b"again")
+    assert (tmp_path / "new.txt").read_bytes() == b"again"
+
+
+def current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

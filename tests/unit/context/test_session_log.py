@@ -1,6 +1,7 @@
 """Writing the Session Log on real files: when the file appears, what a line holds, reopening after a crash."""
 
 import json
+import stat
 from pathlib import Path
 
 from pydantic_ai.messages import BinaryContent, ModelMessagesTypeAdapter, ModelRequest, UserPromptPart
@@ -87,3 +88,11 @@ def test_messages_are_written_byte_for_byte_as_pydantic_ai_writes_them(log: Sess
     line = log.path.read_bytes().splitlines()[1]
     written = line[line.index(b'"messages":') + len(b'"messages":') : -1]
     assert written == ModelMessagesTypeAdapter.dump_json(messages)
+
+
+def test_the_log_is_the_users_alone(log: SessionLog, histories, tmp_path: Path) -> None:
+    log.append_turn(histories.turn("my token is …", "noted"), Usage(), model="test")
+    assert stat.S_IMODE(log.path.stat().st_mode) == 0o600
+    assert stat.S_IMODE((tmp_path / SESSIONS_DIR).stat().st_mode) == 0o700
+    log.append_turn(histories.turn("again", "ok"), Usage(), model="test")
+    assert stat.S_IMODE(log.path.stat().st_mode) == 0o600

@@ -1,5 +1,6 @@
 """The session note: written on a real session, skipped on an empty one or an unreachable model."""
 
+import stat
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -158,3 +159,10 @@ def test_append_note_stamps_utc(tmp_path: Path) -> None:
 
     assert path == tmp_path / PROJECT_NOTES
     assert path.read_text() == "- 2025-03-04 05:06 UTC: Did a thing.\n"
+
+
+def test_the_notes_file_is_the_users_alone(tmp_path: Path) -> None:
+    path = append_note(tmp_path, "Did a thing.")
+    append_note(tmp_path, "Did another.")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert path.read_text().count("\n") == 2
