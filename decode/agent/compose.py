@@ -14,6 +14,7 @@ Errors the user can fix come out as exceptions with a one-line message: `ModelCo
 settings first with `decode.config.loading.load_settings()` (`ConfigError`: a bad setting).
 """
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,8 +31,10 @@ from decode.models.gateway import resolve_model
 from decode.models.retry import OnRetry
 from decode.permissions.gate import PermissionGate
 from decode.permissions.hook import ApproveCallback, PermissionHook
+from decode.permissions.settings_files import SettingsProblem
 from decode.permissions.types import Mode
 from decode.tools.catalog import default_tools
+from decode.tools.environment import command_environment
 from decode.tools.local import LocalExecutor
 
 
@@ -70,6 +73,12 @@ class Conversation:
     """The permission mode came from the resumed session (front ends may say so)."""
 
 
+def command_environment_for(settings: Settings) -> dict[str, str]:
+    """The environment the agent's commands get under these settings: this process's, without
+    credentials, passing through what `DECODE_PASS_ENV` names (`decode.tools.environment`)."""
+    return command_environment(os.environ, Settings.secret_env_names(), settings.pass_env)
+
+
 def build_loop(options: LoopOptions) -> Conversation:
     """Build the Agent Loop a front end drives (see the module docstring)."""
     settings = options.settings
@@ -77,12 +86,26 @@ def build_loop(options: LoopOptions) -> Conversation:
     mode, resumed_mode = options.permission_mode, False
     if mode is None and options.resume is not None and session.mode in {m.value for m in Mode}:
         mode, resumed_mode = Mode.parse(session.mode), True
+    # A session log lives in the project, where a repository can plant one: it never chooses
+    # bypass (only --permission-mode or ~/.decode/settings.json do, ADR-0042).
+    dropped_bypass = resumed_mode and mode is Mode.BYPASS
+    if dropped_bypass:
+        mode, resumed_mode = None, False
     model = resolve_model(session.model, settings, on_retry=options.on_retry)
-    executor = options.executor or LocalExecutor(options.home)
-    gate = PermissionGate.from_settings(options.home, mode=mode, realpath=executor.realpath)
+    executor = options.executor or LocalExecutor(options.home, env=command_environment_for(settings))
+    gate = PermissionGate.from_settings(
+        options.home, mode=mode, realpath=executor.realpath, secret_files=settings.secret_files
+    )
+    if dropped_bypass:
+        message = "the resumed session ran in bypass mode; bypass is chosen only with --permission-mode bypass"
+        gate.problems.append(SettingsProblem(session.log.path, None, message))
     session.switch_mode(gate.mode.value)
     deps = AgentDeps(
-        executor=executor, settings=settings, harness_home=options.home, on_tool_output=options.on_tool_output
+        executor=executor,
+        settings=settings,
+        harness_home=options.home,
+        on_tool_output=options.on_tool_output,
+        search_filter=gate,  # searches skip what the rules keep from reads
     )
     hook = PermissionHook(gate, harness_home=options.home, approve=options.approve)
     agent = build_agent(model, tools=options.tools, capabilities=[hook])

@@ -12,6 +12,7 @@ steering messages into it, and the loop reports each one the model receives (`Me
 
 import time
 from collections.abc import AsyncIterator, Sequence
+from typing import NamedTuple
 
 from pydantic_ai import Agent
 from pydantic_ai.messages import (
@@ -50,6 +51,17 @@ from decode.entities.tools import ToolCall, ToolResult
 from decode.entities.usage import Usage
 from decode.models.cost import response_usage
 
+UNSAVED = "could not save the session"
+"""How the warning after a turn that could not be saved begins."""
+
+
+class UnfinishedTurn(NamedTuple):
+    """What a turn that stopped early had done: the whole history so far, the turn's own messages, its usage."""
+
+    history: list[ModelMessage]
+    new_messages: list[ModelMessage]
+    usage: Usage
+
 
 class AgentLoop:
     """A conversation with the agent: run turns, keep the history and the running usage."""
@@ -77,14 +89,20 @@ class AgentLoop:
         self.session = session
         self.run: AgentRun[AgentDeps, str] | None = None
         """The pydantic-ai run of the turn in progress, None between turns (lesson 07 enqueues into it)."""
+        self.unfinished: UnfinishedTurn | None = None
+        """What the last turn had done when it failed or was cancelled, for a front end that keeps
+        it (`decode run` saves it, so the run can be resumed); None after a turn that finished."""
 
     async def run_turn(self, prompt: str) -> AsyncIterator[AgentEvent]:
         """Run one user turn, yielding events as they happen; the last one is `TurnFinished`.
 
         Errors (a model failure, the request ceiling) propagate as pydantic-ai's exceptions; the
-        history is only extended when the turn completes, so a failed turn leaves it valid. A
-        cancelled turn raises `CancelledError` carrying what it did (the Harness keeps that, lesson 07).
+        history is only extended when the turn completes, so a failed turn leaves it valid, and
+        what the turn had done is in `unfinished`. A cancelled turn raises `CancelledError`
+        carrying what it did (the Harness keeps that, lesson 07). A finished turn that cannot be
+        saved (a read-only or full disk) still finishes: a warning `Notice` follows `TurnFinished`.
         """
+        self.unfinished = None
         if self.session is not None and self.session.needs_summary(self.history):
             yield await self.compact()
         turn_usage = Usage()
@@ -103,12 +121,22 @@ class AgentLoop:
                     if isinstance(event, UsageUpdated):
                         turn_usage = turn_usage + event.request
                     yield event
+            except BaseException:
+                self.unfinished = UnfinishedTurn(list(run.all_messages()), list(run.new_messages()), turn_usage)
+                raise
             finally:
                 self.run = None
             assert run.result is not None  # the walk ends only at the End node
-            # On disk before anyone is told the turn finished.
-            self.keep_turn(run.result.all_messages(), run.result.new_messages(), turn_usage)
+            # On disk before anyone is told the turn finished; a disk that refuses loses no answer.
+            try:
+                self.keep_turn(run.result.all_messages(), run.result.new_messages(), turn_usage)
+            except (OSError, ValueError) as exc:  # read-only, full, or a message that cannot be written
+                unsaved: Notice | None = Notice(level="warning", message=f"{UNSAVED}: {_why(exc)}")
+            else:
+                unsaved = None
             yield TurnFinished(output=str(run.result.output), usage=turn_usage)
+            if unsaved is not None:
+                yield unsaved
 
     async def _walk(self, run: AgentRun[AgentDeps, str]) -> AsyncIterator[AgentEvent]:
         """The run's nodes as events: a model request streams its answer, a tool node its calls and results."""
@@ -160,6 +188,15 @@ class AgentLoop:
         self.history = []
         if self.session is not None:
             self.session.record_clear()
+
+
+def _why(error: BaseException) -> str:
+    """An error as one line: `Read-only file system: /p/.decode/sessions/…`."""
+    if isinstance(error, FileExistsError) and error.filename:  # a file where a folder should be
+        return f"{error.filename} is in the way (it is not a folder)"
+    if isinstance(error, OSError) and error.strerror:
+        return f"{error.strerror}: {error.filename}" if error.filename else error.strerror
+    return " ".join(str(error).split())[:300] or type(error).__name__
 
 
 def _model_delta(event: object) -> TextDelta | ThinkingDelta | None:

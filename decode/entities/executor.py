@@ -73,7 +73,7 @@ class ExecResult:
     """How a program ended. Its output went to the callbacks given to `run()`.
 
     `exit_code` is None when decode killed the program (`timed_out`); `stopped_leftovers` says
-    background processes it left holding the output were stopped after it exited.
+    processes it left running (in the background, or holding its output) were stopped after it exited.
     """
 
     exit_code: int | None
@@ -122,7 +122,8 @@ class CommandExecutor(ABC):
         """Run a program to completion in its own process group; `stdin` is fed then closed.
 
         Output goes to the callbacks as it comes. Past `timeout` seconds, or when the calling task
-        is cancelled, everything the program started is killed. `cwd` defaults to the Workspace,
+        is cancelled, everything the program started is killed; when it exits, whatever it left
+        running is (`stopped_leftovers`). `cwd` defaults to the Workspace,
         `env` to the executor's command environment (which carries none of decode's secrets).
         """
 
@@ -138,7 +139,11 @@ class CommandExecutor(ABC):
     # translated.
 
     async def realpath(self, path: Path) -> Path:
-        """`path` with every symlink followed (missing tail components kept as they are)."""
+        """`path` with every symlink followed (missing tail components kept as they are).
+
+        A symlink loop is left unresolved (`realpath -m`): the `stat` that follows finds nothing
+        there. (The local executor reports a loop as an `OSError`.)
+        """
         out = await self._output(["realpath", "-m", "--", str(path)])
         return Path(os.fsdecode(out.removesuffix(b"\n")))  # only the one newline realpath adds
 

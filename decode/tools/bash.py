@@ -3,7 +3,9 @@
 Every call is a fresh `bash -c` (a `cd` or `export` does not carry over to the next call; files
 do), started through the executor in its own process group, with stdin closed and an environment
 free of decode's secrets. It is killed, with everything it started, when its timeout passes
-(120 s unless the model asks for up to 600 s) or the turn is aborted.
+(120 s unless the model asks for up to 600 s) or the turn is aborted; and what it leaves running
+in the background (`server &`, even `setsid`, `nohup` or a double fork) is ended when it exits
+(`process.py`, ADR-0043), so a command is over when its result comes back.
 
 The model gets the exit code, then stdout and stderr, each shortened to head and tail past the
 output limit with the full text saved to a file. While it runs, the output streams to the front
@@ -46,7 +48,8 @@ async def bash(ctx: RunContext[AgentDeps], command: str, timeout: float | None =
     """Run a command with `bash -c` in the working directory; returns exit code, stdout and stderr.
 
     Each call is a new shell: cd and export do not persist. stdin is closed (no interactive
-    programs). Long output is cut to its head and tail; the full text is saved to a file.
+    programs). Processes left in the background are stopped when the command ends. Long output
+    is cut to its head and tail; the full text is saved to a file.
 
     Args:
         command: The command line, e.g. `pytest -x tests/test_parser.py`.
@@ -79,7 +82,7 @@ async def bash(ctx: RunContext[AgentDeps], command: str, timeout: float | None =
     else:
         status = f"exit code: {result.exit_code}"
     if result.stopped_leftovers:
-        status += " (background processes still writing output were stopped)"
+        status += " (processes it left running in the background were stopped when it ended)"
     return "\n".join([status, _section("stdout", captures["stdout"]), _section("stderr", captures["stderr"])])
 
 

@@ -3,14 +3,17 @@
 A command may print 50 MB. The model sees at most the limit (30,000 characters by default): the
 head and the tail. Holding all of it in memory to cut it afterwards would not be bounded, so the
 capture keeps only the head and a rolling tail, and past the limit streams the raw bytes to a
-file under `.decode/tool-output/`, whose path the model gets.
+file under `.decode/tool-output/`, whose path the model gets. When that file cannot be written
+(a read-only or full disk), the model still gets head and tail, and a note saying why the rest
+is not kept.
 """
 
 import codecs
 from pathlib import Path
 from typing import BinaryIO
 
-from decode.tools.truncate import head_tail, new_output_path, omission_note, shown_path
+from decode.config.harness_home import private_open
+from decode.tools.truncate import head_tail, new_output_path, omission_note, shown_path, unsaved_note
 
 
 class OutputCapture:
@@ -27,13 +30,17 @@ class OutputCapture:
         self._raw = bytearray()  # the bytes of `_text`, in case they must go to the file
         self._file: BinaryIO | None = None
         self.path: Path | None = None
+        self.unsaved = ""
+        """Why the full output could not be saved, when it could not."""
+        self._spilled = False
         self.total_chars = 0
 
     def feed(self, chunk: bytes) -> None:
         text = self._decoder.decode(chunk)
         self.total_chars += len(text)
-        if self._file is not None:
-            self._file.write(chunk)
+        if self._spilled:
+            if self._file is not None:
+                self._write(chunk)
             self._tail = (self._tail + text)[-(self.limit // 2) :]
             return
         self._text += text
@@ -42,29 +49,49 @@ class OutputCapture:
             self._spill()
 
     def _spill(self) -> None:
-        self.path = new_output_path(self.harness_home, self.label)
-        self._file = self.path.open("wb")
-        self._file.write(self._raw)
+        self._spilled = True
+        try:
+            self.path = new_output_path(self.harness_home, self.label)
+            self._file = private_open(self.path)  # 0600: command output may hold secrets
+        except OSError as exc:
+            self.path, self.unsaved = None, exc.strerror or str(exc)
+        else:
+            self._write(bytes(self._raw))
         self._head, self._tail = head_tail(self._text, self.limit)
         self._text, self._raw = "", bytearray()
+
+    def _write(self, data: bytes) -> None:
+        assert self._file is not None
+        try:
+            self._file.write(data)
+        except OSError as exc:  # the disk filled up meanwhile: what is saved stays, the note says so
+            self.unsaved = exc.strerror or str(exc)
+            self._file.close()
+            self._file = None
 
     def close(self) -> None:
         """Flush the decoder and the file; call once the command has finished."""
         rest = self._decoder.decode(b"", final=True)
         if rest:
             self.total_chars += len(rest)
-            if self._file is None:
+            if not self._spilled:
                 self._text += rest
             else:
                 self._tail = (self._tail + rest)[-(self.limit // 2) :]
         if self._file is not None:
-            self._file.close()
+            try:
+                self._file.close()
+            except OSError as exc:
+                self.unsaved = exc.strerror or str(exc)
+            self._file = None
 
     def render(self) -> str:
         """All of the output if it fitted; otherwise head, a note naming the saved file, and tail."""
-        if self.path is None:
+        if not self._spilled:
             return self._text
         omitted = self.total_chars - len(self._head) - len(self._tail)
+        if self.path is None or self.unsaved:
+            return self._head + unsaved_note(omitted, self.total_chars, self.unsaved) + self._tail
         return (
             self._head + omission_note(omitted, self.total_chars, shown_path(self.harness_home, self.path)) + self._tail
         )

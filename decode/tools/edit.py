@@ -6,7 +6,9 @@ model did not mean. The file must have been read in this session and be unchange
 Read Ledger). The file's line endings and byte-order mark are kept.
 
 When the quote matches nowhere, the model gets the closest lines of the file, numbered, so it can
-see what it got wrong (usually indentation, or text it remembered instead of read).
+see what it got wrong (usually indentation, or text it remembered instead of read). A quote that
+matches nowhere or more than once, like a refused path, is an answer the model reads, not a failed
+attempt (`paths.py`); an empty quote, or one equal to its replacement, is a malformed call.
 """
 
 import difflib
@@ -14,11 +16,11 @@ import difflib
 from pydantic_ai import ModelRetry, RunContext
 
 from decode.entities.deps import AgentDeps
-from decode.entities.ledger import require_fresh
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
-from decode.tools.paths import display_path, resolve_path
+from decode.tools.paths import Refusal, describe_os_error, display_path, resolve_path, stat_path
 from decode.tools.read import missing_file_message
 from decode.tools.text import decode_text
+from decode.tools.write import require_read_first
 
 # Past this many lines the closest-lines search would be slow; the model gets a plain message.
 HINT_MAX_LINES = 20_000
@@ -76,36 +78,40 @@ async def edit(
     """
     executor = ctx.deps.executor
     real = await resolve_path(executor, path)
-    stat = await executor.stat(real)
-    if stat is None:
-        raise ModelRetry(await missing_file_message(ctx, path) + " To create a file, use write.")
     shown = display_path(executor, real)
+    stat = await stat_path(executor, real, shown)
+    if stat is None:
+        raise Refusal(await missing_file_message(ctx, path) + " To create a file, use write.")
     if stat.is_dir:
-        raise ModelRetry(f"{shown} is a directory; give a file path.")
+        raise Refusal(f"{shown} is a directory; give a file path.")
+    if not stat.is_file:
+        raise Refusal(f"{shown} is not a regular file (a pipe, socket or device); edit changes files only.")
     if not old_string:
         raise ModelRetry("old_string is empty: quote the text to replace (to create a file, use write).")
     if old_string == new_string:
         raise ModelRetry("old_string and new_string are the same: there is nothing to change.")
-    require_fresh(ctx.deps.read_ledger, real, stat, shown)
+    require_read_first(ctx.deps.read_ledger, real, stat, shown)
     try:
         text, style = decode_text(await executor.read_bytes(real))
     except UnicodeDecodeError:
-        return f"{shown} is not UTF-8 text; edit cannot change it safely (use bash, e.g. sed, instead)."
+        raise Refusal(
+            f"{shown} is not UTF-8 text; edit cannot change it safely (use bash, e.g. sed, instead)."
+        ) from None
     except OSError as exc:
-        return f"Could not read {shown}: {exc.strerror or exc}."
+        raise Refusal(f"Could not read {shown}: {describe_os_error(exc)}.") from None
 
     old, new = old_string, new_string
     if old not in text and style.crlf:  # the model writes `\n`; the file has `\r\n`
         old, new = style.to_file_newlines(old_string), style.to_file_newlines(new_string)
     count = text.count(old)
     if count == 0:
-        raise ModelRetry(_no_match_message(shown, text, old_string))
+        raise Refusal(_no_match_message(shown, text, old_string))
     if count > 1 and not replace_all:
         starts, at = [], text.find(old)
         while at != -1 and len(starts) < 10:
             starts.append(str(_line_of(text, at)))
             at = text.find(old, at + 1)
-        raise ModelRetry(
+        raise Refusal(
             f"old_string matches {count} times in {shown} (lines {', '.join(starts)}). Include more surrounding "
             "lines to make it unique, or set replace_all to change every match."
         )
@@ -113,9 +119,9 @@ async def edit(
     updated = text.replace(old, new) if replace_all else text.replace(old, new, 1)
     try:
         await executor.write_atomic(real, style.encode(updated))
-    except OSError as exc:
-        return f"Could not write {shown}: {exc.strerror or exc}."
-    if (new_stat := await executor.stat(real)) is not None:
+    except (OSError, ValueError) as exc:
+        raise Refusal(f"Could not write {shown}: {describe_os_error(exc)}.") from None
+    if (new_stat := await stat_path(executor, real, shown)) is not None:
         ctx.deps.read_ledger.record(real, new_stat)
     if replace_all and count > 1:
         return f"Edited {shown}: replaced {count} occurrences."

@@ -14,7 +14,7 @@ from pydantic_ai import ModelRetry, RunContext
 from decode.entities.deps import AgentDeps
 from decode.entities.executor import CommandExecutor
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
-from decode.tools.paths import display_path, resolve_path
+from decode.tools.paths import Refusal, check_text, display_path, resolve_path, stat_path
 from decode.tools.ripgrep import relative, run_rg
 from decode.tools.walk import glob_matcher, walk_files
 
@@ -62,13 +62,16 @@ async def glob(ctx: RunContext[AgentDeps], pattern: str, path: str = ".") -> str
         path: Directory to search in, relative to the working directory.
     """
     executor = ctx.deps.executor
-    base = await resolve_path(executor, path)
-    stat = await executor.stat(base)
-    if stat is None or not stat.is_dir:
-        raise ModelRetry(f"{path} is not a directory; give the directory to search in as path.")
     if not pattern.strip():
         raise ModelRetry("The pattern is empty; for example **/*.py.")
+    check_text(pattern, "pattern")
+    base = await resolve_path(executor, path)
+    stat = await stat_path(executor, base, path)
+    if stat is None or not stat.is_dir:
+        raise Refusal(f"{path} is not a directory; give the directory to search in as path.")
     files = await matching_files(executor, base, pattern)
+    hidden = await ctx.deps.search_filter.hidden(files)  # silently, as grep does
+    files = [file for file in files if file not in hidden]
     if not files:
         where = display_path(executor, base)
         return f"No files match {pattern} in {'the working directory' if where == '.' else where}."

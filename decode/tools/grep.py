@@ -8,24 +8,29 @@ ripgrep does the work when it is installed; otherwise a pure-Python search over 
   `path-line-text` and `--` between separate groups (ripgrep's and grep's own format);
 - `count`: `path:count` of matching lines per file.
 
-Binary files (a NUL byte in their first 64 KB) are skipped. Long results are shortened, with the
-full text saved to a file (`truncate.py`).
+Binary files (a NUL byte in their first 64 KB) are skipped. A FIFO, socket or device is never
+opened: named as the target it is refused before anything runs, and inside a folder ripgrep (and
+the fallback, which lists regular files only) pass over it. Every search is bounded: ripgrep is
+killed past `ripgrep.SEARCH_TIMEOUT_S`, the fallback stops at the same deadline between files, and
+the model is told the search was cut short. Long results are shortened, with the full text saved
+to a file (`truncate.py`).
 """
 
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from pydantic_ai import ModelRetry, RunContext
 
-from decode.entities.deps import AgentDeps
-from decode.entities.executor import CommandExecutor
+from decode.entities.deps import AgentDeps, SearchFilter
+from decode.entities.executor import CommandExecutor, EntryKind
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.tools.glob import newest_first
 from decode.tools.harness_files import harness_prefix, locate
-from decode.tools.paths import display_path
-from decode.tools.ripgrep import relative, run_rg
+from decode.tools.paths import Refusal, check_text, display_path, stat_path
+from decode.tools.ripgrep import SEARCH_TIMEOUT_S, relative, run_rg
 from decode.tools.truncate import shorten
 from decode.tools.walk import glob_matcher, walk_files
 
@@ -134,7 +139,11 @@ async def search_python(executor: CommandExecutor, target: Path, is_dir: bool, q
         files = [target]
     contents = await executor.read_many(files)
     found = Matches()
+    deadline = time.monotonic() + SEARCH_TIMEOUT_S
     for path in files:
+        if time.monotonic() > deadline:  # as ripgrep is stopped: what was found so far, cut short
+            found.cut_short = True
+            break
         if (data := contents.get(path)) is None:
             continue  # unreadable: ripgrep skips it quietly too
         lines = _search_file(data, regex, query.context if query.mode == "content" else 0)
@@ -143,6 +152,18 @@ async def search_python(executor: CommandExecutor, target: Path, is_dir: bool, q
             if query.mode == "content":
                 found.lines[path] = lines
     return found
+
+
+async def withhold(search_filter: SearchFilter, found: Matches) -> None:
+    """Drop the files the permission rules hide from a search.
+
+    Silently: a note that a hidden file matched would tell the model one bit of its content per
+    search, enough to read a key out of `.env` one guess at a time.
+    """
+    hidden = await search_filter.hidden(list({*found.counts, *found.lines}))
+    for path in hidden:
+        found.counts.pop(path, None)
+        found.lines.pop(path, None)
 
 
 def _plural(count: int, noun: str) -> str:
@@ -181,7 +202,12 @@ async def render(executor: CommandExecutor, found: Matches, mode: OutputMode, pr
 
 async def find_matches(executor: CommandExecutor, target: Path, query: Query, *, use_rg: bool = True) -> Matches:
     """Search `target` (a file or a directory) with ripgrep when it is there, else in Python."""
-    stat = await executor.stat(target)
+    try:
+        stat = await executor.stat(target)
+    except OSError:
+        stat = None
+    if stat is not None and stat.kind is EntryKind.OTHER:
+        return Matches()  # a FIFO or a device is never searched (it could block forever)
     is_dir = stat is not None and stat.is_dir
     rg = await executor.which("rg") if use_rg else None
     if rg is not None:
@@ -215,16 +241,23 @@ async def grep(
         context: Lines of context around each match (content mode).
         ignore_case: Match regardless of case.
     """
-    executor, target, _ = await locate(ctx.deps, path)
-    prefix = harness_prefix(path)
-    if await executor.stat(target) is None:
-        raise ModelRetry(f"{path} does not exist; give a file or directory inside the working directory.")
     if not pattern:
         raise ModelRetry("The pattern is empty.")
+    check_text(pattern, "pattern")
+    if glob is not None:
+        check_text(glob, "glob")
     if context < 0:
         raise ModelRetry("context must be 0 or more.")
+    executor, target, shown = await locate(ctx.deps, path)
+    prefix = harness_prefix(path)
+    stat = await stat_path(executor, target, shown)
+    if stat is None:
+        raise Refusal(f"{path} does not exist; give a file or directory inside the working directory.")
+    if stat.kind is EntryKind.OTHER:  # ripgrep would wait on a FIFO, or read a device forever
+        raise Refusal(f"{path} is not a regular file (a pipe, socket or device); grep searches files and folders.")
     query = Query(pattern, glob, output_mode, context, ignore_case)
     found = await find_matches(executor, target, query)
+    await withhold(ctx.deps.search_filter, found)
     if not found.counts and not found.lines:
         return f"No matches for {pattern} in {_where(executor, target, prefix)}."
     text = await render(executor, found, output_mode, prefix)

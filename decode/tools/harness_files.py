@@ -13,12 +13,10 @@ A root is a function of the deps and the rest of the path; a lesson adds one by 
 from collections.abc import Callable
 from pathlib import Path
 
-from pydantic_ai import ModelRetry
-
 from decode.entities.deps import AgentDeps
 from decode.entities.executor import CommandExecutor
 from decode.tools.local import LocalExecutor
-from decode.tools.paths import display_path, resolve_path
+from decode.tools.paths import Refusal, display_path, resolve_path
 from decode.tools.truncate import OUTPUT_DIR
 
 PREFIX = "harness:"
@@ -47,7 +45,7 @@ async def open_harness_path(deps: AgentDeps, raw: str) -> tuple[CommandExecutor,
     root = ROOTS.get(name)
     if root is None:
         known = ", ".join(f"{PREFIX}{key}/…" for key in ROOTS)
-        raise ModelRetry(f"{raw} names no harness folder; the harness keeps {known}.")
+        raise Refusal(f"{raw} names no harness folder; the harness keeps {known}.")
     folder, inside = root(deps, rest)
     executor = LocalExecutor(folder)
     real = await resolve_path(executor, inside or ".")

@@ -7,6 +7,7 @@ does is exactly what you would do in that directory yourself.
 """
 
 import asyncio
+import errno
 import os
 import shutil
 import stat as stat_module
@@ -16,8 +17,17 @@ from pathlib import Path
 
 from decode.entities.executor import CommandExecutor, DirEntry, EntryKind, ExecResult, FileStat, OutputCallback
 from decode.files import write_atomic
-from decode.tools.environment import command_environment
-from decode.tools.process import kill_group, run_process
+from decode.tools.environment import inherited_environment
+from decode.tools.process import (
+    TAG_VARIABLE,
+    Tracked,
+    become_subreaper,
+    kill_group,
+    new_tag,
+    release,
+    run_process,
+    track,
+)
 
 
 def _kind(mode: int) -> EntryKind:
@@ -41,8 +51,23 @@ def _entry_kind(entry: os.DirEntry[str]) -> EntryKind:
 
 
 async def local_realpath(path: Path) -> Path:
-    """`path` with every symlink followed, on this machine (missing tail components kept)."""
-    return Path(os.path.realpath(path))  # noqa: ASYNC240 (microseconds: see LocalExecutor)
+    """`path` with every symlink followed, on this machine (missing tail components kept).
+
+    A symlink loop is an `OSError` (`ELOOP`), as `realpath -m` reports it: `os.path.realpath`
+    alone would hand the loop back unresolved, for the next `stat` or `open` to fail on.
+    """
+    real = os.path.realpath(path)  # noqa: ASYNC240 (microseconds: see LocalExecutor)
+    try:
+        info = os.lstat(real)
+    except (FileNotFoundError, NotADirectoryError):
+        return Path(real)  # a missing tail is kept as it is
+    except OSError as exc:
+        if exc.errno != errno.ENAMETOOLONG:
+            raise
+        return Path(real)  # resolved, just too long to use: the caller says so
+    if stat_module.S_ISLNK(info.st_mode):  # still a link after resolving: a loop
+        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path))
+    return Path(real)
 
 
 INLINE_READ_BYTES = 256 * 1024
@@ -50,12 +75,13 @@ INLINE_READ_BYTES = 256 * 1024
 
 
 class LocalProcess:
-    """A program started by `LocalExecutor.spawn`, in its own process group."""
+    """A program started by `LocalExecutor.spawn`, in its own process group, tracked (`process.py`)."""
 
-    def __init__(self, process: asyncio.subprocess.Process) -> None:
+    def __init__(self, process: asyncio.subprocess.Process, tracked: Tracked | None = None) -> None:
         if process.stdin is None or process.stdout is None or process.stderr is None:
             raise ValueError("a spawned process needs pipes for stdin, stdout and stderr")
         self._process = process
+        self._tracked = tracked
         self.stdin, self.stdout, self.stderr = process.stdin, process.stdout, process.stderr
 
     @property
@@ -63,10 +89,18 @@ class LocalProcess:
         return self._process.returncode
 
     async def wait(self) -> int:
-        return await self._process.wait()
+        code = await self._process.wait()
+        self._release()  # it is over: so is whatever it left running
+        return code
 
     def kill(self) -> None:
         kill_group(self._process.pid)
+        self._release()  # and whatever it started that left its group
+
+    def _release(self) -> None:
+        if self._tracked is not None:
+            release(self._tracked)
+            self._tracked = None
 
 
 class LocalExecutor(CommandExecutor):
@@ -76,9 +110,7 @@ class LocalExecutor(CommandExecutor):
         self.workspace = workspace.resolve()
         if env is None:
             # The one place the agent's commands inherit the process environment.
-            from decode.config.settings import Settings
-
-            env = command_environment(os.environ, Settings.secret_env_names())
+            env = inherited_environment()
         self.env = dict(env)
 
     async def run(
@@ -106,16 +138,18 @@ class LocalExecutor(CommandExecutor):
         self, argv: Sequence[str], *, cwd: Path | None = None, env: Mapping[str, str] | None = None
     ) -> LocalProcess:
         pipe = asyncio.subprocess.PIPE
+        become_subreaper()
+        tag = new_tag()
         process = await asyncio.create_subprocess_exec(
             *argv,
             cwd=cwd or self.workspace,
-            env=dict(self.env if env is None else env),
+            env={**(self.env if env is None else env), TAG_VARIABLE: tag},
             stdin=pipe,
             stdout=pipe,
             stderr=pipe,
             start_new_session=True,  # its own process group: `kill()` ends its children too
         )
-        return LocalProcess(process)
+        return LocalProcess(process, track(process.pid, tag))
 
     # A stat, a realpath or a read of a page of a file takes microseconds here, less than a hop to
     # a worker thread (which on a busy machine costs milliseconds); whole files, many files and
@@ -132,7 +166,7 @@ class LocalExecutor(CommandExecutor):
         return FileStat(kind=_kind(info.st_mode), size=info.st_size, mtime_ns=info.st_mtime_ns, mode=info.st_mode)
 
     async def stat_many(self, paths: Sequence[Path]) -> list[FileStat | None]:
-        return [await self.stat(path) for path in paths]
+        return [_stat_or_none(path) for path in paths]
 
     async def list_dir(self, path: Path) -> list[DirEntry]:
         with os.scandir(path) as scan:
@@ -150,7 +184,9 @@ class LocalExecutor(CommandExecutor):
         return await asyncio.to_thread(_read_many, paths)
 
     async def write_atomic(self, path: Path, data: bytes) -> None:
-        await asyncio.to_thread(write_atomic, path, data)
+        # Confined: no symlink below the Workspace root is followed, whatever a command running
+        # meanwhile does to the tree (a directory swapped for a link after the path was checked).
+        await asyncio.to_thread(write_atomic, path, data, root=self.workspace)
 
     async def which(self, program: str) -> str | None:
         # The venv's own bin first: the `ripgrep` package installs `rg` there, and the venv may
@@ -161,8 +197,37 @@ class LocalExecutor(CommandExecutor):
         return shutil.which(program, path=self.env.get("PATH"))
 
 
+def _stat_or_none(path: Path) -> FileStat | None:
+    """`stat` for listings: anything that cannot be looked at (a loop, a name too long) is not there."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return FileStat(kind=_kind(info.st_mode), size=info.st_size, mtime_ns=info.st_mtime_ns, mode=info.st_mode)
+
+
+def _open_regular(path: Path) -> int:
+    """A descriptor for reading the regular file at `path`; an `OSError` for anything else.
+
+    Opened non-blocking and checked after opening (not before), so a FIFO or a device swapped in
+    after a tool looked is refused too, instead of blocking this thread forever.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat_module.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if not stat_module.S_ISREG(mode):
+            raise OSError(errno.EINVAL, "Not a regular file (a pipe, socket or device)", str(path))
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def _read_bytes(path: Path, start: int, size: int | None) -> bytes:
-    with open(path, "rb") as handle:
+    with open(_open_regular(path), "rb") as handle:
         handle.seek(start)
         return handle.read(-1 if size is None else size)
 
@@ -171,8 +236,9 @@ def _read_many(paths: Sequence[Path]) -> dict[Path, bytes]:
     found: dict[Path, bytes] = {}
     for path in paths:
         try:
-            found[path] = path.read_bytes()
-        except OSError:
+            with open(_open_regular(path), "rb") as handle:
+                found[path] = handle.read()
+        except (OSError, ValueError):
             continue
     return found
 

@@ -1,23 +1,47 @@
 """Run one program in its own process group, stream its output, and leave nothing behind.
 
-A command like `pytest -x & sleep 1000` starts children and grandchildren. Killing only the
-`bash` we started would orphan them: they keep running, and keep our output pipes open. So every
-program starts a new session (`setsid`), which makes it the leader of a fresh process group, and
-on timeout or cancellation decode kills the whole group at once with SIGKILL.
+A command like `pytest -x & sleep 1000` starts children and grandchildren; `setsid sleep 1000 &`
+or a double fork leaves the command's process group altogether. Killing only the `bash` we
+started (or only its group) would orphan them: they keep running, and keep our output pipes
+open. So decode tracks every program it starts and ends what that program left (ADR-0043):
+
+- each program starts a new session (`setsid`): it leads a fresh process group, killed whole;
+- decode is a *child subreaper* (Linux `PR_SET_CHILD_SUBREAPER`): an orphan re-parents to decode
+  instead of to init, so whatever a command started stays below decode in the process tree;
+- each program carries a tag in its environment (`DECODE_PROCESS_TAG`). A process below decode
+  belongs to a program when it is in that program's group or session, when its parent belongs
+  to it, when it carries its tag, or when it holds one of its output pipes; and an orphan that
+  re-parented to decode in a session of its own, born after the program started, belongs to it
+  when it is the only program decode is tracking (nothing else of decode starts a new session);
+- when the program ends (it exits, times out or is aborted), everything that belongs to it gets
+  SIGKILL, again until nothing is left (a process may fork while it is killed), and is reaped;
+- on decode's own exit (`end_all`, also what the front ends call on SIGTERM and SIGHUP) every
+  tracked program is ended so.
 
 After the program exits, anything it left in the background that still holds our pipes gets a
-short grace period to finish writing, then the group is stopped too (a `server &` whose output
-is redirected elsewhere keeps running; one writing into our pipe would hang the call forever).
+short grace period to finish writing; then it is ended with the rest. What escapes all of that
+(a new session with an empty environment and no inherited descriptors, while other programs
+run at the same time) is ended when the last of them ends, or when decode exits. A process that
+leaves decode's tree altogether (a daemon started through systemd or docker) is the sandbox's
+job. Elsewhere than Linux (no /proc, no subreaper), the process group is all there is.
 """
 
 import asyncio
+import atexit
 import contextlib
+import ctypes
 import logging
 import os
+import secrets
+import select
 import signal
+import sys
 import time
+from collections import deque
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from decode.entities.executor import ExecResult, OutputCallback
 
@@ -25,12 +49,276 @@ logger = logging.getLogger(__name__)
 
 CHUNK = 64 * 1024
 LEFTOVER_GRACE_S = 1.0
+"""How long background writers may keep our pipes after the program exits."""
+DRAIN_S = 1.0
+"""How long the pipes may stay open once everything that belongs to the program is dead (a
+holder decode cannot reach, say a daemon the descriptor was passed to); then decode stops reading."""
+END_S = 2.0
+"""How long ending a program's processes may take (SIGKILL is immediate; a process stuck in the kernel is not)."""
+TAG_VARIABLE = "DECODE_PROCESS_TAG"
+PR_SET_CHILD_SUBREAPER = 36
+_PROC = Path("/proc")
+
+
+@dataclass(eq=False)
+class Tracked:
+    """A program decode started, known until everything it started is gone."""
+
+    leader: int
+    """Its pid: also its process group and session id."""
+    tag: str
+    pipes: frozenset[str] = field(default_factory=frozenset)
+    """Its output pipes as `/proc/PID/fd` links name them (`pipe:[1234]`)."""
+    start: int = 0
+    """When it started, in clock ticks after boot (/proc's `starttime`)."""
+
+
+_tracked: dict[str, Tracked] = {}
+_subreaper = False
+_exit_hook = False
+
+
+def become_subreaper() -> bool:
+    """Make decode the subreaper of everything it starts (Linux); False where that is not possible."""
+    global _subreaper
+    if not _subreaper and sys.platform == "linux":
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            _subreaper = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            _subreaper = False
+    return _subreaper
+
+
+def track(leader: int, tag: str, pipes: Sequence[int] = ()) -> Tracked:
+    """Start tracking the program `leader` (started with `TAG_VARIABLE=tag`, writing to `pipes`)."""
+    global _exit_hook
+    if not _exit_hook:  # whatever way decode leaves, nothing it started stays
+        _exit_hook = True
+        atexit.register(end_all)
+    proc = _read_stat(leader)
+    pipe_names = frozenset(f"pipe:[{os.fstat(fd).st_ino}]" for fd in pipes)
+    tracked = Tracked(leader, tag, pipe_names, proc.start if proc is not None else _ticks_now())
+    _tracked[tag] = tracked
+    return tracked
+
+
+def _ticks_now() -> int:
+    """Now, in /proc's unit for start times (clock ticks after boot)."""
+    try:
+        return int(time.clock_gettime(time.CLOCK_BOOTTIME) * os.sysconf("SC_CLK_TCK"))
+    except (AttributeError, OSError, ValueError):
+        return 0
+
+
+def new_tag() -> str:
+    return secrets.token_hex(8)
 
 
 def kill_group(pid: int) -> None:
     """SIGKILL every process of the group led by `pid` (gone already is fine)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
+
+
+# -- the process tree, from /proc ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Proc:
+    pid: int
+    ppid: int
+    pgid: int
+    sid: int
+    state: str
+    start: int  # clock ticks after boot: (pid, start) names one process even after its pid is reused
+
+
+def _read_stat(pid: int) -> _Proc | None:
+    try:
+        raw = (_PROC / str(pid) / "stat").read_bytes()
+    except OSError:
+        return None
+    fields = raw[raw.rfind(b")") + 2 :].split()  # the command name may hold spaces and parentheses
+    return _Proc(pid, int(fields[1]), int(fields[2]), int(fields[3]), fields[0].decode(), int(fields[19]))
+
+
+def _table() -> dict[int, _Proc]:
+    found = {}
+    with contextlib.suppress(OSError):
+        for name in os.listdir(_PROC):
+            if name.isdigit() and (proc := _read_stat(int(name))) is not None:
+                found[proc.pid] = proc
+    return found
+
+
+def _carries_tag(pid: int, tags: Mapping[bytes, Tracked]) -> Tracked | None:
+    try:
+        environment = (_PROC / str(pid) / "environ").read_bytes()
+    except OSError:
+        return None
+    prefix = TAG_VARIABLE.encode() + b"="
+    for entry in environment.split(b"\0"):
+        if entry.startswith(prefix):
+            return tags.get(entry[len(prefix) :])
+    return None
+
+
+def _holds_pipe(pid: int, pipes: Mapping[str, Tracked]) -> Tracked | None:
+    with contextlib.suppress(OSError):
+        for fd in os.listdir(_PROC / str(pid) / "fd"):
+            with contextlib.suppress(OSError):
+                if (owner := pipes.get(os.readlink(_PROC / str(pid) / "fd" / fd))) is not None:
+                    return owner
+    return None
+
+
+def _owners(table: Mapping[int, _Proc], known: Sequence[Tracked], adopt: Tracked | None) -> dict[int, Tracked]:
+    """The program of `known` each process below decode belongs to (see the module docstring);
+    `adopt` takes the orphans no other rule places."""
+    me, my_session = os.getpid(), os.getsid(0)
+    leaders = {tracked.leader: tracked for tracked in known}
+    tags = {tracked.tag.encode(): tracked for tracked in known}
+    pipes = {pipe: tracked for tracked in known for pipe in tracked.pipes}
+    children: dict[int, list[_Proc]] = {}
+    for proc in table.values():
+        children.setdefault(proc.ppid, []).append(proc)
+    owners: dict[int, Tracked] = {}
+    queue = deque(children.get(me, []))  # parents before their children
+    while queue:
+        proc = queue.popleft()
+        owner = (
+            leaders.get(proc.pgid)
+            or leaders.get(proc.sid)
+            or owners.get(proc.ppid)
+            or _carries_tag(proc.pid, tags)
+            or _holds_pipe(proc.pid, pipes)
+        )
+        # An orphan in a session of its own (which decode's other children never are), born while
+        # `adopt` ran: one of its processes that erased its traces.
+        orphan = owner is None and proc.ppid == me and proc.pid not in leaders and proc.sid not in (my_session, 0)
+        if orphan and adopt is not None and proc.start >= adopt.start:
+            owner = adopt
+        if owner is not None:
+            owners[proc.pid] = owner
+        queue.extend(children.get(proc.pid, []))
+    return owners
+
+
+def _signal(proc: _Proc) -> int | None:
+    """SIGKILL `proc` if its pid still names it; a pidfd to wait on (None: gone, or no pidfds)."""
+    try:
+        fd = os.pidfd_open(proc.pid)
+    except (OSError, AttributeError):
+        # Gone, or no pidfds here: a plain kill (the pid cannot be reused while it is our zombie).
+        with contextlib.suppress(OSError):
+            if (now := _read_stat(proc.pid)) is not None and now.start == proc.start:
+                os.kill(proc.pid, signal.SIGKILL)
+        return None
+    if (now := _read_stat(proc.pid)) is None or now.start != proc.start:  # the pid names another process now
+        os.close(fd)
+        return None
+    with contextlib.suppress(OSError):
+        signal.pidfd_send_signal(fd, signal.SIGKILL)
+    return fd
+
+
+def _wait_gone(fds: list[int], deadline: float) -> None:
+    """Wait until the processes behind `fds` are dead (a pidfd turns readable), or the deadline."""
+    poller = select.poll()
+    for fd in fds:
+        poller.register(fd, select.POLLIN)
+    pending = set(fds)
+    while pending and (left := deadline - time.monotonic()) > 0:
+        for fd, _ in poller.poll(left * 1000):
+            pending.discard(fd)
+            poller.unregister(fd)
+    for fd in fds:
+        os.close(fd)
+
+
+def end(tracked: Tracked) -> int:
+    """SIGKILL everything that belongs to `tracked`, its leader included, and reap what is ours.
+
+    Returns how many live processes were killed. Never reaps a tracked leader: asyncio waits for those.
+    """
+    if not _PROC.joinpath("self", "stat").exists():  # no /proc: the group is all there is
+        kill_group(tracked.leader)
+        return 0
+    known = [*_tracked.values(), *([] if tracked.tag in _tracked else [tracked])]
+    adopt = tracked if len(known) == 1 else None  # alone: the orphans nothing else claims are its
+    me, leaders = os.getpid(), {t.leader for t in known}
+    killed: set[tuple[int, int]] = set()
+    deadline = time.monotonic() + END_S
+    while True:
+        table = _table()
+        owners = _owners(table, known, adopt)
+        live = []
+        for pid, owner in owners.items():
+            proc = table[pid]
+            if proc.state in ("Z", "X"):
+                if proc.ppid == me and pid not in leaders:
+                    with contextlib.suppress(ChildProcessError):
+                        os.waitpid(pid, os.WNOHANG)
+            elif owner is tracked:
+                live.append(proc)
+        for proc in table.values():  # what we killed and lost sight of (a zombie has no environment)
+            if (proc.pid, proc.start) in killed and proc.state == "Z" and proc.ppid == me and proc.pid not in leaders:
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(proc.pid, os.WNOHANG)
+        if not live or time.monotonic() > deadline:
+            break
+        fds = [fd for proc in live if (fd := _signal(proc)) is not None]
+        killed.update((proc.pid, proc.start) for proc in live)
+        if fds:
+            _wait_gone(fds, deadline)
+        else:  # no pidfds to wait on: look again shortly
+            time.sleep(0.01)
+    return len({pid for pid, _ in killed} - {tracked.leader})
+
+
+def release(tracked: Tracked) -> int:
+    """End what `tracked` left and stop tracking it; how many live processes were killed."""
+    try:
+        return end(tracked)
+    finally:
+        _tracked.pop(tracked.tag, None)
+
+
+def end_all() -> None:
+    """End every tracked program and all it started: decode is exiting (see the front ends)."""
+    for tracked in list(_tracked.values()):
+        try:
+            release(tracked)
+        except Exception:  # exiting: the next one still matters
+            logger.exception("could not end the processes of %d", tracked.leader)
+        kill_group(tracked.leader)
+
+
+@dataclass
+class SignalStop:
+    """Which signal stopped decode, once one has (see `end_all_on`)."""
+
+    signum: int | None = None
+
+
+def end_all_on(signals: Sequence[int], task: "asyncio.Task[object] | None") -> SignalStop:
+    """What a front end installs: on any of `signals`, end every tracked program at once (before
+    anything else can go wrong), then cancel `task` so the turn stops as an abort stops it."""
+    loop, stop = asyncio.get_running_loop(), SignalStop()
+
+    def on_signal(signum: int) -> None:
+        end_all()
+        if stop.signum is None and task is not None:  # a second signal must not cancel the clean-up
+            stop.signum = signum
+            task.cancel()
+
+    for signum in signals:
+        loop.add_signal_handler(signum, on_signal, signum)
+    return stop
+
+
+# -- running a program ------------------------------------------------------------------------
 
 
 async def _pump(fd: int, sink: OutputCallback) -> None:
@@ -56,6 +344,15 @@ async def _feed(process: asyncio.subprocess.Process, data: bytes | None) -> None
     process.stdin.close()
 
 
+async def _drain(pumps: "asyncio.Future[Any]", seconds: float) -> bool:
+    """Wait up to `seconds` for the pumps; True when they finished."""
+    try:
+        await asyncio.wait_for(asyncio.shield(pumps), seconds)
+    except TimeoutError:
+        return False
+    return True
+
+
 async def run_process(
     argv: Sequence[str],
     *,
@@ -68,6 +365,8 @@ async def run_process(
 ) -> ExecResult:
     """Run `argv` to completion, `stdin` fed then closed; see the module docstring for the lifecycle."""
     started = time.monotonic()
+    become_subreaper()
+    tag = new_tag()
     # Our own pipes, not asyncio's: asyncio's `wait()` would also wait for every holder of its
     # pipes to close them, so a background child would keep "the command" running forever.
     (out_read, out_write), (err_read, err_write) = os.pipe(), os.pipe()
@@ -75,16 +374,18 @@ async def run_process(
         process = await asyncio.create_subprocess_exec(
             *argv,
             cwd=cwd,
-            env=dict(env),
+            env={**env, TAG_VARIABLE: tag},
             stdin=asyncio.subprocess.DEVNULL if stdin is None else asyncio.subprocess.PIPE,
             stdout=out_write,
             stderr=err_write,
             start_new_session=True,  # its own session, so its own process group (pgid == pid)
         )
     except BaseException:
-        os.close(out_read)
-        os.close(err_read)
+        for fd in (out_read, err_read, out_write, err_write):
+            os.close(fd)
         raise
+    try:
+        tracked = track(process.pid, tag, (out_write, err_write))
     finally:
         os.close(out_write)
         os.close(err_write)
@@ -95,25 +396,30 @@ async def run_process(
             await asyncio.wait_for(process.wait(), timeout)
         except TimeoutError:
             timed_out = True
-            logger.info("command timed out after %.0fs; killing process group %d", timeout, process.pid)
+            logger.info("command timed out after %.0fs; killing everything it started (%d)", timeout, process.pid)
+            end(tracked)  # the tree is still whole: who belongs to the program is known by descent too
             kill_group(process.pid)
             await process.wait()
-        try:
-            await asyncio.wait_for(asyncio.shield(pumps), LEFTOVER_GRACE_S)
-        except TimeoutError:
-            # Something in the background still holds our pipes open.
-            stopped_leftovers = True
-            kill_group(process.pid)
-            await pumps
-    except asyncio.CancelledError:
-        # An abort: nothing the command started may outlive it.
+        # Background writers may finish what they print; then nothing the program left may stay.
+        stopped_leftovers = not await _drain(pumps, LEFTOVER_GRACE_S)
+        stopped_leftovers = release(tracked) > 0 or stopped_leftovers
+        if not await _drain(pumps, DRAIN_S):
+            logger.warning("something outside decode's reach holds the output of %d; no longer reading it", process.pid)
+            pumps.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pumps
+    except BaseException:
+        # An abort (or a failing output callback): nothing the command started may outlive it.
+        release(tracked)
         kill_group(process.pid)
         pumps.cancel()
         with contextlib.suppress(asyncio.CancelledError, ProcessLookupError):
             await process.wait()
-        with contextlib.suppress(asyncio.CancelledError):
-            await pumps  # collect the pumps' cancellation (asyncio logs one nobody retrieved)
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await pumps  # collect the pumps' outcome (asyncio logs one nobody retrieved)
         raise
+    finally:
+        _tracked.pop(tag, None)
     return ExecResult(
         exit_code=None if timed_out else process.returncode,
         duration_s=time.monotonic() - started,

@@ -5,8 +5,10 @@ than 2,000 characters are cut. Memory stays bounded whatever the file: lines are
 time, each at most a fixed number of bytes, so the first page of a 200 MB log (or of a 200 MB
 file with no newline at all) costs what a small file costs.
 
-Binary files and images are refused; text that is not valid UTF-8 is shown with replacement
-characters rather than failing. Reading records the file in the Read Ledger, which `edit` checks.
+Binary files, images, directories and anything that is not a regular file (a FIFO or a device
+would block or never end) are refused before they are opened, as an answer the model reads
+(`paths.py`); text that is not valid UTF-8 is shown with replacement characters rather than
+failing. Reading records the file in the Read Ledger, which `edit` checks.
 """
 
 import difflib
@@ -18,7 +20,7 @@ from decode.entities.deps import AgentDeps
 from decode.entities.executor import CommandExecutor, EntryKind
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.tools.harness_files import is_harness_path, locate
-from decode.tools.paths import display_path
+from decode.tools.paths import Refusal, describe_os_error, display_path, stat_path
 from decode.tools.text import SNIFF_BYTES, binary_kind
 
 MAX_LINES = 2000
@@ -98,13 +100,16 @@ async def missing_file_message(ctx: RunContext[AgentDeps], path: str) -> str:
     if is_harness_path(path):
         return f"{path} does not exist: the harness keeps no such file."
     target = executor.workspace / path
-    parent = await executor.realpath(target.parent)
     hint = ""
-    if parent.is_relative_to(executor.workspace) and (stat := await executor.stat(parent)) and stat.is_dir:
-        names = [entry.name for entry in await executor.list_dir(parent)]
-        close = difflib.get_close_matches(target.name, names, n=3, cutoff=0.6)
-        if close:
-            hint = " Did you mean: " + ", ".join(display_path(executor, parent / name) for name in close) + "?"
+    try:
+        parent = await executor.realpath(target.parent)
+        if parent.is_relative_to(executor.workspace) and (stat := await executor.stat(parent)) and stat.is_dir:
+            names = [entry.name for entry in await executor.list_dir(parent)]
+            close = difflib.get_close_matches(target.name, names, n=3, cutoff=0.6)
+            if close:
+                hint = " Did you mean: " + ", ".join(display_path(executor, parent / name) for name in close) + "?"
+    except (OSError, ValueError):  # an unreadable folder: no hint, the message stands
+        pass
     return f"{path} does not exist.{hint} Use glob to find files."
 
 
@@ -119,13 +124,13 @@ async def read(ctx: RunContext[AgentDeps], path: str, offset: int = 1, limit: in
         limit: Number of lines to show (at most 2000).
     """
     executor, real, shown = await locate(ctx.deps, path)
-    stat = await executor.stat(real)
+    stat = await stat_path(executor, real, shown)
     if stat is None:
-        raise ModelRetry(await missing_file_message(ctx, path))
+        raise Refusal(await missing_file_message(ctx, path))
     if stat.is_dir:
-        raise ModelRetry(f"{path} is a directory; use glob to list its files.")
+        raise Refusal(f"{path} is a directory; use glob to list its files.")
     if stat.kind is EntryKind.OTHER:  # a FIFO or a device would block or never end
-        return f"{path} is not a regular file (a pipe, socket or device); read shows regular files only."
+        raise Refusal(f"{path} is not a regular file (a pipe, socket or device); read shows regular files only.")
     if offset < 1 or limit < 1:
         raise ModelRetry("offset and limit must be at least 1.")
     limit = min(limit, MAX_LINES)
@@ -134,7 +139,7 @@ async def read(ctx: RunContext[AgentDeps], path: str, offset: int = 1, limit: in
     more = False
     try:
         head = await executor.read_bytes(real, 0, SNIFF_BYTES)
-        if (kind := binary_kind(real, head)) is not None:
+        if (kind := binary_kind(real, head)) is not None:  # said plainly: what the file is, not a failure
             return f"{shown} is not a text file ({kind}, {stat.size:,} bytes); read shows text files only."
         reader = LineReader(executor, real)
         size = 0
@@ -152,12 +157,12 @@ async def read(ctx: RunContext[AgentDeps], path: str, offset: int = 1, limit: in
             lines.append(text)
             size += len(text) + 1
     except OSError as exc:
-        return f"Could not read {shown}: {exc.strerror or exc}."
+        raise Refusal(f"Could not read {shown}: {describe_os_error(exc)}.") from None
     ctx.deps.read_ledger.record(real, stat)
     if not lines:
         if number == 0:
             return f"{shown} is empty."
-        raise ModelRetry(f"offset {offset} is past the end of {shown}, which has {number:,} lines.")
+        raise Refusal(f"offset {offset} is past the end of {shown}, which has {number:,} lines.")
     first, last = offset, offset + len(lines) - 1
     if more:
         lines.append(f"\n[lines {first}-{last} of {shown}; more follow: read with offset={last + 1} to continue]")

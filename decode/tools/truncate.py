@@ -12,7 +12,7 @@ import secrets
 from datetime import UTC, datetime
 from pathlib import Path
 
-from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
+from decode.config.harness_home import HARNESS_DIR, make_parent_dirs, private_open
 
 OUTPUT_DIR = HARNESS_DIR / "tool-output"
 
@@ -21,7 +21,7 @@ def new_output_path(harness_home: Path, label: str) -> Path:
     """A fresh file name for one full output, e.g. `20260101T120000Z-bash-3f2a-stdout.txt`."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     path = harness_home / OUTPUT_DIR / f"{stamp}-{label}-{secrets.token_hex(3)}.txt"
-    make_parent_dirs(path)  # `.decode/` keeps tool output out of git (see harness_home.py)
+    make_parent_dirs(path)  # `.decode/` keeps tool output out of git, and private (see harness_home.py)
     return path
 
 
@@ -31,6 +31,11 @@ def omission_note(omitted: int, total: int, saved_to: str) -> str:
         f"\n\n[… {omitted:,} of {total:,} characters not shown; the full output is in {saved_to} "
         "(use the read tool with offset, or the grep tool, on that path) …]\n\n"
     )
+
+
+def unsaved_note(omitted: int, total: int, why: str) -> str:
+    """The line between head and tail when the full output could not be saved (a read-only disk)."""
+    return f"\n\n[… {omitted:,} of {total:,} characters not shown; the full output could not be saved ({why}) …]\n\n"
 
 
 def head_tail(text: str, limit: int) -> tuple[str, str]:
@@ -50,8 +55,12 @@ def shorten(text: str, limit: int, *, harness_home: Path, label: str) -> str:
     full text saved to a file under the Harness Home."""
     if len(text) <= limit:
         return text
-    path = new_output_path(harness_home, label)
-    path.write_text(text, encoding="utf-8")
     head, tail = head_tail(text, limit)
     omitted = len(text) - len(head) - len(tail)
+    try:
+        path = new_output_path(harness_home, label)
+        with private_open(path) as file:  # 0600: command output may hold secrets
+            file.write(text.encode("utf-8"))
+    except OSError as exc:  # a read-only or full disk: the model still gets head and tail
+        return head + unsaved_note(omitted, len(text), exc.strerror or str(exc)) + tail
     return head + omission_note(omitted, len(text), shown_path(harness_home, path)) + tail

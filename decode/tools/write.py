@@ -3,18 +3,30 @@
 The write is atomic (a temporary file beside the target, then a rename), so an interrupted write
 never leaves half a file. Parent directories are created. Replacing a file keeps its mode bits,
 its line endings and its byte-order mark, and needs the file read first (the Read Ledger), so
-the model never overwrites work it has not seen.
+the model never overwrites work it has not seen. A refusal (outside the Workspace, not read first,
+changed since, a directory) is an answer the model reads, not a failed attempt (`paths.py`).
 """
+
+from pathlib import Path
 
 from pydantic_ai import ModelRetry, RunContext
 
 from decode.entities.deps import AgentDeps
-from decode.entities.ledger import require_fresh
+from decode.entities.executor import FileStat
+from decode.entities.ledger import ReadLedger, require_fresh
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
-from decode.tools.paths import display_path, resolve_path
+from decode.tools.paths import Refusal, describe_os_error, display_path, resolve_path, stat_path
 from decode.tools.text import TextStyle
 
 STYLE_SNIFF_BYTES = 64 * 1024
+
+
+def require_read_first(ledger: ReadLedger, path: Path, stat: FileStat, shown: str) -> None:
+    """`require_fresh`, as a refusal the model reads rather than a failed attempt (`paths.py`)."""
+    try:
+        require_fresh(ledger, path, stat, shown)
+    except ModelRetry as exc:
+        raise Refusal(exc.message) from None
 
 
 async def write(ctx: RunContext[AgentDeps], path: str, content: str) -> str:
@@ -29,21 +41,23 @@ async def write(ctx: RunContext[AgentDeps], path: str, content: str) -> str:
     executor = ctx.deps.executor
     real = await resolve_path(executor, path)
     shown = display_path(executor, real)
-    stat = await executor.stat(real)
+    stat = await stat_path(executor, real, shown)
     style = TextStyle()
     if stat is not None:
         if stat.is_dir:
-            raise ModelRetry(f"{shown} is a directory; give a file path.")
-        require_fresh(ctx.deps.read_ledger, real, stat, shown)
+            raise Refusal(f"{shown} is a directory; give a file path.")
+        if not stat.is_file:
+            raise Refusal(f"{shown} is not a regular file (a pipe, socket or device); write replaces files only.")
+        require_read_first(ctx.deps.read_ledger, real, stat, shown)
         try:
             style = TextStyle.of(await executor.read_bytes(real, 0, STYLE_SNIFF_BYTES))
         except OSError as exc:
-            return f"Could not read {shown}: {exc.strerror or exc}."
+            raise Refusal(f"Could not read {shown}: {describe_os_error(exc)}.") from None
     try:
         await executor.write_atomic(real, style.encode(style.to_file_newlines(content)))
-    except OSError as exc:
-        return f"Could not write {shown}: {exc.strerror or exc}."
-    new_stat = await executor.stat(real)
+    except (OSError, ValueError) as exc:
+        raise Refusal(f"Could not write {shown}: {describe_os_error(exc)}.") from None
+    new_stat = await stat_path(executor, real, shown)
     if new_stat is not None:
         ctx.deps.read_ledger.record(real, new_stat)
     lines = content.count("\n") + (0 if content.endswith("\n") or not content else 1)

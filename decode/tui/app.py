@@ -305,6 +305,13 @@ def run_repl(
     console = terminal_console(sys.stdout)
 
     async def main() -> int:
+        import signal
+
+        from decode.tools.process import end_all_on
+
+        # SIGTERM, SIGHUP (the terminal closed): every process the agent started ends at once,
+        # then the REPL leaves (a running turn is aborted and kept) with 128 + the signal's number.
+        stop = end_all_on((signal.SIGTERM, signal.SIGHUP), asyncio.current_task())
         # Inside the event loop: patch_stdout schedules its writes on the loop that is running.
         with patch_stdout(raw=True), route_logging(sys.stderr):
             repl = Repl(
@@ -315,7 +322,15 @@ def run_repl(
                 resume=resume,
                 permission_mode=permission_mode,
             )
-            return await repl.run()
+            try:
+                return await repl.run()
+            except asyncio.CancelledError:
+                if stop.signum is None:
+                    raise
+                if (task := asyncio.current_task()) is not None:
+                    task.uncancel()  # the cancellation was the signal's: this task lives on to close the turn
+                await repl.turns.stop()  # the running turn is aborted, and what it did is kept
+                return 128 + stop.signum
 
     try:
         return asyncio.run(main())

@@ -70,3 +70,27 @@ def test_unknown_option_is_exit_code_2(project: Path, decode_cmd: RunDecode) -> 
     done = decode_cmd("run", "--frobnicate", "go", cwd=project)
     assert done.returncode == 2
     assert "No such option" in done.stderr
+
+
+def test_escape_sequences_from_files_and_the_model_do_not_reach_the_terminal(
+    project: Path, decode_cmd: RunDecode
+) -> None:
+    clipboard = "\x1b]52;c;cm0gLXJmIH4=\x07"  # OSC 52: would set the clipboard
+    (project / "notes.txt").write_text(f"before{clipboard}after\n")
+    turns = write_script(
+        project / "turns.json",
+        [
+            {
+                "text": "Reading \x1b]0;owned\x07",
+                "tool_calls": [{"name": "bash", "args": {"command": "cat notes.txt"}}],
+            },
+            {"text": f"The file says {clipboard}"},
+        ],
+    )
+    done = decode_cmd("run", "--permission-mode", "bypass", "--model", f"script:{turns}", "show", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stderr
+    assert "\x07" not in done.stderr
+    assert "before␛]52;c;cm0gLXJmIH4=␇after" in done.stderr  # shown, not obeyed
+    # Piped to a file, the answer is exactly what the model wrote (only a terminal gets it made visible).
+    assert done.stdout == f"The file says {clipboard}\n"

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 import pytest
-from pydantic_ai import ModelRetry, RunContext
+from pydantic_ai import ModelRetry, RunContext, ToolFailed
 
 from decode.entities.deps import AgentDeps
 from decode.tools.edit import closest_lines, edit
@@ -33,7 +33,7 @@ async def test_a_unique_match_is_replaced(ctx: RunContext[AgentDeps], calc: Path
 
 
 async def test_an_ambiguous_match_is_refused_with_its_lines(ctx: RunContext[AgentDeps], calc: Path) -> None:
-    with pytest.raises(ModelRetry, match=r"matches 2 times in calc\.py \(lines 2, 6\)"):
+    with pytest.raises(ToolFailed, match=r"matches 2 times in calc\.py \(lines 2, 6\)"):
         await edit(ctx, "calc.py", "return a - b", "return a + b")
     assert on_disk(calc) == CODE
 
@@ -45,7 +45,7 @@ async def test_replace_all_changes_every_match(ctx: RunContext[AgentDeps], calc:
 
 async def test_an_unread_file_is_refused(ctx: RunContext[AgentDeps], workspace: Path) -> None:
     (workspace / "other.py").write_text("x = 1\n")
-    with pytest.raises(ModelRetry, match="has not been read in this session"):
+    with pytest.raises(ToolFailed, match="has not been read in this session"):
         await edit(ctx, "other.py", "x = 1", "x = 2")
 
 
@@ -53,7 +53,7 @@ async def test_a_file_changed_since_it_was_read_is_refused(
     ctx: RunContext[AgentDeps], calc: Path, workspace: Path
 ) -> None:
     (workspace / "calc.py").write_text(CODE + "# the user typed this\n")  # the user saved it
-    with pytest.raises(ModelRetry, match="changed on disk since you last read it"):
+    with pytest.raises(ToolFailed, match="changed on disk since you last read it"):
         await edit(ctx, "calc.py", "def add", "def plus")
     assert on_disk(calc).endswith("# the user typed this\n")
 
@@ -74,7 +74,7 @@ async def test_crlf_and_bom_survive_an_edit(ctx: RunContext[AgentDeps], workspac
 
 
 async def test_a_miss_shows_the_closest_lines(ctx: RunContext[AgentDeps], calc: Path) -> None:
-    with pytest.raises(ModelRetry) as caught:
+    with pytest.raises(ToolFailed) as caught:
         await edit(ctx, "calc.py", "def sub(a,b):\n  return a-b", "x")
     message = str(caught.value)
     assert "old_string was not found in calc.py" in message
@@ -91,7 +91,7 @@ async def test_nonsense_requests_ask_for_a_retry(ctx: RunContext[AgentDeps], cal
         await edit(ctx, "calc.py", "", "x")
     with pytest.raises(ModelRetry, match="the same"):
         await edit(ctx, "calc.py", "add", "add")
-    with pytest.raises(ModelRetry, match="does not exist"):
+    with pytest.raises(ToolFailed, match="does not exist"):
         await edit(ctx, "missing.py", "a", "b")
 
 
@@ -99,5 +99,6 @@ async def test_non_utf8_files_are_left_alone(ctx: RunContext[AgentDeps], workspa
     path = workspace / "latin1.txt"
     path.write_bytes("café\n".encode("latin-1"))
     await read(ctx, "latin1.txt")
-    assert "not UTF-8" in await edit(ctx, "latin1.txt", "caf", "bar")
+    with pytest.raises(ToolFailed, match="not UTF-8"):
+        await edit(ctx, "latin1.txt", "caf", "bar")
     assert path.read_bytes() == "café\n".encode("latin-1")

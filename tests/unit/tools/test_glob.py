@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from pydantic_ai import ModelRetry, RunContext
+from pydantic_ai import RunContext, ToolFailed
 
 from decode.entities.deps import AgentDeps
 from decode.entities.executor import CommandExecutor
@@ -52,7 +52,7 @@ async def test_results_are_capped_with_a_count_of_the_rest(ctx: RunContext[Agent
 
 async def test_bad_directories_ask_for_a_retry(ctx: RunContext[AgentDeps], workspace: Path) -> None:
     (workspace / "a.txt").write_text("")
-    with pytest.raises(ModelRetry, match="not a directory"):
+    with pytest.raises(ToolFailed, match="not a directory"):
         await glob(ctx, "*", path="a.txt")
-    with pytest.raises(ModelRetry, match="outside the working directory"):
+    with pytest.raises(ToolFailed, match="outside the working directory"):
         await glob(ctx, "*", path="/etc")

@@ -3,14 +3,17 @@
 The tests that take `ctx` or `executor` run against both executors (see conftest.py).
 """
 
+import asyncio
+import os
+import stat
 from pathlib import Path
 
 import pytest
-from pydantic_ai import ModelRetry, RunContext
+from pydantic_ai import ModelRetry, RunContext, ToolFailed
 
 from decode.entities.deps import AgentDeps
 from decode.entities.executor import CommandExecutor
-from decode.tools.grep import Query, find_matches, grep, render
+from decode.tools.grep import Matches, Query, find_matches, grep, render
 from decode.tools.local import LocalExecutor
 from decode.tools.read import read
 
@@ -80,7 +83,7 @@ async def test_no_match_and_bad_input(ctx: RunContext[AgentDeps], tree: Path) ->
     assert (await grep(ctx, "zzz-nothing")).startswith("No matches for zzz-nothing")
     with pytest.raises(ModelRetry, match="grep failed"):
         await grep(ctx, "(unclosed")
-    with pytest.raises(ModelRetry, match="does not exist"):
+    with pytest.raises(ToolFailed, match="does not exist"):
         await grep(ctx, "x", path="nope")
 
 
@@ -92,3 +95,36 @@ async def test_large_results_are_shortened_and_saved(ctx: RunContext[AgentDeps],
     assert saved.startswith("harness:tool-output/")
     # All 20,000 lines are in it, and the tools can open it: the last page is the last line.
     assert await read(ctx, saved, offset=20_000) == " 20000\tmany.txt:20000:match number 19999"
+
+
+# -- what would block: never opened ------------------------------------------------------------
+
+can_mknod = pytest.mark.skipif(os.geteuid() != 0, reason="creating a device node needs root")
+
+
+@pytest.fixture
+def specials(workspace: Path) -> Path:
+    """A folder with a FIFO (opening it waits for a writer forever), a symlink to it and a regular file."""
+    (workspace / "found.txt").write_text("needle here\n")
+    os.mkfifo(workspace / "pipe")
+    (workspace / "to-pipe").symlink_to(workspace / "pipe")
+    if os.geteuid() == 0:
+        os.mknod(workspace / "zero", 0o600 | stat.S_IFCHR, os.makedev(1, 5))  # /dev/zero: never ends
+    return workspace
+
+
+@pytest.mark.parametrize("target", ["pipe", "to-pipe", pytest.param("zero", marks=can_mknod)])
+async def test_a_fifo_or_a_device_as_the_target_is_refused_before_anything_opens_it(
+    ctx: RunContext[AgentDeps], specials: Path, target: str
+) -> None:
+    with pytest.raises(ToolFailed, match=f"{target} is not a regular file"):
+        await asyncio.wait_for(grep(ctx, "needle", path=target), 30)  # a hang fails, it does not hang
+
+
+@pytest.mark.parametrize("use_rg", [True, False], ids=["ripgrep", "python"])
+async def test_a_fifo_or_a_device_inside_a_folder_is_passed_over(
+    executor: CommandExecutor, specials: Path, use_rg: bool
+) -> None:
+    found = await asyncio.wait_for(find_matches(executor, specials, Query("needle"), use_rg=use_rg), 30)
+    assert list(found.counts) == [specials / "found.txt"]
+    assert await find_matches(executor, specials / "pipe", Query("needle"), use_rg=use_rg) == Matches()

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 import pytest
-from pydantic_ai import ModelRetry, RunContext
+from pydantic_ai import RunContext, ToolFailed
 
 from decode.entities.deps import AgentDeps
 from decode.tools.grep import grep
@@ -36,7 +36,7 @@ async def test_grep_searches_a_saved_output_and_shows_it_under_its_harness_name(
 async def test_a_harness_path_that_climbs_out_of_its_folder_is_refused(ctx: RunContext[AgentDeps]) -> None:
     (ctx.deps.harness_home / "secret.txt").write_text("key\n")
     saved_output(ctx, 500)
-    with pytest.raises(ModelRetry, match="outside"):
+    with pytest.raises(ToolFailed, match="outside"):
         await read(ctx, "harness:tool-output/../../secret.txt")
 
 
@@ -48,18 +48,18 @@ async def test_a_symlink_in_the_harness_folder_cannot_lead_elsewhere(
     outside = tmp_path / "outside.txt"
     outside.write_text("not the harness's\n")
     (folder / "link.txt").symlink_to(outside)
-    with pytest.raises(ModelRetry, match="symlink"):
+    with pytest.raises(ToolFailed, match="symlink"):
         await read(ctx, "harness:tool-output/link.txt")
 
 
 async def test_an_unknown_harness_folder_is_a_retry_naming_the_known_ones(ctx: RunContext[AgentDeps]) -> None:
-    with pytest.raises(ModelRetry, match="harness:tool-output/"):
+    with pytest.raises(ToolFailed, match="harness:tool-output/"):
         await read(ctx, "harness:nowhere/x.txt")
 
 
 async def test_a_missing_saved_output_says_so(ctx: RunContext[AgentDeps]) -> None:
     saved_output(ctx, 500)
-    with pytest.raises(ModelRetry, match="does not exist"):
+    with pytest.raises(ToolFailed, match="does not exist"):
         await read(ctx, "harness:tool-output/gone.txt")
 
 

@@ -93,3 +93,12 @@ async def test_spawn_runs_in_the_workspace_with_the_command_environment(
     out = await process.stdout.read()
     assert await process.wait() == 0
     assert out.decode().splitlines() == [str(executor.workspace), "key=unset"]
+
+
+async def test_write_atomic_never_follows_a_symlink_below_the_workspace(workspace: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (workspace / "d").symlink_to(outside)  # swapped in after the tool resolved `d/f.txt`, say
+    with pytest.raises(OSError, match="symbolic link"):
+        await LocalExecutor(workspace).write_atomic(workspace / "d/f.txt", b"x")
+    assert os.listdir(outside) == []

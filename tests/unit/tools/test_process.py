@@ -1,13 +1,19 @@
-"""run_process: output streams, timeouts and aborts kill the whole process group."""
+"""run_process: output streams; timeouts, aborts and the end of a command kill everything it started.
+
+Everything a command leaves (a new session, a double fork, `nohup`, `disown`, a process that
+ignores SIGTERM, one that closed its output) is killed and reaped when the command ends (ADR-0043).
+"""
 
 import asyncio
 import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from decode.tools.process import run_process
+from decode.tools.process import become_subreaper, end_all, run_process
+from tests.unit.tools.conftest import process_alive
 
 
 async def run(command: str, cwd: Path, timeout: float = 10) -> tuple[object, bytes, bytes]:  # noqa: ASYNC109
@@ -80,11 +86,117 @@ async def test_background_processes_holding_the_output_are_stopped(
     assert not alive(background)
 
 
-async def test_a_detached_background_process_may_keep_running(tmp_path: Path, alive: Callable[[int], bool]) -> None:
-    result, _, _ = await run("sleep 300 > /dev/null 2>&1 & echo $! > server.pid", tmp_path)
-    server = int((tmp_path / "server.pid").read_text())
-    try:
-        assert not result.stopped_leftovers
-        assert alive(server)
-    finally:
-        os.kill(server, 9)
+def gone(pid: int, seconds: float = 10) -> bool:
+    """Is `pid` gone from the process table (dead and reaped), within `seconds`? Polls /proc."""
+    deadline = time.monotonic() + seconds
+    while Path(f"/proc/{pid}").exists():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def pids(folder: Path) -> list[int]:
+    return [int(line) for path in sorted(folder.glob("*.pid")) for line in path.read_text().split()]
+
+
+# Every way a command leaves something behind; each writes the pids it starts to *.pid files.
+LEFT_BEHIND = {
+    "a new session holding the output": "setsid sleep 1000 & echo $! > a.pid; echo started",
+    "a detached server": "sleep 1000 > /dev/null 2>&1 < /dev/null & echo $! > a.pid; echo started",
+    "a double fork": "( (sleep 1000 & echo $! > a.pid) & ); echo started",
+    "a double fork into a new session": "( (setsid sleep 1000 > /dev/null 2>&1 & echo $! > a.pid) & ); echo started",
+    "nohup": "nohup sleep 1000 > /dev/null 2>&1 & echo $! > a.pid; echo started",
+    "disown": "sleep 1000 & echo $! > a.pid; disown; echo started",
+    "ignoring SIGTERM and SIGHUP": "bash -c 'trap \"\" TERM HUP; sleep 1000' & echo $! > a.pid; echo started",
+    "closing its output first": "exec 1>&- 2>&-; setsid sleep 1000 & echo $! > a.pid",
+    "a new session with no environment, holding the output": "setsid env -i sleep 1000 & echo $! > a.pid; echo started",
+    "many at once": "for i in $(seq 20); do (setsid sleep 1000 & echo $! >> a.pid) & done; wait; echo started",
+    "every trace erased": "(setsid env -i sleep 1000 >/dev/null 2>&1 </dev/null & echo $! >a.pid) & wait; echo started",
+}
+
+
+@pytest.mark.parametrize("command", list(LEFT_BEHIND.values()), ids=list(LEFT_BEHIND))
+async def test_nothing_a_command_leaves_behind_survives_it(tmp_path: Path, command: str) -> None:
+    result, out, _ = await run(command, tmp_path, timeout=60)
+    assert result.exit_code == 0
+    assert not result.timed_out
+    assert out in (b"started\n", b"")
+    assert result.stopped_leftovers
+    left = pids(tmp_path)
+    assert left
+    assert [pid for pid in left if not gone(pid)] == []  # killed, and reaped: no zombie either
+
+
+async def test_a_timeout_ends_what_left_the_group_too(tmp_path: Path) -> None:
+    command = (
+        "setsid sleep 1000 & echo $! > a.pid; (setsid env -i sleep 1000 > /dev/null 2>&1 & echo $! > b.pid); sleep 1000"
+    )
+    result, _, _ = await run(command, tmp_path, timeout=1)
+    assert result.timed_out
+    assert [pid for pid in pids(tmp_path) if not gone(pid)] == []
+
+
+async def test_an_abort_ends_what_left_the_group_too(tmp_path: Path) -> None:
+    task = asyncio.create_task(run("setsid sleep 1000 & echo $! > a.pid; sleep 1000", tmp_path, timeout=600))
+    deadline = time.monotonic() + 10
+    while not (tmp_path / "a.pid").exists() or not (tmp_path / "a.pid").read_text().strip():
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.02)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert [pid for pid in pids(tmp_path) if not gone(pid)] == []
+
+
+async def test_ending_everything_on_exit_stops_running_commands(tmp_path: Path) -> None:
+    task = asyncio.create_task(run("setsid sleep 1000 & echo $! > a.pid; sleep 1000", tmp_path, timeout=600))
+    deadline = time.monotonic() + 10
+    while not (tmp_path / "a.pid").exists() or not (tmp_path / "a.pid").read_text().strip():
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.02)
+    end_all()  # what the front ends do on SIGTERM or SIGHUP, and at exit
+    result, _, _ = await task
+    assert result.exit_code == -9  # bash itself was killed
+    assert [pid for pid in pids(tmp_path) if not gone(pid)] == []
+
+
+async def test_a_running_command_keeps_what_another_one_left(tmp_path: Path) -> None:
+    """Two commands at once: ending one never touches the other's processes."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    long = asyncio.create_task(run("setsid sleep 1000 & echo $! > a.pid; sleep 1000", first, timeout=600))
+    deadline = time.monotonic() + 10
+    while not (first / "a.pid").exists() or not (first / "a.pid").read_text().strip():
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.02)
+    result, _, _ = await run("setsid sleep 1000 & echo $! > a.pid; echo started", second)
+    assert result.stopped_leftovers
+    assert all(gone(pid) for pid in pids(second))
+    assert all(process_alive(pid) for pid in pids(first))
+    long.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await long
+    assert all(gone(pid) for pid in pids(first))
+
+
+async def test_output_written_in_the_grace_period_is_kept(tmp_path: Path) -> None:
+    # The writer waits for bash to be gone (reaped), then prints at once, well within the grace period.
+    result, out, _ = await run("(while kill -0 $$ 2>/dev/null; do sleep 0.01; done; echo late) & echo early", tmp_path)
+    assert out == b"early\nlate\n"
+    assert result.exit_code == 0
+
+
+async def test_nothing_stays_tracked_after_a_command(tmp_path: Path) -> None:
+    from decode.tools import process
+
+    await run("setsid sleep 1000 & echo started", tmp_path)
+    assert process._tracked == {}
+
+
+async def test_decode_is_the_subreaper_of_what_it_starts(tmp_path: Path) -> None:
+    await run("true", tmp_path)
+    assert become_subreaper()
+    await run("(setsid sleep 1000 & echo $! > a.pid) & wait", tmp_path)  # the orphan re-parents to us
+    assert all(gone(pid) for pid in pids(tmp_path))

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from pydantic_ai import ModelRetry, RunContext
+from pydantic_ai import RunContext, ToolFailed
 
 from decode.entities.deps import AgentDeps
 from decode.tools.read import MAX_LINE_CHARS, read
@@ -69,16 +69,16 @@ async def test_crlf_and_bom_are_not_shown(ctx: RunContext[AgentDeps], workspace:
 
 async def test_missing_files_suggest_close_names(ctx: RunContext[AgentDeps], workspace: Path) -> None:
     (workspace / "config.py").write_text("")
-    with pytest.raises(ModelRetry, match=r"confg\.py does not exist\. Did you mean: config\.py\?"):
+    with pytest.raises(ToolFailed, match=r"confg\.py does not exist\. Did you mean: config\.py\?"):
         await read(ctx, "confg.py")
 
 
 async def test_directories_and_bad_offsets_ask_for_a_retry(ctx: RunContext[AgentDeps], workspace: Path) -> None:
     (workspace / "src").mkdir()
     (workspace / "a.txt").write_text("one\n")
-    with pytest.raises(ModelRetry, match="is a directory"):
+    with pytest.raises(ToolFailed, match="is a directory"):
         await read(ctx, "src")
-    with pytest.raises(ModelRetry, match="past the end"):
+    with pytest.raises(ToolFailed, match="past the end"):
         await read(ctx, "a.txt", offset=5)
 
 
@@ -102,7 +102,8 @@ async def test_a_symlink_inside_the_workspace_is_read_through(ctx: RunContext[Ag
 
 async def test_a_fifo_is_refused_without_blocking(ctx: RunContext[AgentDeps], workspace: Path) -> None:
     os.mkfifo(workspace / "pipe")  # opening it to read would wait for a writer forever
-    assert "pipe is not a regular file" in await read(ctx, "pipe")
+    with pytest.raises(ToolFailed, match="pipe is not a regular file"):
+        await read(ctx, "pipe")
 
 
 READ_200MB = """

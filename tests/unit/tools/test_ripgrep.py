@@ -1,5 +1,6 @@
 """run_rg(): ripgrep pinned to decode's rules (the same the pure-Python walk follows)."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -36,3 +37,28 @@ async def test_no_match_is_exit_code_1_with_empty_output(tmp_path: Path, rg: str
     (tmp_path / "a.txt").write_text("hay\n")
     output = await run_rg(LocalExecutor(tmp_path), rg, ["needle", "."], cwd=tmp_path)
     assert (output.exit_code, output.stdout) == (1, b"")
+
+
+def processes_naming(text: str) -> list[int]:
+    """The live processes whose command line mentions `text`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if text.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue  # gone meanwhile
+    return found
+
+
+async def test_a_search_past_its_timeout_is_cut_short_and_ripgrep_is_killed(
+    tmp_path: Path, rg: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("decode.tools.ripgrep.SEARCH_TIMEOUT_S", 0.5)
+    fifo = tmp_path / "blocks-forever"
+    os.mkfifo(fifo)  # named explicitly, ripgrep opens it and waits for a writer that never comes
+    output = await run_rg(LocalExecutor(tmp_path), rg, ["needle", fifo.name], cwd=tmp_path)
+    assert output.cut_short
+    assert output.exit_code is None
+    assert processes_naming(str(fifo.name)) == []  # killed and reaped before run_rg returned

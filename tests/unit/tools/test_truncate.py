@@ -1,5 +1,6 @@
 """Output truncation: short text untouched; long text as head + note + tail, saved in full."""
 
+import stat
 from pathlib import Path
 
 from decode.tools.truncate import OUTPUT_DIR, head_tail, shorten
@@ -25,3 +26,18 @@ def test_long_text_keeps_head_and_tail_and_saves_the_whole(tmp_path: Path) -> No
 def test_head_tail_splits_the_limit() -> None:
     head, tail = head_tail("abcdefghij", 5)
     assert (head, tail) == ("abc", "ij")
+
+
+def test_saved_output_is_the_users_alone(tmp_path: Path) -> None:
+    shorten("x" * 5_000, 1000, harness_home=tmp_path, label="bash")
+    [saved] = (tmp_path / OUTPUT_DIR).iterdir()
+    assert stat.S_IMODE(saved.stat().st_mode) == 0o600
+    assert stat.S_IMODE((tmp_path / OUTPUT_DIR).stat().st_mode) == 0o700
+
+
+def test_text_that_cannot_be_saved_keeps_head_and_tail_and_says_why(tmp_path: Path) -> None:
+    (tmp_path / ".decode").write_text("a file where the Harness Home should be\n")
+    shown = shorten("a" * 500 + "b" * 500, 100, harness_home=tmp_path, label="grep")
+    assert shown.startswith("a" * 50)
+    assert shown.endswith("b" * 50)
+    assert "the full output could not be saved (" in shown

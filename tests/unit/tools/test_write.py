@@ -5,7 +5,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from pydantic_ai import ModelRetry, RunContext
+from pydantic_ai import RunContext, ToolFailed
 
 from decode.entities.deps import AgentDeps
 from decode.tools.read import read
@@ -29,7 +29,7 @@ async def test_new_files_get_the_usual_mode_and_no_temporary_file_is_left(
 
 async def test_overwriting_needs_a_read_first(ctx: RunContext[AgentDeps], workspace: Path) -> None:
     (workspace / "notes.md").write_text("the user's notes\n")
-    with pytest.raises(ModelRetry, match="has not been read"):
+    with pytest.raises(ToolFailed, match="has not been read"):
         await write(ctx, "notes.md", "gone\n")
     assert (workspace / "notes.md").read_text() == "the user's notes\n"
     await read(ctx, "notes.md")
@@ -54,8 +54,8 @@ async def test_a_file_written_may_be_written_again_without_a_read(ctx: RunContex
 
 async def test_directories_and_outside_paths_are_refused(ctx: RunContext[AgentDeps], workspace: Path) -> None:
     (workspace / "src").mkdir()
-    with pytest.raises(ModelRetry, match="is a directory"):
+    with pytest.raises(ToolFailed, match="is a directory"):
         await write(ctx, "src", "x")
-    with pytest.raises(ModelRetry, match="outside the working directory"):
+    with pytest.raises(ToolFailed, match="outside the working directory"):
         await write(ctx, "../escape.txt", "x")
     assert not (workspace.parent / "escape.txt").exists()
