@@ -21,7 +21,6 @@ import io
 import os
 import secrets
 import stat as stat_module
-import tarfile
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -210,6 +209,8 @@ class CommandExecutor(ABC):
         argv = ["tar", "-c", "-f", "-", "-P", "-h", "--hard-dereference", "--no-recursion", "--ignore-failed-read"]
         out = await self._output([*argv, "--null", "-T", "-"], stdin=_nul_joined(paths), ok=(0, 1))
         found: dict[Path, bytes] = {}
+        import tarfile  # only backends without direct file access come here
+
         with tarfile.open(fileobj=io.BytesIO(out), mode="r:") as archive:
             for member in archive:
                 if member.isfile() and (handle := archive.extractfile(member)) is not None:

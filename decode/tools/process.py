@@ -29,7 +29,6 @@ job. Elsewhere than Linux (no /proc, no subreaper), the process group is all the
 import asyncio
 import atexit
 import contextlib
-import ctypes
 import logging
 import os
 import secrets
@@ -83,6 +82,8 @@ def become_subreaper() -> bool:
     global _subreaper
     if not _subreaper and sys.platform == "linux":
         try:
+            import ctypes  # only to become a subreaper, once
+
             libc = ctypes.CDLL(None, use_errno=True)
             _subreaper = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
         except (OSError, AttributeError):
