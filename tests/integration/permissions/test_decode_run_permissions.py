@@ -1,35 +1,13 @@
 """`decode run` with the Permission Gate: a real process, the scripted model, real files and bash."""
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.integration.permissions.conftest import bash, decode_run
+
 pytestmark = pytest.mark.integration
-
-DECODE = Path(sys.executable).parent / "decode"
-
-
-def decode_run(project: Path, calls: list[dict], *options: str) -> subprocess.CompletedProcess[str]:
-    """Run `decode run` on a script that makes `calls` (one per response), then answers "done"."""
-    script = project.parent / "script.json"
-    script.write_text(json.dumps([*({"tool_calls": [call]} for call in calls), {"text": "done"}]))
-    return subprocess.run(
-        [str(DECODE), "run", "--model", f"script:{script}", *options, "do it"],
-        cwd=project,
-        env=dict(os.environ),
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
-    )
-
-
-def bash(command: str) -> dict:
-    return {"name": "bash", "args": {"command": command}}
 
 
 def session_text(project: Path) -> str:
