@@ -59,7 +59,7 @@ class LazyGroup(click.Group):
             ctx.meta["decode.listing_commands"] = False
 
 
-@click.group(cls=LazyGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, invoke_without_command=True)
 @click.version_option(__version__, "--version", "-V", prog_name="decode", message="%(prog)s %(version)s")
 @click.option("-m", "--model", help="Model for the REPL, e.g. google-gla:gemini-flash-latest or script:turns.json.")
 @click.option("--max-requests", type=click.IntRange(min=1), help="Ceiling on model requests in one REPL turn.")

@@ -1,7 +1,6 @@
 import subprocess
 import sys
 
-import pytest
 from click.testing import CliRunner
 
 from decode import __version__
@@ -60,10 +59,3 @@ def test_subcommand_help_imports_the_command() -> None:
 def test_python_dash_m_decode_is_the_same_command() -> None:
     done = subprocess.run([sys.executable, "-m", "decode", "--version"], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == f"decode {__version__}"
-
-
-@pytest.mark.parametrize("args", [["-h"], ["run", "-h"], ["sessions", "-h"], ["permissions", "check", "-h"]])
-def test_dash_h_is_help_everywhere(args: list[str]) -> None:
-    result = CliRunner().invoke(cli, args, prog_name="decode")
-    assert result.exit_code == 0, result.output
-    assert result.output.startswith(f"Usage: decode {' '.join(args[:-1])}".rstrip())
