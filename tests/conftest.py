@@ -53,3 +53,20 @@ def _write(path: Path, text: str) -> Path:
 def write() -> WriteText:
     """`write(path, text)`: write a UTF-8 file, making its folders; returns the path."""
     return _write
+
+
+def gone(pid: int, seconds: float = 20) -> bool:
+    """Is `pid` gone from the process table (dead and reaped) within `seconds`? Polls /proc."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while Path(f"/proc/{pid}").exists():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)  # polling a condition, with a deadline
+    return True
+
+
+def pids(folder: Path) -> list[int]:
+    """The process ids the test's commands wrote into `*.pid` files in `folder`."""
+    return [int(line) for path in sorted(folder.glob("*.pid")) for line in path.read_text().split()]

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import gone, pids
 from tests.integration.conftest import DECODE, RunDecode
 
 pytestmark = pytest.mark.integration
@@ -31,19 +32,6 @@ def script(project: Path, responses: list[dict], name: str = "turns.json") -> st
 
 def bash(command: str) -> dict:
     return {"tool_calls": [{"name": "bash", "args": {"command": command}}]}
-
-
-def gone(pid: int, seconds: float = 20) -> bool:
-    deadline = time.monotonic() + seconds
-    while Path(f"/proc/{pid}").exists():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
-
-
-def pids(folder: Path) -> list[int]:
-    return [int(line) for path in sorted(folder.glob("*.pid")) for line in path.read_text().split()]
 
 
 def wait_for_pids(folder: Path, count: int, process: subprocess.Popen[str], seconds: float = 60) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from decode.tools.process import become_subreaper, end_all, run_process
+from tests.conftest import gone, pids
 from tests.unit.tools.conftest import process_alive
 
 
@@ -84,20 +85,6 @@ async def test_background_processes_holding_the_output_are_stopped(
             break
         await asyncio.sleep(0.05)
     assert not alive(background)
-
-
-def gone(pid: int, seconds: float = 10) -> bool:
-    """Is `pid` gone from the process table (dead and reaped), within `seconds`? Polls /proc."""
-    deadline = time.monotonic() + seconds
-    while Path(f"/proc/{pid}").exists():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
-
-
-def pids(folder: Path) -> list[int]:
-    return [int(line) for path in sorted(folder.glob("*.pid")) for line in path.read_text().split()]
 
 
 # Every way a command leaves something behind; each writes the pids it starts to *.pid files.
