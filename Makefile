@@ -34,7 +34,8 @@ define pytest
 endef
 
 .PHONY: help install hooks test unit-tests integration-tests notebooks lock-check lint-check lint-fix \
-	format-check format-fix type-check sync-check check lab bench pre-commit ci
+	format-check format-fix type-check sync-check lesson-check check lab bench pre-commit ci \
+	lesson-snapshot lesson-diff lesson-notebook lesson-repl
 
 help: ## Show this list
 	@echo "usage: make VERB   (the project's tools run from .venv through uv)"
@@ -82,11 +83,38 @@ sync-check: ## Check that every lesson's .py and .ipynb hold the same cells
 type-check: ## Type-check the package with ty
 	$(RUN) ty check decode
 
-check: lock-check format-check lint-check type-check sync-check ## All static checks: lock, format, lint, types, notebook pairs
+lesson-check: ## Check the lesson markers in decode/ and each lesson.toml's `extends` against them
+	$(RUN) python scripts/lesson check
+
+check: lock-check format-check lint-check type-check sync-check lesson-check ## All static checks: lock, format, lint, types, notebook pairs, lesson markers
+
+# The package as it stands after lesson N, from the one source tree (scripts/lesson, ADR-0003).
+LESSON_DIR ?= $(if $(DIR),$(DIR),.lessons/$(N))
+define need-lesson
+	@test -n "$(N)" || { echo "make: say which lesson, e.g. make $@ N=04" >&2; exit 2; }
+endef
+
+lesson-snapshot: ## Write decode/ as of lesson N into DIR/decode (default .lessons/N): make lesson-snapshot N=04
+	$(need-lesson)
+	@rm -rf "$(LESSON_DIR)/decode"
+	@$(RUN) python scripts/lesson snapshot $(N) "$(LESSON_DIR)"
+
+lesson-diff: ## Show what lesson N adds to lesson N-1's package: make lesson-diff N=04
+	$(need-lesson)
+	@$(RUN) python scripts/lesson diff $(N)
+
+lesson-notebook: ## Run lesson N's notebook against its package and save the outputs: make lesson-notebook N=04
+	$(need-lesson)
+	$(RUN) python scripts/lesson execute $(N)
+
+lesson-repl: lesson-snapshot ## Start the decode REPL of lesson N's package (from 03): make lesson-repl N=03 ARGS="--model script:t.json"
+	@PYTHONPATH="$(abspath $(LESSON_DIR))" $(RUN) python -m decode $(ARGS)
 
 # JupyterLab refuses to run as root without --allow-root; containers and CI machines often are root.
-lab: ## Open the lessons in JupyterLab (.py lessons open as notebooks through jupytext)
-	$(RUN) jupyter lab --ServerApp.root_dir=lessons $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+lab: ## Open the lessons in JupyterLab; N=04 runs the kernels against lesson 04's package
+	$(if $(N),@$(MAKE) lesson-snapshot N=$(N))
+	PYTHONPATH="$(if $(N),$(abspath $(LESSON_DIR)):)$(abspath lessons)" \
+	  $(RUN) jupyter lab --ServerApp.root_dir=lessons $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 bench: ## Run the performance benchmarks of evals/perf (tables also go to evals/perf/results/)
 	$(RUN) python evals/perf/run.py $(BENCH_ARGS)

@@ -22,9 +22,11 @@ init_logger()
 # name -> ("module:attribute", short help). The help text lives here so `decode --help`
 # can list commands without importing them.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "run": ("decode.runtime.run:run", "Run one task headless and print the final answer."),
+    "run": ("decode.runtime.run:run", "Run one task headless and print the final answer."),  # [lesson 02]
+    # [lesson 06]
     "permissions": ("decode.permissions.command:permissions", "Show the permission rules, or check one call."),
-    "sessions": ("decode.context.commands:sessions", "List the sessions saved in this directory."),
+    # [/lesson 06]
+    "sessions": ("decode.context.commands:sessions", "List the sessions saved in this directory."),  # [lesson 08]
 }
 
 
@@ -61,8 +63,12 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, invoke_without_command=True)
 @click.version_option(__version__, "--version", "-V", prog_name="decode", message="%(prog)s %(version)s")
+# [lesson 03]
+# The REPL's options: each reaches `run_repl()` under its own name.
 @click.option("-m", "--model", help="Model for the REPL, e.g. google-gla:gemini-flash-latest or script:turns.json.")
 @click.option("--max-requests", type=click.IntRange(min=1), help="Ceiling on model requests in one REPL turn.")
+# [/lesson 03]
+# [lesson 08]
 @click.option(
     "--resume",
     is_flag=False,
@@ -70,20 +76,25 @@ class LazyGroup(click.Group):
     metavar="[ID]",
     help="Continue a saved session in the REPL: the newest here, or ID (see `decode sessions`).",
 )
+# [/lesson 08]
+# [lesson 06]
 @click.option(
     "--permission-mode",
     type=click.Choice(["default", "plan", "accept-edits", "bypass"]),
     help="What runs without asking (Shift+Tab switches in the REPL). Default: the settings', else default.",
 )
+# [/lesson 06]
 @click.pass_context
-def cli(
-    ctx: click.Context, model: str | None, max_requests: int | None, resume: str | None, permission_mode: str | None
-) -> None:
+def cli(ctx: click.Context, **options: Any) -> None:
+    # [lesson 03]
     """decode: a terminal coding agent you can read from end to end.
 
     Run `decode` for the interactive REPL (/help inside it lists the commands), or
     `decode run "TASK"` for one task headless.
     """
+    # [before lesson 03]
+    # """decode: a terminal coding agent you can read from end to end."""
+    # [/lesson 03]
     if isinstance(ctx.command, LazyGroup) and ctx.command.own_process:
         # Before any command runs (not for --version or --help, which run none, and stay fast):
         # the programs decode starts can no longer read its credentials from `/proc/$PPID/environ`
@@ -92,10 +103,14 @@ def cli(
 
         hide_credentials()
     if ctx.invoked_subcommand is not None:
-        if any(option is not None for option in (model, max_requests, resume, permission_mode)):
+        if any(value is not None for value in options.values()):
             raise click.UsageError(f"options go after the subcommand: decode {ctx.invoked_subcommand} --model …")
         return
+    # [lesson 03]
     # Imported here: prompt_toolkit and Rich load only when the REPL starts, never for --help.
     from decode.tui.app import run_repl
 
-    ctx.exit(run_repl(model=model, max_requests=max_requests, resume=resume, permission_mode=permission_mode))
+    ctx.exit(run_repl(**options))
+    # [before lesson 03]
+    # click.echo(ctx.get_help())  # no REPL yet: `decode` alone shows what there is
+    # [/lesson 03]

@@ -1,5 +1,4 @@
 """The agent: a pydantic-ai Agent (`factory.py`) driven turn by turn by the Agent Loop (`loop.py`).
 
-`deps.py` is what every tool receives, `registry.py` how tools are declared, `cost.py` how
-tokens become money.
+`compose.py` is the composition root: it wires model, tools and loop the same way for every front end.
 """

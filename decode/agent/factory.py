@@ -16,9 +16,9 @@ from pydantic_ai.models import Model
 
 from decode.entities.deps import AgentDeps
 from decode.entities.tools import ToolSpec
-from decode.memory.instructions import memory_instructions
-from decode.skills.instructions import skills_instructions
-from decode.skills.tool import SKILL_TOOL
+from decode.memory.instructions import memory_instructions  # [lesson 09]
+from decode.skills.instructions import skills_instructions  # [lesson 09]
+from decode.skills.tool import SKILL_TOOL  # [lesson 09]
 
 # decode owns its output: pydantic-ai's one-time banner (shown on a terminal) would land in the
 # middle of `decode run`'s progress lines and the REPL's screen.
@@ -38,6 +38,25 @@ def environment_instructions(ctx: RunContext[AgentDeps]) -> str:
     return f"Working directory: {ctx.deps.workspace}\nPlatform: {platform.system()}\nToday (UTC): {today}"
 
 
+DYNAMIC_INSTRUCTIONS = [
+    environment_instructions,
+    # [lesson 09]
+    # Memory and the skills catalogue are read again on every request, so edits apply at once.
+    memory_instructions,
+    skills_instructions,
+    # [/lesson 09]
+]
+"""Instructions built again for every request, after the fixed ones: what they say can change."""
+
+ALWAYS_TOOLS: list[ToolSpec] = [
+    # [lesson 09]
+    # The skills catalogue comes with the instructions; this tool is how the model loads a skill's body.
+    SKILL_TOOL,
+    # [/lesson 09]
+]
+"""Tools every agent has, whatever it is given."""
+
+
 def build_agent(
     model: Model | str,
     *,
@@ -47,18 +66,15 @@ def build_agent(
 ) -> Agent[AgentDeps, str]:
     """Create the agent with the given model and tools.
 
-    `tools` are declarations (`ToolSpec`s); with none, the agent can only talk (and load skills:
-    the `skill` tool is always there, next to the skills catalogue). `capabilities` hook into
-    every run: the composition root passes the Permission Hook, which asks the gate before
-    each tool call (lesson 06).
+    `tools` are declarations (`ToolSpec`s), joined by `ALWAYS_TOOLS`; with none, the agent can
+    only talk. `capabilities` hook into every run (pydantic-ai capabilities), e.g. to check each
+    tool call before it runs.
     """
     return Agent(
         model,
         deps_type=AgentDeps,
-        # Memory and the skills catalogue are read again on every request, so edits apply at once.
-        instructions=[instructions, environment_instructions, memory_instructions, skills_instructions],
-        # The `skill` tool comes with the catalogue: it is how the model loads a skill's body.
-        tools=[spec.to_tool() for spec in [*tools, SKILL_TOOL]],
+        instructions=[instructions, *DYNAMIC_INSTRUCTIONS],
+        tools=[spec.to_tool() for spec in [*tools, *ALWAYS_TOOLS]],
         # A wrong tool name or bad arguments go back to the model this many times before the run fails.
         retries=3,
         capabilities=list(capabilities),

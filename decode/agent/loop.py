@@ -5,18 +5,15 @@ thinks and answers, streamed) then a *call tools* node (the tools it asked for r
 again until the model answers without calling a tool. `AgentLoop.run_turn()` turns that walk into
 decode's own typed events (`entities/events.py`) and keeps the conversation's history and usage.
 The loop never prints: front ends render the events.
-
-While a turn runs, `loop.run` is its pydantic-ai run: the Harness (lesson 07) enqueues the user's
-steering messages into it, and the loop reports each one the model receives (`MessageDelivered`).
 """
 
 import time
 from collections.abc import AsyncIterator, Sequence
-from typing import NamedTuple
+from typing import NamedTuple  # [lesson 08]
 
 from pydantic_ai import Agent
 from pydantic_ai.messages import (
-    EnqueuedMessagesEvent,
+    EnqueuedMessagesEvent,  # [lesson 07]
     FunctionToolCallEvent,
     FunctionToolResultEvent,
     ModelMessage,
@@ -27,19 +24,19 @@ from pydantic_ai.messages import (
     TextPartDelta,
     ThinkingPart,
     ThinkingPartDelta,
-    UserPromptPart,
+    UserPromptPart,  # [lesson 07]
 )
 from pydantic_ai.models import Model
 from pydantic_ai.run import AgentRun
 from pydantic_ai.usage import UsageLimits
 
-from decode.context.compaction import CompactionError
-from decode.context.session import Session
+from decode.context.compaction import CompactionError  # [lesson 08]
+from decode.context.session import Session  # [lesson 08]
 from decode.entities.deps import AgentDeps
 from decode.entities.events import (
     AgentEvent,
-    MessageDelivered,
-    Notice,
+    MessageDelivered,  # [lesson 07]
+    Notice,  # [lesson 08]
     TextDelta,
     ThinkingDelta,
     ToolCallFinished,
@@ -51,6 +48,7 @@ from decode.entities.tools import ToolCall, ToolResult
 from decode.entities.usage import Usage
 from decode.models.cost import response_usage
 
+# [lesson 08]
 UNSAVED = "could not save the session"
 """How the warning after a turn that could not be saved begins."""
 
@@ -63,6 +61,7 @@ class UnfinishedTurn(NamedTuple):
     usage: Usage
 
 
+# [/lesson 08]
 class AgentLoop:
     """A conversation with the agent: run turns, keep the history and the running usage."""
 
@@ -73,7 +72,7 @@ class AgentLoop:
         *,
         model: Model | str | None = None,
         max_requests: int = 50,
-        session: Session | None = None,
+        session: Session | None = None,  # [lesson 08]
     ) -> None:
         self.agent = agent
         self.deps = deps
@@ -85,26 +84,31 @@ class AgentLoop:
         self.max_requests = max_requests
         self.history: list[ModelMessage] = []
         self.usage = Usage()
-        # Optional (lesson 08): the Session Log and compaction. Without it, nothing is saved.
+        # [lesson 08]
+        # Optional: the Session Log and compaction. Without it, nothing is saved.
         self.session = session
-        self.run: AgentRun[AgentDeps, str] | None = None
-        """The pydantic-ai run of the turn in progress, None between turns (lesson 07 enqueues into it)."""
         self.unfinished: UnfinishedTurn | None = None
         """What the last turn had done when it failed or was cancelled, for a front end that keeps
         it (`decode run` saves it, so the run can be resumed); None after a turn that finished."""
+        # [/lesson 08]
+        # [lesson 07]
+        self.run: AgentRun[AgentDeps, str] | None = None
+        """The pydantic-ai run of the turn in progress, None between turns. The Harness enqueues the
+        user's steering messages into it; the loop reports each one the model receives (`MessageDelivered`)."""
+        # [/lesson 07]
 
     async def run_turn(self, prompt: str) -> AsyncIterator[AgentEvent]:
         """Run one user turn, yielding events as they happen; the last one is `TurnFinished`.
 
         Errors (a model failure, the request ceiling) propagate as pydantic-ai's exceptions; the
-        history is only extended when the turn completes, so a failed turn leaves it valid, and
-        what the turn had done is in `unfinished`. A cancelled turn raises `CancelledError`
-        carrying what it did (the Harness keeps that, lesson 07). A finished turn that cannot be
-        saved (a read-only or full disk) still finishes: a warning `Notice` follows `TurnFinished`.
+        history is only extended when the turn completes, so a failed or cancelled turn leaves it
+        valid (a cancelled turn's `CancelledError` carries what it did, for a front end to keep).
         """
+        # [lesson 08]
         self.unfinished = None
         if self.session is not None and self.session.needs_summary(self.history):
             yield await self.compact()
+        # [/lesson 08]
         turn_usage = Usage()
         limits = UsageLimits(request_limit=self.max_requests)
         async with self.agent.iter(
@@ -113,30 +117,44 @@ class AgentLoop:
             message_history=self.history,
             model=self.model,
             usage_limits=limits,
-            capabilities=self.session.capabilities() if self.session is not None else None,
+            capabilities=self.session.capabilities() if self.session is not None else None,  # [lesson 08]
         ) as run:
+            # [lesson 07]
             self.run = run
             try:
                 async for event in self._walk(run):
                     if isinstance(event, UsageUpdated):
                         turn_usage = turn_usage + event.request
                     yield event
+            # [lesson 08]
             except BaseException:
                 self.unfinished = UnfinishedTurn(list(run.all_messages()), list(run.new_messages()), turn_usage)
                 raise
+            # [/lesson 08]
             finally:
                 self.run = None
+            # [before lesson 07]
+            # async for event in self._walk(run):
+            #     if isinstance(event, UsageUpdated):
+            #         turn_usage = turn_usage + event.request
+            #     yield event
+            # [/lesson 07]
             assert run.result is not None  # the walk ends only at the End node
-            # On disk before anyone is told the turn finished; a disk that refuses loses no answer.
+            # [lesson 08]
+            # On disk before anyone is told the turn finished; a disk that refuses (read-only, full)
+            # loses no answer: the turn still finishes, and a warning `Notice` follows `TurnFinished`.
             try:
                 self.keep_turn(run.result.all_messages(), run.result.new_messages(), turn_usage)
             except (OSError, ValueError) as exc:  # read-only, full, or a message that cannot be written
                 unsaved: Notice | None = Notice(level="warning", message=f"{UNSAVED}: {_why(exc)}")
             else:
                 unsaved = None
+            # [before lesson 08]
+            # self.keep_turn(run.result.all_messages(), run.result.new_messages(), turn_usage)
+            # [/lesson 08]
             yield TurnFinished(output=str(run.result.output), usage=turn_usage)
-            if unsaved is not None:
-                yield unsaved
+            if unsaved is not None:  # [lesson 08]
+                yield unsaved  # [lesson 08]
 
     async def _walk(self, run: AgentRun[AgentDeps, str]) -> AsyncIterator[AgentEvent]:
         """The run's nodes as events: a model request streams its answer, a tool node its calls and results."""
@@ -147,8 +165,10 @@ class AgentLoop:
                     async for event in stream:
                         if (delta := _model_delta(event)) is not None:
                             yield delta
+                        # [lesson 07]
                         elif isinstance(event, EnqueuedMessagesEvent):  # a steer or follow-up reached the model
                             yield MessageDelivered(message_id=event.enqueue_id, text=_prompt_text(event))
+                        # [/lesson 07]
                 request = response_usage(stream.response)
                 self.usage = self.usage + request
                 yield UsageUpdated(request=request, total=self.usage)
@@ -163,14 +183,12 @@ class AgentLoop:
                             yield ToolCallFinished(result=_tool_result(event, time.monotonic() - began))
 
     def keep_turn(self, history: Sequence[ModelMessage], new_messages: Sequence[ModelMessage], usage: Usage) -> None:
-        """Make `history` the conversation and log the turn's `new_messages` to the session, if any.
-
-        Called when a turn completes, and by the Harness for an aborted turn (lesson 07).
-        """
+        """Make `history` the conversation once a turn is over; `new_messages` and `usage` are that turn's own."""
         self.history = list(history)
-        if self.session is not None:
-            self.session.record_turn(new_messages, usage)
+        if self.session is not None:  # [lesson 08]
+            self.session.record_turn(new_messages, usage)  # [lesson 08]
 
+    # [lesson 08]
     async def compact(self, focus: str | None = None) -> Notice:
         """Summarise the older history now (tier-2 compaction, `/compact`); the notice says how it went."""
         if self.session is None:
@@ -183,13 +201,15 @@ class AgentLoop:
         self.usage = self.usage + compaction.usage
         return Notice(message=compaction.describe())
 
+    # [/lesson 08]
     def clear(self) -> None:
-        """Forget the conversation (the usage totals stay: they are what the session cost)."""
+        """Forget the conversation (the usage totals stay: they count all this loop has spent)."""
         self.history = []
-        if self.session is not None:
-            self.session.record_clear()
+        if self.session is not None:  # [lesson 08]
+            self.session.record_clear()  # [lesson 08]
 
 
+# [lesson 08]
 def _why(error: BaseException) -> str:
     """An error as one line: `Read-only file system: /p/.decode/sessions/…`."""
     if isinstance(error, FileExistsError) and error.filename:  # a file where a folder should be
@@ -199,6 +219,7 @@ def _why(error: BaseException) -> str:
     return " ".join(str(error).split())[:300] or type(error).__name__
 
 
+# [/lesson 08]
 def _model_delta(event: object) -> TextDelta | ThinkingDelta | None:
     """Text and thinking as they stream; other model events (tool-call parts) are not shown."""
     if isinstance(event, PartStartEvent):
@@ -214,6 +235,7 @@ def _model_delta(event: object) -> TextDelta | ThinkingDelta | None:
     return None
 
 
+# [lesson 07]
 def _prompt_text(event: EnqueuedMessagesEvent) -> str:
     """The user text of a delivered message (the harness enqueues plain text)."""
     return "\n".join(
@@ -224,6 +246,7 @@ def _prompt_text(event: EnqueuedMessagesEvent) -> str:
     )
 
 
+# [/lesson 07]
 def _tool_call(event: FunctionToolCallEvent) -> ToolCall:
     try:
         args = event.part.args_as_dict()
@@ -246,6 +269,6 @@ def _tool_result(event: FunctionToolResultEvent, duration_s: float) -> ToolResul
         call_id=part.tool_call_id,
         name=part.tool_name,
         content=part.model_response_str(),
-        is_error=part.outcome != "success",  # a permission refusal is `denied` (lesson 06)
+        is_error=part.outcome != "success",  # `failed`, or `denied`: refused before it ran
         duration_s=duration_s,
     )

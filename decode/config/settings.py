@@ -8,13 +8,26 @@ and code that truly needs the key calls `.get_secret_value()` at the one place i
 Import the ready-made object: `from decode.config.settings import settings`.
 """
 
-import json
-import re
+import json  # [lesson 05]
+import re  # [lesson 05]
 from pathlib import Path
-from typing import Annotated, Literal, get_args
+from typing import (
+    Annotated,  # [lesson 05]
+    Literal,
+    get_args,  # [lesson 05]
+)
 
-from pydantic import AliasChoices, Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic import (
+    AliasChoices,
+    Field,
+    SecretStr,
+    field_validator,  # [lesson 05]
+)
+from pydantic_settings import (
+    BaseSettings,
+    NoDecode,  # [lesson 05]
+    SettingsConfigDict,
+)
 
 DEFAULT_MODEL = "google-gla:gemini-flash-latest"
 ENV_FILE = ".env"
@@ -46,9 +59,12 @@ class Settings(BaseSettings):
 
     max_requests: int = Field(50, ge=1, validation_alias=_env("DECODE_MAX_REQUESTS"))
     """Ceiling on model requests in one run; `decode run` stops with exit code 3 past it."""
+    # [lesson 03]
 
     context_window: int = Field(128_000, gt=0, validation_alias=_env("DECODE_CONTEXT_WINDOW"))
-    """Tokens the model can hold; the REPL's context gauge shows how full it is (lesson 08 knows each model's)."""
+    """Tokens the model can hold, for a model whose own window is not known; the REPL's context gauge
+    shows how full it is."""
+    # [/lesson 03]
 
     request_timeout: float = Field(120.0, gt=0, validation_alias=_env("DECODE_REQUEST_TIMEOUT"))
     """Seconds to wait for a model's HTTP response before giving up on that attempt."""
@@ -82,21 +98,28 @@ class Settings(BaseSettings):
 
     modal_llm_token: SecretStr | None = Field(None, validation_alias=_env("DECODE_MODAL_LLM_TOKEN"))
     """Bearer token of that Modal endpoint."""
+    # [lesson 05]
 
     bash_timeout: float = Field(120.0, gt=0, validation_alias=_env("DECODE_BASH_TIMEOUT"))
     """Seconds a `bash` command may run when the model names no timeout; then its process group is killed."""
 
     bash_max_timeout: float = Field(600.0, gt=0, validation_alias=_env("DECODE_BASH_MAX_TIMEOUT"))
     """The longest timeout the model may ask `bash` for, in seconds."""
+    # [/lesson 05]
+    # [lesson 04]
 
     tool_output_limit: int = Field(30_000, ge=1_000, validation_alias=_env("DECODE_TOOL_OUTPUT_LIMIT"))
     """Characters of one tool output the model sees; past it, the head and the tail, and the full
     text is saved under `.decode/tool-output/`."""
+    # [/lesson 04]
+    # [lesson 05]
 
     pass_env: Annotated[list[str], NoDecode] = Field(default_factory=list, validation_alias=_env("DECODE_PASS_ENV"))
     """Variables the agent's commands get although they look like credentials (`GITHUB_TOKEN`…), which
     are otherwise left out: names or patterns like `AWS_*`, comma-separated (or a JSON list).
     decode's own keys are never passed."""
+    # [/lesson 05]
+    # [lesson 06]
 
     secret_files: Annotated[list[str], NoDecode] = Field(
         default_factory=list, validation_alias=_env("DECODE_SECRET_FILES")
@@ -104,8 +127,14 @@ class Settings(BaseSettings):
     """Files that hold secrets besides `.env` and `.env.*`: no tool reads them (nor a command naming
     them) without asking, unless an allow rule names them. Names or patterns like `*.pem`
     (gitignore syntax), comma-separated (or a JSON list)."""
+    # [/lesson 06]
+    # [lesson 05]
 
+    # [lesson 06]
     @field_validator("pass_env", "secret_files", mode="before")
+    # [before lesson 06]
+    # @field_validator("pass_env", mode="before")
+    # [/lesson 06]
     @classmethod
     def _split_names(cls, value: object) -> object:
         """`A,B C` or `["A", "B"]` from the environment or `.env`, a list as it is."""
@@ -133,6 +162,8 @@ class Settings(BaseSettings):
             choices = alias.choices if isinstance(alias, AliasChoices) else [alias or name]
             names.update(str(choice).upper() for choice in choices)
         return frozenset(names)
+
+    # [/lesson 05]
 
     @property
     def env_file(self) -> Path:

@@ -7,9 +7,9 @@ after it. If the request fails, or returns nothing, the history stays exactly as
 caller says so.
 
 The history is cut only where no tool call waits for its result (`safe_cuts`): a call and its
-result are never separated, which providers reject. Memory (AGENTS.md, MEMORY.md) is part of the
-instructions, rebuilt for every request, never part of the history: the summary cannot swallow
-it, and the first request after a compaction carries it as every request does.
+result are never separated, which providers reject. The instructions are rebuilt for every
+request, never part of the history: the summary cannot swallow them, and the first request after
+a compaction carries them as every request does.
 """
 
 from collections.abc import Sequence
@@ -53,8 +53,8 @@ work without the transcript. Use exactly these markdown headings, in this order:
 ## Files touched
 
 Keep exact file paths, names, commands, error messages and numbers. Say what is done and what is
-not. Write "none" under a heading with nothing to say. Leave out standing instructions (AGENTS.md,
-memory): the agent receives those with every request anyway."""
+not. Write "none" under a heading with nothing to say. Leave out standing instructions: the agent
+receives those with every request anyway."""
 
 
 class CompactionError(Exception):
@@ -145,8 +145,8 @@ def _prompt_text(part: UserPromptPart) -> str:
 def render_transcript(messages: Sequence[ModelMessage]) -> str:
     """The messages as a plain-text transcript for the summariser.
 
-    System prompts and instructions are left out on purpose: standing instructions and memory
-    are sent with every request, so they must not be summarised (and so possibly changed).
+    System prompts and instructions are left out on purpose: standing instructions are sent with
+    every request, so they must not be summarised (and so possibly changed).
     """
     lines: list[str] = []
     for message in messages:

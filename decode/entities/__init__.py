@@ -1,5 +1,5 @@
-"""Shared models: what the agent loop and the front ends exchange.
+"""Shared models: what the agent loop, the tools and the front ends exchange.
 
-`messages` holds the conversation as a front end shows it, `tools` a tool call and its result,
-`usage` token and cost counts, and `events` the typed stream the loop yields.
+`tools` holds a tool call, its result and a tool's declaration, `usage` token and cost counts,
+`events` the typed stream the loop yields, and `deps` what every tool receives.
 """

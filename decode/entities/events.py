@@ -41,6 +41,7 @@ class ToolCallFinished(BaseModel):
     result: ToolResult
 
 
+# [lesson 05]
 class ToolOutputDelta(BaseModel):
     """A piece of a running tool's output (a long `bash` command's lines), shown as it comes.
 
@@ -53,6 +54,8 @@ class ToolOutputDelta(BaseModel):
     text: str
 
 
+# [/lesson 05]
+# [lesson 07]
 class MessageDelivered(BaseModel):
     """A message the user sent while the turn ran (a steer or a follow-up) reached the model (lesson 07).
 
@@ -64,6 +67,7 @@ class MessageDelivered(BaseModel):
     text: str
 
 
+# [/lesson 07]
 class UsageUpdated(BaseModel):
     """One model request completed: its own usage, and the run's total so far."""
 
@@ -92,9 +96,9 @@ AgentEvent = Annotated[
     TextDelta
     | ThinkingDelta
     | ToolCallStarted
-    | ToolOutputDelta
+    | ToolOutputDelta  # [lesson 05]
     | ToolCallFinished
-    | MessageDelivered
+    | MessageDelivered  # [lesson 07]
     | UsageUpdated
     | Notice
     | TurnFinished,

@@ -1,7 +1,7 @@
 """The executor seam: the one door through which tools touch the Workspace.
 
-File tools, bash, language servers and MCP servers never call `open()` or `subprocess`
-themselves. They ask `deps.executor`, a `CommandExecutor`. A backend implements two methods:
+No tool calls `open()` or `subprocess` itself, whether it reads files, runs programs or talks to
+a server. It asks `deps.executor`, a `CommandExecutor`. A backend implements two methods:
 
 - `run(argv, …)`: run a program to completion, its output streamed to callbacks;
 - `spawn(argv, …)`: start a long-lived program with open stdin/stdout pipes (an LSP server).
@@ -96,7 +96,7 @@ class Process(Protocol):
         ...
 
     def kill(self) -> None:
-        """End the program and everything it started, now."""
+        """End the program now (and what it started, where the backend can)."""
         ...
 
 
@@ -111,19 +111,19 @@ class CommandExecutor(ABC):
         self,
         argv: Sequence[str],
         *,
-        timeout: float,  # noqa: ASYNC109 (the process group must die with it, not just this task)
+        timeout: float,  # noqa: ASYNC109 (the program must die with it, not just this task)
         on_stdout: OutputCallback,
         on_stderr: OutputCallback,
         cwd: Path | None = None,
         env: Mapping[str, str] | None = None,
         stdin: bytes | None = None,
     ) -> ExecResult:
-        """Run a program to completion in its own process group; `stdin` is fed then closed.
+        """Run a program to completion; `stdin` is fed then closed.
 
-        Output goes to the callbacks as it comes. Past `timeout` seconds, or when the calling task
-        is cancelled, everything the program started is killed; when it exits, whatever it left
-        running is (`stopped_leftovers`). `cwd` defaults to the Workspace,
-        `env` to the executor's command environment (which carries none of decode's secrets).
+        Output goes to the callbacks as it comes. Past `timeout` seconds (`timed_out`), or when the
+        calling task is cancelled, the program is killed. A backend that can also ends what the
+        program started, and stops whatever it left running when it exits (`stopped_leftovers`).
+        `cwd` defaults to the Workspace, `env` to the executor's command environment.
         """
 
     @abstractmethod

@@ -1,17 +1,22 @@
 """A tool call the model asked for, what came back, and the traits a tool declares."""
 
-import posixpath
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+import posixpath  # [lesson 02]
+from collections.abc import Callable, Mapping  # [lesson 02]
+from dataclasses import dataclass  # [lesson 02]
+from enum import StrEnum  # [lesson 02]
+from typing import (
+    TYPE_CHECKING,  # [lesson 02]
+    Any,
+)
 
 from pydantic import BaseModel
 
+# [lesson 02]
 if TYPE_CHECKING:
     from pydantic_ai import Tool
 
 
+# [/lesson 02]
 class ToolCall(BaseModel):
     """The model asked to run tool `name` with `args`; `id` pairs it with its result."""
 
@@ -38,13 +43,13 @@ class ToolResult(BaseModel):
     duration_s: float = 0.0
 
 
+# [lesson 02]
 class ToolKind(StrEnum):
-    """What a tool can do to the world; the Permission Gate's default decision goes by it.
+    """What a tool can do to the world, so a call can be judged by the tool's kind.
 
-    `read-only` reads the Workspace (runs in every mode); `file-edit` changes files (runs in
-    accept-edits); `side-effect-free` touches nothing outside the conversation, like a to-do list
-    or a question to the user (never asks, allowed in plan mode); `other` runs commands or reaches
-    the network (asks unless a rule allows it).
+    `read-only` reads the Workspace; `file-edit` changes files; `side-effect-free` touches nothing
+    outside the conversation, like a to-do list or a question to the user; `other` runs commands or
+    reaches the network.
     """
 
     READ_ONLY = "read-only"
@@ -55,7 +60,7 @@ class ToolKind(StrEnum):
 
 @dataclass(frozen=True)
 class ToolTraits:
-    """What the Permission Gate needs to know about a tool, declared once beside its function.
+    """What it takes to judge a call to a tool, declared once beside the tool's function.
 
     `rules` are the rule names the tool answers to (`("Grep", "Read")`: a `Read` deny covers
     grep too); an empty tuple means no rule can name it. `path`, `url` and `command` name the
@@ -92,10 +97,12 @@ class ToolTraits:
         return posixpath.normpath(posixpath.join(folder, fixed)) if fixed else folder  # absolute `fixed` wins
 
 
+# [lesson 06]
 UNDECLARED = ToolTraits(ToolKind.OTHER)
 """The traits of a tool that declared none: no rule names it, and the mode treats it as `other`."""
 
 
+# [/lesson 06]
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
@@ -117,12 +124,19 @@ class ToolSpec:
     def to_tool(self) -> "Tool[Any]":
         from pydantic_ai import Tool
 
-        # The traits travel with the tool's definition: the Permission Hook reads them there.
         return Tool(
-            self.function, name=self.name, takes_ctx=True, max_retries=self.max_retries, metadata=traits_metadata(self)
+            self.function,
+            name=self.name,
+            takes_ctx=True,
+            max_retries=self.max_retries,
+            # [lesson 06]
+            # The traits travel with the tool's definition: the Permission Hook reads them there.
+            metadata=traits_metadata(self),
+            # [/lesson 06]
         )
 
 
+# [lesson 06]
 def traits_metadata(spec: ToolSpec) -> dict[str, Any]:
     """The metadata a tool definition carries so the Permission Hook can find its traits."""
     return {TRAITS_KEY: spec.traits}
@@ -135,3 +149,5 @@ def traits_of(metadata: Mapping[str, Any] | None) -> ToolTraits:
 
 
 TRAITS_KEY = "decode_traits"
+# [/lesson 06]
+# [/lesson 02]

@@ -9,33 +9,23 @@ Steering and following up are pydantic-ai's own message queue: `AgentRun.enqueue
 priority="asap" | "when_idle")` (ADR-0026). The gate hands the message to the running turn's run
 and keeps it *in flight* until the Agent Loop reports it delivered (a `MessageDelivered` event).
 A message the run never delivered — the turn was aborted or failed first — is handed back
-(`take_back()`), so nothing the user typed is lost.
+(`take_back()`), so nothing the user typed is lost. The turns themselves wait in the queue the
+gate extends (`queue.py`, where `Message` and its `Priority` are defined).
 
 Nothing here imports pydantic-ai at module level: the REPL draws its prompt before the agent loads.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections import deque
-from dataclasses import dataclass, replace
-from enum import StrEnum
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
+
+from decode.harness.queue import Message, Priority, TurnQueue
 
 if TYPE_CHECKING:
     from pydantic_ai.run import AgentRun
 
-
-class Priority(StrEnum):
-    """How urgently a message should reach the model."""
-
-    STEER = "steer"
-    """Into the running turn, before the model's next request (pydantic-ai's `asap`)."""
-    FOLLOW_UP = "follow-up"
-    """Into the running turn, when it would otherwise end (pydantic-ai's `when_idle`)."""
-    TURN = "turn"
-    """A turn of its own, once nothing else runs."""
-
+__all__ = ["Message", "Priority", "PriorityGate"]
 
 _ENQUEUE_PRIORITY: dict[Priority, Literal["asap", "when_idle"]] = {
     Priority.STEER: "asap",
@@ -43,31 +33,14 @@ _ENQUEUE_PRIORITY: dict[Priority, Literal["asap", "when_idle"]] = {
 }
 
 
-@dataclass(frozen=True)
-class Message:
-    """Something the user sent the agent: `text` is what the model gets, `shown` what the transcript shows."""
-
-    text: str
-    priority: Priority = Priority.TURN
-    shown: str = ""
-    """Set when it differs from `text` (a skill's whole prompt is shown as `/name argument`)."""
-    enqueue_id: str | None = None
-    """pydantic-ai's id for it, once a running turn has taken it."""
-
-    @property
-    def display(self) -> str:
-        return self.shown or self.text
-
-
-class PriorityGate:
+class PriorityGate(TurnQueue):
     """Routes messages into the running turn or the queue of turns, and remembers what is undelivered."""
 
     def __init__(self) -> None:
-        self._turns: deque[Message] = deque()
-        self._arrived = asyncio.Event()
+        super().__init__()
         self._in_flight: dict[str, Message] = {}
 
-    def send(self, message: Message, run: AgentRun[Any, Any] | None) -> Message:
+    def send(self, message: Message, run: AgentRun[Any, Any] | None = None) -> Message:
         """Route `message`; `run` is the running turn's pydantic-ai run (None when nothing runs).
 
         Returns the message as routed: a steer or follow-up with no run to take it becomes a turn.
@@ -78,17 +51,7 @@ class PriorityGate:
                 message = replace(message, enqueue_id=enqueue_id)
                 self._in_flight[enqueue_id] = message
                 return message
-        message = replace(message, priority=Priority.TURN)
-        self._turns.append(message)
-        self._arrived.set()
-        return message
-
-    async def next_turn(self) -> Message:
-        """Wait for the next message that starts a turn."""
-        while not self._turns:
-            self._arrived.clear()
-            await self._arrived.wait()
-        return self._turns.popleft()
+        return super().send(replace(message, priority=Priority.TURN))
 
     def delivered(self, enqueue_id: str) -> Message | None:
         """The running turn gave the message with this id to the model: it is no longer in flight."""
@@ -98,14 +61,11 @@ class PriorityGate:
         """Empty the in-flight messages (and, with `queued_turns`, the queued turns) and return them."""
         taken = list(self._in_flight.values())
         self._in_flight.clear()
-        if queued_turns:
-            taken.extend(self._turns)
-            self._turns.clear()
-        return taken
+        return [*taken, *super().take_back(queued_turns=queued_turns)]
 
     def pending(self) -> list[Message]:
         """Everything sent and not yet given to the model: in flight first, then the queued turns."""
-        return [*self._in_flight.values(), *self._turns]
+        return [*self._in_flight.values(), *super().pending()]
 
 
 def _enqueue(run: AgentRun[Any, Any], message: Message) -> str | None:

@@ -1,3 +1,4 @@
+# [lesson 07]
 """The Turn Runner: the user's turns, one at a time, and a way to stop the one that runs.
 
     send(message) ──▶ Priority Gate ──▶ queued turn ──▶ work() ──▶ run_turn() ──▶ AgentLoop.run_turn()
@@ -12,6 +13,21 @@ The front end hears every turn begin (`TurnStarted`) and end (`TurnEnded`: `fini
 `failed` with a one-line reason); in between, the Agent Loop's own events. When a turn stops early,
 the messages the model never got come back in `TurnEnded.returned` for the user to send again.
 """
+# [before lesson 07]
+# """The Turn Runner: the user's turns, one at a time, and a way to stop the one that runs.
+#
+#     send(message) ──▶ queued turn (queue.py) ──▶ work() ──▶ run_turn() ──▶ AgentLoop.run_turn()
+#                                                                │ events
+#                                                                ▼
+#                                                   on_event (the front end draws them)
+#     abort() ── cancels the turn's task: the run is torn down (running tools are cancelled), and
+#                the conversation stays as it was before the prompt.
+#
+# The front end hears every turn begin (`TurnStarted`) and end (`TurnEnded`: `finished`, `aborted` or
+# `failed` with a one-line reason); in between, the Agent Loop's own events. When a turn is aborted,
+# the prompts still waiting come back in `TurnEnded.returned` for the user to send again.
+# """
+# [/lesson 07]
 
 from __future__ import annotations
 
@@ -21,12 +37,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from decode.harness.failures import failure_message
-from decode.harness.priority import Message, Priority, PriorityGate
+
+# [lesson 07]
+from decode.harness.priority import PriorityGate
+
+# [before lesson 07]
+# from decode.harness.queue import TurnQueue
+# [/lesson 07]
+from decode.harness.queue import Message, Priority
 
 if TYPE_CHECKING:
     from decode.agent.loop import AgentLoop
     from decode.entities.events import AgentEvent
-    from decode.entities.usage import Usage
+    from decode.entities.usage import Usage  # [lesson 07]
 
 Outcome = Literal["finished", "aborted", "failed"]
 
@@ -61,11 +84,14 @@ class TurnRunner:
         self,
         agent_loop: Callable[[], Awaitable[AgentLoop]],
         on_event: Callable[[AgentEvent | TurnStarted | TurnEnded], None],
-        priority: PriorityGate | None = None,
     ) -> None:
         self.agent_loop = agent_loop
         self.on_event = on_event
-        self.priority = priority or PriorityGate()
+        # [lesson 07]
+        self.queue = PriorityGate()
+        # [before lesson 07]
+        # self.queue = TurnQueue()
+        # [/lesson 07]
         self.loop: AgentLoop | None = None
         """The Agent Loop of the running turn."""
         self._turn: asyncio.Task[TurnEnded] | None = None
@@ -77,16 +103,20 @@ class TurnRunner:
         return self._turn is not None and not self._turn.done()
 
     def send(self, message: Message) -> Message:
-        """Give `message` to the Priority Gate: into the running turn, or as a turn of its own."""
+        """Send `message` on its way to the model; returns it as routed (a turn of its own, or into the running one)."""
+        # [lesson 07]
         run = self.loop.run if self.loop is not None and self.busy else None
-        message = self.priority.send(message, run)
+        message = self.queue.send(message, run)
+        # [before lesson 07]
+        # message = self.queue.send(message)
+        # [/lesson 07]
         if message.priority is Priority.TURN:
             self._idle.clear()
         return message
 
     def pending(self) -> list[Message]:
         """The messages sent and not yet given to the model (the front end lists them)."""
-        return self.priority.pending()
+        return self.queue.pending()
 
     def abort(self) -> bool:
         """Stop the running turn now; False when nothing runs. The turn reports `TurnEnded("aborted")`."""
@@ -96,7 +126,7 @@ class TurnRunner:
         return True
 
     async def stop(self) -> None:
-        """Abort the running turn, if any, and wait until it has ended (and its partial turn is kept)."""
+        """Abort the running turn, if any, and wait until it has ended."""
         turn = self._turn
         if self.abort() and turn is not None:
             await asyncio.wait([turn])
@@ -108,29 +138,35 @@ class TurnRunner:
     async def work(self) -> None:
         """Run the queued turns one after the other, until cancelled (when the front end leaves)."""
         while True:
-            if not self.priority.pending():
+            if not self.queue.pending():
                 self._idle.set()
-            message = await self.priority.next_turn()
+            message = await self.queue.next_turn()
             self._turn = asyncio.create_task(self.run_turn(message))
             await asyncio.wait([self._turn])  # an abort cancels the turn, never the worker
 
     async def run_turn(self, message: Message) -> TurnEnded:
         """Run one turn with `message` as its prompt; never raises (the outcome says how it went)."""
+        self.on_event(TurnStarted(message))
+        finished = False
+        # [lesson 07]
         from decode.entities.usage import Usage
 
-        self.on_event(TurnStarted(message))
-        usage, finished = Usage(), False
+        usage = Usage()  # what the turn's requests cost, kept with the partial turn if it is aborted
+        # [/lesson 07]
         try:
             self.loop = await self.agent_loop()
             async for event in self.loop.run_turn(message.text):
-                if event.kind == "usage":
+                if event.kind == "turn_finished":
+                    finished = True
+                # [lesson 07]
+                elif event.kind == "usage":
                     usage = usage + event.request
                 elif event.kind == "message_delivered":
-                    self.priority.delivered(event.message_id)
-                elif event.kind == "turn_finished":
-                    finished = True
+                    self.queue.delivered(event.message_id)
+                # [/lesson 07]
                 self.on_event(event)
             ended = TurnEnded("finished")
+        # [lesson 07]
         except asyncio.CancelledError as cancelled:
             task = asyncio.current_task()
             if task is not None:
@@ -138,16 +174,26 @@ class TurnRunner:
             if self.loop is not None and not finished:
                 _keep_partial_turn(self.loop, cancelled, usage)
             ended = TurnEnded(
-                "finished" if finished else "aborted", returned=tuple(self.priority.take_back(queued_turns=True))
+                "finished" if finished else "aborted", returned=tuple(self.queue.take_back(queued_turns=True))
             )
+        # [before lesson 07]
+        # except asyncio.CancelledError:
+        #     task = asyncio.current_task()
+        #     if task is not None:
+        #         task.uncancel()  # the cancellation was the abort: this task lives on to report it
+        #     ended = TurnEnded(
+        #         "finished" if finished else "aborted", returned=tuple(self.queue.take_back(queued_turns=True))
+        #     )
+        # [/lesson 07]
         except Exception as exc:
-            ended = TurnEnded(
-                "failed", error=failure_message(exc, self.loop), returned=tuple(self.priority.take_back())
-            )
+            ended = TurnEnded("failed", error=failure_message(exc, self.loop), returned=tuple(self.queue.take_back()))
         finally:
             self.loop = None
         self.on_event(ended)
         return ended
+
+
+# [lesson 07]
 
 
 def _keep_partial_turn(loop: AgentLoop, cancelled: asyncio.CancelledError, usage: Usage) -> None:
@@ -157,8 +203,11 @@ def _keep_partial_turn(loop: AgentLoop, cancelled: asyncio.CancelledError, usage
     from decode.harness.abort import close_interrupted_turn
 
     state = RunCancelled.from_cancellation(cancelled)
-    if state is None:  # stopped while waiting for the warm-up or compacting: no run, nothing to keep
+    if state is None:  # stopped before the run began (waiting for the warm-up, say): nothing to keep
         return
     everything, new = state.all_messages(), state.new_messages()
     kept = close_interrupted_turn(new)
     loop.keep_turn([*everything[: len(everything) - len(new)], *kept], kept, usage)
+
+
+# [/lesson 07]

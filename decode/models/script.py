@@ -7,14 +7,13 @@ The file is a JSON list; each item is one model response:
       {"text": "The README says hello."}
     ]
 
-An item may carry `text`, `tool_calls` or both, and `delay_s`: seconds the model "thinks" before
-it answers (`{"text": "Done.", "delay_s": 5}`), a slow model to steer or interrupt in a demo or a
-test (lesson 07). Text streams in small chunks, as a real model's would. When the list runs out the
-run fails with a clear error naming the file. Notebooks, tests and demos use it to run offline; you
-can use it to "be the model" yourself.
+An item may carry `text`, `tool_calls` or both (`ScriptedResponse` has every field). Text streams
+in small chunks, as a real model's would. When the list runs out the run fails with a clear error
+naming the file. Notebooks, tests and demos use it to run offline; you can use it to "be the
+model" yourself.
 """
 
-import asyncio
+import asyncio  # [lesson 07]
 import json
 import re
 from collections.abc import AsyncIterator
@@ -42,8 +41,11 @@ class ScriptedResponse(BaseModel):
 
     text: str | None = None
     tool_calls: list[ScriptedToolCall] = Field(default_factory=list)
+    # [lesson 07]
     delay_s: float = Field(default=0, ge=0, le=3600)
-    """Seconds to wait before answering (a slow model)."""
+    """Seconds the model "thinks" before it answers (`{"text": "Done.", "delay_s": 5}`): a slow
+    model to steer or interrupt in a demo or a test."""
+    # [/lesson 07]
 
 
 class ScriptExhaustedError(RuntimeError):
@@ -107,8 +109,8 @@ class ScriptedModel(FunctionModel):
 
     async def _stream(self, messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str | DeltaToolCalls]:
         response = self._next()
-        if response.delay_s:
-            await asyncio.sleep(response.delay_s)
+        if response.delay_s:  # [lesson 07]
+            await asyncio.sleep(response.delay_s)  # [lesson 07]
         if response.text:
             for chunk in _chunks(response.text):
                 yield chunk
@@ -123,8 +125,8 @@ class ScriptedModel(FunctionModel):
 
     async def _respond(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         response = self._next()
-        if response.delay_s:
-            await asyncio.sleep(response.delay_s)
+        if response.delay_s:  # [lesson 07]
+            await asyncio.sleep(response.delay_s)  # [lesson 07]
         parts: list[TextPart | ToolCallPart] = []
         if response.text:
             parts.append(TextPart(response.text))

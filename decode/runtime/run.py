@@ -2,19 +2,16 @@
 
 Progress (tool calls, retries, notices) goes to stderr, so `decode run "…" > answer.md` captures
 only the answer. Exit codes: 0 done, 1 the run failed, 2 usage or configuration error,
-3 the request ceiling (`--max-requests`) was reached, 130 interrupted (Ctrl-C), 128+N stopped by
-signal N (SIGTERM, SIGHUP: every process the agent started is ended first). A run that stops
-early is saved all the same (its partial turn closed, as an abort in the REPL closes it), so
-`--resume ID` continues it.
+3 the request ceiling (`--max-requests`) was reached, 130 interrupted (Ctrl-C).
 """
 
 import asyncio
 import logging
 import os
-import signal
+import signal  # [lesson 05]
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -23,8 +20,9 @@ from decode.visible import visible
 
 if TYPE_CHECKING:
     from decode.agent.compose import Conversation
-    from decode.entities.events import ToolOutputDelta
-    from decode.tools.process import SignalStop
+    from decode.entities.events import ToolOutputDelta  # [lesson 05]
+    from decode.permissions.types import Mode  # [lesson 06]
+    from decode.tools.process import SignalStop  # [lesson 05]
 
 init_logger()
 logger = logging.getLogger(__name__)
@@ -34,8 +32,6 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_REQUEST_LIMIT = 3
 EXIT_INTERRUPTED = 130
-# The Permission Mode names (`decode.permissions.types.Mode`), spelled here so `--help` stays fast.
-PERMISSION_MODES = ("default", "plan", "accept-edits", "bypass")
 
 
 def progress(text: str, *, nl: bool = True) -> None:
@@ -50,39 +46,58 @@ def fail(message: str, code: int) -> NoReturn:
     sys.exit(code)
 
 
+# [lesson 06]
+# The Permission Mode names (`decode.permissions.types.Mode`), spelled here so `--help` stays fast.
+PERMISSION_MODES = ("default", "plan", "accept-edits", "bypass")
+
+
+def _permission_mode(ctx: click.Context, param: click.Parameter, value: str | None) -> "Mode | None":
+    """`--permission-mode` as a `Mode` (imported only when one is given)."""
+    from decode.permissions.types import Mode
+
+    return Mode.parse(value) if value else None
+
+
+# [/lesson 06]
 @click.command()
 @click.argument("task")
 @click.option("-m", "--model", help="Model string, e.g. google-gla:gemini-flash-latest or script:turns.json.")
 @click.option("--max-requests", type=click.IntRange(min=1), help="Stop after N model requests (exit code 3).")
+# [lesson 08]
 @click.option(
-    "--resume", metavar="ID", help="Continue saved session ID (or a unique prefix; `decode sessions` lists them)."
+    "--resume",
+    metavar="ID",
+    help="Continue saved session ID (or a unique prefix; `decode sessions` lists them), with its model unless "
+    "--model is given. Every run is saved under .decode/sessions/.",
 )
+# [/lesson 08]
+# [lesson 06]
 @click.option(
     "--permission-mode",
     type=click.Choice(PERMISSION_MODES),
-    help="What runs without asking; headless, anything that would ask is refused. Default: settings, else default.",
+    callback=_permission_mode,
+    help="What runs without asking (the rules: `decode permissions`); headless, anything that would ask is refused "
+    "and the model told why. Default: settings, else default.",
 )
-def run(
-    task: str, model: str | None, max_requests: int | None, resume: str | None, permission_mode: str | None
-) -> None:
+# [/lesson 06]
+def run(task: str, **options: Any) -> None:
     """Run TASK headless and print the final answer on stdout.
 
-    TASK "-" reads the task from stdin. The conversation is saved under .decode/sessions/;
-    `--resume ID` continues one, with its model unless `--model` is given. Tool calls go through
-    the permission rules (`decode permissions`); a call that would ask is refused and the model
-    is told why. Exit codes: 0 done,
-    1 the run failed, 2 usage or configuration error, 3 request ceiling reached, 130 interrupted.
+    TASK "-" reads the task from stdin. Exit codes: 0 done, 1 the run failed, 2 usage or
+    configuration error, 3 request ceiling reached, 130 interrupted.
     """
     task = _task_text(sys.stdin.buffer.read() if task == "-" else os.fsencode(task))
     if not task.strip():
         fail("the task is empty", EXIT_USAGE)
     try:
-        code = asyncio.run(_run(task, model, max_requests, resume, permission_mode))
+        code = asyncio.run(_run(task, options))
     except KeyboardInterrupt:
         progress("decode: interrupted")
         code = EXIT_INTERRUPTED
+    # [lesson 05]
     except asyncio.CancelledError:  # a signal that came after the turn was over
         code = 128 + (_stop.signum if _stop is not None and _stop.signum else signal.SIGTERM)
+    # [/lesson 05]
     sys.exit(code)
 
 
@@ -96,20 +111,22 @@ def _task_text(raw: bytes) -> str:
         return raw.decode("utf-8", errors="replace")
 
 
+# [lesson 05]
 _stop: "SignalStop | None" = None
 """Which signal is stopping this run, once one is (SIGTERM, SIGHUP)."""
 
 
-def _build(
-    model: str | None, max_requests: int | None, resume: str | None, permission_mode: str | None, echo: "OutputEcho"
-) -> "Conversation":
-    """The Agent Loop of this run, from the composition root; a one-line error (exit 2) if it cannot be built."""
+# [/lesson 05]
+def _build(options: dict[str, Any]) -> "Conversation":
+    """The Agent Loop of this run, from the composition root; a one-line error (exit 2) if it cannot be built.
+
+    `options` are `LoopOptions` fields: the command line's, and the front end's callbacks."""
     from decode.agent.compose import LoopOptions, build_loop
     from decode.config.loading import ConfigError, load_settings
-    from decode.context.session_log import SessionError
+    from decode.context.session_log import SessionError  # [lesson 08]
     from decode.models.errors import ModelConfigError
-    from decode.permissions.settings_files import repository_grants
-    from decode.permissions.types import Mode
+    from decode.permissions.settings_files import repository_grants  # [lesson 06]
+    from decode.permissions.types import Mode  # [lesson 08]
 
     def on_retry(error: BaseException, attempt: int, delay: float) -> None:
         progress(f"decode: model error ({_short(error)}); retry {attempt} in {delay:.1f}s")
@@ -117,46 +134,44 @@ def _build(
     try:
         settings = load_settings()
         init_logger(settings.log_level)
-        options = LoopOptions(
-            home=Path.cwd(),  # the Harness Home is the launch directory: sessions belong to it
-            settings=settings,
-            model=model,
-            resume=resume,
-            permission_mode=Mode.parse(permission_mode) if permission_mode else None,
-            max_requests=max_requests,
-            on_tool_output=echo,  # no `approve`: headless, a call that would ask is refused
-            on_retry=on_retry,
-        )
-        conversation = build_loop(options)
-    except (ConfigError, ModelConfigError, SessionError) as exc:
+        # The Harness Home is the launch directory. Headless: nothing here asks the user anything.
+        conversation = build_loop(LoopOptions(home=Path.cwd(), settings=settings, on_retry=on_retry, **options))
+    except (
+        ConfigError,
+        ModelConfigError,
+        SessionError,  # [lesson 08]
+    ) as exc:
         fail(str(exc), EXIT_USAGE)
+    # [lesson 06]
     gate = conversation.gate  # once per run: broken files, ignored modes, what the repository grants itself
     for problem in [*gate.problems, *repository_grants(gate.rules, gate.mode, gate.mode_source)]:
         progress(f"decode: {problem.level}: {problem}")
-    if conversation.resumed_mode and conversation.gate.mode is not Mode.DEFAULT:
-        progress(f"decode: resuming in permission mode {conversation.gate.mode}")
+    # [/lesson 06]
+    if conversation.resumed_mode and conversation.gate.mode is not Mode.DEFAULT:  # [lesson 08]
+        progress(f"decode: resuming in permission mode {conversation.gate.mode}")  # [lesson 08]
     return conversation
 
 
-async def _run(
-    task: str, model: str | None, max_requests: int | None, resume: str | None, permission_mode: str | None
-) -> int:
+async def _run(task: str, options: dict[str, Any]) -> int:
     from pydantic_ai.exceptions import ModelAPIError, UnexpectedModelBehavior, UsageLimitExceeded
 
-    from decode.agent.loop import UNSAVED
+    from decode.agent.loop import UNSAVED  # [lesson 08]
     from decode.entities.events import Notice, TextDelta, ToolCallFinished, ToolCallStarted, TurnFinished
     from decode.models.script import ScriptExhaustedError
-    from decode.tools.process import end_all_on
+    from decode.tools.process import end_all_on  # [lesson 05]
 
+    # [lesson 05]
     global _stop
     # SIGTERM, SIGHUP: every process the agent started ends at once, then the turn stops as
-    # Ctrl-C stops it (and is saved); the run exits with 128 + the signal's number.
+    # Ctrl-C stops it; the run exits with 128 + the signal's number.
     _stop = end_all_on((signal.SIGTERM, signal.SIGHUP), asyncio.current_task())
-    echo = OutputEcho()
-    conversation = _build(model, max_requests, resume, permission_mode, echo)
-    loop, session = conversation.loop, conversation.session
+    echo = options["on_tool_output"] = OutputEcho()
+    # [/lesson 05]
+    conversation = _build(options)
+    loop = conversation.loop
     commentary: list[str] = []
-    saved, code, why = True, EXIT_OK, ""
+    code = EXIT_OK
+    saved, why = True, ""  # [lesson 08]
     try:
         async for event in loop.run_turn(task):
             if isinstance(event, TextDelta):
@@ -168,53 +183,68 @@ async def _run(
                 commentary.clear()
                 progress(f"→ {event.call.summary()}")
             elif isinstance(event, ToolCallFinished):
-                echo.end_line()
+                echo.end_line()  # [lesson 05]
                 mark = "✗" if event.result.is_error else "✓"
                 progress(f"  {mark} {event.result.name} ({event.result.duration_s:.1f}s)")
-                if event.result.is_error:  # why: a refusal by the permission rules, a bad argument…
+                if event.result.is_error:  # why: a bad argument, a failed command, a refusal…
                     progress(f"    {_short_line(event.result.content)}")
             elif isinstance(event, Notice):
                 progress(f"decode: {event.level}: {event.message}")
-                saved = saved and not event.message.startswith(UNSAVED)
+                saved = saved and not event.message.startswith(UNSAVED)  # [lesson 08]
             elif isinstance(event, TurnFinished):
                 # The answer as it is for a file or a pipe; on a terminal, made visible too.
                 click.echo(visible(event.output) if sys.stdout.isatty() else event.output)
-    except asyncio.CancelledError as cancelled:  # Ctrl-C, SIGTERM, SIGHUP: keep what the turn did
+    # [lesson 05]
+    except asyncio.CancelledError:  # Ctrl-C, SIGTERM, SIGHUP
         signum = _stop.signum
         name = signal.Signals(signum).name if signum is not None else ""
+        # [lesson 08]
+        # Keep what the turn did; the cancellation being handled carries its partial response.
         note = f"[decode was stopped ({name}) before this turn finished.]" if name else None
-        if _keep_unfinished(conversation, note, cancelled):
-            _say_saved(session.session_id)
+        if _keep_unfinished(conversation, note, sys.exception()):
+            _say_saved(conversation.session.session_id)
+        # [/lesson 08]
         if signum is None:
             raise  # Ctrl-C: asyncio.run raises KeyboardInterrupt, `run` exits 130
         progress(f"decode: stopped by {name}")
         return 128 + signum
+    # [/lesson 05]
     except UsageLimitExceeded:
         click.echo(
             f"decode: error: stopped at the request ceiling ({loop.max_requests}); raise it with --max-requests",
             err=True,
         )
-        code, why = EXIT_REQUEST_LIMIT, f"the request ceiling ({loop.max_requests}) was reached"
+        code = EXIT_REQUEST_LIMIT
+        why = f"the request ceiling ({loop.max_requests}) was reached"  # [lesson 08]
     except ModelAPIError as exc:
         progress(f"decode: error: model request failed: {_short(exc)}")
-        code, why = EXIT_FAILED, "a model request failed"
+        code = EXIT_FAILED
+        why = "a model request failed"  # [lesson 08]
     except UnexpectedModelBehavior as exc:
         progress(f"decode: error: the model's response could not be used: {_short(exc)}")
-        code, why = EXIT_FAILED, "the model's response could not be used"
+        code = EXIT_FAILED
+        why = "the model's response could not be used"  # [lesson 08]
     except ScriptExhaustedError as exc:
         progress(f"decode: error: {exc}")
-        code, why = EXIT_FAILED, "the scripted model ran out of responses"
-    except Exception as exc:  # a bug, not bad input: one line, the turn saved, the traceback in the log
+        code = EXIT_FAILED
+        why = "the scripted model ran out of responses"  # [lesson 08]
+    except Exception as exc:  # a bug, not bad input: one line here, the traceback in the log
         logger.debug("the run failed", exc_info=True)
         progress(f"decode: error: the run failed: {type(exc).__name__}: {_short(exc)}")
-        code, why = EXIT_FAILED, f"an internal error ({type(exc).__name__})"
+        code = EXIT_FAILED
+        why = f"an internal error ({type(exc).__name__})"  # [lesson 08]
+    # [lesson 08]
+    # A run that stopped early is saved all the same (its partial turn closed, as an abort in the
+    # REPL closes it), so `--resume ID` continues it.
     if code != EXIT_OK:
         saved = _keep_unfinished(conversation, f"[This turn stopped before it finished: {why}.]")
     if saved:
-        _say_saved(session.session_id)
+        _say_saved(conversation.session.session_id)
+    # [/lesson 08]
     return code
 
 
+# [lesson 08]
 def _say_saved(session_id: str) -> None:
     progress(f"decode: session {session_id} saved (continue it with --resume {session_id})")
 
@@ -243,6 +273,8 @@ def _keep_unfinished(conversation: "Conversation", note: str | None, cancelled: 
     return True
 
 
+# [/lesson 08]
+# [lesson 05]
 class OutputEcho:
     """Shows a running tool's output on stderr as it comes, each line indented under its call.
 
@@ -278,6 +310,7 @@ class OutputEcho:
             self.at_line_start = True
 
 
+# [/lesson 05]
 def _short_line(text: str, width: int = 160) -> str:
     """The first line of a tool's error, cut to `width` characters."""
     line = text.strip().split("\n", 1)[0]

@@ -1,12 +1,12 @@
 """The tool catalog: every tool of a coding agent, each declared beside its function.
 
 A declaration (`ToolSpec`) carries the tool's traits (`ToolTraits`): its kind, the argument that
-holds a path or a command, the rule names it answers to. The Permission Gate and
-`decode permissions check` read only those, so adding a tool never touches the gate.
+holds a path or a command, the rule names it answers to. Whatever judges a call reads only those,
+so adding a tool never touches the code that judges it.
 """
 
 from decode.entities.tools import ToolSpec
-from decode.tools.bash import BASH
+from decode.tools.bash import BASH  # [lesson 05]
 from decode.tools.edit import EDIT
 from decode.tools.glob import GLOB
 from decode.tools.grep import GREP
@@ -14,9 +14,13 @@ from decode.tools.read import READ
 from decode.tools.write import WRITE
 
 FILE_TOOLS = (READ, GLOB, GREP, EDIT, WRITE)
-COMMAND_TOOLS = (BASH,)
+COMMAND_TOOLS = (BASH,)  # [lesson 05]
 
 
 def default_tools() -> list[ToolSpec]:
-    """The tools of a coding agent: the file tools (lesson 04) and bash (lesson 05)."""
+    """The tools of a coding agent: the file tools and the command tools."""
+    # [lesson 05]
     return [*FILE_TOOLS, *COMMAND_TOOLS]
+    # [before lesson 05]
+    # return list(FILE_TOOLS)
+    # [/lesson 05]

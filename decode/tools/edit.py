@@ -94,9 +94,7 @@ async def edit(
     try:
         text, style = decode_text(await executor.read_bytes(real))
     except UnicodeDecodeError:
-        raise Refusal(
-            f"{shown} is not UTF-8 text; edit cannot change it safely (use bash, e.g. sed, instead)."
-        ) from None
+        raise Refusal(f"{shown} is not UTF-8 text; edit cannot change it safely.") from None
     except OSError as exc:
         raise Refusal(f"Could not read {shown}: {describe_os_error(exc)}.") from None
 

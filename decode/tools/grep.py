@@ -155,7 +155,7 @@ async def search_python(executor: CommandExecutor, target: Path, is_dir: bool, q
 
 
 async def withhold(search_filter: SearchFilter, found: Matches) -> None:
-    """Drop the files the permission rules hide from a search.
+    """Drop the files `search_filter` hides from a search.
 
     Silently: a note that a hidden file matched would tell the model one bit of its content per
     search, enough to read a key out of `.env` one guess at a time.

@@ -1,13 +1,13 @@
 """Files the harness keeps, reached by the tools through an explicit `harness:` path.
 
-Saved tool output lives in the Harness Home (`.decode/tool-output/`), skills in their own
-folders, not in the Workspace. With a sandbox the Workspace is somewhere else, and its executor
-cannot see them. So what points the model at such a file names it `harness:ROOT/PATH`
-(`harness:tool-output/20261201T…-bash-stdout.txt`), and `read` and `grep` open it on the
-harness side, with direct I/O confined to that root, never through the Workspace's executor.
+Saved tool output lives in the Harness Home (`.decode/tool-output/`), not in the Workspace. With a
+sandbox the Workspace is somewhere else, and its executor cannot see it. So what points the model
+at such a file names it `harness:ROOT/PATH` (`harness:tool-output/20261201T…-grep-3f2a.txt`), and
+`read` and `grep` open it on the harness side, with direct I/O confined to that root, never
+through the Workspace's executor.
 
-A root is a function of the deps and the rest of the path; a lesson adds one by adding to
-`ROOTS` (the skills lesson adds `skills/NAME/…`).
+A root is a function of the deps and the rest of the path; a later part of decode adds one by
+adding to `ROOTS`.
 """
 
 from collections.abc import Callable

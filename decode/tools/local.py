@@ -1,9 +1,9 @@
 """The local executor: the Workspace is a directory on this machine, commands run here.
 
 The first implementation of the executor seam (`decode/entities/executor.py`). It implements the
-two required methods with real processes (`process.py`) and overrides every file operation with
-direct I/O, which is many times faster than a command per call. With no sandbox, what the agent
-does is exactly what you would do in that directory yourself.
+two required methods with real processes and overrides every file operation with direct I/O,
+which is many times faster than a command per call. With no sandbox, what the agent does is
+exactly what you would do in that directory yourself.
 """
 
 import asyncio
@@ -15,19 +15,18 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from decode.entities.executor import CommandExecutor, DirEntry, EntryKind, ExecResult, FileStat, OutputCallback
-from decode.files import write_atomic
-from decode.tools.environment import inherited_environment
-from decode.tools.process import (
-    TAG_VARIABLE,
-    Tracked,
-    become_subreaper,
-    kill_group,
-    new_tag,
-    release,
-    run_process,
-    track,
+from decode.entities.executor import (
+    CommandExecutor,
+    DirEntry,
+    EntryKind,
+    ExecResult,
+    FileStat,
+    OutputCallback,
+    Process,
 )
+from decode.files import write_atomic
+from decode.tools.environment import inherited_environment  # [lesson 05]
+from decode.tools.process import run_process, spawn_process  # [lesson 05]
 
 
 def _kind(mode: int) -> EntryKind:
@@ -74,35 +73,6 @@ INLINE_READ_BYTES = 256 * 1024
 """Reads up to this size run on the event loop itself (see `LocalExecutor`)."""
 
 
-class LocalProcess:
-    """A program started by `LocalExecutor.spawn`, in its own process group, tracked (`process.py`)."""
-
-    def __init__(self, process: asyncio.subprocess.Process, tracked: Tracked | None = None) -> None:
-        if process.stdin is None or process.stdout is None or process.stderr is None:
-            raise ValueError("a spawned process needs pipes for stdin, stdout and stderr")
-        self._process = process
-        self._tracked = tracked
-        self.stdin, self.stdout, self.stderr = process.stdin, process.stdout, process.stderr
-
-    @property
-    def returncode(self) -> int | None:
-        return self._process.returncode
-
-    async def wait(self) -> int:
-        code = await self._process.wait()
-        self._release()  # it is over: so is whatever it left running
-        return code
-
-    def kill(self) -> None:
-        kill_group(self._process.pid)
-        self._release()  # and whatever it started that left its group
-
-    def _release(self) -> None:
-        if self._tracked is not None:
-            release(self._tracked)
-            self._tracked = None
-
-
 class LocalExecutor(CommandExecutor):
     """Files and commands of a Workspace on the local machine."""
 
@@ -110,20 +80,25 @@ class LocalExecutor(CommandExecutor):
         self.workspace = workspace.resolve()
         if env is None:
             # The one place the agent's commands inherit the process environment.
-            env = inherited_environment()
+            # [lesson 05]
+            env = inherited_environment()  # without decode's own credentials
+            # [before lesson 05]
+            # env = os.environ
+            # [/lesson 05]
         self.env = dict(env)
 
     async def run(
         self,
         argv: Sequence[str],
         *,
-        timeout: float,  # noqa: ASYNC109 (the process group must die with it, not just this task)
+        timeout: float,  # noqa: ASYNC109 (the program must die with it, not just this task)
         on_stdout: OutputCallback,
         on_stderr: OutputCallback,
         cwd: Path | None = None,
         env: Mapping[str, str] | None = None,
         stdin: bytes | None = None,
     ) -> ExecResult:
+        # [lesson 05]
         return await run_process(
             argv,
             cwd=cwd or self.workspace,
@@ -133,23 +108,36 @@ class LocalExecutor(CommandExecutor):
             on_stderr=on_stderr,
             stdin=stdin,
         )
+        # [before lesson 05]
+        # loop, pipe = asyncio.get_running_loop(), asyncio.subprocess.PIPE
+        # started, environment = loop.time(), self.env if env is None else env
+        # process = await asyncio.create_subprocess_exec(
+        #     *argv, cwd=cwd or self.workspace, env=environment, stdin=pipe, stdout=pipe, stderr=pipe
+        # )
+        # try:
+        #     out, err = await asyncio.wait_for(process.communicate(stdin), timeout)
+        # except BaseException as exc:  # timed out or cancelled: the program must not outlive the call
+        #     process.kill()  # the program only: whatever it started in the background lives on
+        #     await process.wait()
+        #     if not isinstance(exc, TimeoutError):
+        #         raise
+        #     return ExecResult(exit_code=None, duration_s=loop.time() - started, timed_out=True)
+        # on_stdout(out)
+        # on_stderr(err)
+        # return ExecResult(exit_code=process.returncode, duration_s=loop.time() - started)
+        # [/lesson 05]
 
     async def spawn(
         self, argv: Sequence[str], *, cwd: Path | None = None, env: Mapping[str, str] | None = None
-    ) -> LocalProcess:
-        pipe = asyncio.subprocess.PIPE
-        become_subreaper()
-        tag = new_tag()
-        process = await asyncio.create_subprocess_exec(
-            *argv,
-            cwd=cwd or self.workspace,
-            env={**(self.env if env is None else env), TAG_VARIABLE: tag},
-            stdin=pipe,
-            stdout=pipe,
-            stderr=pipe,
-            start_new_session=True,  # its own process group: `kill()` ends its children too
-        )
-        return LocalProcess(process, track(process.pid, tag))
+    ) -> Process:
+        # [lesson 05]
+        return await spawn_process(argv, cwd=cwd or self.workspace, env=self.env if env is None else env)
+        # [before lesson 05]
+        # pipe, environment = asyncio.subprocess.PIPE, self.env if env is None else env
+        # return await asyncio.create_subprocess_exec(
+        #     *argv, cwd=cwd or self.workspace, env=environment, stdin=pipe, stdout=pipe, stderr=pipe
+        # )
+        # [/lesson 05]
 
     # A stat, a realpath or a read of a page of a file takes microseconds here, less than a hop to
     # a worker thread (which on a busy machine costs milliseconds); whole files, many files and

@@ -2,8 +2,7 @@
 
 The model names files relative to the working directory (or absolute). Every tool resolves them
 here: `..` that climbs out, an absolute path elsewhere, or a symlink that leads outside are all
-refused with a message the model can act on. (The permissions lesson may later allow chosen
-outside paths explicitly.)
+refused with a message the model can act on.
 
 Two kinds of answer come back when a path cannot be used, and the difference matters to the run:
 
@@ -90,7 +89,7 @@ def describe_os_error(exc: BaseException) -> str:
 async def resolve_path(executor: "CommandExecutor", raw: str) -> Path:
     """The real path `raw` names inside the Workspace, or a `ModelRetry`/`Refusal` saying why not.
 
-    Symlinks are followed by `executor.realpath`, the function the Permission Gate resolves with.
+    Symlinks are followed by `executor.realpath`: whatever else checks a path resolves it the same way.
     """
     if not raw.strip():
         raise ModelRetry("The path is empty: give a file path relative to the working directory.")

@@ -1,9 +1,10 @@
 """Output truncation: what the model sees of a long tool output, and where the rest goes.
 
-A test run can print megabytes; pasting it all into the context would crowd out everything else
-(and cost money on every later request). So past a limit the model gets the head and the tail,
-which is where the command line and the summary usually are, and a note with the path of a file
-holding the full text, which it can `read` or `grep` like any other.
+A tool's output can run to megabytes (a search that matches everywhere, a long log); pasting it
+all into the context would crowd out everything else (and cost money on every later request). So
+past a limit the model gets the head and the tail, which is where a command's line and summary
+usually are, and a note with the path of a file holding the full text, which it can `read` or
+`grep` like any other.
 
 The files go under `.decode/tool-output/` in the Harness Home (the launch directory).
 """
@@ -18,7 +19,7 @@ OUTPUT_DIR = HARNESS_DIR / "tool-output"
 
 
 def new_output_path(harness_home: Path, label: str) -> Path:
-    """A fresh file name for one full output, e.g. `20260101T120000Z-bash-3f2a-stdout.txt`."""
+    """A fresh file name for one full output, e.g. `20260101T120000Z-grep-3f2a.txt`."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     path = harness_home / OUTPUT_DIR / f"{stamp}-{label}-{secrets.token_hex(3)}.txt"
     make_parent_dirs(path)  # `.decode/` keeps tool output out of git, and private (see harness_home.py)
@@ -59,7 +60,7 @@ def shorten(text: str, limit: int, *, harness_home: Path, label: str) -> str:
     omitted = len(text) - len(head) - len(tail)
     try:
         path = new_output_path(harness_home, label)
-        with private_open(path) as file:  # 0600: command output may hold secrets
+        with private_open(path) as file:  # 0600: tool output may hold secrets
             file.write(text.encode("utf-8"))
     except OSError as exc:  # a read-only or full disk: the model still gets head and tail
         return head + unsaved_note(omitted, len(text), exc.strerror or str(exc)) + tail

@@ -1,3 +1,4 @@
+# [lesson 07]
 """The REPL: `decode` with no subcommand.
 
     you type ──▶ prompt_toolkit input ──▶ Harness: Priority Gate ──▶ Turn Runner ──▶ AgentLoop.run_turn()
@@ -6,17 +7,35 @@
                                          │
                                          └──▶ Rich, printed above the prompt
 
-The prompt stays on screen the whole time. What the user sends goes to the Harness (lesson 07):
-with nothing running it starts a turn; while a turn runs, Enter steers it (the model gets the
-message before its next request) and Alt+Enter queues a follow-up (when the turn would end). The
-Turn Runner feeds each turn's events to the `Renderer` (the answer, above the prompt) and to the
-`SessionStatus` (the footer). Esc or Ctrl-C stops the turn; approvals and other questions come
-through one Decision Channel and are answered on the input line. Slash commands run at once.
+The prompt stays on screen the whole time. What the user sends goes to the Harness: with nothing
+running it starts a turn; while a turn runs, Enter steers it (the model gets the message before
+its next request) and Alt+Enter queues a follow-up (when the turn would end). The Turn Runner
+feeds each turn's events to the `Renderer` (the answer, above the prompt) and to the
+`SessionStatus` (the footer). Esc or Ctrl-C stops the turn. Slash commands run at once.
 
 Start-up is split in two so the prompt appears at once: the REPL needs only prompt_toolkit and
 Rich to draw it, and the warm-up thread (`warmup.py`) imports pydantic-ai and builds the Agent
 Loop while the user types.
 """
+# [before lesson 07]
+# """The REPL: `decode` with no subcommand.
+#
+#     you type ──▶ prompt_toolkit input ──▶ Harness: TurnQueue ──────▶ Turn Runner ──▶ AgentLoop.run_turn()
+#                       ▲                                                                   │ events
+#            live area, footer ◀──── Renderer, SessionStatus ◀─────────────────────────────┘
+#                                          │
+#                                          └──▶ Rich, printed above the prompt
+#
+# The prompt stays on screen the whole time. What the user sends goes to the Harness: with nothing
+# running it starts a turn; while a turn runs, it waits for a turn of its own. The Turn Runner
+# feeds each turn's events to the `Renderer` (the answer, above the prompt) and to the
+# `SessionStatus` (the footer). Ctrl-C stops the turn. Slash commands run at once.
+#
+# Start-up is split in two so the prompt appears at once: the REPL needs only prompt_toolkit and
+# Rich to draw it, and the warm-up thread (`warmup.py`) imports pydantic-ai and builds the Agent
+# Loop while the user types.
+# """
+# [/lesson 07]
 
 from __future__ import annotations
 
@@ -33,16 +52,16 @@ from prompt_toolkit.patch_stdout import patch_stdout
 from rich.console import Console
 
 from decode.harness.failures import LoopUnavailable, describe_error
-from decode.harness.priority import Message, Priority
+from decode.harness.queue import Message, Priority
 from decode.harness.runner import TurnRunner
-from decode.tui.approvals import Approvals, cycle_mode
+from decode.tui.approvals import Approvals, cycle_mode  # [lesson 06]
 from decode.tui.commands import CommandRegistry, Invocation, builtin_commands
 from decode.tui.footer import SPINNER_FPS, SessionStatus, footer
 from decode.tui.input import HISTORY_FILE, PROMPT, TurnKeys, build_prompt_session
-from decode.tui.memory_skills import add_memory_commands, note_session, run_skill, skill_commands
-from decode.tui.questions import QuestionLine
+from decode.tui.memory_skills import add_memory_commands, note_session, run_skill, skill_commands  # [lesson 09]
+from decode.tui.questions import QuestionLine  # [lesson 06]
 from decode.tui.render import Renderer
-from decode.tui.sessions import add_session_commands
+from decode.tui.sessions import add_session_commands  # [lesson 08]
 from decode.tui.terminal import route_logging, terminal_console
 from decode.tui.turns import pending_lines, show_turn_event
 from decode.tui.warmup import LoopFactory, Warm, finish_warm_up, start_warm_up
@@ -54,11 +73,18 @@ if TYPE_CHECKING:
     from decode.agent.compose import Conversation
     from decode.agent.loop import AgentLoop
     from decode.config.settings import Settings
-    from decode.entities.events import ToolOutputDelta
+    from decode.entities.events import ToolOutputDelta  # [lesson 05]
 
 logger = logging.getLogger(__name__)
 
 EXIT_OK = 0
+# [lesson 07]
+ENTER_SENDS = Priority.STEER
+"""What Enter sends while a turn runs: a steer (Alt+Enter sends a follow-up)."""
+# [before lesson 07]
+# ENTER_SENDS = Priority.TURN
+# """What Enter sends while a turn runs: a prompt that waits for its own turn."""
+# [/lesson 07]
 EXIT_USAGE = 2
 __all__ = ["Repl", "describe_error", "run_repl"]
 
@@ -78,8 +104,8 @@ class Repl:
         workspace: Path,
         model: str | None = None,
         max_requests: int | None = None,
-        resume: str | None = None,
-        permission_mode: str | None = None,
+        resume: str | None = None,  # [lesson 08]
+        permission_mode: str | None = None,  # [lesson 06]
         settings: Settings | None = None,
         commands: CommandRegistry | None = None,
         history_file: Path | None = None,
@@ -88,23 +114,26 @@ class Repl:
     ) -> None:
         self.workspace = workspace
         self.renderer = Renderer(console)
-        self.commands = commands or add_session_commands(add_memory_commands(builtin_commands()))
+        self.commands = commands or repl_commands()
         self.status = SessionStatus(workspace=workspace, model=model or "")
         self.settings: Settings | None = settings
         self.conversation: Conversation | None = None
-        """The Agent Loop with its gate and session, once the warm-up has built it."""
+        """The Agent Loop and what it was built with, once the warm-up has built it."""
         self.model_option = model
-        self.questions = QuestionLine(self.renderer, self.invalidate)  # the Decision Channel (lesson 07)
-        self.approvals = Approvals(self.questions.channel)  # the Permission Gate's questions (lesson 06)
+        # [lesson 06]
+        # Approvals and other questions come through one Decision Channel, answered on the input line.
+        self.questions = QuestionLine(self.renderer, self.invalidate)  # the Decision Channel
+        self.approvals = Approvals(self.questions.channel)  # the Permission Gate's questions
+        # [/lesson 06]
         self.turns = TurnRunner(self._agent_loop, lambda event: show_turn_event(self, event))
         self.factory = LoopFactory(
             workspace,
             max_requests=max_requests,
             on_retry=self._on_retry,
-            on_tool_output=self._on_tool_output,
-            resume=resume,
-            permission_mode=permission_mode,
-            approve=self.approvals.ask,
+            on_tool_output=self._on_tool_output,  # [lesson 05]
+            resume=resume,  # [lesson 08]
+            permission_mode=permission_mode,  # [lesson 06]
+            approve=self.approvals.ask,  # [lesson 06]
         )
         self.warm: Warm | None = None
         self._event_loop: asyncio.AbstractEventLoop | None = None
@@ -120,8 +149,12 @@ class Repl:
             message=self._message,
             footer=self._footer,
             on_interrupt=self.interrupt,
-            on_cycle_mode=lambda: cycle_mode(self),
+            on_cycle_mode=lambda: cycle_mode(self),  # [lesson 06]
+            # [lesson 07]
             turn_keys=TurnKeys(busy=lambda: self.busy, abort=self.abort, follow_up=self.follow_up),
+            # [before lesson 07]
+            # turn_keys=TurnKeys(busy=lambda: self.busy, abort=self.abort),
+            # [/lesson 07]
             history_file=history_file or workspace / HISTORY_FILE,
             extra_commands=self.extra_commands,
             input=input,
@@ -143,8 +176,8 @@ class Repl:
                 except EOFError:
                     break
                 await self.submit(line)
-            await self.turns.stop()  # a running turn is aborted, and what it did is kept
-            await note_session(self)  # one line about this session in .decode/MEMORY.md (lesson 09)
+            await self.turns.stop()  # a running turn is aborted first
+            await note_session(self)  # one line about this session in .decode/MEMORY.md  # [lesson 09]
         finally:
             for task in [*background, self._warming]:
                 if task is not None:
@@ -152,14 +185,16 @@ class Repl:
             await asyncio.gather(*background, return_exceptions=True)
         return EXIT_OK
 
-    async def submit(self, line: str, priority: Priority = Priority.STEER) -> None:
+    async def submit(self, line: str, priority: Priority = ENTER_SENDS) -> None:
         """Handle one line from the input: an answer, a slash command (runs now), or a message for the agent.
 
-        A message starts a turn when nothing runs; while a turn runs, it steers it (Enter) or
-        follows it up (`priority` FOLLOW_UP: Alt+Enter).
+        A message starts a turn when nothing runs; while a turn runs, `priority` says what it is
+        for that turn (Enter sends `ENTER_SENDS`).
         """
+        # [lesson 06]
         if self.questions.answer(line):  # a question is open: this line is its answer
             return
+        # [/lesson 06]
         text = line.strip()
         if not text:
             return
@@ -170,12 +205,14 @@ class Repl:
         self.turns.send(Message(text, priority))
         self.invalidate()
 
+    # [lesson 07]
     def follow_up(self, line: str) -> None:
         """Alt+Enter while a turn runs: `line` goes to the agent when the turn would end."""
         task = asyncio.ensure_future(self.submit(line, Priority.FOLLOW_UP))
         self._follow_ups.add(task)  # a slash command may still be running when the key handler returns
         task.add_done_callback(self._follow_ups.discard)
 
+    # [/lesson 07]
     def queue_prompt(self, prompt: str, *, shown: str | None = None) -> None:
         """Queue `prompt` as a turn of its own; the transcript shows `shown` instead, if given (a /command)."""
         self.turns.send(Message(prompt, Priority.TURN, shown=shown or ""))
@@ -184,14 +221,20 @@ class Repl:
     async def run_command(self, invocation: Invocation) -> None:
         command = invocation.command
         if command is None:
+            # [lesson 09]
             if await run_skill(self, invocation.name, invocation.argument):  # `/name [text]` runs a skill
                 return
+            # [/lesson 09]
             closest = self.commands.closest(invocation.name)
             hint = f"did you mean /{closest}?" if closest else "/help lists the commands"
             self.renderer.error(f"unknown command /{invocation.name}: {hint}")
             return
         if self.busy and not command.while_busy:
+            # [lesson 07]
             self.renderer.error(f"/{command.name} waits until the turn is over (Esc stops it)")
+            # [before lesson 07]
+            # self.renderer.error(f"/{command.name} waits until the turn is over (Ctrl-C stops it)")
+            # [/lesson 07]
             return
         try:
             await command.handler(self, invocation.argument)
@@ -205,7 +248,7 @@ class Repl:
         return self.turns.busy
 
     def abort(self) -> None:
-        """Esc, or Ctrl-C, while a turn runs: stop it now; what it did is kept, unsent messages come back."""
+        """The stop key while a turn runs: stop it now (the Turn Runner's `TurnEnded` reports it)."""
         self.turns.abort()
 
     def interrupt(self) -> None:
@@ -239,11 +282,13 @@ class Repl:
             raise LoopUnavailable(self.unavailable)
         return self.loop
 
+    # [lesson 05]
     def _on_tool_output(self, delta: ToolOutputDelta) -> None:
         # Tools may report from a worker thread; the Renderer belongs to the event loop.
         if self._event_loop is not None:
             self._event_loop.call_soon_threadsafe(self.renderer.event, delta)
 
+    # [/lesson 05]
     def _on_retry(self, error: BaseException, attempt: int, delay: float) -> None:
         self.renderer.notice(f"model error ({describe_error(error)}); retry {attempt} in {delay:.1f}s", "warning")
 
@@ -259,8 +304,10 @@ class Repl:
     def _message(self) -> AnyFormattedText:
         """The live area (what is still streaming) above the `❯` of the input line."""
         prompt = FormattedText([*pending_lines(self.turns.pending()), ("class:prompt", PROMPT)])
+        # [lesson 06]
         if self.questions.text:  # the question the next line answers
             prompt = FormattedText([("class:approval", self.questions.text), ("", "\n"), *prompt])
+        # [/lesson 06]
         app = get_app_or_none()
         live = self.renderer.live() if app is None or not app.is_done else ""
         if not live:
@@ -271,8 +318,12 @@ class Repl:
         return FormattedText(footer(self.status, width=self.session.app.output.get_size().columns))
 
     def extra_commands(self) -> list[tuple[str, str]]:
-        """`/name`s beyond the registry's, with a summary each: the skills (lesson 09)."""
+        """`/name`s the registry does not hold, with a summary each (the completer and /help show them)."""
+        # [lesson 09]
         return skill_commands(self)
+        # [before lesson 09]
+        # return []
+        # [/lesson 09]
 
     def _suggest(self, name: str) -> list[str]:
         command = self.commands.get(name)
@@ -291,12 +342,20 @@ class Repl:
         self.session.app.invalidate()
 
 
+def repl_commands() -> CommandRegistry:
+    """The REPL's slash commands: the built-in ones and those of later parts of decode."""
+    registry = builtin_commands()
+    add_session_commands(registry)  # /compact  # [lesson 08]
+    add_memory_commands(registry)  # /memory, /init  # [lesson 09]
+    return registry
+
+
 def run_repl(
     *,
     model: str | None = None,
     max_requests: int | None = None,
-    resume: str | None = None,
-    permission_mode: str | None = None,
+    resume: str | None = None,  # [lesson 08]
+    permission_mode: str | None = None,  # [lesson 06]
 ) -> int:
     """Run the REPL in this terminal (what `decode` does); returns the exit code."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
@@ -305,6 +364,7 @@ def run_repl(
     console = terminal_console(sys.stdout)
 
     async def main() -> int:
+        # [lesson 05]
         import signal
 
         from decode.tools.process import end_all_on
@@ -312,6 +372,7 @@ def run_repl(
         # SIGTERM, SIGHUP (the terminal closed): every process the agent started ends at once,
         # then the REPL leaves (a running turn is aborted and kept) with 128 + the signal's number.
         stop = end_all_on((signal.SIGTERM, signal.SIGHUP), asyncio.current_task())
+        # [/lesson 05]
         # Inside the event loop: patch_stdout schedules its writes on the loop that is running.
         with patch_stdout(raw=True), route_logging(sys.stderr):
             repl = Repl(
@@ -319,9 +380,10 @@ def run_repl(
                 workspace=Path.cwd(),
                 model=model,
                 max_requests=max_requests,
-                resume=resume,
-                permission_mode=permission_mode,
+                resume=resume,  # [lesson 08]
+                permission_mode=permission_mode,  # [lesson 06]
             )
+            # [lesson 05]
             try:
                 return await repl.run()
             except asyncio.CancelledError:
@@ -331,6 +393,9 @@ def run_repl(
                     task.uncancel()  # the cancellation was the signal's: this task lives on to close the turn
                 await repl.turns.stop()  # the running turn is aborted, and what it did is kept
                 return 128 + stop.signum
+            # [before lesson 05]
+            # return await repl.run()
+            # [/lesson 05]
 
     try:
         return asyncio.run(main())

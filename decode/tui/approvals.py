@@ -8,10 +8,10 @@ sends is the answer instead of a prompt:
     n / no          do not run it; the model is told the user said no
     anything else   do not run it, and tell the model this text: "no, use pnpm here"
 
-An empty line changes nothing (the question stays). Esc or Ctrl-C stops the turn, as always.
-The question goes through the Decision Channel (lesson 07, `questions.py`), so parallel tool calls
-ask one at a time. Shift+Tab cycles the Permission Mode (default → accept-edits → plan);
-`decode --permission-mode` picks the first one.
+An empty line changes nothing (the question stays). The turn can be stopped as always.
+The question goes through the Decision Channel (`decode/harness/decisions.py`, shown by
+`questions.py`), so parallel tool calls ask one at a time. Shift+Tab cycles the Permission Mode
+(default → accept-edits → plan); `decode --permission-mode` picks the first one.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ class Approvals:
 
 
 def start_permissions(repl: Repl) -> None:
-    """After the warm-up: report broken settings files and show the mode (a resumed session's, or chosen)."""
+    """After the warm-up: report broken settings files and show the mode the conversation starts in."""
     from decode.permissions.settings_files import repository_grants
 
     gate = _gate(repl)

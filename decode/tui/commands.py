@@ -3,7 +3,7 @@
 A line that starts with `/name` (a lower-case word) is a command, not a prompt: `/model
 openrouter:qwen/qwen3-coder` switches the model, while `/etc/hosts looks wrong` still goes to the
 agent. Each command is declared once, with its summary and what it may do while a turn runs;
-later lessons add their commands (`/compact`, `/memory`…) to the same registry:
+other parts of decode add their own commands to the same registry:
 
     registry = builtin_commands()
 
@@ -35,10 +35,15 @@ Suggestions = Callable[["Repl"], list[str]]
 _COMMAND = re.compile(r"^/([a-z][a-z0-9_-]*)(?:\s+(.*))?$", re.DOTALL)
 
 KEYS = [
+    # [lesson 07]
     ("Enter", "send; while the agent works, steer it (it reads your message before its next step)"),
     ("Alt+Enter", "new line; while the agent works, send a follow-up (read when it would stop)"),
+    # [before lesson 07]
+    # ("Enter", "send; while the agent works, it waits for its turn"),
+    # ("Alt+Enter", "new line"),
+    # [/lesson 07]
     ("\\ at the end", "new line"),
-    ("Esc", "stop the running turn (what it did is kept)"),
+    ("Esc", "stop the running turn (what it did is kept)"),  # [lesson 07]
     ("Ctrl-C", "stop the running turn, or clear the line; twice quickly: quit"),
     ("Ctrl-D", "quit (on an empty line)"),
     ("↑ / ↓, Ctrl-R", "history (kept in .decode/history)"),
@@ -174,9 +179,8 @@ async def _model(repl: Repl, argument: str) -> None:
 async def switch_model(repl: Repl, model: str) -> None:
     """Use `model` from the next turn on, in the same loop: history, cost, mode and files read carry over."""
     from decode.agent.compose import switch_model as swap
-    from decode.context.session_log import SessionError
-    from decode.models.errors import ModelConfigError
-    from decode.tui.sessions import show_fill
+    from decode.tui.sessions import show_fill  # [lesson 08]
+    from decode.tui.warmup import start_errors
 
     await repl.warmed_up()
     if repl.settings is None:
@@ -188,16 +192,18 @@ async def switch_model(repl: Repl, model: str) -> None:
             await asyncio.to_thread(swap, repl.conversation, model)
         else:  # the warm-up found no usable model: build the conversation now
             repl.conversation = await asyncio.to_thread(repl.factory.build, model, repl.settings)
+            # [lesson 06]
             from decode.tui.approvals import start_permissions
 
             start_permissions(repl)
-    except (ModelConfigError, SessionError) as exc:
+            # [/lesson 06]
+    except start_errors() as exc:
         repl.renderer.error(str(exc))
         return
     repl.status.model = model
     repl.status.phase = "ready"
     repl.unavailable = ""
-    show_fill(repl)
+    show_fill(repl)  # [lesson 08]
     repl.renderer.notice(f"model: {model}")
 
 
@@ -206,9 +212,11 @@ def _model_suggestions(repl: Repl) -> list[str]:
 
 
 async def _clear(repl: Repl, argument: str) -> None:
+    # [lesson 09]
     from decode.tui.memory_skills import note_session
 
-    await note_session(repl)  # one line about the conversation in .decode/MEMORY.md (lesson 09)
+    await note_session(repl)  # one line about the conversation in .decode/MEMORY.md
+    # [/lesson 09]
     repl.clear_conversation()
 
 
@@ -234,7 +242,7 @@ async def _quit(repl: Repl, argument: str) -> None:
 
 
 def builtin_commands() -> CommandRegistry:
-    """A registry holding the commands of lesson 03: /help, /model, /clear, /cost, /quit."""
+    """A registry holding the built-in commands: /help, /model, /clear, /cost, /quit."""
     registry = CommandRegistry()
     registry.add(SlashCommand("help", "Show the commands and keys", _help))
     registry.add(

@@ -43,8 +43,10 @@ class SessionStatus:
     context_window: int = 0
     """Tokens the model can hold; 0 while unknown (the gauge is hidden)."""
     home: Path = field(default_factory=Path.home)
+    # [lesson 06]
     permission_mode: str = "default"
-    """The Permission Mode (lesson 06); shown unless it is `default`."""
+    """The Permission Mode; shown unless it is `default`."""
+    # [/lesson 06]
 
     def start_turn(self, now: float | None = None) -> None:
         self.phase = "busy"
@@ -151,8 +153,10 @@ def footer(status: SessionStatus, now: float | None = None, width: int | None = 
     if fraction is not None:
         style = "class:footer.gauge.full" if fraction >= 0.8 else "class:footer.gauge"
         parts.append([(style, f"ctx {gauge(fraction)} {fraction:.0%}")])
+    # [lesson 06]
     if status.permission_mode != "default":
         parts.append([("class:footer.mode", f"⏵⏵ {status.permission_mode} (shift+tab)")])
+    # [/lesson 06]
     if width is not None:
         excess = sum(len(plain(part)) for part in parts) + len(SEPARATOR) * (len(parts) - 1) - width
         if excess > 0:

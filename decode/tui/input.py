@@ -1,12 +1,11 @@
 """The input line: a prompt_toolkit `PromptSession` with decode's keys, history and completion.
 
 - Enter sends; Alt+Enter, or a backslash at the end of the line, adds a line instead.
-- While a turn runs (lesson 07, `TurnKeys`): Enter sends a steer (the REPL decides), Alt+Enter
-  sends the line as a follow-up, Esc stops the turn; a trailing backslash still adds a line.
+- While a turn runs: Enter sends a steer (the REPL decides), Alt+Enter a follow-up, Esc stops it.  # [lesson 07]
 - Ctrl-C stops the running turn; otherwise it clears the line, and on an empty line it calls
   `on_interrupt` (the REPL says how to leave). Twice in a row, quickly, it leaves (like Ctrl-D).
 - Ctrl-D on an empty line ends the session (prompt_toolkit raises `EOFError`).
-- Shift+Tab calls `on_cycle_mode` (the REPL switches the permission mode, lesson 06).
+- Shift+Tab calls `on_cycle_mode`, when the REPL gives one.
 - History is kept in a file under `.decode/` of the launch directory, so it survives restarts
   and stays with the project.
 - Typing `/` offers the slash commands (with their summaries); after `/model ` it offers models.
@@ -39,9 +38,9 @@ HISTORY_FILE = HARNESS_DIR / "history"
 PROMPT = "❯ "
 CONTINUATION = "· "
 DOUBLE_PRESS_S = 1.0  # a second Ctrl-C within this many seconds leaves
-# A lone Esc stops the turn, but Esc is also how terminals spell Alt (Alt+Enter is Esc, Enter):
-# prompt_toolkit waits this long for a second key before it takes Esc alone (its default is 0.5 s
-# for the bytes of a sequence, then 1 s for a key binding). Terminals send Alt+key in one write.
+# Esc is also how terminals spell Alt (Alt+Enter is Esc, Enter): prompt_toolkit waits this long
+# for a second key before it takes Esc as a key of its own (its default is 0.5 s for the bytes
+# of a sequence, then 1 s for a key binding). Terminals send Alt+key in one write.
 ESCAPE_WAIT_S = 0.1
 
 STYLE = Style.from_dict(
@@ -75,7 +74,7 @@ class SlashCommandCompleter(Completer):
     ) -> None:
         self.commands = commands
         self.arguments = arguments  # command name -> suggestions for its argument
-        self.extra = extra  # more `/name`s with a summary each: the skills (lesson 09)
+        self.extra = extra  # more `/name`s, each with a summary, that the registry does not hold
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         text = document.text_before_cursor
@@ -98,11 +97,11 @@ class SlashCommandCompleter(Completer):
 
 @dataclass(frozen=True)
 class TurnKeys:
-    """What the keys do while a turn runs (lesson 07): the REPL says when it is busy and acts."""
+    """What the keys do while a turn runs: the REPL says when it is busy and acts."""
 
     busy: Callable[[], bool]
     abort: Callable[[], None]
-    follow_up: Callable[[str], None]
+    follow_up: Callable[[str], None]  # [lesson 07]
 
 
 def key_bindings(
@@ -110,7 +109,7 @@ def key_bindings(
     on_cycle_mode: Callable[[], None] | None = None,
     turn_keys: TurnKeys | None = None,
 ) -> KeyBindings:
-    """Enter / Alt+Enter / trailing backslash / Esc / Ctrl-C / Shift+Tab as the module docstring describes."""
+    """The keys as the module docstring describes them."""
     bindings = KeyBindings()
     busy = Condition(turn_keys.busy if turn_keys is not None else lambda: False)
     last_interrupt = [float("-inf")]
@@ -138,18 +137,23 @@ def key_bindings(
     @bindings.add("escape", "enter")
     def _newline_or_follow_up(event: KeyPressEvent) -> None:
         buffer = event.current_buffer
+        # [lesson 07]
         if turn_keys is not None and busy() and buffer.text.strip():
             text = buffer.text
             buffer.append_to_history()
             buffer.reset()
             turn_keys.follow_up(text)
             return
+        # [/lesson 07]
         buffer.newline(copy_margin=False)
 
+    # [lesson 07]
     @bindings.add("escape", filter=busy)
     def _abort(event: KeyPressEvent) -> None:
         assert turn_keys is not None
         turn_keys.abort()
+
+    # [/lesson 07]
 
     @bindings.add("c-c")
     def _interrupt(event: KeyPressEvent) -> None:

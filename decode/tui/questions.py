@@ -9,7 +9,7 @@ answer instead of a prompt:
 
 An empty line, or one that matches no option when only options count, shows the options again
 and leaves the question open. The channel asks one question at a time; the next appears when the
-first is answered. Aborting the turn (Esc, Ctrl-C) takes its questions away.
+first is answered. Stopping the turn takes its questions away.
 """
 
 from __future__ import annotations

@@ -193,11 +193,14 @@ class Renderer:
         """An error, in its own style; the REPL carries on after it."""
         self._print_line(Text(f"error: {visible(message)}", style=ERROR_STYLE))
 
+    # [lesson 08]
     def answer(self, text: str) -> None:
         """A whole answer at once, as Markdown (the earlier turns of a resumed session)."""
         self._flush()
         if text.strip():
             self._print_block(visible(text))
+
+    # [/lesson 08]
 
     def info(self, renderable: RenderableType) -> None:
         """Output of a slash command (help, cost…), printed as it is."""

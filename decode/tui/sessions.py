@@ -87,6 +87,14 @@ def resumed_notice(warm: Warm) -> str:
     return f"resumed session {session.session_id}: {len(history)} messages, model {session.model}"
 
 
+def show_session(repl: Repl, warm: Warm) -> None:
+    """After the warm-up: the footer's gauge, and a resumed conversation's last turns."""
+    show_fill(repl)
+    if repl.factory.resume is not None and warm.loop is not None:
+        show_earlier_turns(repl, warm.loop.history)
+        repl.renderer.notice(resumed_notice(warm))
+
+
 def show_fill(repl: Repl) -> None:
     """Point the footer's gauge at the current history and the session's context window."""
     loop = repl.loop

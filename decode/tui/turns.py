@@ -1,26 +1,41 @@
-"""The REPL's side of the Harness (lesson 07): turns on screen, messages waiting, messages handed back.
+# [lesson 07]
+"""The REPL's side of the Turn Runner: turns on screen, messages waiting, messages handed back.
 
 - `show_turn_event()` draws what the Turn Runner reports: the prompt echoed when its turn starts,
   the Agent Loop's events, a steer or follow-up echoed where the model received it, and the end of
   the turn (an error line, or `interrupted`).
 - `pending_lines()` lists, just above the prompt, what was sent during the turn and has not
-  reached the model yet:
+  reached the model yet (the Priority Gate, `decode/harness/priority.py`, routes each kind):
 
       ↳ steer · use pnpm, not npm
       ⏎ follow-up · then run the tests
-      ⧗ next turn · /init
+      ⧗ next turn · add a test for it
 
 - `hand_back()` puts the messages an aborted (or failed) turn never delivered back into the input
   line, so nothing typed is lost: edit them, send them again, or clear them with Ctrl-C.
 """
+# [before lesson 07]
+# """The REPL's side of the Turn Runner: turns on screen, messages waiting, messages handed back.
+#
+# - `show_turn_event()` draws what the Turn Runner reports: the prompt echoed when its turn starts,
+#   the Agent Loop's events, and the end of the turn (an error line, or `interrupted`).
+# - `pending_lines()` lists, just above the prompt, the messages sent during the turn, each
+#   waiting for a turn of its own:
+#
+#       ⧗ next turn · add a test for it
+#
+# - `hand_back()` puts the messages an aborted (or failed) turn never started back into the input
+#   line, so nothing typed is lost: edit them, send them again, or clear them with Ctrl-C.
+# """
+# [/lesson 07]
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from decode.harness.priority import Message, Priority
+from decode.harness.queue import Message, Priority
 from decode.tui.render import shorten
-from decode.tui.sessions import show_fill
+from decode.tui.sessions import show_fill  # [lesson 08]
 
 if TYPE_CHECKING:
     from decode.entities.events import AgentEvent
@@ -28,7 +43,11 @@ if TYPE_CHECKING:
     from decode.tui.app import Repl
     from decode.tui.footer import Fragments
 
-MARKS = {Priority.STEER: ("↳", "steer"), Priority.FOLLOW_UP: ("⏎", "follow-up"), Priority.TURN: ("⧗", "next turn")}
+MARKS = {
+    Priority.STEER: ("↳", "steer"),  # [lesson 07]
+    Priority.FOLLOW_UP: ("⏎", "follow-up"),  # [lesson 07]
+    Priority.TURN: ("⧗", "next turn"),
+}
 PENDING_WIDTH = 70
 
 
@@ -48,14 +67,16 @@ def show_turn_event(repl: Repl, event: AgentEvent | TurnStarted | TurnEnded) -> 
     repl.renderer.end_turn(interrupted=event.outcome == "aborted")
     repl.status.end_turn()
     hand_back(repl, event.returned)
-    show_fill(repl)
+    show_fill(repl)  # [lesson 08]
     repl.invalidate()
 
 
 def _show_loop_event(repl: Repl, event: AgentEvent) -> None:
     match event.kind:
+        # [lesson 07]
         case "message_delivered":
             repl.renderer.user(event.text)  # where the model received it, mid-turn
+        # [/lesson 07]
         case "usage":
             repl.status.record_usage(
                 requests=event.total.requests,

@@ -17,7 +17,7 @@ import concurrent.futures
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable  # [lesson 05]
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,9 +28,9 @@ if TYPE_CHECKING:
     from decode.agent.compose import Conversation
     from decode.agent.loop import AgentLoop
     from decode.config.settings import Settings
-    from decode.entities.events import ToolOutputDelta
+    from decode.entities.events import ToolOutputDelta  # [lesson 05]
     from decode.models.retry import OnRetry
-    from decode.permissions.hook import ApproveCallback
+    from decode.permissions.hook import ApproveCallback  # [lesson 06]
     from decode.tui.app import Repl
 
 logger = logging.getLogger(__name__)
@@ -54,35 +54,40 @@ class Warm:
 
 @dataclass(frozen=True)
 class LoopFactory:
-    """What the REPL asks the composition root for: its options, its approval prompt, its callbacks."""
+    """What the REPL asks the composition root for: its options and its callbacks."""
 
     workspace: Path
     max_requests: int | None = None
     on_retry: OnRetry | None = None
-    on_tool_output: Callable[[ToolOutputDelta], None] | None = None
-    resume: str | None = None
-    """`decode --resume [ID]`: the saved session to continue ("" the newest); None starts a new one."""
+    on_tool_output: Callable[[ToolOutputDelta], None] | None = None  # [lesson 05]
+    # [lesson 06]
     permission_mode: str | None = None
-    """`decode --permission-mode`; None: a resumed session's mode, else the settings files' `defaultMode`."""
+    """`decode --permission-mode`; None: the settings files' `defaultMode`."""
     approve: ApproveCallback | None = None
     """The REPL's approval prompt, called when the Permission Gate says ask."""
+    # [/lesson 06]
+    # [lesson 08]
+    resume: str | None = None
+    """`decode --resume [ID]`: the saved session to continue ("" the newest), in its own mode unless
+    `permission_mode` is given; None starts a new one."""
+    # [/lesson 08]
 
     def build(self, model: str | None, settings: Settings) -> Conversation:
-        """The conversation for `model` (None: the session's or the settings'); raises
-        `ModelConfigError` (unknown provider, missing key) or `SessionError`."""
+        """The conversation for `model` (None: the default, see `LoopOptions.model`); raises what
+        `start_errors()` names (`ModelConfigError`: an unknown provider, a missing key)."""
         from decode.agent.compose import LoopOptions, build_loop
-        from decode.permissions.types import Mode
+        from decode.permissions.types import Mode  # [lesson 06]
 
         return build_loop(
             LoopOptions(
                 home=self.workspace,
                 settings=settings,
                 model=model,
-                resume=self.resume,
-                permission_mode=Mode.parse(self.permission_mode) if self.permission_mode else None,
+                resume=self.resume,  # [lesson 08]
+                permission_mode=Mode.parse(self.permission_mode) if self.permission_mode else None,  # [lesson 06]
                 max_requests=self.max_requests,
-                approve=self.approve,
-                on_tool_output=self.on_tool_output,
+                approve=self.approve,  # [lesson 06]
+                on_tool_output=self.on_tool_output,  # [lesson 05]
                 on_retry=self.on_retry,
             )
         )
@@ -109,21 +114,34 @@ def warm_up(model: str | None, factory: LoopFactory, settings: Settings | None =
     import rich.markdown  # noqa: F401  (the first answer block renders without waiting for it)
 
     from decode.agent import compose  # noqa: F401  (pydantic-ai: the bulk of the wait)
-    from decode.context.session_log import SessionError
-    from decode.models.errors import ModelConfigError
 
     timings["imports"] = time.perf_counter() - mark
 
     mark = time.perf_counter()
     try:
         warm.conversation = factory.build(model, settings)
+        # [lesson 08]
         warm.model = warm.conversation.session.model  # a resumed session keeps its model, unless --model says
-    except (ModelConfigError, SessionError) as exc:
+        # [/lesson 08]
+    except start_errors() as exc:
         warm.error = str(exc)
     timings["model"] = time.perf_counter() - mark
     timings["total"] = time.perf_counter() - started
     logger.info("warm-up: %s", ", ".join(f"{step} {seconds:.2f}s" for step, seconds in timings.items()))
     return warm
+
+
+def start_errors() -> tuple[type[Exception], ...]:
+    """What building the conversation raises when it cannot start: shown to the user, never fatal."""
+    from decode.models.errors import ModelConfigError  # an unknown provider, a missing key
+
+    errors: tuple[type[Exception], ...] = (ModelConfigError,)
+    # [lesson 08]
+    from decode.context.session_log import SessionError  # a session to resume that cannot be read
+
+    errors += (SessionError,)
+    # [/lesson 08]
+    return errors
 
 
 def start_warm_up(
@@ -148,8 +166,8 @@ def start_warm_up(
 
 async def finish_warm_up(repl: Repl, warm_up: asyncio.Future[Warm]) -> None:
     """Wait for the warm-up and give the REPL what it built (or the reason it could not)."""
-    from decode.tui.approvals import start_permissions
-    from decode.tui.sessions import resumed_notice, show_earlier_turns, show_fill
+    from decode.tui.approvals import start_permissions  # [lesson 06]
+    from decode.tui.sessions import show_session  # [lesson 08]
 
     try:
         warm = await warm_up
@@ -165,11 +183,8 @@ async def finish_warm_up(repl: Repl, warm_up: asyncio.Future[Warm]) -> None:
         repl.model_choices = [warm.settings.model, *(f"{p}:" if p != "test" else p for p in PROVIDERS)]
     if warm.error is None:
         repl.status.phase = "ready"
-        show_fill(repl)
-        if repl.factory.resume is not None and warm.loop is not None:
-            show_earlier_turns(repl, warm.loop.history)
-            repl.renderer.notice(resumed_notice(warm))
-        start_permissions(repl)
+        show_session(repl, warm)  # [lesson 08]
+        start_permissions(repl)  # [lesson 06]
     else:
         repl.status.phase = "unavailable"
         hint = "; pick another model with /model provider:name" if warm.settings is not None else ""

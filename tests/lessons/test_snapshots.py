@@ -1,0 +1,191 @@
+"""The package as of every lesson (`scripts/lesson`): markers read right, and every snapshot is real.
+
+The marker tests feed `render()` small sources. The snapshot tests build each lesson's package
+once per session and check what a learner relies on: it holds nothing of later lessons, every module
+imports with only the snapshot on the path and nothing it names is left undefined, `decode run`
+answers from lesson 02 on, and the REPL starts, answers and quits from lesson 03 on.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from tests.integration.conftest import Terminal
+from tests.lessons.conftest import ROOT, lesson_script
+
+script = lesson_script
+LESSON_NUMBERS = sorted(script.lessons())
+KNOWN = set(LESSON_NUMBERS)
+
+
+def render(text: str, lesson: int) -> str:
+    return script.render(text, lesson, KNOWN, "sample.py")
+
+
+# --- markers -------------------------------------------------------------------------------------
+
+SAMPLE = """\
+import a
+import b  # [lesson 03]
+
+
+def build():
+    # [lesson 03]
+    gate = make_gate()
+    # [lesson 05]
+    gate.shell = True
+    # [/lesson 05]
+    # [before lesson 03]
+    # gate = None
+    # [/lesson 03]
+    return gate
+"""
+
+
+def test_a_line_marker_keeps_its_line_from_its_lesson_on() -> None:
+    assert "import b\n" not in render(SAMPLE, 2)
+    assert "import b\n" in render(SAMPLE, 3)
+    assert "[lesson" not in render(SAMPLE, 3)
+
+
+def test_a_block_replaces_its_before_part_and_blocks_nest() -> None:
+    assert render(SAMPLE, 2) == "import a\n\n\ndef build():\n    gate = None\n    return gate\n"
+    assert render(SAMPLE, 4) == ("import a\nimport b\n\n\ndef build():\n    gate = make_gate()\n    return gate\n")
+    assert "    gate.shell = True\n" in render(SAMPLE, 5)
+
+
+@pytest.mark.parametrize(
+    ("source", "problem"),
+    [
+        ("# [lesson 03]\nx = 1\n", "never closed"),
+        ("x = 1\n# [/lesson 03]\n", "closes no open block"),
+        ("# [lesson 03]\nx = 1\n# [/lesson 04]\n", "closes no open block"),
+        ("x = 1  # [lesson 77]\n", "lesson 77 does not exist"),
+        ("# [lesson 05]\n# [lesson 03]\n# [/lesson 03]\n# [/lesson 05]\n", "inside a later lesson's block"),
+        ("# [lesson 03]\nx = 1\n# [before lesson 03]\nx = 2\n# [/lesson 03]\n", "must be a comment"),
+        ("# [before lesson 03]\n", "outside its block"),
+        ("x = 1  # [lesson 3]\n", "stands alone on its line or ends one"),
+        ("x = 1  # [lesson 03] and more\n", "stands alone on its line or ends one"),
+    ],
+)
+def test_a_broken_marker_is_an_error_naming_its_line(source: str, problem: str) -> None:
+    with pytest.raises(script.MarkerError, match=problem):
+        render(source, 9)
+
+
+def test_the_source_tree_markers_and_manifests_agree() -> None:
+    assert script.check() == []
+
+
+def test_the_command_rejects_an_unknown_lesson(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, ROOT / "scripts" / "lesson", "snapshot", "77", tmp_path], capture_output=True, text=True
+    )
+    assert done.returncode == 1
+    assert "lesson 77 does not exist" in done.stderr
+
+
+# --- every snapshot ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def snapshots(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
+    folders = {}
+    for number in LESSON_NUMBERS:
+        folder = tmp_path_factory.mktemp(f"lesson{number:02}")
+        script.write_snapshot(number, folder)
+        folders[number] = folder
+    return folders
+
+
+def in_snapshot(folder: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(folder), "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+@pytest.mark.parametrize("lesson", LESSON_NUMBERS, ids=[f"lesson{n:02}" for n in LESSON_NUMBERS])
+def test_a_snapshot_holds_only_its_lessons_code(lesson: int, snapshots: dict[int, Path]) -> None:
+    owners = script.owners(script.lessons())
+    files = {path.relative_to(snapshots[lesson]).as_posix() for path in snapshots[lesson].rglob("*") if path.is_file()}
+    assert files == {path for path, owner in owners.items() if owner <= lesson}
+    leftover = [path for path in files if path.endswith(".py") and "[lesson " in (snapshots[lesson] / path).read_text()]
+    assert not leftover, f"markers left in lesson {lesson:02}'s snapshot: {leftover}"
+
+
+@pytest.mark.parametrize("lesson", LESSON_NUMBERS, ids=[f"lesson{n:02}" for n in LESSON_NUMBERS])
+def test_a_snapshot_imports_on_its_own_and_lints(lesson: int, tmp_path: Path) -> None:
+    assert script.verify(lesson, tmp_path) == []
+
+
+def test_the_diff_of_a_lesson_adds_its_files_and_changes_the_ones_it_extends() -> None:
+    manifest = script.lessons()[4]
+    diff = script.diff(4)
+    for path in manifest.introduces:
+        assert f"--- /dev/null\n+++ b/{path}\n" in diff
+    for path in manifest.extends:
+        assert f"--- a/{path}\n+++ b/{path}\n" in diff
+    later = script.lessons()[5].introduces
+    assert not any(f"b/{path}\n" in diff for path in later)
+
+
+def scripted_turns(folder: Path, lesson: int) -> Path:
+    """A script: from lesson 04 on the model reads a file first, as the agent of that lesson can."""
+    steps = [{"text": "The notes say hello."}]
+    if lesson >= 4:
+        steps.insert(0, {"tool_calls": [{"name": "read", "args": {"path": "notes.txt"}}]})
+    path = folder / "turns.json"
+    path.write_text(json.dumps(steps))
+    return path
+
+
+RUNNABLE = [number for number in LESSON_NUMBERS if number >= 2]
+
+
+@pytest.mark.parametrize("lesson", RUNNABLE, ids=[f"lesson{n:02}" for n in RUNNABLE])
+def test_decode_run_answers_from_a_snapshot(lesson: int, snapshots: dict[int, Path], project: Path) -> None:
+    (project / "notes.txt").write_text("hello\n")
+    turns = scripted_turns(project.parent, lesson)
+    done = subprocess.run(
+        [sys.executable, "-m", "decode", "run", "--model", f"script:{turns}", "what do the notes say?"],
+        cwd=project,
+        env=in_snapshot(snapshots[lesson]),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "The notes say hello." in done.stdout
+    if lesson >= 4:
+        assert "read" in done.stderr  # the tool call's progress line
+
+
+WITH_REPL = [number for number in LESSON_NUMBERS if number >= 3]
+
+
+@pytest.mark.parametrize("lesson", WITH_REPL, ids=[f"lesson{n:02}" for n in WITH_REPL])
+def test_the_repl_starts_answers_and_quits_from_a_snapshot(
+    lesson: int, snapshots: dict[int, Path], project: Path
+) -> None:
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    (project / "notes.txt").write_text("hello\n")
+    turns = scripted_turns(project.parent, lesson)
+    terminal = Terminal(f"decode-lesson-{uuid.uuid4().hex[:8]}")
+    try:
+        command = (
+            f"PYTHONPATH={snapshots[lesson]} PYTHONDONTWRITEBYTECODE=1 {sys.executable} -m decode"
+            f" --model script:{turns}; echo decode-exited-$?; sleep 60"
+        )
+        terminal.start(command, project)
+        terminal.wait_for(lambda _: "ready" in terminal.footer(), "the ready footer")
+        terminal.submit("what do the notes say?")
+        terminal.wait_for_text("The notes say hello.")
+        terminal.submit("/quit")
+        terminal.wait_for_text("decode-exited-0")
+    finally:
+        terminal.tmux("kill-server")
