@@ -6,6 +6,11 @@ starts without the developer's keys and `DECODE_*` settings and with HOME pointi
 folder (no user-level `~/.decode/` files): the rule of `tests/conftest.py`, applied to kernels.
 TMPDIR points into the same throw-away folder, because nbval kills each kernel when its notebook
 is done, before the notebook's temporary directories can clean themselves up.
+
+Each kernel runs against its lesson's snapshot (`scripts/lesson snapshot NN`): PYTHONPATH puts
+the package as it stands after lesson NN ahead of the finished one, so a notebook that reaches for
+a later lesson's code fails here, at run time, however indirectly it imports it. `lessons/` is on
+the path too, for `course.py` and the lesson's `exercises.py`.
 """
 
 import os
@@ -15,10 +20,12 @@ from collections.abc import Generator
 from pathlib import Path
 
 import pytest
+from course import lesson_script
 
 # Provider settings that are not DECODE_*-prefixed (see decode/config/settings.py).
 PROVIDER_VARIABLES = {"GEMINI_BASE_URL", "OPENROUTER_BASE_URL", "OPENAI_BASE_URL"}
 NOTEBOOK_FOLDERS = pytest.StashKey[list[Path]]()
+LESSONS = Path(__file__).resolve().parent
 
 
 def _is_decode_setting(name: str) -> bool:
@@ -47,6 +54,9 @@ def pytest_runtest_setup(item: pytest.Item) -> Generator[None, object, object]:
         folder = _notebook_folder(item)
         patch.setenv("HOME", str(folder / "home"))
         patch.setenv("TMPDIR", str(folder / "tmp"))
+        snapshot = folder / "snapshot"
+        lesson_script().write_snapshot(int(item.path.parent.name[:2]), snapshot)
+        patch.setenv("PYTHONPATH", os.pathsep.join([str(snapshot), str(LESSONS), str(item.path.parent)]))
         return (yield)
 
 

@@ -44,9 +44,17 @@ def lesson_folders(lessons: Path = LESSONS) -> list[Path]:
     return sorted(path for path in lessons.iterdir() if path.is_dir() and not path.name.startswith((".", "_")))
 
 
+def _is_notebook(path: Path) -> bool:
+    """A lesson's notebook is `NN-topic.py`/`.ipynb`, or any `.ipynb`; other `.py` files
+    (`exercises.py`, `solutions.py`) are plain modules."""
+    return path.suffix == ".ipynb" or path.stem == path.parent.name or path.with_suffix(".ipynb").is_file()
+
+
 def _pairs_in(folder: Path) -> set[Pair]:
     stems = {path.stem for path in folder.iterdir() if path.is_file() and path.suffix in NOTEBOOK_SUFFIXES}
-    return {Pair(folder / f"{stem}.py", folder / f"{stem}.ipynb") for stem in stems}
+    return {
+        Pair(folder / f"{stem}.py", folder / f"{stem}.ipynb") for stem in stems if _is_notebook(folder / f"{stem}.py")
+    }
 
 
 def find_pairs(paths: Iterable[Path] = ()) -> list[Pair]:
@@ -62,7 +70,7 @@ def find_pairs(paths: Iterable[Path] = ()) -> list[Pair]:
     for path in paths:
         if path.is_dir():
             pairs |= _pairs_in(path)
-        elif path.suffix in NOTEBOOK_SUFFIXES and path.parent in folders:
+        elif path.suffix in NOTEBOOK_SUFFIXES and path.parent in folders and _is_notebook(path):
             pairs.add(Pair(path.with_suffix(".py"), path.with_suffix(".ipynb")))
     return sorted(pairs, key=lambda pair: pair.py)
 

@@ -11,11 +11,16 @@
 #    **event stream** the agent loop will speak.
 # 4. **The CLI** (`decode/cli.py`): the `decode` command, fast because it imports almost nothing.
 #
+# Each section shows the real code, from the package as it stands after this lesson (`show()`
+# reads it from the files that run), then uses it. The lesson ends with two exercises.
+#
 # This lesson is about where settings come from, so it starts from an environment with no decode
 # variables or keys in it (this only changes this notebook's own process).
 
 # %%
 import os
+
+from course import show
 
 for name in list(os.environ):
     if name.startswith("DECODE_") or name.endswith("_API_KEY"):
@@ -24,13 +29,41 @@ for name in list(os.environ):
 # %% [markdown]
 # ## 1. Settings: one object, four layers
 #
-# `Settings` is a pydantic-settings model. Each field has a default and an environment variable
-# (`DECODE_MODEL`, `GEMINI_API_KEY`, …). With nothing set, you get the defaults.
-# (`_env_file=None` tells it not to read any `.env` file.)
+# `Settings` is a pydantic-settings model: a class whose fields are the settings. Where the values
+# come from is configured once, in `model_config`: a `.env` file in the launch directory, unknown
+# variables ignored, and fields settable by their own names too (`Settings(model="test")`).
+
+# %%
+show("decode.config.settings", "Settings.model_config")
+
+# %% [markdown]
+# Each field is a type, a default, a constraint and the environment variable that sets it. The
+# docstring under each field is its documentation. Two fields, as they are written:
+
+# %%
+show("decode.config.settings", "Settings.max_requests")
+
+# %%
+show("decode.config.settings", "Settings.gemini_api_key")
+
+# %% [markdown]
+# `ge=1` means "at least 1": pydantic refuses anything else before decode can run with it.
+# `AliasChoices` (through the small helper `_env`) lets one field answer to several variable names —
+# Google's own tools call the Gemini key `GOOGLE_API_KEY`. Every field of this lesson's settings,
+# with the variable that sets it and its default:
 
 # %%
 from decode.config.settings import DEFAULT_MODEL, Settings
 
+for name, field in Settings.model_fields.items():
+    variables = ", ".join(field.validation_alias.choices)
+    default = field.default if field.default_factory is None else field.default_factory()
+    print(f"{name:20} {variables:34} {default!r}")
+
+# %% [markdown]
+# With nothing set, you get the defaults. (`_env_file=None` tells it not to read any `.env` file.)
+
+# %%
 defaults = Settings(_env_file=None)
 print(defaults.model)
 print(defaults.max_requests)
@@ -66,6 +99,23 @@ print(Settings(_env_file=env_file).max_requests)  # not in the environment: .env
 del os.environ["DECODE_MODEL"]
 
 # %% [markdown]
+# A value that breaks a constraint is refused with a `ValidationError` that names the field and the
+# rule. Text from the environment is converted too: `DECODE_MAX_REQUESTS=lots` is not a number.
+# (Lesson 02 turns this error into the one line `decode` prints.)
+
+# %%
+from pydantic import ValidationError
+
+for raw in ("0", "lots"):
+    os.environ["DECODE_MAX_REQUESTS"] = raw
+    try:
+        Settings(_env_file=None)
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        print(f"DECODE_MAX_REQUESTS={raw}: {problem['msg']}")
+del os.environ["DECODE_MAX_REQUESTS"]
+
+# %% [markdown]
 # Keys are `SecretStr`. Printing the settings, logging them or serialising them shows stars;
 # the one place that truly needs the key asks for it with `.get_secret_value()`.
 
@@ -84,8 +134,13 @@ print(with_key.gemini_api_key.get_secret_value())
 print(defaults.env, Settings(_env_file=None, env="prod").env)
 
 # %% [markdown]
-# The rest of decode imports one ready-made object, built once when the module is first imported:
-# `from decode.config.settings import settings`. Nothing reads `os.environ` deep in the code.
+# The rest of decode imports one ready-made object: `from decode.config.settings import settings`.
+# Nothing reads `os.environ` deep in the code. The object is built the first time someone asks
+# for it, not when the module is imported — a module-level `__getattr__` does that — so importing
+# `Settings` never fails, and a bad value fails where a front end can report it:
+
+# %%
+show("decode.config.settings", "__getattr__")
 
 # %%
 from decode.config.settings import settings
@@ -97,8 +152,14 @@ print(type(settings).__name__, settings.model == DEFAULT_MODEL)
 #
 # Every module logs through `logging.getLogger(__name__)`. Entrypoints call `init_logger()` once,
 # which sends the `decode` logger's records to **stderr** in a short format. stdout stays free for
-# the answer, which is what makes `decode run "…" > answer.md` work. In the notebook, stderr shows
-# up as the shaded output below.
+# the answer, which is what makes `decode run "…" > answer.md` work (lesson 02). The handler has a
+# name, so a second call finds it instead of adding another: no line is ever printed twice.
+
+# %%
+show("decode.logging", "init_logger")
+
+# %% [markdown]
+# In the notebook, stderr shows up as the shaded output below.
 
 # %%
 import logging
@@ -110,10 +171,6 @@ log = logging.getLogger("decode.lesson01")
 log.info("settings loaded: model %s", defaults.model)
 log.debug("below the level: not shown")
 
-# %% [markdown]
-# `init_logger()` is safe to call again (each entrypoint does): it sets the level and never adds a
-# second handler, so no line is printed twice.
-
 # %%
 decode_logger = init_logger("WARNING")
 log.info("not shown any more")
@@ -123,7 +180,10 @@ print(len(decode_logger.handlers))
 # ## 3. Entities: the shared vocabulary
 #
 # The agent loop and the front ends (the REPL, `decode run`, notebooks) exchange plain pydantic
-# models. A tool call the model asked for, and its result:
+# models. A tool call the model asked for carries an `id`, which pairs it with its result:
+
+# %%
+show("decode.entities.tools", "ToolCall")
 
 # %%
 from decode.entities.tools import ToolCall, ToolResult
@@ -135,8 +195,12 @@ print(call.summary())
 print(result)
 
 # %% [markdown]
-# Usage counts tokens and, where a price is known, dollars. Usages add up; an unknown price stays
-# unknown only while every part is unknown.
+# Usage counts tokens and, where a price is known, dollars. Usages add up with `+`; the one
+# subtle rule is the price: unknown (`None`) only while every part is unknown, so one priced
+# request in a run gives the run a price.
+
+# %%
+show("decode.entities.usage", "Usage.__add__")
 
 # %%
 from decode.entities.usage import Usage
@@ -146,13 +210,26 @@ second = Usage(requests=1, input_tokens=1500, output_tokens=40, cost_usd=0.0004)
 
 total = first + second
 print(total)
-print(total.total_tokens)
+print(total.total_tokens, (first + first).cost_usd)
 
 # %% [markdown]
 # ## 4. The event stream
 #
 # Everything the agent loop tells the outside world is one of a few typed events: text as it
 # streams, a tool call starting and finishing, usage after each model request, the end of the turn.
+# Each is a small model whose `kind` is a `Literal` — a constant string, fixed per class:
+
+# %%
+show("decode.entities.events", "TextDelta")
+
+# %% [markdown]
+# `AgentEvent` is the union of them all, with `kind` as its **discriminator**: given a JSON
+# object, pydantic reads its `kind` and knows at once which class to build.
+
+# %%
+show("decode.entities.events", "AgentEvent")
+
+# %% [markdown]
 # Here is a turn written by hand — in lesson 02 the loop produces exactly this kind of list.
 
 # %%
@@ -177,10 +254,9 @@ turn = [
 print([event.kind for event in turn])
 
 # %% [markdown]
-# Each event carries its `kind`, so a turn serialises to JSON lines and reads back into the same
-# typed objects. `AgentEvent` is the union of every event type; pydantic's `TypeAdapter` reads any
-# of them back, picking the class by `kind`. That is how a front end in another process (or a log
-# file) can replay a turn.
+# So a turn serialises to JSON lines and reads back into the same typed objects: `TypeAdapter`
+# validates against the union, not one class. That is how a front end in another process (or a
+# log file) can replay a turn.
 
 # %%
 from pydantic import TypeAdapter
@@ -197,58 +273,90 @@ print(replayed == turn, type(replayed[2]).__name__)
 # ## 5. The `decode` command
 #
 # `decode/cli.py` is a click group. Its subcommands are listed in `SUBCOMMANDS` as
-# `"module:attribute"` strings and imported only when used, so `decode --version` and
-# `decode --help` load nothing but click. Here is the real command, run as a separate process:
+# `"module:attribute"` strings with their one-line help, and `LazyGroup` imports a subcommand's
+# module only when that subcommand runs. `decode --help` needs just the names and one-liners, so
+# it builds placeholder commands from the table instead. Startup stays fast however heavy the
+# subcommands get: `--version` and `--help` load nothing but click.
+
+# %%
+show("decode.cli", "LazyGroup")
+
+# %% [markdown]
+# In this lesson the table is empty: `decode run` arrives in lesson 02, and each later lesson that
+# adds a subcommand adds one line here.
+
+# %%
+from decode.cli import SUBCOMMANDS, cli
+
+print(SUBCOMMANDS)
+
+# %% [markdown]
+# The real command, run as a separate process (`python -m decode` runs what `decode` runs; the
+# version number changes with each release, so this output is not checked):
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-# (the version number changes with each release)
 import subprocess
 import sys
 
-decode_command = Path(sys.executable).with_name("decode")
-version = subprocess.run([decode_command, "--version"], capture_output=True, text=True)
+version = subprocess.run([sys.executable, "-m", "decode", "--version"], capture_output=True, text=True)
 print(version.returncode, version.stdout)
 
 # %% [markdown]
-# In-process, click's `CliRunner` invokes the same group. `--help` lists `run`, yet the module
-# that implements `run` is still not imported: the one-line help came from `SUBCOMMANDS`.
-# (The list of commands grows with each lesson, so this output is not checked.)
+# In-process, click's `CliRunner` invokes the same group, which is how tests drive it:
 
 # %%
-# NBVAL_IGNORE_OUTPUT
-# (later lessons add commands)
 from click.testing import CliRunner
-
-from decode.cli import SUBCOMMANDS, cli
 
 runner = CliRunner()
 help_result = runner.invoke(cli, ["--help"], prog_name="decode")
+print(help_result.exit_code)
 print(help_result.output)
 
+# %% [markdown]
+# ## Exercises
+#
+# Write the code, run the check under it; ✓ means it works. The reference solutions are in
+# `solutions.py` next to this notebook — try first.
+#
+# ### Exercise 1: a setting with validation
+#
+# Lesson 16 will stop a run that costs too much. Write `BudgetSettings`, a subclass of `Settings`
+# with one more field, `max_cost_usd`: a `float | None`, `None` by default (no budget), read from
+# `DECODE_MAX_COST_USD`, and refused unless it is greater than 0. The check sets the variable to
+# `0.5`, `0`, `-1` and `lots` and sees what your class makes of each.
+
 # %%
-print(SUBCOMMANDS["run"][0])
-print("decode.runtime.run" in sys.modules)
+from exercises import check_budget_settings, check_turn_cancelled
+
+
+class BudgetSettings(Settings):
+    """Settings with a spending budget per run."""
+
+    # your code here: the `max_cost_usd` field
+
+
+# %%
+check_budget_settings(BudgetSettings)
 
 # %% [markdown]
-# ## Check yourself
+# ### Exercise 2: a new event
 #
-# These asserts restate the lesson. They run in CI with every notebook.
+# Lesson 07 lets the user cancel a running turn. Write `TurnCancelled`, an event with a `reason`
+# (a string) whose `kind` is `"turn_cancelled"`, so that it can join the `AgentEvent` union and
+# round-trip through JSON. The check builds that union the way `events.py` spells it,
+# `Annotated[TextDelta | … | TurnCancelled, Field(discriminator="kind")]`, and reads your event back.
+
 
 # %%
-assert Settings(_env_file=env_file).model == "openrouter:from-the-dotenv-file"
-assert Settings(_env_file=env_file, model="test").model == "test"
-assert "AIza" not in repr(with_key)
-assert "AIza" not in with_key.model_dump_json()
-assert Settings(_env_file=None).env == "dev"
-assert len(init_logger().handlers) == 1
-assert (first + second).total_tokens == 2820
-assert (first + second).cost_usd == 0.0004
-assert (first + first).cost_usd is None
-assert [event_adapter.validate_json(event_adapter.dump_json(e)) for e in turn] == turn
-assert version.returncode == 0
-assert version.stdout.startswith("decode ")
-assert help_result.exit_code == 0
-assert "run" in help_result.output
-assert "decode.runtime.run" not in sys.modules
-print("all checks passed")
+from pydantic import BaseModel
+
+
+class TurnCancelled(BaseModel):
+    """The user cancelled the turn before it finished."""
+
+    # your code here: its `kind` and its `reason`
+
+
+# %%
+check_turn_cancelled(TurnCancelled)

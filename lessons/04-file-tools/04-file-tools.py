@@ -12,23 +12,24 @@
 # | `grep(pattern, path?, glob?, output_mode?, context?, ignore_case?)` | search contents (ripgrep) |
 #
 # A tool is an async Python function whose first argument is pydantic-ai's `RunContext`; its
-# docstring is what the model reads, and its declaration (`ToolSpec`) sits beside it. Around the
-# five tools sit the rules that make them safe: paths stay inside the **Workspace**, `edit` only
-# changes files the agent has read and that did not change since (the **Read Ledger**), and long
-# outputs are **truncated** with the full text saved.
-#
-# The tools reach the disk through `ctx.deps.executor`, the **executor seam**, and await it: the
-# Workspace may one day be a container or another machine. Lesson 05 opens the seam; for now it is
-# simply "this machine".
+# docstring is what the model reads, and its declaration (`ToolSpec`) sits beside it. We first
+# write a file tool of our own, in ten lines, and give it to an agent on the scripted model. Then
+# we read the package's `read` and see what it adds: paths confined to the **Workspace**, pages
+# instead of whole files, binary files refused, and the **Read Ledger** that `edit` relies on.
+# Every tool reaches the disk through `ctx.deps.executor`, the **executor seam**: the Workspace may
+# one day be a container or another machine. The lesson ends with an exercise: a tool of your own.
 
 # %% [markdown]
-# A scratch project to work on: a small git repository with a bug in it.
+# A scratch project to work on: a small git repository with a bug in it. (`show` and `show_diff`,
+# from `lessons/course.py`, render the package's source.)
 
 # %%
 import os
 import subprocess
 import tempfile
 from pathlib import Path
+
+from course import show, show_diff
 
 project = Path(tempfile.mkdtemp(prefix="decode-lesson04-")).resolve()
 os.chdir(project)
@@ -43,22 +44,127 @@ for age, name in enumerate(["calc.py", "README.md", ".gitignore"]):  # fixed tim
 print(sorted(path.name for path in project.iterdir()))
 
 # %% [markdown]
-# A tool receives a `RunContext` whose `deps` is decode's `AgentDeps`: the executor, the settings,
-# the Harness Home, the Read Ledger. The composition root of lesson 02 builds them, with the local
-# executor (lesson 05 opens it). We take the deps of a loop it built and call the tools directly,
-# as the agent would.
+# ## 1. A file tool, by hand
+#
+# What a tool receives is `ctx.deps`, decode's `AgentDeps`. This lesson adds two things to it: the
+# **executor** (the Workspace's one door) and the **Read Ledger**:
+
+# %%
+show_diff(4, "decode/entities/deps.py")
+
+# %% [markdown]
+# The smallest useful file tool: numbered lines (so the model can say `calc.py:2`), and a check
+# that the path stays inside the Workspace — a model asked to "look around" will happily try
+# `../../.ssh/id_rsa`. A refusal is a `ModelRetry`: pydantic-ai sends its message back to the model,
+# which can try something else.
 
 # %%
 from pydantic_ai import ModelRetry, RunContext
+
+from decode.entities.deps import AgentDeps
+
+
+async def read_file(ctx: RunContext[AgentDeps], path: str) -> str:
+    """Read a text file of the project. Lines come numbered: number, two spaces, text."""
+    root = ctx.deps.workspace
+    target = (root / path).resolve()  # `..` and symlinks followed, then checked
+    if not target.is_relative_to(root):
+        raise ModelRetry(f"{path} is outside the project: only files inside it can be read.")
+    lines = target.read_text().splitlines()
+    return "\n".join(f"{number:>4}  {line}" for number, line in enumerate(lines, start=1))
+
+
+# %% [markdown]
+# An agent with just that tool, on the scripted model (`script:PATH`, lesson 02): it reads
+# `calc.py`, tries a file outside the project, then answers. The deps are built by hand here: the
+# local executor on the scratch project, the settings, the Harness Home.
+
+# %%
+import json
+
+from decode.agent.factory import build_agent
+from decode.agent.loop import AgentLoop
+from decode.config.settings import Settings
+from decode.entities.events import ToolCallFinished, ToolCallStarted, TurnFinished
+from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
+from decode.models.gateway import resolve_model
+from decode.tools.local import LocalExecutor
+
+settings = Settings()
+deps = AgentDeps(executor=LocalExecutor(project), settings=settings, harness_home=project)
+READ_FILE = ToolSpec("read_file", read_file, ToolTraits(ToolKind.READ_ONLY, rules=("Read",), path="path"))
+
+scripts = Path(tempfile.mkdtemp())  # the scripts live outside the project
+(scripts / "look.json").write_text(
+    json.dumps(
+        [
+            {"tool_calls": [{"name": "read_file", "args": {"path": "calc.py"}}]},
+            {"tool_calls": [{"name": "read_file", "args": {"path": "../secret.txt"}}]},
+            {"text": "`add` subtracts (calc.py:2): it should return `a + b`."},
+        ]
+    )
+)
+
+
+async def run(loop: AgentLoop, prompt: str) -> None:
+    """Run one turn, printing each tool call, what came back, and the answer."""
+    async for event in loop.run_turn(prompt):
+        if isinstance(event, ToolCallStarted):
+            print("→", event.call.summary())
+        elif isinstance(event, ToolCallFinished):
+            print("✗" if event.result.is_error else "✓", event.result.content.replace(str(project), "<project>"))
+        elif isinstance(event, TurnFinished):
+            print(event.output)
+
+
+model = resolve_model(f"script:{scripts / 'look.json'}", settings)
+await run(AgentLoop(build_agent(model, tools=[READ_FILE]), deps), "is calc.py right?")
+
+# %% [markdown]
+# It works, and for a small text file it is all a model needs. But try it on what a real project
+# holds. A binary file is not an answer the model can use — it is an exception that ends the whole
+# run:
+
+# %%
 from pydantic_ai.models.test import TestModel
 from pydantic_ai.usage import RunUsage
 
-from decode.agent.compose import LoopOptions, build_loop
-from decode.config.settings import Settings
-
-deps = build_loop(LoopOptions(home=project, settings=Settings(), model="test")).loop.deps
+# The context pydantic-ai hands a tool, made by hand so we can call tools directly.
 ctx = RunContext(deps=deps, model=TestModel(), usage=RunUsage())
-print(deps.workspace == project, deps.harness_home == project)
+try:
+    await read_file(ctx, "logo.png")
+except UnicodeDecodeError as exc:
+    print(type(exc).__name__, "-", exc.reason)
+
+# %% [markdown]
+# And the rest is missing too: a 200 MB log would be read whole into memory and pasted into the
+# context; `open()` reaches only this machine's disk, so the day the Workspace is a container the
+# tool cannot see it; and nothing remembers what was read, so an `edit` tool could not tell whether
+# the model knows the file as it is now.
+#
+# ## 2. The package's `read`
+#
+# Each tool module declares its tool beside the function: `decode/tools/read.py` ends with `READ`,
+# the name the model calls, the function, and its traits — read-only, governed by `Read` rules,
+# its path in the `path` argument. The agent and (from lesson 06) the permission gate read only that.
+
+# %%
+show("decode.tools.read", "READ")
+
+# %% [markdown]
+# The function does what ours did, and more: it goes through the executor (`locate`, `stat_path`,
+# `read_bytes`), refuses what is not a regular text file *before* reading it, reads a page of lines
+# one at a time, and records the file in the Read Ledger at the end.
+
+# %%
+show("decode.tools.read", "read")
+
+# %% [markdown]
+# The tool is async (it awaits the executor), so we `await` it. The `\r\n` endings of this file are
+# not shown: the model sees plain lines.
+
+# %%
+from decode.tools.read import read
 
 
 def show_retry(exc: ModelRetry) -> None:
@@ -66,24 +172,6 @@ def show_retry(exc: ModelRetry) -> None:
     print("ModelRetry:", str(exc).replace(str(project), "<project>"))
 
 
-# %% [markdown]
-# ## 1. `read`: numbered lines, one page at a time
-#
-# Each tool module declares its tool beside the function: `decode/tools/read.py` ends with `READ`,
-# the name the model calls, the function, and its traits — read-only, governed by `Read` rules,
-# its path in the `path` argument. The agent and the permission gate read only that.
-
-# %%
-from decode.tools.read import READ, read
-
-print(READ.name, READ.function is read)
-print(READ.traits)
-
-# %% [markdown]
-# The tool is async (it awaits the executor), so we `await` it. Numbered lines let the model (and
-# you) refer to `calc.py:2`. The `\r\n` endings of this file are not shown: the model sees plain lines.
-
-# %%
 print(await read(ctx, "calc.py"))
 
 # %% [markdown]
@@ -96,9 +184,8 @@ page = await read(ctx, "big.txt", offset=1990, limit=3)
 print(page)
 
 # %% [markdown]
-# Images and binary files are refused with a clear message instead of a screen of garbage.
-# Mistakes the model can fix are a `ModelRetry`: pydantic-ai sends the message back to the model,
-# which tries again.
+# Images and binary files are refused with a clear message instead of a screen of garbage (or an
+# exception). Mistakes the model can fix are a `ModelRetry`, with a hint when there is one.
 
 # %%
 print(await read(ctx, "logo.png"))
@@ -108,8 +195,16 @@ except ModelRetry as exc:
     show_retry(exc)
 
 # %% [markdown]
-# ## 2. Paths stay inside the Workspace
+# ## 3. Paths stay inside the Workspace
 #
+# Every tool resolves the model's paths with `resolve_path`: lexically first (`..`, an absolute path
+# elsewhere), then with every symlink followed by the executor — the same function the permission
+# gate will resolve with.
+
+# %%
+show("decode.tools.paths", "resolve_path")
+
+# %% [markdown]
 # `..`, absolute paths elsewhere and symlinks that lead out are refused. (Lesson 06, permissions,
 # may allow chosen outside paths.)
 
@@ -122,11 +217,33 @@ for path in ["../outside.txt", "/etc/passwd", "sneaky/hostname"]:
         show_retry(exc)
 
 # %% [markdown]
-# ## 3. `edit`: exact, unique, and only on files read as they are
+# ## 4. The executor seam
+#
+# The tools never call `open()` or `subprocess`: they ask `ctx.deps.executor`. A backend implements
+# `run` (a program to completion, its output streamed to callbacks) and `spawn`; every file
+# operation has a default built on `run`, which a local backend overrides with direct I/O.
+
+# %%
+show("decode.entities.executor", "CommandExecutor.run")
+
+# %% [markdown]
+# The local executor is the first backend: the Workspace is a folder on this machine. In this
+# lesson its `run` is a plain asyncio subprocess (grep uses it to run `rg`). Lesson 05 shows why that
+# is not enough for a shell — a command that starts a background process outlives the kill — and
+# gives it process groups.
+
+# %%
+show("decode.tools.local", "LocalExecutor.run")
+
+# %% [markdown]
+# ## 5. `edit`: exact, unique, and only on files read as they are
 #
 # `edit` replaces text the model *believes* is in the file. So the file must have been read in
 # this session and not changed since: the Read Ledger keeps a stamp (size, modification time)
-# of every file read.
+# of every file read, and `edit` (or `write` over an existing file) asks it first.
+
+# %%
+show("decode.entities.ledger", "require_fresh")
 
 # %%
 from decode.tools.edit import edit
@@ -177,7 +294,7 @@ except ModelRetry as exc:
     show_retry(exc)
 
 # %% [markdown]
-# ## 4. `write`: atomic, with parents
+# ## 6. `write`: atomic, with parents
 #
 # The new content goes to a temporary file beside the target, then a rename swaps it in: a crash
 # never leaves half a file. Replacing an existing file needs a read first, like `edit`.
@@ -192,7 +309,7 @@ except ModelRetry as exc:
     show_retry(exc)
 
 # %% [markdown]
-# ## 5. `glob` and `grep`: finding things
+# ## 7. `glob` and `grep`: finding things
 #
 # `glob` lists files by pattern, newest first (what was touched last is likely what matters), and
 # skips what `.gitignore` ignores.
@@ -204,9 +321,9 @@ print(await glob(ctx, "**/*.md"))
 print(await glob(ctx, "**/*.log"))
 
 # %% [markdown]
-# `grep` runs ripgrep (the `ripgrep` package puts `rg` in the virtual environment). Three output
-# modes: `files` (the default), `content` (`path:line:text`, context lines as `path-line-text`)
-# and `count`.
+# `grep` runs ripgrep (the `ripgrep` package puts `rg` in the virtual environment) through
+# `executor.run`. Three output modes: `files` (the default), `content` (`path:line:text`, context
+# lines as `path-line-text`) and `count`.
 
 # %%
 from decode.tools.grep import grep
@@ -229,11 +346,14 @@ print(await render(deps.executor, in_python, "content"))
 print(await render(deps.executor, with_rg, "content") == await render(deps.executor, in_python, "content"))
 
 # %% [markdown]
-# ## 6. Long outputs: head, tail, and the rest in a file
+# ## 8. Long outputs: head, tail, and the rest in a file
 #
 # A grep over a big tree can return megabytes. Past the limit (`DECODE_TOOL_OUTPUT_LIMIT`, 30,000
 # characters) the model gets the head and the tail, and the name of a file under
 # `.decode/tool-output/` holding everything.
+
+# %%
+show("decode.tools.truncate", "shorten")
 
 # %%
 from decode.tools.truncate import shorten
@@ -245,7 +365,7 @@ print(short.replace(saved.removeprefix("harness:tool-output/"), "<name>"))
 
 # %% [markdown]
 # That file belongs to decode, not to the project: it lives in the Harness Home, and once a sandbox
-# holds the Workspace (lesson 05's seam) the executor cannot even see it. So the note names it
+# holds the Workspace the executor cannot even see it. So the note names it
 # `harness:tool-output/NAME`, and `read` and `grep` open `harness:` paths on decode's side
 # (`decode/tools/harness_files.py`), confined to that folder.
 
@@ -254,25 +374,20 @@ print((await read(ctx, saved, offset=9999, limit=2)).replace(saved, "<saved>"))
 print((await grep(ctx, "^match 4242$", path=saved, output_mode="content")).replace(saved, "<saved>"))
 
 # %% [markdown]
-# ## 7. The agent uses them
+# ## 9. The agent uses them
 #
 # The tool catalog (`decode/tools/catalog.py`) lists the declarations; each kind (read-only or
-# file-edit) and rule name is what the permissions lesson will use. Here a scripted model plays the
-# agent fixing `sub`. `build_agent` adds no permission hook unless asked (lesson 06 asks).
+# file-edit) and rule name is what the permissions lesson will use. The composition root now gives
+# them to every agent it builds (`decode run`, the REPL). Here the scripted model plays the agent
+# checking `sub`.
 
 # %%
-import json
-
-from decode.agent.factory import build_agent
-from decode.agent.loop import AgentLoop
-from decode.entities.events import ToolCallFinished, ToolCallStarted, TurnFinished
-from decode.models.script import ScriptedModel
 from decode.tools.catalog import FILE_TOOLS
 
 for spec in FILE_TOOLS:
     print(f"{spec.name:6} {spec.traits.kind:10} {spec.traits.rules}")
-script = Path(tempfile.mkdtemp()) / "turns.json"
-script.write_text(
+
+(scripts / "fix.json").write_text(
     json.dumps(
         [
             {"tool_calls": [{"name": "grep", "args": {"pattern": "def sub", "output_mode": "content"}}]},
@@ -293,35 +408,35 @@ script.write_text(
         ]
     )
 )
-loop = AgentLoop(build_agent(ScriptedModel.from_file(script), tools=FILE_TOOLS), deps)
-async for event in loop.run_turn("check sub in calc.py"):
-    if isinstance(event, ToolCallStarted):
-        print("→", event.call.summary())
-    elif isinstance(event, ToolCallFinished):
-        print("  ", "✗" if event.result.is_error else "✓", event.result.content.splitlines()[0])
-    elif isinstance(event, TurnFinished):
-        print(event.output)
+model = resolve_model(f"script:{scripts / 'fix.json'}", settings)
+await run(AgentLoop(build_agent(model, tools=FILE_TOOLS), deps), "check sub in calc.py")
 
 # %% [markdown]
 # Try it yourself: `decode run --model script:turns.json "…"` in a project of yours, with a script
-# like the one above; the progress lines on stderr show each tool call.
+# like the one above; the progress lines on stderr show each tool call (the README has one).
 #
-# ## Check yourself
+# ## Exercise: a `count_lines` tool
+#
+# Write `COUNT_LINES`, a `ToolSpec` named `count_lines` for an async tool
+# `count_lines(ctx, path) -> int`: the number of lines of a text file of the Workspace (a last line
+# without a newline counts; an empty file has 0). Declare its traits: read-only, answering to `Read`
+# rules, its path in the `path` argument. Like the package's tools it must refuse a path outside the
+# Workspace — `..`, an absolute path elsewhere, a symlink that leads out — with a `ModelRetry`
+# (`resolve_path` from `decode.tools.paths` does it), and read through `ctx.deps.executor`.
+#
+# The check calls it on real files (inside and outside a Workspace of its own) and runs it through an
+# agent on the scripted model. A solution is in `solutions.py` of this folder.
 
 # %%
-assert (await read(ctx, "calc.py", limit=1)).startswith("     1\tdef add(a, b):")
-assert "offset=1993" in page
-assert b"return a + b\r\n" in Path("calc.py").read_bytes()
-assert "README.md" in (await glob(ctx, "*.md")).splitlines()
-assert "debug.log" not in await grep(ctx, "TODO")
-assert "characters not shown" in short
-assert len(short) < 400
-assert saved.startswith("harness:tool-output/")
-assert (await read(ctx, saved, limit=1)).startswith("     1\tmatch 0")
-refused = False
-try:
-    await read(ctx, "../x")
-except ModelRetry:
-    refused = True
-assert refused, "a path outside the workspace was read"
-print("all checks passed")
+from exercises import check_count_lines
+
+
+async def count_lines(ctx: RunContext[AgentDeps], path: str) -> int:
+    """Count the lines of a text file of the project."""
+    raise NotImplementedError  # your code here
+
+
+COUNT_LINES = ToolSpec("count_lines", count_lines, ToolTraits(ToolKind.OTHER))  # your traits here
+
+# %%
+check_count_lines(COUNT_LINES)

@@ -14,11 +14,15 @@
 #
 # The Agent Loop takes a `Session` and calls it at three moments of a turn: before it (compact if
 # needed), before each model request (prune), and after it (write the turn down).
+#
+# We start with a session log of our own, twenty lines, and break it the way a crash does. Then the
+# package's log, and what it does that ours does not.
 
 # %%
 import json
 import logging
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -35,23 +39,140 @@ def script(name: str, responses: list[dict]) -> str:
 
 
 # %% [markdown]
-# ## 1. Every turn, written down as it ends
+# ## 1. A session log by hand
 #
-# `Session.start()` names a new session in the **Harness Home** (the launch directory). Nothing
-# is written until the first turn completes: a conversation that never started leaves no file.
+# The rule: a conversation is a file that only ever grows, one JSON object per line. A turn that
+# has ended is *appended* (never a rewrite of the file, which a crash could leave half-written),
+# then flushed out of Python's buffer and `fsync`ed out of the kernel's, so it is on disk before
+# anyone is told the turn finished.
+
 
 # %%
+def append(path: Path, record: dict) -> None:
+    """One record, one line, on disk when this returns."""
+    with path.open("a", encoding="utf-8") as file:
+        file.write(json.dumps(record) + "\n")
+        file.flush()
+        os.fsync(file.fileno())
+
+
+def read_back(path: Path) -> list[dict]:
+    """Every record of the log, in order."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+# %% [markdown]
+# What a turn line holds: the turn's *new* messages, in pydantic-ai's own JSON form
+# (`ModelMessagesTypeAdapter`), so they come back as the very objects the Agent Loop keeps. Two
+# turns on lesson 02's Agent Loop, with no session yet, written down by hand:
+
+# %%
+from pydantic_ai.messages import ModelMessagesTypeAdapter
+
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings
-from decode.context.session import Session
 from decode.entities.deps import AgentDeps
-from decode.entities.events import Notice, TurnFinished
 from decode.models.gateway import resolve_model
 from decode.tools.catalog import FILE_TOOLS
 from decode.tools.local import LocalExecutor
 
 settings = Settings()
+mine = Path("mine.jsonl")
+by_hand = AgentLoop(
+    build_agent(resolve_model(script("hand.json", [{"text": "Friday."}, {"text": "Still Friday."}]), settings)),
+    AgentDeps(LocalExecutor(project), settings, harness_home=project),
+)
+for prompt in ["when does the parser ship?", "sure?"]:
+    before = len(by_hand.history)
+    async for _event in by_hand.run_turn(prompt):
+        pass
+    new_messages = by_hand.history[before:]
+    append(mine, {"type": "turn", "messages": ModelMessagesTypeAdapter.dump_python(new_messages, mode="json")})
+
+records = read_back(mine)
+print(len(records), "lines;", [message["kind"] for message in records[0]["messages"]])
+replayed = [m for record in records for m in ModelMessagesTypeAdapter.validate_python(record["messages"])]
+print(replayed == by_hand.history)
+
+# %% [markdown]
+# Now the crash: the power goes while the third line is written. Only its first bytes reached the
+# disk. Our `read_back` cannot read the session at all, though two turns were complete:
+
+# %%
+with mine.open("a") as file:
+    file.write('{"type": "turn", "messages": [{"parts": [{"cont')
+try:
+    read_back(mine)
+except json.JSONDecodeError as error:
+    print("JSONDecodeError:", error)
+
+# %% [markdown]
+# Reading must tolerate a torn **last** line: skip it, keep the rest. (A bad line in the middle is
+# not what a crash leaves; decode skips it too, with a different warning.)
+
+
+# %%
+def read_back(path: Path) -> list[dict]:
+    """Every complete record; a torn line (no newline at its end, not valid JSON) is skipped."""
+    records = []
+    for line in path.read_text(encoding="utf-8").splitlines(keepends=True):
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            print("skipping", "a torn last line" if not line.endswith("\n") else "a bad line")
+    return records
+
+
+print(len(read_back(mine)), "turns kept")
+
+# %% [markdown]
+# One trap is left. Resume, and append the next turn: it lands *on the end of the torn bytes*, and
+# that turn, answered and fsynced, is now unreadable too.
+
+# %%
+append(mine, {"type": "turn", "messages": []})
+print(len(read_back(mine)), "turns kept")
+
+# %% [markdown]
+# So before appending to an old log, cut a torn last line off. That, a header line saying which
+# session this is, and a few more cases, is what the package's Session Log adds.
+#
+# ## 2. The package's Session Log
+#
+# `SessionLog.append` is our `append` with three additions: the header goes in front of the first
+# record (the file appears only when there is a turn to keep), the file is private (0600), and a
+# write that fails half-way (a full disk) is cut off, so the next line does not join it. The
+# messages are serialised without building pydantic-ai's schema, which only reading needs.
+
+# %%
+from course import show
+
+show("decode.context.session_log", "SessionLog.append")
+
+# %% [markdown]
+# `reopen` is the fix for the trap: a resumed log first loses its torn bytes.
+
+# %%
+show("decode.context.session_log", "SessionLog.reopen")
+
+# %% [markdown]
+# And reading a line back (`replay.py`): a line that is not a valid record is skipped with a
+# warning that says whether it was torn; a `compaction` line replaces the history, a `clear`
+# line empties it.
+
+# %%
+show("decode.context.replay", "_replay")
+
+# %% [markdown]
+# ## 3. A session: every turn, written down as it ends
+#
+# `Session.start()` names a new session in the **Harness Home** (the launch directory). Nothing
+# is written until the first turn completes: a conversation that never started leaves no file.
+
+# %%
+from decode.context.session import Session
+from decode.entities.events import Notice, TurnFinished
 
 
 def agent_loop(model: str, session: Session) -> AgentLoop:
@@ -75,8 +196,13 @@ await turn(loop, "remember: the parser ships on Friday")
 await turn(loop, "when does it ship?")
 
 # %% [markdown]
-# One header line, then one line per turn. A turn line holds that turn's new messages in
-# pydantic-ai's own serialised form (`ModelMessagesTypeAdapter`), plus what a listing needs.
+# One header line, then one line per turn. A turn line holds that turn's new messages, as ours
+# did, plus what a listing needs (the start of the prompt, the model, the usage). The Agent Loop
+# writes it in `keep_turn()`, through `Session.record_turn` (everything this lesson adds to the
+# loop: `python scripts/lesson diff 08`, or `show_diff(8, "decode/agent/loop.py")`):
+
+# %%
+show("decode.agent.loop", "AgentLoop.keep_turn")
 
 # %%
 lines = [json.loads(line) for line in session.log.path.read_text().splitlines()]
@@ -86,7 +212,7 @@ print(sorted(lines[1]))
 print([message["kind"] for message in lines[1]["messages"]])
 
 # %% [markdown]
-# ## 2. Resume
+# ## 4. Resume
 #
 # `Session.resume()` finds a session by id, by a unique prefix of it, or (with no id) the newest
 # in this directory, and replays its log into the history. The model comes back with it.
@@ -102,11 +228,10 @@ for info in list_sessions(project):  # what `decode sessions` shows
     print(info.turns, info.tokens, repr(info.first_prompt))
 
 # %% [markdown]
-# ## 3. A crash mid-write
+# ## 5. A crash mid-write, in the package
 #
-# A line is flushed and fsynced before the turn is reported finished, so a turn you saw answered
-# is on disk. A crash (or a power cut) while a line is written leaves a torn line: loading skips
-# it with a warning and keeps every complete turn; reopening the log cuts the torn bytes off.
+# Section 1's crash, on a real session: loading skips the torn line with a warning and keeps every
+# complete turn; reopening the log (`Session.resume`) cuts the torn bytes off, so the next turn is safe.
 
 # %%
 from decode.context.replay import load_session
@@ -114,16 +239,24 @@ from decode.context.replay import load_session
 data = session.log.path.read_bytes()
 session.log.path.write_bytes(data[: len(data) - 100])  # the last turn, cut 100 bytes short
 
-warnings: list[str] = []
+warnings: list[str] = []  # what decode's loggers warn, without the (scratch) path in front
 capture = logging.Handler()
 capture.emit = lambda record: warnings.append(record.getMessage().split(": ", 1)[1])
-logging.getLogger("decode.context.replay").addHandler(capture)
+logging.getLogger("decode.context").addHandler(capture)
 torn = load_session(session.log.path)
-logging.getLogger("decode.context.replay").removeHandler(capture)
 print(torn.turns, torn.skipped_lines, warnings)
 
+# %%
+from decode.context.session_log import SessionLog
+
+warnings.clear()
+SessionLog.reopen(session.log.path, torn.header).append_clear()
+print([re.sub(r"\d+ bytes", "N bytes", warning) for warning in warnings])  # N: the torn line's length
+print(load_session(session.log.path).skipped_lines, "lines skipped after reopening and appending")
+logging.getLogger("decode.context").removeHandler(capture)
+
 # %% [markdown]
-# ## 4. How full is the context window?
+# ## 6. How full is the context window?
 #
 # `context_window()` knows the big model families; an unknown model gets a conservative default
 # (and one warning), and `DECODE_CONTEXT_WINDOW` overrides both. `context_tokens()` takes the
@@ -145,15 +278,27 @@ print(context_tokens(loaded.history), f"{fill_fraction(loaded.history, 1_000):.0
 context_window("openai-compatible:my-own-model")
 
 # %% [markdown]
-# ## 5. Tier 1: old tool outputs become placeholders
+# ## 7. Tier 1: old tool outputs become placeholders
 #
 # Past about 60 % of the window, tool outputs older than the recent part of the conversation are
 # replaced by one line in what the model is sent. It runs as a pydantic-ai capability before every
-# model request; the history in memory and the log keep the outputs. Here the two functions it
-# uses, on a turn that read a long file.
+# model request; the history in memory and the log keep the outputs. Which outputs: those before
+# the most recent `keep_recent_tokens` that a placeholder would shorten.
 
 # %%
-from decode.context.pruning import placeholder, prunable_outputs, with_placeholders
+show("decode.context.pruning", "prunable_outputs")
+
+# %% [markdown]
+# It hooks into every request as a pydantic-ai capability, and changes only the request:
+
+# %%
+show("decode.context.pruning", "ToolOutputPruning.wrap_model_request")
+
+# %% [markdown]
+# The two functions at work, on a turn that read a long file:
+
+# %%
+from decode.context.pruning import prunable_outputs, with_placeholders
 
 reader = script("reader.json", [{"tool_calls": [{"name": "read", "args": {"path": "notes.txt"}}]}, {"text": "Read."}])
 reading = agent_loop(reader, Session.start(project, model=reader))
@@ -165,12 +310,25 @@ print(pruned[2].parts[0].content)
 print(len(reading.history[2].parts[0].content) > 5_000)  # the original is untouched
 
 # %% [markdown]
-# ## 6. Tier 2: a summary replaces the older history
+# ## 8. Tier 2: a summary replaces the older history
 #
 # Past about 80 %, before the next turn, one request to the active model summarises everything
 # but the recent tail, under fixed headings (goal, constraints, progress, decisions, next steps,
 # files touched). The tail stays verbatim, and the history is only ever cut where no tool call
-# waits for its result. Here a 1,900-token window, and the script plays the summariser too.
+# waits for its result:
+
+# %%
+show("decode.context.compaction", "summarise")
+
+# %% [markdown]
+# `tail_start` picks the longest tail within budget that begins at a *safe cut*: an index where no
+# tool call of the head still waits for its result in the tail.
+
+# %%
+show("decode.context.compaction", "safe_cuts")
+
+# %% [markdown]
+# Here a 1,900-token window, and the script plays the summariser too.
 
 # %%
 summary = "## Goal\nShip the parser.\n## Constraints\nnone\n## Progress\nRead notes.txt.\n## Decisions\nShip on Friday.\n## Next steps\nRelease.\n## Files touched\nnotes.txt"  # noqa: E501
@@ -214,17 +372,46 @@ print(compacting.history == before)
 # `decode run --resume ID "…"`; in the REPL, `decode --resume`, and `/compact` when the footer's
 # gauge fills up.
 #
-# ## Check yourself
+# ## Exercises
+#
+# The reference solutions are in `solutions.py`, next to this notebook; try first.
+#
+# ### 1. Replay a log a crash has torn
+#
+# Write `replay(path)`: read a JSON-lines log like section 1's, where a `{"type": "turn",
+# "messages": [...]}` line adds its messages to the history and a `{"type": "clear"}` line empties
+# it, and return the history. A torn last line must not cost the turns before it. The check writes
+# real logs, torn the way a crash tears them.
 
 # %%
-assert loaded.history == loop.history
-assert torn.turns == 1
-assert torn.skipped_lines == 1
-assert context_window("openai-compatible:my-own-model").known is False
-assert pruned[2].parts[0].content == placeholder(reading.history[2].parts[0])
-assert first.parts[0].content.startswith("[The earlier conversation")
-assert summary in first.parts[0].content
-assert load_session(small.log.path).history == compacting.history
-assert compacting.history == before
-assert notice.level == "warning"
-print("all checks passed")
+from exercises import check_prune, check_replay
+
+
+def replay(path: Path) -> list:
+    raise NotImplementedError  # your code here
+
+
+# %%
+check_replay(replay)
+
+# %% [markdown]
+# ### 2. A pruning rule
+#
+# Write `prune(messages, keep_last)`: return a copy of `messages` in which every `ToolReturnPart`
+# of a `ModelRequest` before the last `keep_last` messages has `placeholder(part)` as its content.
+# The recent messages stay as they are, and so must `messages` itself: memory and the log keep
+# every output. (`dataclasses.replace` copies a message or a part with one field changed.) The
+# check runs three `read` turns on the Agent Loop and prunes their history.
+
+# %%
+from pydantic_ai.messages import ModelMessage
+
+from decode.context.pruning import placeholder  # noqa: F401 (your prune() needs it)
+
+
+def prune(messages: list[ModelMessage], keep_last: int) -> list[ModelMessage]:
+    raise NotImplementedError  # your code here
+
+
+# %%
+check_prune(prune)

@@ -11,7 +11,8 @@
 #    skill's name and description sit in the instructions; the model loads a body with the `skill`
 #    tool when a task needs it, and you can run one from the REPL with `/name`.
 #
-# No key and no network: the model is scripted, as in lesson 02.
+# Each section shows the package's code that does it (rendered from the source, so it is the code
+# that runs), then runs it. No key and no network: the model is scripted, as in lesson 02.
 
 # %% [markdown]
 # We work in a scratch folder: a repository `repo/` with a web app in `repo/app/`, where decode is
@@ -22,6 +23,8 @@
 import os
 import tempfile
 from pathlib import Path
+
+from course import show, show_diff
 
 scratch = Path(tempfile.mkdtemp(prefix="decode-lesson09-")).resolve()
 os.environ["HOME"] = str(scratch / "home")
@@ -52,7 +55,11 @@ def shown(text: str) -> str:
 # | each `AGENTS.md` from `/` down to the working directory | the project | commands, layout, conventions |
 # | `.decode/MEMORY.md` in the launch directory | decode | one line per earlier session |
 #
-# Of the `AGENTS.md` files, the one nearest the working directory comes last.
+# Of the `AGENTS.md` files, the one nearest the working directory comes last. The whole rule is
+# one list; `Path.parents` runs from the nearest folder up, so it is reversed:
+
+# %%
+show("decode.memory.files", "memory_paths")
 
 # %%
 write(scratch / "home" / ".decode" / "AGENTS.md", "Answer briefly. Never push to git.")
@@ -68,7 +75,11 @@ for scope, path in memory_paths(app):
 
 # %% [markdown]
 # `memory_paths` lists every place a file may be (the root `/` and each folder down to `app/`);
-# `load_memory` reads the ones that exist and are not empty.
+# `load_memory` reads the ones that exist and are not empty, each once (a home folder can also be
+# an ancestor of the project):
+
+# %%
+show("decode.memory.files", "load_memory")
 
 # %%
 loaded = load_memory(app)
@@ -79,7 +90,11 @@ for file in loaded:
 # ## 2. Into the instructions
 #
 # `render_memory` puts each file under a header naming its path, so the model (and you, reading a
-# transcript) knows where each rule comes from. The user's file shows as `~/…`.
+# transcript) knows where each rule comes from. The user's file shows as `~/…`. The notes are
+# written by decode from what happened in a session, so a note cannot open a section of its own.
+
+# %%
+show("decode.memory.instructions", "_section")
 
 # %%
 from decode.memory.instructions import render_memory
@@ -90,6 +105,9 @@ print(shown(render_memory(loaded)))
 # `.decode/MEMORY.md` grows by itself, one line per session, so it is **capped**: past
 # `MEMORY_CAP` characters only the newest lines are loaded, with a note saying how many older ones
 # were left out. (`AGENTS.md` files are written by people and are not capped.)
+
+# %%
+show("decode.memory.files", "keep_newest")
 
 # %%
 from decode.memory.files import MEMORY_CAP
@@ -107,7 +125,21 @@ print("first kept:", notes.text.splitlines()[0], "| last kept:", notes.text.spli
 # `build_agent()` now adds two **dynamic instructions** functions, `memory_instructions` and
 # `skills_instructions`: pydantic-ai calls them before every model request, so they read the files
 # *now*. Nothing is cached and nothing is stored in the history (which is also why compaction can
-# never summarise memory away). Two turns, with an edit in between:
+# never summarise memory away). A dynamic instructions function is a plain function of the run's
+# context:
+
+# %%
+show("decode.memory.instructions", "memory_instructions")
+
+# %% [markdown]
+# and what this lesson adds to lesson 02's `build_agent()` is those two functions and the `skill`
+# tool:
+
+# %%
+show_diff(9, "decode/agent/factory.py")
+
+# %% [markdown]
+# Two turns, with an edit in between:
 
 # %%
 from decode.agent.factory import build_agent
@@ -146,6 +178,23 @@ print("turn 2:", [line for line in after.splitlines() if "templates" in line])
 #
 # Skills come from three places; for the same name the more specific one wins:
 # built-in (shipped inside decode: `commit`) < user (`~/.decode/skills/`) < project (`.decode/skills/`).
+#
+# Parsing one `SKILL.md`: `python-frontmatter` splits the YAML from the body, a pydantic model
+# checks the two fields, and the name must be its folder's. Every problem is a `SkillError` that
+# names the file.
+
+# %%
+show("decode.skills.catalog", "SkillFrontMatter")
+
+# %%
+show("decode.skills.catalog", "parse_skill")
+
+# %% [markdown]
+# The catalogue reads the three places in order, so a later (more specific) skill replaces an
+# earlier one of the same name:
+
+# %%
+show("decode.skills.catalog", "discover_skills")
 
 # %%
 from decode.skills.catalog import discover_skills
@@ -220,6 +269,12 @@ print(render_catalog(catalog))
 # The model loads a body with the `skill` tool. It reads decode's own files, not the Workspace, so
 # its traits say `side-effect-free`: it never asks, and runs even in plan mode. The files a skill
 # ships are named `harness:skills/NAME/PATH`, which `read` opens (lesson 04's `harness:` paths).
+# The tool itself is short: find the skill, hand over its text, or tell the model which exist.
+
+# %%
+show("decode.skills.tool", "skill")
+
+# %% [markdown]
 # Here the scripted model asks for `release`, then answers:
 
 # %%
@@ -261,6 +316,9 @@ print(prompt.splitlines()[-1])
 # memory. A session that did nothing writes nothing; an unreachable model writes nothing and says so.
 
 # %%
+show("decode.memory.summary", "record_session")
+
+# %%
 from decode.memory.summary import record_session
 
 summariser = ScriptedModel([ScriptedResponse(text="Documented where the web app's templates moved.")])
@@ -287,26 +345,40 @@ from decode.memory.init_prompt import INIT_PROMPT
 print(INIT_PROMPT.splitlines()[0])
 
 # %% [markdown]
-# ## Check yourself
+# ## Exercises
+#
+# The reference solutions are in `solutions.py`, next to this notebook; try first.
+#
+# ### 1. A memory file finder
+#
+# Write `find_agents_files(workspace)`: the `AGENTS.md` files that exist in `workspace` and every
+# folder above it, from the root down, the nearest last (the order the model reads them in). Only
+# files count: a folder that happens to be called `AGENTS.md` is not memory.
 
 # %%
-assert [file.scope for file in loaded] == ["user", "project", "project", "notes"]
-assert [file.path.name for file in loaded] == ["AGENTS.md", "AGENTS.md", "AGENTS.md", "MEMORY.md"]
-assert len(notes.text) <= MEMORY_CAP
-assert notes.omitted_lines > 0
-assert notes.text.endswith("did thing 500.")
-assert "`templates/`" in before
-assert "web/templates/" in after
-assert "web/templates/" not in before
-assert catalog.get("commit").source == "project"
-assert catalog.get("release").resources() == [Path("scripts/bump.py")]
-assert sorted(catalog.skills) == ["commit", "release"]
-assert len(catalog.problems) == 2
-assert "Bump the version" in results[0].content
-assert "Bump the version" not in render_catalog(catalog)
-assert prompt.endswith("The user's request: version 1.4.0")
-assert notice.level == "info"
-assert (app / ".decode" / "MEMORY.md").read_text().count("\n") == 2
-assert unreachable.level == "warning"
-assert len(logged) == 2
-print("all checks passed")
+from exercises import check_find_agents_files, check_parse_skill
+
+
+def find_agents_files(workspace: Path) -> list[Path]:
+    raise NotImplementedError  # your code here
+
+
+# %%
+check_find_agents_files(find_agents_files)
+
+# %% [markdown]
+# ### 2. A skill parser
+#
+# Write `parse_skill(path)`: read a `SKILL.md` and return `(name, description, body)`, the body
+# without its front matter, stripped. Raise `ValueError` when the file has no front matter, no
+# `description`, or a `name` that is not lowercase letters, digits and single hyphens, or is not
+# its folder's name. `yaml.safe_load` reads the front matter (or use `frontmatter.loads`, as decode does).
+
+
+# %%
+def parse_skill(path: Path) -> tuple[str, str, str]:
+    raise NotImplementedError  # your code here
+
+
+# %%
+check_parse_skill(parse_skill)

@@ -1,7 +1,7 @@
 """The lesson contract, enforced over every folder `lessons/NN-topic/`.
 
 Each lesson has README.md, lesson.toml and a notebook pair (`NN-topic.py` + `NN-topic.ipynb`, in
-sync, executed, ending with asserts). Every file of the package is introduced by exactly one
+sync, executed, ending with its exercises). Every file of the package is introduced by exactly one
 lesson, `extends` only looks back, and a notebook imports only what lessons up to it introduced.
 Tests taking a `lesson` argument run once per lesson folder, so new lessons are checked as they
 appear. The pair check is `scripts/check_notebook_pairs.py` itself, imported by path.
@@ -117,19 +117,12 @@ def test_lesson_has_readme_manifest_and_notebook_pair(lesson: Lesson) -> None:
     assert lesson.manifest["introduces"] or lesson.manifest["extends"], f"lessons/{lesson.name} adds nothing"
 
 
-def _has_assert(source: str) -> bool:
-    try:
-        tree = compile(source, "<cell>", "exec", flags=NOTEBOOK_COMPILE_FLAGS)
-    except SyntaxError:  # IPython syntax (magics): read the text instead
-        return re.search(r"^\s*assert\b", source, flags=re.MULTILINE) is not None
-    return any(isinstance(node, ast.Assert) for node in ast.walk(tree))
-
-
-def test_notebook_ends_with_a_check_yourself_cell_of_asserts(lesson: Lesson) -> None:
+def test_notebook_ends_with_its_exercises(lesson: Lesson) -> None:
+    """The last cells are the learner's: an exercise and the check that says whether it works."""
     cells = lesson.code_cells()
     assert cells, f"lessons/{lesson.name}: the notebook has no code cell"
-    assert _has_assert(cells[-1].source), (
-        f"lessons/{lesson.name}: the last code cell ('check yourself') must assert something about the lesson's code"
+    assert re.search(r"\bcheck_\w+\(", cells[-1].source), (
+        f"lessons/{lesson.name}: the last code cell must run an exercise's check (`check_NAME(...)` of exercises.py)"
     )
 
 

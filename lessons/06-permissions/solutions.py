@@ -1,0 +1,32 @@
+"""Reference solutions to lesson 06's exercises, and a plausible wrong answer for each (the checks reject it)."""
+
+import os
+import re
+from pathlib import Path
+
+from decode.permissions.shell import parse_script
+
+
+def allowed(command: str, prefixes: list[str]) -> bool:
+    """Every simple command starts with a prefix's words; no hazard; no redirection writes a file."""
+    script = parse_script(command)
+    if script.hazards or not script.commands or any(redirect.writes for redirect in script.redirects):
+        return False
+    wanted = [tuple(prefix.split()) for prefix in prefixes]
+    return all(any(simple.words[: len(words)] == words for words in wanted) for simple in script.commands)
+
+
+def wrong_allowed(command: str, prefixes: list[str]) -> bool:
+    """Splits on the separators, so chaining is closed; `$(…)`, backticks and redirections are not."""
+    parts = [part.strip() for part in re.split(r";|&&|\|\||\||&|\n", command)]
+    return all(any(part.split()[: len(p.split())] == p.split() for p in prefixes) for part in parts if part)
+
+
+def is_env_file(path: str, workspace: Path) -> bool:
+    """Resolve against the workspace (`..`, symlinks), then compare with the real `.env`."""
+    return os.path.realpath(workspace / path) == os.path.realpath(workspace / ".env")
+
+
+def wrong_is_env_file(path: str, workspace: Path) -> bool:
+    """Normalises `..` and compares names as written: a symlink to `.env` gets through."""
+    return os.path.normpath(workspace / path) == os.path.normpath(workspace / ".env")

@@ -1,0 +1,136 @@
+"""What the lesson notebooks share: showing the package's real source, and checking exercises.
+
+A notebook runs against its lesson's snapshot (`scripts/lesson snapshot NN`): the `decode` it
+imports is the package as it stands after that lesson. `show()` renders that package's own source,
+so what a lesson shows is the code that runs, never a copy that can drift; `show_diff()` renders
+what the lesson changed in a file an earlier lesson wrote.
+
+    from course import show, show_diff
+    show("decode.agent.loop", "AgentLoop.run_turn")     # one function, class or method
+    show("decode.tools.read")                           # a whole module
+    show_diff(4, "decode/agent/compose.py")             # what lesson 04 added to compose.py
+"""
+
+import ast
+import difflib
+import functools
+import importlib
+import importlib.machinery
+import importlib.util
+import inspect
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Source:
+    """Code that displays as highlighted Markdown in Jupyter and as plain text everywhere else."""
+
+    def __init__(self, text: str, language: str = "python", title: str = "") -> None:
+        self.text = text.rstrip("\n")
+        self.language = language
+        self.title = title
+
+    def __repr__(self) -> str:
+        return f"# {self.title}\n{self.text}" if self.title else self.text
+
+    def _repr_markdown_(self) -> str:
+        heading = f"`{self.title}`\n\n" if self.title else ""
+        return f"{heading}```{self.language}\n{self.text}\n```"
+
+
+def _definition(tree: ast.Module, dotted: str) -> ast.AST:
+    scope: ast.AST = tree
+    for name in dotted.split("."):
+        for node in ast.iter_child_nodes(scope):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and node.name == name:
+                scope = node
+                break
+            if isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if any(isinstance(target, ast.Name) and target.id == name for target in targets):
+                    scope = node
+                    break
+        else:
+            raise LookupError(f"{dotted}: no {name!r} here")
+    return scope
+
+
+def show(module: str, name: str | None = None) -> Source:
+    """The source of `module` (a dotted name), or of one definition in it (`Class.method` works).
+
+    Decorators and comments above the definition come with it.
+    """
+    path = Path(inspect.getfile(importlib.import_module(module)))
+    text = path.read_text(encoding="utf-8")
+    title = path.relative_to(path.parents[len(module.split(".")) - 1 + (path.name == "__init__.py")]).as_posix()
+    if name is None:
+        return Source(text, title=title)
+    node = _definition(ast.parse(text), name)
+    lines = text.splitlines()
+    start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))]) - 1
+    while start > 0 and lines[start - 1].strip().startswith("#"):
+        start -= 1
+    end = node.end_lineno or node.lineno
+    return Source("\n".join(lines[start:end]), title=f"{title}: {name}")
+
+
+@functools.cache
+def lesson_script() -> ModuleType:
+    """`scripts/lesson` as a module (it has no `.py` suffix, so it is loaded by path)."""
+    loader = importlib.machinery.SourceFileLoader("lesson_script", str(ROOT / "scripts" / "lesson"))
+    spec = importlib.util.spec_from_loader("lesson_script", loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def show_diff(lesson: int, path: str) -> Source:
+    """What lesson `lesson` changed in `path` (from the repository root), as a unified diff."""
+    script = lesson_script()
+    after = script.snapshot_files(lesson).get(path, b"").decode()
+    before = script.snapshot_files(lesson - 1).get(path, b"").decode() if lesson > 1 else ""
+    lines = difflib.unified_diff(
+        before.splitlines(), after.splitlines(), f"lesson {lesson - 1:02}", f"lesson {lesson:02}", lineterm=""
+    )
+    return Source("\n".join(list(lines)[2:]), language="diff", title=f"{path}: what lesson {lesson:02} adds")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The result of one exercise check: true when it passed; displays as its ✓ or ✗ line."""
+
+    passed: bool
+    line: str
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+    def __repr__(self) -> str:
+        return self.line
+
+
+def check(description: str, test: Callable[[], None]) -> Verdict:
+    """Run one exercise check: ✓, or ✗ with the reason, shown as the cell's result.
+
+    `test` raises AssertionError (with a message for the learner) when the exercise is not solved
+    yet; NotImplementedError means it was not started.
+    """
+    try:
+        test()
+    except NotImplementedError:
+        return Verdict(False, f"✗ {description}: not started yet (the function still raises NotImplementedError)")
+    except AssertionError as exc:
+        return Verdict(False, f"✗ {description}: {exc}")
+    return Verdict(True, f"✓ {description}")
+
+
+def in_snapshot() -> bool:
+    """Whether `decode` is imported from a lesson snapshot rather than the finished package."""
+    decode = sys.modules.get("decode") or importlib.import_module("decode")
+    return not Path(inspect.getfile(decode)).is_relative_to(ROOT)

@@ -1,0 +1,98 @@
+"""Every "try it" command of a lesson README runs, against that lesson's snapshot, and does what it says.
+
+A README marks what a reader can paste as a fenced block whose info string is `sh try`:
+
+    ```sh try
+    decode --version
+    DECODE_MAX_REQUESTS=0 decode run "hi"     # a one-line error (exit 2)
+    ```
+
+Each line is one command, run with bash in a fresh scratch project (its own HOME, no key, no
+`DECODE_*` setting; `$LESSON` is the lesson's folder, for the files it ships), one after the
+other, so a block can set up what its next line uses. `decode` is the lesson's snapshot, or the
+finished package when the info string is `sh try finished`. A command must exit 0, or the code its
+comment names as `(exit N)`. A ```` ```text output ```` block right after holds what the block's
+last command prints on stdout, with the scratch folder written `<project>`, and must match it.
+"""
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.lessons.conftest import lesson_script, pairs_script
+
+FENCE = re.compile(r"^```sh try( finished)?\n(.*?)^```\n(?:\n?```text output\n(.*?)^```\n)?", re.DOTALL | re.MULTILINE)
+EXPECTED_EXIT = re.compile(r"#.*\(exit (\d+)\)")
+
+
+@dataclass(frozen=True)
+class TryBlock:
+    folder: Path
+    index: int
+    finished: bool
+    commands: list[str]
+    output: str | None
+
+    @property
+    def id(self) -> str:
+        return f"{self.folder.name}-{self.index}"
+
+
+def try_blocks() -> list[TryBlock]:
+    blocks = []
+    for folder in pairs_script.lesson_folders():
+        text = (folder / "README.md").read_text(encoding="utf-8")
+        for index, match in enumerate(FENCE.finditer(text), start=1):
+            commands = [line for line in match.group(2).splitlines() if line.strip()]
+            blocks.append(TryBlock(folder, index, bool(match.group(1)), commands, match.group(3)))
+    return blocks
+
+
+BLOCKS = try_blocks()
+
+
+def test_every_lesson_readme_has_commands_to_try() -> None:
+    without = {folder.name for folder in pairs_script.lesson_folders()} - {block.folder.name for block in BLOCKS}
+    assert not without, f"READMEs with no ```sh try``` block: {sorted(without)}"
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=[block.id for block in BLOCKS])
+def test_a_try_it_block_runs_as_the_readme_says(block: TryBlock, tmp_path: Path) -> None:
+    project, home, bin_folder = tmp_path / "project", tmp_path / "home", tmp_path / "bin"
+    for folder in (project, home, bin_folder):
+        folder.mkdir()
+    environment = {**os.environ, "HOME": str(home), "LESSON": str(block.folder), "NO_COLOR": "1"}
+    if not block.finished:
+        lesson_script.write_snapshot(int(block.folder.name[:2]), tmp_path / "snapshot")
+        environment["PYTHONPATH"] = str(tmp_path / "snapshot")
+    # `decode` is this interpreter running the package the PYTHONPATH above chooses.
+    (bin_folder / "decode").write_text(f'#!/bin/sh\nexec {sys.executable} -m decode "$@"\n')
+    (bin_folder / "decode").chmod(0o755)
+    environment["PATH"] = f"{bin_folder}{os.pathsep}{environment['PATH']}"
+    stdout = ""
+    for command in block.commands:
+        done = subprocess.run(
+            ["bash", "-c", command],
+            cwd=project,
+            env=environment,
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=120,
+        )
+        expected = EXPECTED_EXIT.search(command)
+        code = int(expected.group(1)) if expected else 0
+        printed = done.stdout + done.stderr
+        assert done.returncode == code, (
+            f"{block.folder.name}/README.md: `{command}` exited {done.returncode}, not {code}:\n{printed}"
+        )
+        stdout = done.stdout
+    if block.output is not None:
+        assert stdout.replace(str(project), "<project>") == block.output, (
+            f"{block.folder.name}/README.md: the recorded output of `{block.commands[-1]}` is out of date"
+        )
