@@ -108,12 +108,13 @@ lesson-notebook: ## Run lesson N's notebook against its package and save the out
 	$(RUN) python scripts/lesson execute $(N)
 
 lesson-repl: lesson-snapshot ## Start the decode REPL of lesson N's package (from 03): make lesson-repl N=03 ARGS="--model script:t.json"
-	@PYTHONPATH="$(abspath $(LESSON_DIR))" $(RUN) python -m decode $(ARGS)
+	@# -P: `python -m` would put this folder, and so the finished decode/, ahead of PYTHONPATH.
+	@PYTHONPATH="$(abspath $(LESSON_DIR))" $(RUN) python -P -m decode $(ARGS)
 
 # JupyterLab refuses to run as root without --allow-root; containers and CI machines often are root.
 lab: ## Open the lessons in JupyterLab; N=04 runs the kernels against lesson 04's package
 	$(if $(N),@$(MAKE) lesson-snapshot N=$(N))
-	PYTHONPATH="$(if $(N),$(abspath $(LESSON_DIR)):)$(abspath lessons)" \
+	PYTHONPATH="$(if $(N),$(abspath $(LESSON_DIR)):)$(abspath lessons)" $(if $(N),COURSE_LESSON=$(N)) \
 	  $(RUN) jupyter lab --ServerApp.root_dir=lessons $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 bench: ## Run the performance benchmarks of evals/perf (tables also go to evals/perf/results/)

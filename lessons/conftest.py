@@ -57,6 +57,7 @@ def pytest_runtest_setup(item: pytest.Item) -> Generator[None, object, object]:
         snapshot = folder / "snapshot"
         lesson_script().write_snapshot(int(item.path.parent.name[:2]), snapshot)
         patch.setenv("PYTHONPATH", os.pathsep.join([str(snapshot), str(LESSONS), str(item.path.parent)]))
+        patch.setenv("COURSE_LESSON", item.path.parent.name[:2])
         return (yield)
 
 

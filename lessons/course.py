@@ -18,6 +18,7 @@ import importlib
 import importlib.machinery
 import importlib.util
 import inspect
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -91,12 +92,18 @@ def lesson_script() -> ModuleType:
 
 
 def show_diff(lesson: int, path: str) -> Source:
-    """What lesson `lesson` changed in `path` (from the repository root), as a unified diff."""
+    """What lesson `lesson` changed in `path` (from the repository root), as a unified diff.
+
+    A notebook shows what its own lesson, or an earlier one, changed, never a later lesson's code.
+    """
+    if LESSON is not None and lesson > LESSON:
+        raise ValueError(f"lesson {LESSON:02}'s notebook cannot show lesson {lesson:02}'s code")
     script = lesson_script()
+    earlier = script.previous(lesson)
     after = script.snapshot_files(lesson).get(path, b"").decode()
-    before = script.snapshot_files(lesson - 1).get(path, b"").decode() if lesson > 1 else ""
+    before = script.snapshot_files(earlier).get(path, b"").decode() if earlier is not None else ""
     lines = difflib.unified_diff(
-        before.splitlines(), after.splitlines(), f"lesson {lesson - 1:02}", f"lesson {lesson:02}", lineterm=""
+        before.splitlines(), after.splitlines(), f"lesson {earlier or 0:02}", f"lesson {lesson:02}", lineterm=""
     )
     return Source("\n".join(list(lines)[2:]), language="diff", title=f"{path}: what lesson {lesson:02} adds")
 
@@ -119,7 +126,8 @@ def check(description: str, test: Callable[[], None]) -> Verdict:
     """Run one exercise check: ✓, or ✗ with the reason, shown as the cell's result.
 
     `test` raises AssertionError (with a message for the learner) when the exercise is not solved
-    yet; NotImplementedError means it was not started.
+    yet; NotImplementedError means it was not started. Any other exception is the learner's code
+    crashing, and is reported the same way, by its type and message.
     """
     try:
         test()
@@ -127,10 +135,22 @@ def check(description: str, test: Callable[[], None]) -> Verdict:
         return Verdict(False, f"✗ {description}: not started yet (the function still raises NotImplementedError)")
     except AssertionError as exc:
         return Verdict(False, f"✗ {description}: {exc}")
+    except Exception as exc:  # the learner's code crashed: say how, as a ✗ line, not a traceback
+        return Verdict(False, f"✗ {description}: it raised {type(exc).__name__}: {exc}")
     return Verdict(True, f"✓ {description}")
 
 
 def in_snapshot() -> bool:
     """Whether `decode` is imported from a lesson snapshot rather than the finished package."""
     decode = sys.modules.get("decode") or importlib.import_module("decode")
-    return not Path(inspect.getfile(decode)).is_relative_to(ROOT)
+    return Path(inspect.getfile(decode)).resolve().parent != ROOT / "decode"
+
+
+# The lesson whose snapshot this kernel runs against, when it runs against one: nbval, `scripts/lesson
+# execute` and `make lab N=NN` set COURSE_LESSON next to the snapshot on PYTHONPATH.
+LESSON = int(os.environ["COURSE_LESSON"]) if os.environ.get("COURSE_LESSON", "").isdigit() else None
+if LESSON is not None and not in_snapshot():
+    raise RuntimeError(
+        f"COURSE_LESSON={LESSON:02}, but `decode` comes from the finished package ({ROOT / 'decode'}): put lesson"
+        f" {LESSON:02}'s snapshot first on PYTHONPATH (make lab N={LESSON:02}), or unset COURSE_LESSON"
+    )

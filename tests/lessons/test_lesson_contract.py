@@ -156,7 +156,9 @@ def test_notebook_pair_is_in_sync(lesson: Lesson) -> None:
 
 def test_every_package_file_is_introduced_by_exactly_one_lesson(introduced_by: dict[str, list[Lesson]]) -> None:
     package_files = sorted(
-        path.relative_to(ROOT).as_posix() for path in (ROOT / "decode").rglob("*.py") if "__pycache__" not in path.parts
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "decode").rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
     )
     orphans = [path for path in package_files if path not in introduced_by]
     twice = {path: [lesson.name for lesson in owners] for path, owners in introduced_by.items() if len(owners) > 1}

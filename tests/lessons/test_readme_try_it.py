@@ -7,7 +7,7 @@ A README marks what a reader can paste as a fenced block whose info string is `s
     DECODE_MAX_REQUESTS=0 decode run "hi"     # a one-line error (exit 2)
     ```
 
-Each line is one command, run with bash in a fresh scratch project (its own HOME, no key, no
+Each line is one command, run with `bash -o pipefail` in a fresh scratch project (its own HOME, no key, no
 `DECODE_*` setting; `$LESSON` is the lesson's folder, for the files it ships), one after the
 other, so a block can set up what its next line uses. `decode` is the lesson's snapshot, or the
 finished package when the info string is `sh try finished`. A command must exit 0, or the code its
@@ -27,7 +27,10 @@ import pytest
 from tests.lessons.conftest import lesson_script, pairs_script
 
 FENCE = re.compile(r"^```sh try( finished)?\n(.*?)^```\n(?:\n?```text output\n(.*?)^```\n)?", re.DOTALL | re.MULTILINE)
-EXPECTED_EXIT = re.compile(r"#.*\(exit (\d+)\)")
+# Any fence that looks meant as a try or an output block; each must be one FENCE reads.
+FENCE_LIKE = re.compile(r"^```.*\b(?:try|output)\b.*$", re.MULTILINE)
+# `(exit N)` counts only in a line's trailing comment, not inside a quoted task.
+EXPECTED_EXIT = re.compile(r"#[^\"']*\(exit (\d+)\)[^\"']*$")
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,17 @@ def try_blocks() -> list[TryBlock]:
 BLOCKS = try_blocks()
 
 
+@pytest.mark.parametrize("folder", pairs_script.lesson_folders(), ids=lambda folder: folder.name)
+def test_every_try_and_output_fence_is_read(folder: Path) -> None:
+    """A misspelt fence (`bash try`, `sh try ` with a space, an output block standing alone) would be
+    skipped in silence: each fence that looks like one must be one this test runs or compares."""
+    text = (folder / "README.md").read_text(encoding="utf-8")
+    read = {text.count("\n", 0, match.start()) for match in FENCE.finditer(text)}
+    read |= {text.count("\n", 0, match.start(3)) - 1 for match in FENCE.finditer(text) if match.group(3) is not None}
+    stray = [m.group(0) for m in FENCE_LIKE.finditer(text) if text.count("\n", 0, m.start()) not in read]
+    assert not stray, f"lessons/{folder.name}/README.md: fences this test would skip: {stray}"
+
+
 def test_every_lesson_readme_has_commands_to_try() -> None:
     without = {folder.name for folder in pairs_script.lesson_folders()} - {block.folder.name for block in BLOCKS}
     assert not without, f"READMEs with no ```sh try``` block: {sorted(without)}"
@@ -71,13 +85,13 @@ def test_a_try_it_block_runs_as_the_readme_says(block: TryBlock, tmp_path: Path)
         lesson_script.write_snapshot(int(block.folder.name[:2]), tmp_path / "snapshot")
         environment["PYTHONPATH"] = str(tmp_path / "snapshot")
     # `decode` is this interpreter running the package the PYTHONPATH above chooses.
-    (bin_folder / "decode").write_text(f'#!/bin/sh\nexec {sys.executable} -m decode "$@"\n')
+    (bin_folder / "decode").write_text(f'#!/bin/sh\nexec {sys.executable} -P -m decode "$@"\n')
     (bin_folder / "decode").chmod(0o755)
     environment["PATH"] = f"{bin_folder}{os.pathsep}{environment['PATH']}"
     stdout = ""
     for command in block.commands:
         done = subprocess.run(
-            ["bash", "-c", command],
+            ["bash", "-o", "pipefail", "-c", command],  # a pipeline fails when any part of it does
             cwd=project,
             env=environment,
             capture_output=True,

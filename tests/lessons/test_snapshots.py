@@ -70,8 +70,22 @@ def test_a_block_replaces_its_before_part_and_blocks_nest() -> None:
         ("# [lesson 05]\n# [lesson 03]\n# [/lesson 03]\n# [/lesson 05]\n", "inside a later lesson's block"),
         ("# [lesson 03]\nx = 1\n# [before lesson 03]\nx = 2\n# [/lesson 03]\n", "must be a comment"),
         ("# [before lesson 03]\n", "outside its block"),
-        ("x = 1  # [lesson 3]\n", "stands alone on its line or ends one"),
-        ("x = 1  # [lesson 03] and more\n", "stands alone on its line or ends one"),
+        ("x = 1  # [lesson 3]\n", "misspelt"),
+        ("x = 1  # [lesson 03] and more\n", "misspelt"),
+        ("# [Lesson 03]\nx = 1\n# [/Lesson 03]\n", "misspelt"),
+        ("x = 1  #  [lesson 03]\n", "misspelt"),
+        ("x = 1  # [ lesson 03]\n", "misspelt"),
+        ("x = 1  # [lessons 03]\n", "misspelt"),
+        ("x = 1  #[lesson 03]\n", "misspelt"),
+        ("x = 1  #\u00a0[lesson 03]\n", "misspelt"),
+        ("x = 1  # ［lesson 03]\n", "misspelt"),
+        ("# [lesson 03] \nx = 1\n# [/lesson 03]\n", "misspelt"),
+        ("# [lesson 03]\r\nx = 1\r\n# [/lesson 03]\r\n", "misspelt"),
+        ('s = """\n# [lesson 03]\n"""\n', "inside a string"),
+        ('"""Docs.  # [lesson 03]"""\n', "inside a string"),
+        ("# [lesson 03]\nx = 1\n# [before lesson 03]\n# y = 1  # [lesson 05]\n# [/lesson 03]\n", "inside a `before`"),
+        ("# [lesson 05]\nx = 1  # [lesson 03]\n# [/lesson 05]\n", "inside a later lesson's block"),
+        ("x = (\n", "cannot be read as Python"),
     ],
 )
 def test_a_broken_marker_is_an_error_naming_its_line(source: str, problem: str) -> None:
@@ -118,8 +132,32 @@ def test_a_snapshot_holds_only_its_lessons_code(lesson: int, snapshots: dict[int
 
 
 @pytest.mark.parametrize("lesson", LESSON_NUMBERS, ids=[f"lesson{n:02}" for n in LESSON_NUMBERS])
-def test_a_snapshot_imports_on_its_own_and_lints(lesson: int, tmp_path: Path) -> None:
+def test_a_snapshot_imports_on_its_own_lints_and_type_checks(lesson: int, tmp_path: Path) -> None:
     assert script.verify(lesson, tmp_path) == []
+
+
+def test_the_last_snapshot_is_the_whole_package(snapshots: dict[int, Path]) -> None:
+    last = snapshots[LESSON_NUMBERS[-1]]
+    package = {p.relative_to(ROOT).as_posix() for p in (ROOT / "decode").rglob("*") if is_package_file(p)}
+    assert {p.relative_to(last).as_posix() for p in last.rglob("*") if p.is_file()} == package
+
+
+def is_package_file(path: Path) -> bool:
+    return path.is_file() and "__pycache__" not in path.parts
+
+
+def test_make_lesson_repl_runs_the_snapshot_not_the_finished_package(tmp_path: Path) -> None:
+    """From the repository root, where `python -m` would find the finished decode/ first."""
+    done = subprocess.run(
+        ["make", "-s", "lesson-repl", "N=03", f"DIR={tmp_path}", "ARGS=--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "run  " in done.stdout
+    assert "permissions" not in done.stdout  # lesson 06's command
 
 
 def test_the_diff_of_a_lesson_adds_its_files_and_changes_the_ones_it_extends() -> None:
@@ -151,7 +189,7 @@ def test_decode_run_answers_from_a_snapshot(lesson: int, snapshots: dict[int, Pa
     (project / "notes.txt").write_text("hello\n")
     turns = scripted_turns(project.parent, lesson)
     done = subprocess.run(
-        [sys.executable, "-m", "decode", "run", "--model", f"script:{turns}", "what do the notes say?"],
+        [sys.executable, "-P", "-m", "decode", "run", "--model", f"script:{turns}", "what do the notes say?"],
         cwd=project,
         env=in_snapshot(snapshots[lesson]),
         capture_output=True,
@@ -178,7 +216,7 @@ def test_the_repl_starts_answers_and_quits_from_a_snapshot(
     terminal = Terminal(f"decode-lesson-{uuid.uuid4().hex[:8]}")
     try:
         command = (
-            f"PYTHONPATH={snapshots[lesson]} PYTHONDONTWRITEBYTECODE=1 {sys.executable} -m decode"
+            f"PYTHONPATH={snapshots[lesson]} PYTHONDONTWRITEBYTECODE=1 {sys.executable} -P -m decode"
             f" --model script:{turns}; echo decode-exited-$?; sleep 60"
         )
         terminal.start(command, project)

@@ -1,0 +1,73 @@
+"""`lessons/course.py`, what the notebooks share: the source they show, and the snapshot they run on.
+
+Each case runs in a fresh interpreter, with a lesson's snapshot on the path as a notebook kernel
+has it, because `course` reads `COURSE_LESSON` and checks where `decode` comes from when imported.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.lessons.conftest import ROOT, lesson_script
+
+
+def in_kernel(code: str, tmp_path: Path, *, lesson: int | None, snapshot: bool = True) -> subprocess.CompletedProcess:
+    path = [str(ROOT / "lessons")]
+    if snapshot and lesson is not None:
+        lesson_script.write_snapshot(lesson, tmp_path / "snapshot")
+        path.insert(0, str(tmp_path / "snapshot"))
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+    environment.pop("COURSE_LESSON", None)
+    if lesson is not None:
+        environment["COURSE_LESSON"] = f"{lesson:02}"
+    return subprocess.run(
+        [sys.executable, "-P", "-c", code], cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_show_renders_a_definition_of_the_snapshot_with_its_decorators(tmp_path: Path) -> None:
+    done = in_kernel('from course import show; print(repr(show("decode.entities.usage", "Usage")))', tmp_path, lesson=2)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("# decode/entities/usage.py: Usage\n")
+    assert "class Usage" in done.stdout
+    markdown = in_kernel('from course import show; print(show("decode.cli")._repr_markdown_())', tmp_path, lesson=1)
+    assert markdown.stdout.startswith("`decode/cli.py`\n\n```python\n")
+
+
+def test_show_diff_shows_what_a_lesson_added_and_refuses_a_later_lesson(tmp_path: Path) -> None:
+    shown = in_kernel(
+        'from course import show_diff; print(show_diff(5, "decode/tools/catalog.py"))', tmp_path, lesson=5
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert "+from decode.tools.bash import BASH" in shown.stdout
+    later = in_kernel('from course import show_diff; show_diff(6, "decode/agent/compose.py")', tmp_path, lesson=5)
+    assert later.returncode == 1
+    assert "lesson 05's notebook cannot show lesson 06's code" in later.stderr
+
+
+def test_a_kernel_that_should_run_on_a_snapshot_but_does_not_fails_at_once(tmp_path: Path) -> None:
+    done = in_kernel("import course", tmp_path, lesson=4, snapshot=False)
+    assert done.returncode == 1
+    assert "comes from the finished package" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("test", "line"),
+    [
+        ("pass", "✓ works"),
+        ("raise NotImplementedError", "✗ works: not started yet"),
+        ("raise AssertionError('2 lines, expected 3')", "✗ works: 2 lines, expected 3"),
+        ("1 / 0", "✗ works: it raised ZeroDivisionError: division by zero"),
+    ],
+)
+def test_a_check_is_true_only_when_it_passed_and_shows_one_line(test: str, line: str, tmp_path: Path) -> None:
+    code = (
+        f"from course import check\ndef test():\n    {test}\nv = check('works', test)\nprint(bool(v)); print(repr(v))"
+    )
+    done = in_kernel(code, tmp_path, lesson=None)
+    passed, shown = done.stdout.splitlines()
+    assert passed == str(line.startswith("✓"))
+    assert shown.startswith(line)
