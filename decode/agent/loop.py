@@ -102,7 +102,7 @@ class AgentLoop:
 
         Errors (a model failure, the request ceiling) propagate as pydantic-ai's exceptions; the
         history is only extended when the turn completes, so a failed or cancelled turn leaves it
-        valid (a cancelled turn's `CancelledError` carries what it did, for a front end to keep).
+        valid.
         """
         # [lesson 08]
         self.unfinished = None

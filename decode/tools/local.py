@@ -15,6 +15,10 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+# [lesson 05]
+# [before lesson 05]
+# from typing import cast
+# [/lesson 05]
 from decode.entities.executor import (
     CommandExecutor,
     DirEntry,
@@ -134,9 +138,10 @@ class LocalExecutor(CommandExecutor):
         return await spawn_process(argv, cwd=cwd or self.workspace, env=self.env if env is None else env)
         # [before lesson 05]
         # pipe, environment = asyncio.subprocess.PIPE, self.env if env is None else env
-        # return await asyncio.create_subprocess_exec(
+        # process = await asyncio.create_subprocess_exec(
         #     *argv, cwd=cwd or self.workspace, env=environment, stdin=pipe, stdout=pipe, stderr=pipe
         # )
+        # return cast(Process, process)  # asyncio types the pipes as optional; all three are set here
         # [/lesson 05]
 
     # A stat, a realpath or a read of a page of a file takes microseconds here, less than a hop to

@@ -1,10 +1,10 @@
 """The input line: a prompt_toolkit `PromptSession` with decode's keys, history and completion.
 
 - Enter sends; Alt+Enter, or a backslash at the end of the line, adds a line instead.
-- While a turn runs: Enter sends a steer (the REPL decides), Alt+Enter a follow-up, Esc stops it.  # [lesson 07]
 - Ctrl-C stops the running turn; otherwise it clears the line, and on an empty line it calls
   `on_interrupt` (the REPL says how to leave). Twice in a row, quickly, it leaves (like Ctrl-D).
 - Ctrl-D on an empty line ends the session (prompt_toolkit raises `EOFError`).
+- While a turn runs, some keys do more: `TurnKeys` says which.
 - Shift+Tab calls `on_cycle_mode`, when the REPL gives one.
 - History is kept in a file under `.decode/` of the launch directory, so it survives restarts
   and stays with the project.
@@ -97,7 +97,14 @@ class SlashCommandCompleter(Completer):
 
 @dataclass(frozen=True)
 class TurnKeys:
-    """What the keys do while a turn runs: the REPL says when it is busy and acts."""
+    # [lesson 07]
+    """What the keys do while a turn runs (the REPL says when it is busy, and acts): Enter sends a
+    steer, Alt+Enter a follow-up, Esc stops the turn."""
+
+    # [before lesson 07]
+    # """What the keys do while a turn runs (the REPL says when it is busy, and acts): Enter sends
+    # the next prompt, which waits for its turn."""
+    # [/lesson 07]
 
     busy: Callable[[], bool]
     abort: Callable[[], None]

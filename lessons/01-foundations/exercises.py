@@ -44,7 +44,11 @@ def check_budget_settings(candidate: type[Settings]) -> Verdict:
         with environment():
             default = candidate(_env_file=None).max_cost_usd
             assert default is None, f"with nothing set, max_cost_usd should be None (no budget), not {default!r}"
-            assert candidate(_env_file=None).model == Settings(_env_file=None).model, "the other settings changed"
+            others = candidate(_env_file=None).model_dump(exclude={"max_cost_usd"})
+            changed = sorted(
+                name for name, value in Settings(_env_file=None).model_dump().items() if others.get(name) != value
+            )
+            assert not changed, f"only max_cost_usd should be new, but these settings changed: {', '.join(changed)}"
         with environment(DECODE_MAX_COST_USD="0.5"):
             read = candidate(_env_file=None).max_cost_usd
             assert read == 0.5, f"DECODE_MAX_COST_USD=0.5 should give 0.5, got {read!r}: check the environment alias"

@@ -191,6 +191,17 @@ describe(conversation)
 # %%
 show("decode.entities.tools", "ToolSpec")
 
+# %% [markdown]
+# A tool's **kind** is one of four, from "only reads" to "runs anything"; the traits add the names
+# of the rules that govern it (lesson 06 writes rules such as `Read(src/**)`) and which argument
+# holds the path, URL or command a rule judges. Declaring a path demands naming the rules.
+
+# %%
+show("decode.entities.tools", "ToolKind")
+
+# %%
+show("decode.entities.tools", "ToolTraits.__post_init__")
+
 # %%
 from pydantic_ai import RunContext
 
@@ -208,14 +219,26 @@ print(WORD_COUNT.traits.kind, WORD_COUNT.traits.argument({"path": "notes.txt"}))
 
 # %% [markdown]
 # `build_agent()` makes the pydantic-ai `Agent`: the model, decode's instructions, the deps type and
-# the tools. The agent holds no conversation, so one agent can serve many turns. Part of the
-# instructions is rebuilt for every request: where the agent works, and today's date.
+# the tools. The agent holds no conversation, so one agent can serve many turns. It adds two lists
+# of the factory module: `DYNAMIC_INSTRUCTIONS`, instructions rebuilt for every request (in this
+# lesson one function, which says where the agent works and today's date), and `ALWAYS_TOOLS`,
+# tools every agent gets whatever it is given (empty in this lesson; lesson 09 adds the skill tool).
 
 # %%
-show("decode.agent.factory", "build_agent")
+show("decode.agent.factory", "DYNAMIC_INSTRUCTIONS")
+
+# %%
+show("decode.agent.factory", "ALWAYS_TOOLS")
 
 # %%
 show("decode.agent.factory", "environment_instructions")
+
+# %% [markdown]
+# `capabilities` are pydantic-ai's hooks into every run; nothing passes any in this lesson. Lesson 06
+# plugs the permission gate in there, to judge each tool call before it runs.
+
+# %%
+show("decode.agent.factory", "build_agent")
 
 # %% [markdown]
 # To see exactly what a model receives, we *be* the model with pydantic-ai's `FunctionModel`
@@ -301,6 +324,8 @@ describe(spied.history[-1:])
 # our `react()`, as a graph of nodes: a *model request* node, then a *call tools* node, again and
 # again. What it adds: the **request ceiling** (`UsageLimits`), the conversation kept in
 # `self.history` (only when the turn completes, so a failed turn leaves it valid), and the events.
+# `keep_turn()` is that last step: in this lesson it only replaces the history with the run's
+# messages (lesson 08 also saves the turn to the session log).
 
 # %%
 show("decode.agent.loop", "AgentLoop.run_turn")
@@ -309,7 +334,10 @@ show("decode.agent.loop", "AgentLoop.run_turn")
 # `_walk()` streams each node: a model request's text arrives as `TextDelta`s, then a
 # `UsageUpdated` with that request's tokens and the running total; a tool node reports each call
 # starting and finishing. pydantic-ai validates the arguments against the schema and runs the
-# tools; a bad call goes back to the model as a retry prompt instead of crashing the turn.
+# tools; a bad call goes back to the model as a retry prompt instead of crashing the turn. Three
+# small helpers translate pydantic-ai's events into decode's: `_model_delta()` keeps the text (and
+# thinking) pieces of a streaming response and drops the rest, `_tool_call()` makes a `ToolCall`
+# from a call event, and `_tool_result()` a `ToolResult` from a result event.
 
 # %%
 show("decode.agent.loop", "AgentLoop._walk")
@@ -422,7 +450,21 @@ except UsageLimitExceeded:
 #
 # Every front end needs the same wiring: settings, model, deps, agent, loop — and, in later
 # lessons, the executor, the permission gate and the saved session. `build_loop(LoopOptions(...))`
-# does it in one place; `decode run` and the REPL only say what they want.
+# does it in one place; `decode run` and the REPL only say what they want, in a `LoopOptions`.
+# `on_retry` is the front end's callback for `RetryingModel` (`decode/models/retry.py`): the
+# gateway wraps each provider's model so a 429 or a 5xx is tried again, and the callback is told of
+# each retry so `decode run` can print a "retry 1 in 2.0s" line on stderr instead of going quiet.
+
+# %%
+show("decode.agent.compose", "LoopOptions")
+
+# %% [markdown]
+# `build_loop()` returns a `Conversation`: the loop, and the options it was built from, which is
+# what `switch_model()` (the REPL's `/model`, lesson 03) needs to resolve another model with the
+# same settings and callbacks.
+
+# %%
+show("decode.agent.compose", "Conversation")
 
 # %%
 show("decode.agent.compose", "build_loop")
@@ -545,7 +587,9 @@ else:
 # `react()` above loops for as long as the model calls tools. Write `react_with_ceiling()`: the same
 # loop, with a ceiling of `max_requests` model requests per turn. A turn that would need one more
 # request raises pydantic-ai's `UsageLimitExceeded` (as the package's loop does) *without* making
-# it. The check plays scripts that answer at once, after one tool call, and never.
+# it: `raise UsageLimitExceeded("…")` with any message (it is imported in section 7). The check
+# plays scripts that answer at once, after one tool call, and never, and looks at what each request
+# sent the model: the whole conversation, every time.
 
 # %%
 from exercises import check_line_count_tool, check_react_with_ceiling
@@ -567,7 +611,8 @@ check_react_with_ceiling(react_with_ceiling)
 # Write a decode tool `count_lines(ctx, path)` that returns how many lines a file of the workspace
 # has, and declare it as `line_count_tool`, a `ToolSpec` the model calls `count_lines`. It only
 # reads, so its traits say so: kind `READ_ONLY`, governed by the `Read` rules, its path in the
-# argument `path`. The check runs it through decode's loop on a scripted model.
+# argument `path` (and no other rules). The check runs it through decode's loop on a scripted model,
+# on two files: one ends with a newline, the other does not.
 
 
 # %%

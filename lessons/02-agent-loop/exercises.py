@@ -14,7 +14,9 @@ from typing import Any
 
 from course import Verdict, check
 from pydantic_ai.exceptions import UsageLimitExceeded
-from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, ToolReturnPart
+from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart, ToolReturnPart, UserPromptPart
+from pydantic_ai.models import ModelRequestParameters
+from pydantic_ai.settings import ModelSettings
 
 from decode.agent.compose import LoopOptions, build_loop
 from decode.config.settings import Settings
@@ -41,8 +43,31 @@ def run_async[T](coroutine: Coroutine[Any, Any, T]) -> T:
     return outcome["value"]
 
 
-def script(*responses: dict[str, Any]) -> ScriptedModel:
-    return ScriptedModel([ScriptedResponse.model_validate(response) for response in responses])
+class RecordingModel(ScriptedModel):
+    """The scripted model, noting what each request sent it: the messages and the tools' names."""
+
+    def __init__(self, responses: list[ScriptedResponse]) -> None:
+        super().__init__(responses)
+        self.requests: list[tuple[list[ModelMessage], list[str]]] = []
+
+    async def request(
+        self,
+        messages: list[ModelMessage],
+        model_settings: ModelSettings | None,
+        model_request_parameters: ModelRequestParameters,
+    ) -> ModelResponse:
+        tools = [tool.name for tool in model_request_parameters.function_tools]
+        self.requests.append((list(messages), tools))
+        return await super().request(messages, model_settings, model_request_parameters)
+
+
+def script(*responses: dict[str, Any]) -> RecordingModel:
+    return RecordingModel([ScriptedResponse.model_validate(response) for response in responses])
+
+
+def parts(messages: list[ModelMessage], kind: type) -> list[Any]:
+    """Every part of type `kind` in the conversation."""
+    return [part for message in messages for part in message.parts if isinstance(part, kind)]
 
 
 ASK = {"text": "Let me look.", "tool_calls": [{"name": "shout", "args": {"word": "hello"}}]}
@@ -68,15 +93,23 @@ def check_react_with_ceiling(candidate: Callable[..., Coroutine[Any, Any, list[M
 
         model = script(ASK, {"text": "HELLO!"})
         messages = run_async(candidate(model, "Shout hello.", tools, 2))
-        returns = [
-            part
-            for message in messages
-            if isinstance(message, ModelRequest)
-            for part in message.parts
-            if isinstance(part, ToolReturnPart)
-        ]
+        returns = parts(messages, ToolReturnPart)
         assert [part.content for part in returns] == ["HELLO!"], f"the tool's result should go back once: {returns}"
         assert messages[-1].text == "HELLO!", "a turn that needs exactly `max_requests` requests should finish"
+        first, tool_names = model.requests[0]
+        assert tool_names == ["shout"], f"the request should tell the model about the tool `shout`, not {tool_names}"
+        assert [part.content for part in parts(first, UserPromptPart)] == ["Shout hello."], (
+            "the first request should send the prompt"
+        )
+        second, _ = model.requests[1]
+        sent = [part.content for part in parts(second, ToolReturnPart)]
+        assert sent == ["HELLO!"], (
+            f"the second request sent the model {len(second)} message(s) with tool results {sent}: "
+            "send the whole conversation, the tool's result included, every time"
+        )
+        assert [part.tool_name for part in parts(second, ToolCallPart)] == ["shout"], (
+            "the second request should hold the model's own first response (its tool call) too"
+        )
 
         for ceiling in (1, 3):
             model = script(*[ASK] * 10)  # a model that never stops calling tools
@@ -84,6 +117,11 @@ def check_react_with_ceiling(candidate: Callable[..., Coroutine[Any, Any, list[M
                 run_async(candidate(model, "Shout forever.", tools, ceiling))
             except UsageLimitExceeded:
                 pass
+            except Exception as exc:
+                raise AssertionError(
+                    f"with max_requests={ceiling} it raised {type(exc).__name__}, expected UsageLimitExceeded "
+                    "(raise UsageLimitExceeded('…'), from pydantic_ai.exceptions)"
+                ) from None
             else:
                 raise AssertionError(f"with max_requests={ceiling} and a model that never stops, nothing was raised")
             assert model.played == ceiling, (
@@ -101,9 +139,11 @@ def check_line_count_tool(candidate: ToolSpec) -> Verdict:
         with tempfile.TemporaryDirectory(prefix="decode-exercise-") as folder:
             home = Path(folder).resolve()
             (home / "poem.txt").write_text("one two\nthree\nfour five six\n")
+            (home / "list.txt").write_text("milk\nbread and butter")  # the last line has no newline
             turns = [
                 {"tool_calls": [{"name": "count_lines", "args": {"path": "poem.txt"}}]},
-                {"text": "poem.txt has 3 lines."},
+                {"tool_calls": [{"name": "count_lines", "args": {"path": "list.txt"}}]},
+                {"text": "poem.txt has 3 lines, list.txt 2."},
             ]
             (home / "turns.json").write_text(json.dumps(turns))
             options = LoopOptions(
@@ -112,14 +152,17 @@ def check_line_count_tool(candidate: ToolSpec) -> Verdict:
             loop = build_loop(options).loop
 
             async def turn() -> list[Any]:
-                return [event async for event in loop.run_turn("How many lines has poem.txt?")]
+                return [event async for event in loop.run_turn("How many lines have poem.txt and list.txt?")]
 
             events = run_async(turn())
         results = [event.result for event in events if isinstance(event, ToolCallFinished)]
-        assert len(results) == 1, f"the model called count_lines once, but {len(results)} results came back"
-        result = results[0]
-        assert not result.is_error, f"the call failed: {' '.join(result.content.split())}"
-        assert result.content == "3", f"poem.txt has 3 lines (and 6 words), the tool said {result.content!r}"
+        assert len(results) == 2, f"the model called count_lines twice, but {len(results)} results came back"
+        for result, (name, lines, words) in zip(results, [("poem.txt", 3, 6), ("list.txt", 2, 4)], strict=True):
+            assert not result.is_error, f"the call on {name} failed: {' '.join(result.content.split())}"
+            assert result.content == str(lines), (
+                f"{name} has {lines} lines (and {words} words), the tool said {result.content!r}"
+                + (": its last line has no newline, and still counts" if name == "list.txt" else "")
+            )
         definition = candidate.to_tool().tool_def
         assert definition.description, "give the function a docstring: it is the description the model reads"
         assert list(definition.parameters_json_schema.get("properties", {})) == ["path"], (
@@ -127,7 +170,9 @@ def check_line_count_tool(candidate: ToolSpec) -> Verdict:
         )
         traits = candidate.traits
         assert traits.kind is ToolKind.READ_ONLY, f"it only reads, so its kind is READ_ONLY, not {traits.kind}"
-        assert "Read" in traits.rules, f"the Read rules should govern it; its rules are {traits.rules}"
+        assert traits.rules == ("Read",), (
+            f"the Read rules, and only they, should govern it; its rules are {traits.rules}"
+        )
         assert traits.argument({"path": "poem.txt"}) == "poem.txt", "its traits should name `path` as the path"
 
     return check("a read-only count_lines tool", test)

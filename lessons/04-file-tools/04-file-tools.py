@@ -11,13 +11,15 @@
 # | `glob(pattern, path?)` | find files by name, newest first, skipping what git ignores |
 # | `grep(pattern, path?, glob?, output_mode?, context?, ignore_case?)` | search contents (ripgrep) |
 #
-# A tool is an async Python function whose first argument is pydantic-ai's `RunContext`; its
+# A tool is a Python function whose first argument is pydantic-ai's `RunContext`, sync or async
+# (lesson 02's were sync; these are async because the executor they go through is); its
 # docstring is what the model reads, and its declaration (`ToolSpec`) sits beside it. We first
 # write a file tool of our own, in ten lines, and give it to an agent on the scripted model. Then
 # we read the package's `read` and see what it adds: paths confined to the **Workspace**, pages
 # instead of whole files, binary files refused, and the **Read Ledger** that `edit` relies on.
 # Every tool reaches the disk through `ctx.deps.executor`, the **executor seam**: the Workspace may
-# one day be a container or another machine. The lesson ends with an exercise: a tool of your own.
+# one day be a container or another machine. The lesson ends with an exercise: a `head` tool of
+# your own, through the executor.
 
 # %% [markdown]
 # A scratch project to work on: a small git repository with a bug in it. (`show` and `show_diff`,
@@ -47,7 +49,9 @@ print(sorted(path.name for path in project.iterdir()))
 # ## 1. A file tool, by hand
 #
 # What a tool receives is `ctx.deps`, decode's `AgentDeps`. This lesson adds two things to it: the
-# **executor** (the Workspace's one door) and the **Read Ledger**:
+# **executor** (the Workspace's one door) and the **Read Ledger**. It also adds a `search_filter`
+# that hides nothing yet (`ShowAll`): it is where the permission gate of lesson 06 plugs in, so
+# that `grep` and `glob` do not show files the rules keep from reads.
 
 # %%
 show_diff(4, "decode/entities/deps.py")
@@ -55,7 +59,7 @@ show_diff(4, "decode/entities/deps.py")
 # %% [markdown]
 # The smallest useful file tool: numbered lines (so the model can say `calc.py:2`), and a check
 # that the path stays inside the Workspace — a model asked to "look around" will happily try
-# `../../.ssh/id_rsa`. A refusal is a `ModelRetry`: pydantic-ai sends its message back to the model,
+# `../../.ssh/id_rsa`. Our refusal is a `ModelRetry`: pydantic-ai sends its message back to the model,
 # which can try something else.
 
 # %%
@@ -77,7 +81,8 @@ async def read_file(ctx: RunContext[AgentDeps], path: str) -> str:
 # %% [markdown]
 # An agent with just that tool, on the scripted model (`script:PATH`, lesson 02): it reads
 # `calc.py`, tries a file outside the project, then answers. The deps are built by hand here: the
-# local executor on the scratch project, the settings, the Harness Home.
+# local executor on the scratch project, the settings (explicit ones, whatever your shell or a
+# `.env` file says), the Harness Home.
 
 # %%
 import json
@@ -90,7 +95,7 @@ from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.models.gateway import resolve_model
 from decode.tools.local import LocalExecutor
 
-settings = Settings()
+settings = Settings(_env_file=None, tool_output_limit=30_000)
 deps = AgentDeps(executor=LocalExecutor(project), settings=settings, harness_home=project)
 READ_FILE = ToolSpec("read_file", read_file, ToolTraits(ToolKind.READ_ONLY, rules=("Read",), path="path"))
 
@@ -160,6 +165,17 @@ show("decode.tools.read", "READ")
 show("decode.tools.read", "read")
 
 # %% [markdown]
+# When `read` will not do what was asked it raises one of two exceptions. A `ModelRetry` says the
+# arguments were malformed (an empty path, a NUL byte in it): pydantic-ai counts it against the
+# tool's retries. A `Refusal` is an *answer*: the path is fine as text, but outside the Workspace,
+# missing, not read yet… The model reads it as a failed result, and it never counts as a failed
+# attempt, so a model that keeps asking for wrong files does not end the run. It is a `ModelRetry`
+# too, so `except ModelRetry` catches both.
+
+# %%
+show("decode.tools.paths", "Refusal")
+
+# %% [markdown]
 # The tool is async (it awaits the executor), so we `await` it. The `\r\n` endings of this file are
 # not shown: the model sees plain lines.
 
@@ -168,8 +184,8 @@ from decode.tools.read import read
 
 
 def show_retry(exc: ModelRetry) -> None:
-    """What the model is told (the scratch folder's path differs on every run)."""
-    print("ModelRetry:", str(exc).replace(str(project), "<project>"))
+    """Which kind of refusal, and what the model is told (the scratch folder's path differs on every run)."""
+    print(f"{type(exc).__name__}:", str(exc).replace(str(project), "<project>"))
 
 
 print(await read(ctx, "calc.py"))
@@ -185,7 +201,7 @@ print(page)
 
 # %% [markdown]
 # Images and binary files are refused with a clear message instead of a screen of garbage (or an
-# exception). Mistakes the model can fix are a `ModelRetry`, with a hint when there is one.
+# exception). A file that is not there is a `Refusal`, with a hint when there is one.
 
 # %%
 print(await read(ctx, "logo.png"))
@@ -378,8 +394,15 @@ print((await grep(ctx, "^match 4242$", path=saved, output_mode="content")).repla
 #
 # The tool catalog (`decode/tools/catalog.py`) lists the declarations; each kind (read-only or
 # file-edit) and rule name is what the permissions lesson will use. The composition root now gives
-# them to every agent it builds (`decode run`, the REPL). Here the scripted model plays the agent
-# checking `sub`.
+# them to every agent it builds (`decode run`, the REPL): `LoopOptions.tools` defaults to the
+# catalog's `default_tools()`, and the deps get an executor, a `LocalExecutor` in the launch
+# directory unless a front end passes another.
+
+# %%
+show_diff(4, "decode/agent/compose.py")
+
+# %% [markdown]
+# Here the scripted model plays the agent checking `sub`.
 
 # %%
 from decode.tools.catalog import FILE_TOOLS
@@ -412,31 +435,39 @@ model = resolve_model(f"script:{scripts / 'fix.json'}", settings)
 await run(AgentLoop(build_agent(model, tools=FILE_TOOLS), deps), "check sub in calc.py")
 
 # %% [markdown]
-# Try it yourself: `decode run --model script:turns.json "…"` in a project of yours, with a script
-# like the one above; the progress lines on stderr show each tool call (the README has one).
+# Try it yourself with this lesson's `decode`, not the one on your PATH (that is the finished
+# package, whose permission gate, lesson 06, asks before an edit). `make lesson-snapshot N=04`
+# writes this lesson's package to `.lessons/04` in the repository; then, in a scratch project with
+# a copy of this folder's `look.json`, run
+# `PYTHONPATH=REPO/.lessons/04 REPO/.venv/bin/python -m decode run --model script:look.json "fix add in calc.py"`
+# (the README's "Try it afterwards" has the whole session). The progress lines on stderr show each
+# tool call. (`make lesson-repl N=04` starts this lesson's REPL, on the repository itself.)
 #
-# ## Exercise: a `count_lines` tool
+# ## Exercise: a `head` tool
 #
-# Write `COUNT_LINES`, a `ToolSpec` named `count_lines` for an async tool
-# `count_lines(ctx, path) -> int`: the number of lines of a text file of the Workspace (a last line
-# without a newline counts; an empty file has 0). Declare its traits: read-only, answering to `Read`
-# rules, its path in the `path` argument. Like the package's tools it must refuse a path outside the
-# Workspace — `..`, an absolute path elsewhere, a symlink that leads out — with a `ModelRetry`
-# (`resolve_path` from `decode.tools.paths` does it), and read through `ctx.deps.executor`.
+# Write `HEAD`, a `ToolSpec` named `head` for an async tool `head(ctx, path, n=10) -> str`: the
+# first `n` lines of a text file of the Workspace (all of them when it has fewer), as they are in
+# the file, each with its newline (`splitlines(keepends=True)` keeps them; a last line without one
+# stays without). Declare its traits: read-only, answering to `Read` rules only, its path in the
+# `path` argument. Like the package's tools it must refuse a path outside the Workspace — `..`, an
+# absolute path elsewhere, a symlink that leads out — (`resolve_path` from `decode.tools.paths`
+# does it), and read **through `ctx.deps.executor`**, never with `open()` or `Path.read_text()`.
 #
-# The check calls it on real files (inside and outside a Workspace of its own) and runs it through an
-# agent on the scripted model. A solution is in `solutions.py` of this folder.
+# The check gives your tool a Workspace that lives somewhere else than the local disk says, as it
+# will in a container: its executor reads one folder while the local disk holds other files at the
+# Workspace's path. It calls the tool on files inside and outside that Workspace, and runs it
+# through an agent on the scripted model. A solution is in `solutions.py` of this folder.
 
 # %%
-from exercises import check_count_lines
+from exercises import check_head
 
 
-async def count_lines(ctx: RunContext[AgentDeps], path: str) -> int:
-    """Count the lines of a text file of the project."""
+async def head(ctx: RunContext[AgentDeps], path: str, n: int = 10) -> str:
+    """The first lines of a text file of the project, as they are in the file."""
     raise NotImplementedError  # your code here
 
 
-COUNT_LINES = ToolSpec("count_lines", count_lines, ToolTraits(ToolKind.OTHER))  # your traits here
+HEAD = ToolSpec("head", head, ToolTraits(ToolKind.OTHER))  # your traits here
 
 # %%
-check_count_lines(COUNT_LINES)
+check_head(HEAD)

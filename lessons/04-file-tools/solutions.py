@@ -9,24 +9,25 @@ from decode.tools.paths import resolve_path
 TRAITS = ToolTraits(ToolKind.READ_ONLY, rules=("Read",), path="path")
 
 
-async def count_file_lines(ctx: RunContext[AgentDeps], path: str) -> int:
-    """Count the lines of a text file of the project.
+async def first_lines(ctx: RunContext[AgentDeps], path: str, n: int = 10) -> str:
+    """The first lines of a text file of the project, as they are in the file.
 
     Args:
         path: File path, relative to the working directory.
+        n: How many lines.
     """
     executor = ctx.deps.executor
     real = await resolve_path(executor, path)  # a ModelRetry for anything outside the Workspace
-    data = await executor.read_bytes(real)
-    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+    text = (await executor.read_bytes(real)).decode("utf-8", errors="replace")
+    return "".join(text.splitlines(keepends=True)[:n])
 
 
-async def unconfined_count_lines(ctx: RunContext[AgentDeps], path: str) -> int:
-    """Count the lines of a text file of the project."""
-    data = await ctx.deps.executor.read_bytes(ctx.deps.workspace / path)  # `..` walks out
-    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+async def first_lines_from_disk(ctx: RunContext[AgentDeps], path: str, n: int = 10) -> str:
+    """The first lines of a text file of the project (the mistake: confined, but read with `open()`)."""
+    real = await resolve_path(ctx.deps.executor, path)
+    return "".join(real.read_text().splitlines(keepends=True)[:n])  # this machine's disk, not the Workspace
 
 
-# The exercise is the declaration: the ToolSpec, whose function the model calls as `count_lines`.
-count_lines = ToolSpec("count_lines", count_file_lines, TRAITS)
-wrong_count_lines = ToolSpec("count_lines", unconfined_count_lines, TRAITS)
+# The exercise is the declaration: the ToolSpec, whose function the model calls as `head`.
+head = ToolSpec("head", first_lines, TRAITS)
+wrong_head = ToolSpec("head", first_lines_from_disk, TRAITS)

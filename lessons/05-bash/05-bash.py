@@ -420,7 +420,9 @@ await show_turn(play(turns, default_tools()), "make the tests pass")
 # Write `run_command(command, timeout)`: run `bash -c command` with stdin closed and return
 # `(exit_code, stdout)` as text. When it runs past `timeout` seconds, kill **everything** it
 # started and return `(None, "")` — within a few seconds, whatever the command left in the
-# background. (Careful: `os.killpg` on a group you did not create is the notebook's own group.)
+# background, grandchildren included: the check runs `(sleep 60 & …); sleep 60`, whose background
+# sleep is no child of bash once the subshell has exited. (Careful: `os.killpg` on a group you did
+# not create is the notebook's own group.)
 
 # %%
 from exercises import check_run_command
@@ -439,10 +441,12 @@ check_run_command(run_command)
 # Write a class `HeadTail(limit)` with `feed(chunk: bytes)` (called once per chunk, as
 # `executor.run` calls `on_stdout`) and `text() -> str`. When at most `limit` bytes came in,
 # `text()` is all of them (decoded as UTF-8). Past that it is the first `limit // 2` bytes, then
-# `f"\n[… {omitted} bytes omitted …]\n"`, then the last `limit // 2` bytes. And it must hold
-# about `limit` bytes in memory however much is fed: the check feeds it 20 MB. Once it passes,
-# try it on a real command: `await executor.run(["seq", "1", "100000"], timeout=10,
-# on_stdout=capture.feed, on_stderr=capture.feed)`.
+# `f"\n[… {omitted} bytes omitted …]\n"`, then the last `limit // 2` bytes. Everything counts
+# bytes, not characters, and a chunk may end in the middle of a character (`é` is two bytes): keep
+# bytes, and decode what you kept in `text()`. And it must hold about `limit` bytes in memory
+# however much is fed: the check feeds it 20 MB. Once it passes, try it on a real command:
+# `await executor.run(["seq", "1", "100000"], timeout=10, on_stdout=capture.feed,
+# on_stderr=capture.feed)`.
 
 # %%
 from exercises import check_head_tail

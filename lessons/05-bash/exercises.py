@@ -7,6 +7,7 @@ reason (`course.check`). The reference solutions are in `solutions.py`.
 import contextlib
 import os
 import random
+import re
 import shlex
 import signal
 import subprocess
@@ -47,7 +48,9 @@ def check_run_command(run_command: Callable[[str, float], tuple[int | None, str]
         )
         with tempfile.TemporaryDirectory() as folder:
             pid_file = Path(folder) / "bg.pid"
-            command = f"sleep 60 & echo $! > {shlex.quote(str(pid_file))}; sleep 60"
+            # The background sleep is bash's grandchild: its parent, the subshell, exits at once, so
+            # killing bash's children (`pkill -P`) misses it. Only the process group holds it.
+            command = f"(sleep 60 & echo $! > {shlex.quote(str(pid_file))}); sleep 60"
             started = time.monotonic()
             done = run_command(command, 1)
             took = time.monotonic() - started
@@ -59,8 +62,9 @@ def check_run_command(run_command: Callable[[str, float], tuple[int | None, str]
                 assert took < 10, f"run_command(..., 1) took {took:.0f} s: on timeout, kill and return at once"
                 assert tuple(done) == (None, ""), f"on timeout, return (None, ''), not {done!r}"
                 assert _wait_until(lambda: not _running(background), 3), (
-                    f"after the timeout, `sleep 60 &` (pid {background}) is still running: kill the whole "
-                    "process group (start bash with start_new_session=True, then os.killpg(pid, SIGKILL))"
+                    f"after the timeout, `(sleep 60 &)` (pid {background}), a grandchild of bash, is still "
+                    "running: kill the whole process group (start bash with start_new_session=True, then "
+                    "os.killpg(pid, SIGKILL)); killing bash or its children misses what they started"
                 )
             finally:
                 with contextlib.suppress(ProcessLookupError):
@@ -81,6 +85,15 @@ def check_head_tail(head_tail: Callable[[int], Any]) -> Verdict:
         small.feed(b"hello\n")
         small.feed(b"world\n")
         assert small.text() == "hello\nworld\n", f"within the limit, text() is everything fed, not {small.text()!r}"
+
+        # A character split over two chunks, as a pipe may hand it over: `é` is two bytes, c3 a9.
+        split = head_tail(100)
+        split.feed(b"caf\xc3")
+        split.feed(b"\xa9\n")
+        assert split.text() == "café\n", (
+            f"b'caf\\xc3' then b'\\xa9\\n' gave {split.text()!r}, not 'café\\n': a character can arrive in two "
+            "chunks, so keep bytes and decode them in text(), not chunk by chunk"
+        )
 
         # A real command, read in pipe-sized chunks as `executor.run` hands them over.
         capture = head_tail(1000)
@@ -109,6 +122,20 @@ def check_head_tail(head_tail: Callable[[int], Any]) -> Verdict:
             capture.feed(bytes(data[at : at + size]))
             at += size
         assert capture.text() == expected, "chunks of other sizes (1 byte, 70 KB) give another text()"
+
+        # Two-byte characters cut by every chunk boundary: the limit and the note count bytes.
+        accents = ("é" * 600).encode()  # 1,200 bytes, 600 characters
+        capture = head_tail(1000)
+        for at in range(0, len(accents), 3):
+            capture.feed(accents[at : at + 3])
+        expected = "é" * 250 + _note(200) + "é" * 250
+        got = capture.text()
+        note = re.search(r"\[… .* omitted …\]", got)
+        assert got == expected, (
+            f"600 × 'é' (1,200 bytes) fed 3 bytes at a time, limit 1000: text() should be 250 × 'é' (500 bytes), "
+            f"then {_note(200)!r}, then 250 × 'é'; got {got[:6]!r} … {got[-6:]!r}, {got.count('�')} × '�', "
+            f"note {note.group() if note else None!r}: count bytes, and decode the bytes you keep, not each chunk"
+        )
 
         # 20 MB through it must not hold 20 MB.
         capture = head_tail(10_000)

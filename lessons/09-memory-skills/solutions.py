@@ -31,7 +31,7 @@ def parse_skill(path: Path) -> tuple[str, str, str]:
         raise ValueError(f"{path}: no front matter")
     meta = yaml.safe_load(match.group(1)) or {}
     name, description = meta.get("name"), meta.get("description")
-    if not isinstance(name, str) or not NAME.match(name) or len(name) > 64:
+    if not isinstance(name, str) or not NAME.fullmatch(name) or len(name) > 64:
         raise ValueError(f"{path}: name must be lowercase letters, digits and hyphens")
     if name != path.parent.name:
         raise ValueError(f"{path}: name {name!r} differs from its folder {path.parent.name!r}")
