@@ -23,15 +23,19 @@ def project(tmp_path: Path) -> Path:
 
 
 async def run_tools(project: Path, tmp_path: Path, calls: list[dict]) -> list[str]:
+    """Each call's result, in the order of `calls` (parallel calls may finish in any order)."""
     script = tmp_path / "script.json"
     script.write_text(json.dumps([{"tool_calls": calls}, {"text": "done"}]))
     options = LoopOptions(home=project, settings=Settings(_env_file=None), model=f"script:{script}")
     loop = build_loop(options).loop
-    results = []
+    started: list[str] = []
+    results: dict[str, str] = {}
     async for event in loop.run_turn("search"):
-        if event.kind == "tool_result":
-            results.append(event.result.content)
-    return results
+        if event.kind == "tool_call":
+            started.append(event.call.id)
+        elif event.kind == "tool_result":
+            results[event.result.call_id] = event.result.content
+    return [results[call_id] for call_id in started]
 
 
 async def test_grep_over_the_project_skips_denied_and_secret_files(project: Path, tmp_path: Path) -> None:
