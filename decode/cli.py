@@ -61,7 +61,7 @@ class LazyGroup(click.Group):
             ctx.meta["decode.listing_commands"] = False
 
 
-@click.group(cls=LazyGroup, invoke_without_command=True)
+@click.group(cls=LazyGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="decode", message="%(prog)s %(version)s")
 # [lesson 03]
 # The REPL's options: each reaches `run_repl()` under its own name.

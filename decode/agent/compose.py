@@ -34,6 +34,7 @@ from decode.models.retry import OnRetry
 from decode.permissions.gate import PermissionGate  # [lesson 06]
 from decode.permissions.hook import ApproveCallback, PermissionHook  # [lesson 06]
 from decode.permissions.settings_files import SettingsProblem  # [lesson 08]
+from decode.permissions.situation import PermissionSituation  # [lesson 06]
 from decode.permissions.types import Mode  # [lesson 06]
 from decode.tools.catalog import default_tools  # [lesson 04]
 from decode.tools.environment import command_environment  # [lesson 05]
@@ -108,7 +109,7 @@ def command_environment_for(settings: Settings) -> dict[str, str]:
 #       ─▶ session (new or resumed)  # [lesson 08]
 #       ─▶ model (the Model Gateway)
 #       ─▶ executor (local unless given)  # [lesson 04]
-#       ─▶ Permission Gate (rules files, mode) ─▶ Permission Hook  # [lesson 06]
+#       ─▶ Permission Gate (rules files, mode) ─▶ Permission Hook, Permission Situation  # [lesson 06]
 #       ─▶ Agent (the tools, their traits)
 #       ─▶ AgentLoop (history, usage)
 def build_loop(options: LoopOptions) -> Conversation:
@@ -159,7 +160,13 @@ def build_loop(options: LoopOptions) -> Conversation:
     agent = build_agent(
         model,
         tools=options.tools,
-        capabilities=[PermissionHook(gate, harness_home=options.home, approve=options.approve)],  # [lesson 06]
+        # [lesson 06]
+        capabilities=[
+            PermissionHook(gate, harness_home=options.home, approve=options.approve),
+            # The model is told the mode (and that no one can approve, headless); plan mode offers only reads.
+            PermissionSituation(gate, headless=options.approve is None),
+        ],
+        # [/lesson 06]
     )
     loop = AgentLoop(agent, deps, model=model, max_requests=options.max_requests or settings.max_requests)
     loop.session, loop.history = session, history  # [lesson 08]

@@ -14,6 +14,7 @@ from pydantic_ai import Agent, RunContext
 from pydantic_ai.capabilities import AbstractCapability
 from pydantic_ai.models import Model
 
+from decode.agent.git_state import git_instructions  # [lesson 05]
 from decode.entities.deps import AgentDeps
 from decode.entities.tools import ToolSpec
 from decode.memory.instructions import memory_instructions  # [lesson 09]
@@ -40,6 +41,7 @@ def environment_instructions(ctx: RunContext[AgentDeps]) -> str:
 
 DYNAMIC_INSTRUCTIONS = [
     environment_instructions,
+    git_instructions,  # the branch and a short status, read again for every request  # [lesson 05]
     # [lesson 09]
     # Memory and the skills catalogue are read again on every request, so edits apply at once.
     memory_instructions,

@@ -196,6 +196,7 @@ class AgentLoop:
         try:
             compaction = await self.session.compact(self.history, self.model, focus)
         except CompactionError as exc:
+            self.usage = self.usage + (exc.usage or Usage())  # a request made in vain still counts
             return Notice(level="warning", message=f"compaction failed: {exc}; the history is unchanged")
         self.history = compaction.history
         self.usage = self.usage + compaction.usage

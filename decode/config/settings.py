@@ -65,6 +65,12 @@ class Settings(BaseSettings):
     """Tokens the model can hold, for a model whose own window is not known; the REPL's context gauge
     shows how full it is."""
     # [/lesson 03]
+    # [lesson 08]
+
+    context_windows: dict[str, int] = Field(default_factory=dict, validation_alias=_env("DECODE_CONTEXT_WINDOWS"))
+    """Tokens per model, as JSON: `{"openai-compatible:qwen3-coder": 32768}`; a key may end in `*`. Wins over
+    DECODE_CONTEXT_WINDOW, what an OpenAI-compatible server says (`/v1/models`) and decode's table."""
+    # [/lesson 08]
 
     request_timeout: float = Field(120.0, gt=0, validation_alias=_env("DECODE_REQUEST_TIMEOUT"))
     """Seconds to wait for a model's HTTP response before giving up on that attempt."""
@@ -128,6 +134,12 @@ class Settings(BaseSettings):
     them) without asking, unless an allow rule names them. Names or patterns like `*.pem`
     (gitignore syntax), comma-separated (or a JSON list)."""
     # [/lesson 06]
+    # [lesson 09]
+
+    session_notes: bool = Field(False, validation_alias=_env("DECODE_SESSION_NOTES"))
+    """Write one line about each REPL session to `.decode/MEMORY.md` when you leave or `/clear` (one
+    extra model request, in the background; leaving never waits on its retries). Off: leaving is instant."""
+    # [/lesson 09]
     # [lesson 05]
 
     # [lesson 06]

@@ -41,7 +41,7 @@ def as_json(info: SessionInfo) -> dict[str, object]:
     }
 
 
-@click.command()
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--json", "as_json_lines", is_flag=True, help="One JSON object per session instead of a table.")
 def sessions(as_json_lines: bool) -> None:
     """List the sessions saved in this directory (.decode/sessions/), most recent first."""

@@ -4,7 +4,9 @@ Past `SUMMARISE_AT` (about 80 % full) before the next turn, or on demand with `/
 one request to the active model turns the older history into a structured summary (goal,
 constraints, progress, decisions, next steps, files touched); the recent tail stays verbatim
 after it. If the request fails, or returns nothing, the history stays exactly as it was and the
-caller says so.
+caller says so. Compaction never grows the context: with less than `MIN_SUMMARISED_TOKENS` before
+the tail nothing is asked at all, and a summary that would leave the history no smaller than it
+was is thrown away (the error carries what its request cost, so it is still counted).
 
 The history is cut only where no tool call waits for its result (`safe_cuts`): a call and its
 result are never separated, which providers reject. The instructions are rebuilt for every
@@ -37,6 +39,9 @@ from decode.models.cost import response_usage
 SUMMARISE_AT = 0.8
 """Fill fraction past which the older history is summarised before the next turn."""
 
+MIN_SUMMARISED_TOKENS = 200
+"""Below this much history before the tail, a summary (its six headings alone) would save nothing."""
+
 TRANSCRIPT_PART_CHARS = 2_000
 """Longest text of one part in the transcript sent for summarising (tool outputs are clipped)."""
 
@@ -58,7 +63,13 @@ receives those with every request anyway."""
 
 
 class CompactionError(Exception):
-    """No summary could be made; the history is unchanged. The message says why."""
+    """No summary could be made; the history is unchanged. The message says why.
+
+    `usage` is what a request that was made anyway cost (a summary too long to use), else None."""
+
+    def __init__(self, message: str, usage: Usage | None = None) -> None:
+        super().__init__(message)
+        self.usage = usage
 
 
 @dataclass(frozen=True)
@@ -216,6 +227,10 @@ async def summarise(
     if cut is None:
         raise CompactionError("nothing to compact yet: no earlier turn can be separated from the last one")
     head, tail = list(messages[:cut]), list(messages[cut:])
+    if estimate_tokens(head) < MIN_SUMMARISED_TOKENS:
+        raise CompactionError(
+            f"nothing worth summarising yet: the {len(head)} older messages are shorter than a summary would be"
+        )
     prompt = f"Summarise this transcript:\n\n<transcript>\n{render_transcript(head)}\n</transcript>"
     if focus:
         prompt += f"\n\nThe user asks the summary to focus on: {focus}"
@@ -228,9 +243,12 @@ async def summarise(
         raise CompactionError(f"the summarising request failed: {detail}") from exc
     summary = (response.text or "").strip()
     if not summary:
-        raise CompactionError("the model returned an empty summary")
+        raise CompactionError("the model returned an empty summary", response_usage(response))
+    history = summarised_history(summary, head, tail)
+    if estimate_tokens(history) >= estimate_tokens(messages):
+        raise CompactionError("the summary was no shorter than what it would replace", response_usage(response))
     return Compaction(
-        history=summarised_history(summary, head, tail),
+        history=history,
         summary=summary,
         replaced=len(head),
         kept=len(tail),

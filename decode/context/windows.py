@@ -1,9 +1,16 @@
 """Context windows: how many tokens a model can hold, and how full a conversation is.
 
 Every model has a context window: the most tokens one request may carry (instructions, tool
-definitions, the whole history, and the answer). `context_window()` looks the model up in a
-small table; a model it does not know gets a conservative default and one warning, and the
-`DECODE_CONTEXT_WINDOW` setting overrides both (a local model served with a small context).
+definitions, the whole history, and the answer). `context_window()` asks, first to answer wins:
+
+1. `DECODE_CONTEXT_WINDOWS`, a window per model string the user set (`{"openai-compatible:qwen3": 32768}`);
+2. `DECODE_CONTEXT_WINDOW`, one window for any model;
+3. the server, for a local model (`openai-compatible:`, `modal:`): its `/v1/models` list says how
+   many tokens it serves (vLLM's `max_model_len`, LM Studio's `max_context_length`, a
+   `context_length`), or llama.cpp's `/props` (`n_ctx`). One request of at most `SERVER_TIMEOUT_S`,
+   once per server and model in a process (the REPL asks while it warms up, off the prompt's way);
+4. a small table of known models;
+5. a conservative default, with one warning.
 
 `context_tokens()` says how full a history is. The provider's own count comes first: each
 response carries the usage of its request, so the last response's input + output tokens are
@@ -19,6 +26,8 @@ from __future__ import annotations
 import fnmatch
 import json
 import logging
+import urllib.parse
+import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -84,7 +93,17 @@ WINDOWS: tuple[tuple[str, int], ...] = (
 # sets a small one on purpose.
 OFFLINE_PROVIDERS: dict[str, int] = {"script": 128_000, "test": 128_000}
 
+SERVER_TIMEOUT_S = 1.0
+"""How long to wait for a server's model list: a local server answers in milliseconds."""
+
+SERVER_PROVIDERS = ("openai-compatible", "modal")
+"""Providers whose server is asked for the window (OpenRouter's models are in the table)."""
+
+# Keys of a `/v1/models` entry that say the served window, by server.
+SERVER_KEYS = ("max_model_len", "max_context_length", "context_length", "context_window")
+
 _warned: set[str] = set()
+_asked: dict[tuple[str, str], int | None] = {}
 
 
 @dataclass(frozen=True)
@@ -101,11 +120,17 @@ def context_window(model: str, settings: Settings | None = None) -> ContextWindo
     A `DECODE_CONTEXT_WINDOW` the user set wins; then the table; then `DEFAULT_WINDOW`, with a
     warning the first time each unknown model is seen in this process.
     """
-    if settings is not None and "context_window" in settings.model_fields_set:
-        return ContextWindow(settings.context_window)
     provider, _, name = model.strip().partition(":")
+    if settings is not None:
+        for pattern, tokens in settings.context_windows.items():
+            if fnmatch.fnmatchcase(model.strip(), pattern):
+                return ContextWindow(tokens)
+        if "context_window" in settings.model_fields_set:
+            return ContextWindow(settings.context_window)
     if provider in OFFLINE_PROVIDERS:
         return ContextWindow(OFFLINE_PROVIDERS[provider])
+    if settings is not None and provider in SERVER_PROVIDERS and (served := _served_window(provider, name, settings)):
+        return ContextWindow(served)
     bare = name.rsplit("/", 1)[-1].lower()
     for pattern, tokens in WINDOWS:
         if fnmatch.fnmatchcase(bare, pattern):
@@ -113,11 +138,66 @@ def context_window(model: str, settings: Settings | None = None) -> ContextWindo
     if model not in _warned:
         _warned.add(model)
         logger.warning(
-            "no context window known for %s; assuming %s tokens (set DECODE_CONTEXT_WINDOW to change it)",
+            "no context window known for %s; assuming %s tokens (set DECODE_CONTEXT_WINDOWS or DECODE_CONTEXT_WINDOW)",
             model,
             f"{DEFAULT_WINDOW:,}",
         )
     return ContextWindow(DEFAULT_WINDOW, known=False)
+
+
+def _served_window(provider: str, name: str, settings: Settings) -> int | None:
+    """What the server behind `provider` says it serves for model `name`, or None (asked once a process)."""
+    if provider == "modal":
+        base, key = settings.modal_llm_url, settings.modal_llm_token
+    else:
+        base, key = settings.openai_base_url, settings.openai_api_key
+    if not base:
+        return None
+    if (base, name) not in _asked:
+        _asked[base, name] = server_window(base, name, key.get_secret_value() if key is not None else None)
+    return _asked[base, name]
+
+
+def server_window(base_url: str, name: str, api_key: str | None = None) -> int | None:
+    """The window an OpenAI-compatible server at `base_url` (…/v1) serves `name` with, if it says.
+
+    `GET /models`: the entry whose `id` is `name` (or the only one), read for `SERVER_KEYS` or a
+    `meta.n_ctx`; a llama.cpp entry without one: `GET /props`, `default_generation_settings.n_ctx`.
+    Any failure (no answer in `SERVER_TIMEOUT_S`, an error status, a body of another shape) is None.
+    """
+    base = base_url.rstrip("/")
+    listing = _get_json(f"{base}/models", api_key)
+    entries = listing.get("data") if isinstance(listing, dict) else None
+    if not isinstance(entries, list):
+        return None
+    entries = [entry for entry in entries if isinstance(entry, dict)]
+    entry = next((e for e in entries if e.get("id") == name), entries[0] if len(entries) == 1 else None)
+    if entry is None:
+        return None
+    meta = entry.get("meta") if isinstance(entry.get("meta"), dict) else {}
+    for value in [*(entry.get(key) for key in SERVER_KEYS), meta.get("n_ctx")]:
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    if entry.get("owned_by") == "llamacpp":  # the served n_ctx is in /props (n_ctx_train is the model's most)
+        root = base.removesuffix("/v1")
+        props = _get_json(f"{root}/props", api_key)
+        settings = props.get("default_generation_settings") if isinstance(props, dict) else None
+        n_ctx = settings.get("n_ctx") if isinstance(settings, dict) else None
+        if isinstance(n_ctx, int) and not isinstance(n_ctx, bool) and n_ctx > 0:
+            return n_ctx
+    return None
+
+
+def _get_json(url: str, api_key: str | None) -> object:
+    if urllib.parse.urlsplit(url).scheme not in {"http", "https"}:
+        return None
+    headers = {"Accept": "application/json", **({"Authorization": f"Bearer {api_key}"} if api_key else {})}
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=SERVER_TIMEOUT_S) as answer:
+            return json.loads(answer.read(4_000_000))
+    except (OSError, ValueError) as exc:  # URLError, a timeout, a refused connection; not JSON
+        logger.debug("no context window from %s: %s", url, exc)
+        return None
 
 
 def estimate_tokens(messages: Sequence[ModelMessage]) -> int:

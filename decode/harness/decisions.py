@@ -13,8 +13,11 @@ which one their answer goes to. So every question goes through a `DecisionChanne
 
 A `Question` has a text, the `Option`s offered (each with a short key such as `y` or `1`), and
 whether an answer of the user's own is welcome ("no, use pnpm here"). The front end shows `current`, and routes the
-next line the user sends to `answer()` instead of to the agent. Aborting the turn cancels the
-waiting `ask()`s: the question disappears with the turn.
+next line the user sends to `answer()` instead of to the agent (or a single key: an option whose
+key is one character answers as soon as it is pressed on an empty line). `waiting` holds every
+question asked and not yet answered, the current one included: a tool call whose question waits
+is waiting for the user, not working, and its clock stops. Aborting the turn cancels the waiting
+`ask()`s: the question disappears with the turn.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ class Option:
 
     key: str
     label: str
+    note: str = ""
+    """Shown after the label in the hint, not matched: `a = always: Bash(python:*)`."""
 
     def matches(self, text: str) -> bool:
         word = text.strip().lower()
@@ -47,10 +52,16 @@ class Question:
     matches no option is then the answer. None: only the options answer."""
     detail: str = ""
     """A line of context printed once when the question is asked (the gate's reason)."""
+    body: str = ""
+    """Text shown whole, once, when the question is asked (a long command, in a panel); '' for none."""
+    title: str = ""
+    """The body's title (the tool's name)."""
+    about: str = ""
+    """What waits for the answer: the id of the tool call whose approval this is, if any."""
 
     def hint(self) -> str:
         """`y = yes · a = always · n = no · or type your answer`."""
-        choices = [f"{option.key} = {option.label}" for option in self.options]
+        choices = [f"{option.key} = {option.label}{option.note}" for option in self.options]
         if self.free_text:
             choices.append(f"or {self.free_text}")
         return " · ".join(choices)
@@ -86,6 +97,7 @@ class DecisionChannel:
     def __init__(self, on_change: Callable[[], None] = lambda: None) -> None:
         self.on_change = on_change  # redraw: the question on screen changed
         self._current: _Asked | None = None
+        self._waiting: list[Question] = []
         self._one_at_a_time = asyncio.Lock()
 
     @property
@@ -93,16 +105,26 @@ class DecisionChannel:
         """The question on screen, if one is waiting for its answer."""
         return self._current.question if self._current is not None else None
 
+    @property
+    def waiting(self) -> tuple[Question, ...]:
+        """Every question asked and not answered yet: the current one and those waiting their turn."""
+        return tuple(self._waiting)
+
     async def ask(self, question: Question) -> Reply:
         """Ask `question` once no other question is open, and wait for the answer."""
-        async with self._one_at_a_time:
-            self._current = _Asked(question)
-            self.on_change()
-            try:
-                return await self._current.reply
-            finally:
-                self._current = None
+        self._waiting.append(question)
+        self.on_change()
+        try:
+            async with self._one_at_a_time:
+                self._current = _Asked(question)
                 self.on_change()
+                try:
+                    return await self._current.reply
+                finally:
+                    self._current = None
+        finally:
+            self._waiting.remove(question)
+            self.on_change()
 
     def answer(self, line: str) -> Reply | None:
         """Take `line` as the answer to the open question; None if there is none or the line answers nothing.

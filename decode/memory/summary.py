@@ -1,8 +1,10 @@
 """The session note: one line about a finished session, appended to `.decode/MEMORY.md`.
 
-When the user leaves (or `/clear`s), one short request on the active model turns the session's
-transcript into a single line, and that line is appended to the notes file with the date. The
-next session reads it back as memory (`files.py`), so decode remembers what was done here.
+Opt-in (`DECODE_SESSION_NOTES=true`): when the user leaves (or `/clear`s), one short request on
+the active model turns the session's transcript into a single line, and that line is appended to
+the notes file with the date. The next session reads it back as memory (`files.py`), so decode
+remembers what was done here. The request is made once, without the Retrying Model's back-off
+(`without_retries`), and given at most `SUMMARY_TIMEOUT` seconds: leaving never waits on retries.
 
 Two cases write nothing: a session that did nothing (no completed turn), and a model that cannot
 be reached; the second says so in a `Notice`, because the user may have expected the note.
@@ -20,6 +22,7 @@ from pydantic_ai.models import Model
 from decode.config.harness_home import make_parent_dirs
 from decode.entities.events import Notice
 from decode.memory.files import PROJECT_NOTES
+from decode.models.retry import RetryingModel
 
 logger = logging.getLogger(__name__)
 
@@ -32,8 +35,13 @@ TRANSCRIPT_LIMIT = 16_000
 """Characters of transcript sent to the summariser; the first prompt and the newest lines are kept."""
 NOTE_LIMIT = 300
 """Characters a note may have; a model that rambles is cut."""
-SUMMARY_TIMEOUT = 30.0
+SUMMARY_TIMEOUT = 10.0
 """Seconds to wait for the summary before giving up, so leaving decode never hangs."""
+
+
+def without_retries(model: Model | str) -> Model | str:
+    """The model without the Retrying Model around it: the note is one attempt, never a back-off."""
+    return model.wrapped if isinstance(model, RetryingModel) else model
 
 
 def session_did_something(history: list[ModelMessage]) -> bool:
@@ -101,7 +109,7 @@ async def record_session(
         return None
     try:
         async with asyncio.timeout(max_wait_s):
-            note = await summarise_session(model, history)
+            note = await summarise_session(without_retries(model), history)
     # Leaving decode must never fail, whatever the model does (unreachable, no key, timeout,
     # an exhausted script, a bad response): the note is skipped and the user told why.
     except Exception as exc:

@@ -11,6 +11,11 @@
 
 Provider SDKs are imported only for the provider in use: each is slow to import. Every network
 model is wrapped in `RetryingModel`, with the SDK's own retries off, so one policy applies.
+
+Every request carries one system message: pydantic-ai sends each instruction part (the fixed
+instructions, each dynamic one) as a system message of its own, and the chat templates of many
+local models accept only one, at the start. The OpenAI-compatible models are told to merge them.
+Other providers' names (`openai:`, `anthropic:`…) are refused with the string to use instead.
 """
 
 from pathlib import Path
@@ -25,14 +30,31 @@ from decode.models.retry import OnRetry, RetryingModel
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
+    from pydantic_ai.profiles.openai import OpenAIModelProfile
 
 PROVIDERS = ("google-gla", "openrouter", "modal", "openai-compatible", "test", "script")
+
+# Provider names other tools use (pydantic-ai, Claude Code, Codex, OpenCode): what to write here instead.
+INSTEAD: dict[str, str] = {
+    "openai": "openrouter:openai/{name} (OPENROUTER_API_KEY), or openai-compatible:{name} with "
+    "OPENAI_BASE_URL=https://api.openai.com/v1 and OPENAI_API_KEY",
+    "anthropic": "openrouter:anthropic/{name} (OPENROUTER_API_KEY)",
+    "google": "google-gla:{name} (GEMINI_API_KEY)",
+    "gemini": "google-gla:{name} (GEMINI_API_KEY)",
+    "google-vertex": "google-gla:{name} (GEMINI_API_KEY)",
+    "ollama": "openai-compatible:{name} with OPENAI_BASE_URL=http://localhost:11434/v1",
+    "vllm": "openai-compatible:{name} with OPENAI_BASE_URL set to the server's /v1 address",
+    "lmstudio": "openai-compatible:{name} with OPENAI_BASE_URL=http://localhost:1234/v1",
+}
 
 
 def split_model_string(spec: str) -> tuple[str, str]:
     """`"openrouter:qwen/qwen3-coder"` → `("openrouter", "qwen/qwen3-coder")`; `"test"` → `("test", "")`."""
     provider, _, name = spec.strip().partition(":")
     name = name.strip()
+    if provider not in PROVIDERS and provider.lower() in INSTEAD:
+        instead = INSTEAD[provider.lower()].format(name=name or "NAME")
+        raise ModelConfigError(f"decode has no {provider}: provider; for {spec.strip()!r} use {instead}")
     if provider not in PROVIDERS:
         known = ", ".join(p if p == "test" else f"{p}:" for p in PROVIDERS)
         raise ModelConfigError(f"unknown model provider in {spec!r}: use one of {known}")
@@ -73,6 +95,11 @@ def resolve_model(spec: str, settings: Settings, *, on_retry: OnRetry | None = N
     )
 
 
+# Merged on top of the provider's own profile for the model (pydantic-ai's switch for the templates that
+# reject a second system message; its vLLM provider sets it too). Gemini takes one system instruction anyway.
+ONE_SYSTEM_MESSAGE: "OpenAIModelProfile" = {"openai_chat_supports_multiple_system_messages": False}
+
+
 def _gemini(name: str, settings: Settings) -> Model:
     if settings.gemini_api_key is None:
         raise MissingKeyError("GEMINI_API_KEY", "google-gla:", str(settings.env_file))
@@ -102,7 +129,7 @@ def _openrouter(name: str, settings: Settings) -> Model:
     from pydantic_ai.providers.openrouter import OpenRouterProvider
 
     client = _openai_client(settings.openrouter_base_url, settings.openrouter_api_key.get_secret_value(), settings)
-    return OpenRouterModel(name, provider=OpenRouterProvider(openai_client=client))
+    return OpenRouterModel(name, provider=OpenRouterProvider(openai_client=client), profile=ONE_SYSTEM_MESSAGE)
 
 
 def _openai_chat(name: str, base_url: str, api_key: SecretStr | None, settings: Settings) -> Model:
@@ -112,4 +139,4 @@ def _openai_chat(name: str, base_url: str, api_key: SecretStr | None, settings: 
     # Local servers (Ollama, llama.cpp) accept any key; the SDK insists on one being set.
     key = api_key.get_secret_value() if api_key is not None else "not-needed"
     client = _openai_client(base_url, key, settings)
-    return OpenAIChatModel(name, provider=OpenAIProvider(openai_client=client))
+    return OpenAIChatModel(name, provider=OpenAIProvider(openai_client=client), profile=ONE_SYSTEM_MESSAGE)

@@ -4,11 +4,12 @@
     decode permissions check bash "git status && rm -rf build"
     decode permissions check read src/../.env --json     # {"decision": …, "rule": …, "source": …}
 
-Exit codes: 0 the answer was printed (whatever the decision), 2 usage error (an unknown tool, a
-bad setting).
+Exit codes of `check`: 0 allow, 3 ask, 4 deny (the answer is printed in every case), 2 a usage
+error (an unknown tool, a malformed MCP tool name, a bad setting); `decode permissions` alone: 0.
 """
 
 import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +17,7 @@ import click
 
 from decode.entities.tools import ToolKind, ToolTraits
 from decode.permissions.gate import PermissionGate
-from decode.permissions.types import Mode, Verdict
+from decode.permissions.types import Decision, Mode, Verdict
 
 if TYPE_CHECKING:
     from decode.entities.tools import ToolSpec
@@ -38,6 +39,9 @@ _mode_option = click.option(
     help="default, plan, accept-edits or bypass (default: the settings' defaultMode, else default).",
 )
 _json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+EXIT_CODES = {Decision.ALLOW: 0, Decision.ASK: 3, Decision.DENY: 4}
+"""`decode permissions check`'s exit code for each decision (2 stays click's usage error)."""
+_MCP_TOOL = re.compile(r"mcp__[A-Za-z0-9-](?:[A-Za-z0-9_-]*[A-Za-z0-9-])?__[A-Za-z0-9_-]*[A-Za-z0-9-]")
 
 
 def _load(mode: Mode | None) -> PermissionGate:
@@ -52,7 +56,7 @@ def _load(mode: Mode | None) -> PermissionGate:
     return gate
 
 
-@click.group(invoke_without_command=True)
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @_mode_option
 @_json_option
 @click.pass_context
@@ -80,16 +84,23 @@ def permissions(ctx: click.Context, mode: Mode | None, as_json: bool) -> None:
         problems = [str(problem) for problem in gate.problems]
         click.echo(json.dumps({"mode": gate.mode.value, "mode_source": where, "rules": rules, "problems": problems}))
         return
-    click.echo(f"mode: {gate.mode} ({where})")
+    for line in describe_rules(gate, where):
+        click.echo(line)
+
+
+def describe_rules(gate: PermissionGate, where: str) -> list[str]:
+    """The mode (and `where` it was set) and the rules in force, one line each (REPL `/permissions` too)."""
+    lines = [f"mode: {gate.mode} ({where})"]
     if not gate.rules:
-        click.echo("no rules: the mode decides every call")
+        lines.append("no rules: the mode decides every call")
     width = max((len(rule.text) for rule in gate.rules), default=0)
     for rule in gate.rules:
         layer = f" ({rule.source.layer})" if rule.source else ""
-        click.echo(f"{rule.action.value:<5}  {rule.text:<{width}}  {rule.source}{layer}")
+        lines.append(f"{rule.action.value:<5}  {rule.text:<{width}}  {rule.source}{layer}")
+    return lines
 
 
-@permissions.command()
+@permissions.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("tool")
 @click.argument("argument", required=False, default="")
 @_mode_option
@@ -100,6 +111,8 @@ def check(tool: str, argument: str, mode: Mode | None, as_json: bool) -> None:
     TOOL is a tool's name (bash, read, write, edit, glob, grep…), the first rule name it answers
     to (Bash, Read…), or an MCP tool name (mcp__server__tool); ARGUMENT is the command, path,
     glob pattern or URL. The gate decides by the tool's declared traits, as in a session.
+
+    Exit code: 0 allow, 3 ask, 4 deny; 2 a usage error (an unknown tool).
     """
     import asyncio
 
@@ -110,11 +123,14 @@ def check(tool: str, argument: str, mode: Mode | None, as_json: bool) -> None:
         click.echo(json.dumps(verdict.to_json()))
     else:
         click.echo(_describe(verdict, gate.mode))
+    raise SystemExit(EXIT_CODES[verdict.decision])
 
 
 def _find_tool(typed: str) -> tuple[str, ToolTraits]:
     """The tool TOOL names and its traits; a usage error (exit 2) listing the tools if none."""
     if typed.startswith("mcp__"):  # an MCP tool answers to its own name (and its server's)
+        if not _MCP_TOOL.fullmatch(typed):
+            raise click.UsageError(f"{typed!r} is not an MCP tool name: mcp__SERVER__TOOL (ASCII letters, digits, _ -)")
         return typed, ToolTraits(ToolKind.OTHER, rules=(typed,))
     from decode.tools.catalog import default_tools
 

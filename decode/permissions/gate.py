@@ -30,6 +30,8 @@ from decode.config.harness_home import HARNESS_DIR
 from decode.entities.tools import UNDECLARED, ToolKind, ToolTraits
 from decode.permissions import paths
 from decode.permissions.commands import Check, CommandAnalysis, analyse_command
+from decode.permissions.prefixes import command_prefix
+from decode.permissions.readonly import ReadOnly, judge
 from decode.permissions.rules import (
     PATH_RULES,
     REDIRECT_READ_RULES,
@@ -50,7 +52,7 @@ Realpath = Callable[[Path], Awaitable[Path]]
 # Kinds that run in plan mode: they read, or touch nothing outside the conversation.
 PLAN_KINDS = frozenset({ToolKind.READ_ONLY, ToolKind.SIDE_EFFECT_FREE})
 _ANY_FILE = "any-file"  # stands for "a file inside the searched folder" when matching rules
-DEFAULT_SECRET_FILES = (".env", ".env.*")
+DEFAULT_SECRET_FILES = (".env", ".env*", "*.env")  # `.env.local`, `.envrc` (direnv), `prod.env`
 """Files that hold secrets whatever the settings say; `DECODE_SECRET_FILES` adds more."""
 _MAX_RESOLVED_WORDS = 64  # words of one bash command resolved through symlinks; the rest by name
 _SECRET = "a file that holds secrets (.env, .env.*, DECODE_SECRET_FILES): only an allow rule naming it lets it through"
@@ -80,6 +82,8 @@ class _Part:
     is_path: bool = False
     named: str | None = None  # a word of a bash command that may name this file (as written)
     sensitive: str | None = None  # why only an allow rule naming it lets it through
+    read_only: str | None = None  # a command of the built-in read-only list: why it may run
+    not_read_only: str | None = None  # a listed command used in a way that is not read-only: why
 
 
 class PermissionGate:
@@ -188,7 +192,7 @@ class PermissionGate:
 
     async def _check_bash(self, command: str) -> Verdict:
         analysis = _analyse(command)
-        parts = [_Part(check.text, ("Bash",), check=check) for check in analysis.checks]
+        parts = [await self._command_part(check) for check in analysis.checks]
         if analysis.opaque and self.mode is Mode.BYPASS:
             # Something runs that no one can name, and no hazard asks in bypass: a Bash deny may match it.
             parts.append(_Part(_UNKNOWN_COMMAND.text, ("Bash",), check=_UNKNOWN_COMMAND))
@@ -201,11 +205,41 @@ class PermissionGate:
         for index, word in enumerate(analysis.files):
             parts.append(await self._word_part(word, resolve=index < _MAX_RESOLVED_WORDS))
         hazards = list(analysis.hazards)
+        if len(analysis.files) > _MAX_RESOLVED_WORDS:
+            # Past the limit a word is judged by its name: a symlink among them could name a secret file.
+            hazards.append(f"it names more than {_MAX_RESOLVED_WORDS} files, too many to follow each one")
         if not command.strip():
             hazards.append("an empty command")
         elif not analysis.checks:
             hazards.append("it runs no command a rule could allow, and nothing proves it harmless")
         return self._finish(parts, hazards, ToolKind.OTHER)
+
+    async def _command_part(self, check: Check) -> _Part:
+        """A command of a bash script; `read_only` says whether the built-in list lets it run."""
+        found = judge(check.allow_forms[0])  # as written: no wrapper lends it the list
+        if not isinstance(found, ReadOnly):
+            return _Part(check.text, ("Bash",), check=check, not_read_only=found)
+        why = await self._outside_read_only(found)
+        if why is not None:
+            return _Part(check.text, ("Bash",), check=check, not_read_only=why)
+        return _Part(check.text, ("Bash",), check=check, read_only=found.name)
+
+    async def _outside_read_only(self, found: ReadOnly) -> str | None:
+        """Why a listed command may still not run on the list: a file outside the project, a
+        folder `rg` would search all of, a project git could take for a bare repository."""
+        if len(found.paths) > _MAX_RESOLVED_WORDS:
+            return f"{found.name}: too many files to check"
+        if found.git and self._may_pass_for_a_repository():
+            return f"{found.name}: git may take the project for a bare repository (a HEAD file, or no local look)"
+        for path in found.paths:
+            written, real = await self.resolve(path)
+            if not (paths.is_within(written, self.workspace) and paths.is_within(real, self.workspace)):
+                return f"{found.name} names {path}, outside the project"
+            if self.is_secret(written) or self.is_secret(real):
+                return f"{found.name} reads {path}, a file that holds secrets"
+            if not found.folders and self._may_be_folder(real):
+                return f"{found.name} would search every file of the folder {path}"
+        return None
 
     async def resolve(self, path: str) -> tuple[str, str]:
         """A path as written (absolute, normalised) and the real file it names (symlinks followed)."""
@@ -243,6 +277,10 @@ class PermissionGate:
         if self._secret_name.fullmatch(name):
             return True
         return any(paths.compile_pattern(p, self.workspace, self.home).matches(path) for p in self._secret_paths)
+
+    def _may_pass_for_a_repository(self) -> bool:
+        """Could git read the project itself as a bare repository (and run what its `config` says)?"""
+        return not self._local or os.path.lexists(os.path.join(self.workspace, "HEAD"))
 
     def _may_be_folder(self, path: str) -> bool:
         """Could a word name a folder (which a program may read all of)? Locally: is it one."""
@@ -318,6 +356,7 @@ class PermissionGate:
         if hazards:
             return Verdict(Decision.ASK, "; ".join(hazards))
         used: Rule | None = None
+        read_only: list[str] = []
         for part in parts:
             if part.named is not None:
                 continue  # words need no rule of their own: the command's rule covers them
@@ -325,10 +364,16 @@ class PermissionGate:
             rule = next((r for r in allows if self._matches(r, part, broad=False)), None)
             if rule is not None:
                 used = used or rule  # report the first part's rule: usually the command itself
+            elif part.read_only is not None and self.mode in (Mode.DEFAULT, Mode.ACCEPT_EDITS):
+                read_only.append(part.read_only)
             elif not self._mode_allows(part, kind):
-                return Verdict(Decision.ASK, f"{part.label}: no rule allows it in {self.mode} mode")
+                why = f" ({part.not_read_only}, so it is not on the read-only list)" if part.not_read_only else ""
+                return Verdict(Decision.ASK, f"{part.label}: no rule allows it in {self.mode} mode{why}")
         if used is not None:
             return Verdict(Decision.ALLOW, f"allowed by {used}", used)
+        if read_only:
+            names = ", ".join(dict.fromkeys(read_only))
+            return Verdict(Decision.ALLOW, f"read-only ({names}): on decode's built-in list, {self.mode} mode runs it")
         return Verdict(Decision.ALLOW, f"{self.mode} mode allows {kind} tools here")
 
     def _named_by_allow(self, part: _Part, parts: list[_Part]) -> bool:
@@ -401,7 +446,23 @@ class PermissionGate:
             return [f"{names[0]}(domain:{host})"] if host else []
         return [names[0]]
 
-    async def _narrowest_bash(self, command: str) -> list[str]:
+    async def rule_choices(
+        self, tool: str, args: Mapping[str, Any], traits: ToolTraits = UNDECLARED
+    ) -> list[tuple[str, ...]]:
+        """What an "always" answer may save, most useful first: each choice is a set of allow rules.
+
+        For a bash command, the first choice names each command's first words (`Bash(python:*)`,
+        `Bash(git log:*)`: `prefixes.command_prefix`) where that is safe, the last one the exact
+        commands (`narrowest_rules`). Other tools get their narrowest rules only. Empty when no
+        rule can cover the call (a script with a hazard: ADR-0021).
+        """
+        narrowest = await self.narrowest_rules(tool, args, traits)
+        if not narrowest or traits.command is None:
+            return [tuple(narrowest)] if narrowest else []
+        prefixed = await self._narrowest_bash(traits.argument(args) or "", prefixes=True)
+        return list(dict.fromkeys([tuple(prefixed), tuple(narrowest)]))
+
+    async def _narrowest_bash(self, command: str, *, prefixes: bool = False) -> list[str]:
         analysis = _analyse(command)
         if analysis.hazards:
             return []
@@ -410,7 +471,8 @@ class PermissionGate:
             words = check.allow_forms[0]
             if None in words:
                 return []
-            rules.append(f"Bash({shlex.join(w for w in words if w is not None)})")
+            exact = f"Bash({shlex.join(w for w in words if w is not None)})"
+            rules.append((_prefix_rule(check) if prefixes else None) or exact)
         for redirect in analysis.redirects:
             if redirect.target is None:
                 return []
@@ -450,6 +512,16 @@ def _analyse(command: str) -> CommandAnalysis:
         return analyse_command(command)
     except RecursionError:
         return CommandAnalysis((), (), (TOO_DEEP,), opaque=True)
+
+
+def _prefix_rule(check: Check) -> str | None:
+    """`Bash(FIRST WORDS:*)` for a command whose first words may be allowed as a prefix, if it covers it."""
+    form = check.allow_forms[-1]  # the innermost: `npm test` inside `timeout 5 npm test`
+    prefix = command_prefix(form)
+    if prefix is None:
+        return None
+    specifier = f"{shlex.join(prefix)}:*"
+    return f"Bash({specifier})" if command_matches(specifier, form) is True else None
 
 
 def _names_a_file(specifier: str) -> bool:

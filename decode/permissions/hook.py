@@ -8,13 +8,16 @@ the tool function is called. It asks its `PermissionGate`, passing the traits th
 - `deny`: the tool does not run; the model gets the reason as the call's result
   (`outcome='denied'` in the history), with a plea not to work around it;
 - `ask`: the front end's `approve` callback decides (the REPL asks the user: yes, no,
-  always, or no with a reason the model is told). Without one — `decode run` is headless and never
+  always, or no with a reason the model is told). It receives an `Asking` verdict: the call's id
+  and the rule choices an "always" may save (`gate.rule_choices`: `Bash(python:*)`, then the
+  exact command); the hook saves only one of those, and tells the answer's `on_saved` where it
+  wrote them. Without one — `decode run` is headless and never
   blocks on a prompt — an `ask` becomes a refusal the model is told about.
 """
 
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -25,7 +28,7 @@ from pydantic_ai.exceptions import SkipToolExecution
 from pydantic_ai.messages import ToolCallPart
 from pydantic_ai.tools import ToolDefinition, ToolDenied
 
-from decode.entities.tools import ToolTraits, traits_of
+from decode.entities.tools import traits_of
 from decode.permissions.gate import PermissionGate
 from decode.permissions.rules import parse_rule
 from decode.permissions.settings_files import add_allow_rules
@@ -45,11 +48,34 @@ class Answer(StrEnum):
 
 
 @dataclass(frozen=True)
+class Saved:
+    """What an "always" answer saved: the rules, and the file (None when it could not be written)."""
+
+    rules: tuple[str, ...]
+    path: Path | None
+    error: str = ""
+
+
+@dataclass(frozen=True)
 class Approval:
-    """An answer, and for `no` the reason the user gave (told to the model), if any."""
+    """An answer, and for `no` the reason the user gave (told to the model), if any.
+
+    For `always`: `rules` is the choice of `Asking.choices` to save (empty: the first, the most
+    useful one), and `on_saved` hears where they were saved.
+    """
 
     answer: Answer
     reason: str = ""
+    rules: tuple[str, ...] = ()
+    on_saved: Callable[[Saved], None] | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Asking(Verdict):
+    """An `ask` verdict as the front end receives it: which call waits, and what "always" may save."""
+
+    call_id: str = ""
+    choices: tuple[tuple[str, ...], ...] = ()
 
 
 # The front end's prompt: (tool name, its arguments, the gate's verdict) -> the user's answer.
@@ -96,31 +122,36 @@ class PermissionHook(AbstractCapability[Any]):
             return args
         if verdict.decision is Decision.DENY or self.approve is None:
             raise SkipToolExecution(ToolDenied(refusal(verdict, headless=self.approve is None)))
-        approval = await self.approve(call.tool_name, args, verdict)
+        choices = tuple(await self.gate.rule_choices(call.tool_name, args, traits))
+        asking = Asking(verdict.decision, verdict.reason, verdict.rule, call_id=call.tool_call_id, choices=choices)
+        approval = await self.approve(call.tool_name, args, asking)
         if approval.answer is Answer.ALWAYS:
-            await remember(self.gate, call.tool_name, args, traits, self.harness_home)
+            # Only a choice the gate offered is saved: the front end cannot widen it.
+            rules = approval.rules if approval.rules in choices else (choices[0] if choices else ())
+            saved = remember_rules(self.gate, rules, self.harness_home)
+            if approval.on_saved is not None and saved is not None:
+                approval.on_saved(saved)
         elif approval.answer is Answer.NO:
             said = f" They said: {approval.reason.strip().rstrip('.')}." if approval.reason.strip() else ""
             raise SkipToolExecution(ToolDenied(f"The user said no.{said} {DO_NOT_WORK_AROUND}"))
         return args
 
 
-async def remember(
-    gate: PermissionGate, tool: str, args: dict[str, Any], traits: ToolTraits, harness_home: Path
-) -> list[str]:
-    """Save the narrowest rules covering this call to the local settings file, and obey them now.
+def remember_rules(gate: PermissionGate, rules: tuple[str, ...], harness_home: Path) -> Saved | None:
+    """Save `rules` to the local settings file, and obey them now; None when there are none.
 
     A call no rule can cover (a script with a hazard) saves nothing: it ran once. A local settings
     file that cannot be written is logged, and the rules still hold for this session.
     """
-    rules = await gate.narrowest_rules(tool, args, traits)
     if not rules:
-        return []
+        return None
     source = None
     try:
-        path = add_allow_rules(harness_home, rules)
+        path = add_allow_rules(harness_home, list(rules))
         source = RuleSource(Layer.LOCAL, path)
     except (OSError, ValueError) as exc:
         logger.warning("could not save %s: %s", ", ".join(rules), exc)
+        gate.add_rules(parse_rule(rule, Decision.ALLOW, None) for rule in rules)
+        return Saved(rules, None, str(exc))
     gate.add_rules(parse_rule(rule, Decision.ALLOW, source) for rule in rules)
-    return rules
+    return Saved(rules, path)

@@ -624,6 +624,11 @@ class _Walker:
                 self.walk(child, self._output_of_heredoc(node) if child.type == "pipeline" else False, depth)
             return
         operator = _operator(node)
+        if node.has_error:
+            # tree-sitter-bash has no `<>` (open read-write): it reads `<` and an error. Whatever the
+            # parser could not read may write, so it is not judged by what it seems to be.
+            self.hazards.append(UNREADABLE)
+            operator = "<>"
         destination = node.child_by_field_name("destination")
         if destination is None:
             return

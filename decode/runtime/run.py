@@ -59,16 +59,18 @@ def _permission_mode(ctx: click.Context, param: click.Parameter, value: str | No
 
 
 # [/lesson 06]
-@click.command()
-@click.argument("task")
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("task", required=False)
 @click.option("-m", "--model", help="Model string, e.g. google-gla:gemini-flash-latest or script:turns.json.")
 @click.option("--max-requests", type=click.IntRange(min=1), help="Stop after N model requests (exit code 3).")
 # [lesson 08]
 @click.option(
     "--resume",
-    metavar="ID",
-    help="Continue saved session ID (or a unique prefix; `decode sessions` lists them), with its model unless "
-    "--model is given. Every run is saved under .decode/sessions/.",
+    is_flag=False,
+    flag_value="",
+    metavar="[ID]",
+    help="Continue saved session ID (or a unique prefix; `decode sessions` lists them), without ID the newest, "
+    "with its model unless --model is given. Every run is saved under .decode/sessions/.",
 )
 # [/lesson 08]
 # [lesson 06]
@@ -80,12 +82,18 @@ def _permission_mode(ctx: click.Context, param: click.Parameter, value: str | No
     "and the model told why. Default: settings, else default.",
 )
 # [/lesson 06]
-def run(task: str, **options: Any) -> None:
+def run(task: str | None, **options: Any) -> None:
     """Run TASK headless and print the final answer on stdout.
 
     TASK "-" reads the task from stdin. Exit codes: 0 done, 1 the run failed, 2 usage or
     configuration error, 3 request ceiling reached, 130 interrupted.
     """
+    # [lesson 08]
+    if task is None and options.get("resume"):  # `decode run --resume "TASK"`: the newest session
+        task, options["resume"] = _resume_newest(options["resume"])
+    # [/lesson 08]
+    if task is None:
+        raise click.UsageError("Missing argument 'TASK'.")
     task = _task_text(sys.stdin.buffer.read() if task == "-" else os.fsencode(task))
     if not task.strip():
         fail("the task is empty", EXIT_USAGE)
@@ -101,6 +109,22 @@ def run(task: str, **options: Any) -> None:
     sys.exit(code)
 
 
+# [lesson 08]
+def _resume_newest(value: str) -> tuple[str, str]:
+    """`--resume` took the task as its value: (the task, "" for the newest session), unless it names a session."""
+    from decode.context.catalog import find_session
+    from decode.context.session_log import SessionError
+
+    try:
+        find_session(Path.cwd(), value)
+    except SessionError:
+        return value, ""
+    raise click.UsageError(
+        f"Missing argument 'TASK' (to continue session {value}: decode run --resume {value} \"TASK\")"
+    )
+
+
+# [/lesson 08]
 def _task_text(raw: bytes) -> str:
     """The task as text. Bytes that are not UTF-8 (a Latin-1 file on stdin, an argument in
     another encoding, which Python hands over as surrogates) are replaced, and the user told."""
@@ -170,6 +194,7 @@ async def _run(task: str, options: dict[str, Any]) -> int:
     conversation = _build(options)
     loop = conversation.loop
     commentary: list[str] = []
+    called: dict[str, str] = {}  # call id -> `read(a.txt)`: parallel calls finish in any order
     code = EXIT_OK
     saved, why = True, ""  # [lesson 08]
     try:
@@ -181,11 +206,13 @@ async def _run(task: str, options: dict[str, Any]) -> int:
                 if text := "".join(commentary).strip():
                     progress(text)
                 commentary.clear()
-                progress(f"→ {event.call.summary()}")
+                called[event.call.id] = event.call.summary()
+                progress(f"→ {called[event.call.id]}")
             elif isinstance(event, ToolCallFinished):
                 echo.end_line()  # [lesson 05]
                 mark = "✗" if event.result.is_error else "✓"
-                progress(f"  {mark} {event.result.name} ({event.result.duration_s:.1f}s)")
+                shown = called.pop(event.result.call_id, event.result.name)
+                progress(f"  {mark} {shown} ({event.result.duration_s:.1f}s)")
                 if event.result.is_error:  # why: a bad argument, a failed command, a refusal…
                     progress(f"    {_short_line(event.result.content)}")
             elif isinstance(event, Notice):

@@ -53,26 +53,30 @@ from rich.console import Console
 
 from decode.harness.failures import LoopUnavailable, describe_error
 from decode.harness.queue import Message, Priority
-from decode.harness.runner import TurnRunner
+from decode.harness.runner import TurnEnded, TurnRunner, TurnStarted
 from decode.tui.approvals import Approvals, cycle_mode  # [lesson 06]
 from decode.tui.commands import CommandRegistry, Invocation, builtin_commands
 from decode.tui.footer import SPINNER_FPS, SessionStatus, footer
 from decode.tui.input import HISTORY_FILE, PROMPT, TurnKeys, build_prompt_session
 from decode.tui.memory_skills import add_memory_commands, note_session, run_skill, skill_commands  # [lesson 09]
-from decode.tui.questions import QuestionLine  # [lesson 06]
+from decode.tui.permission_commands import add_permission_commands  # [lesson 06]
+from decode.tui.questions import QuestionLine, answer_keys  # [lesson 06]
 from decode.tui.render import Renderer
-from decode.tui.sessions import add_session_commands  # [lesson 08]
-from decode.tui.terminal import route_logging, terminal_console
+from decode.tui.sessions import add_session_commands, check_resume, show_resume_line  # [lesson 08]
+from decode.tui.terminal import notices_from_log, route_logging, terminal_console
 from decode.tui.turns import pending_lines, show_turn_event
 from decode.tui.warmup import LoopFactory, Warm, finish_warm_up, start_warm_up
 
 if TYPE_CHECKING:
+    from collections.abc import Coroutine
+
     from prompt_toolkit.input import Input
     from prompt_toolkit.output import Output
 
     from decode.agent.compose import Conversation
     from decode.agent.loop import AgentLoop
     from decode.config.settings import Settings
+    from decode.entities import events
     from decode.entities.events import ToolOutputDelta  # [lesson 05]
 
 logger = logging.getLogger(__name__)
@@ -86,6 +90,8 @@ ENTER_SENDS = Priority.STEER
 # """What Enter sends while a turn runs: a prompt that waits for its own turn."""
 # [/lesson 07]
 EXIT_USAGE = 2
+LEAVE_WAIT_S = 15.0
+"""The longest the REPL waits, when leaving, for work left in the background (a session note)."""
 __all__ = ["Repl", "describe_error", "run_repl"]
 
 
@@ -123,9 +129,11 @@ class Repl:
         # [lesson 06]
         # Approvals and other questions come through one Decision Channel, answered on the input line.
         self.questions = QuestionLine(self.renderer, self.invalidate)  # the Decision Channel
-        self.approvals = Approvals(self.questions.channel)  # the Permission Gate's questions
+        self.approvals = Approvals(  # the Permission Gate's questions; an edit's diff shown as it asks
+            self.questions.channel, self.renderer.notice, workspace, self.questions.attach
+        )
         # [/lesson 06]
-        self.turns = TurnRunner(self._agent_loop, lambda event: show_turn_event(self, event))
+        self.turns = TurnRunner(self._agent_loop, self._on_turn_event)
         self.factory = LoopFactory(
             workspace,
             max_requests=max_requests,
@@ -137,8 +145,11 @@ class Repl:
         )
         self.warm: Warm | None = None
         self._event_loop: asyncio.AbstractEventLoop | None = None
-        self.unavailable = ""
-        """Why there is no Agent Loop, when there is none (a missing key, a bad setting)."""
+        self.early_notices: list[tuple[str, str]] = []
+        """Warnings logged during the warm-up: shown after its outcome (`finish_warm_up`)."""
+        self.background: set[asyncio.Future[None]] = set()
+        """Work that outlives the command that started it; leaving gives it `LEAVE_WAIT_S`."""
+        self._turn_message: Message | None = None  # the prompt of the running turn
         self.model_choices: list[str] = []  # offered after `/model ` (known once the warm-up is done)
         self._warming: asyncio.Future[None] | None = None  # the task that finishes the warm-up
         self._exit = False
@@ -149,7 +160,9 @@ class Repl:
             message=self._message,
             footer=self._footer,
             on_interrupt=self.interrupt,
+            on_show_last=self.renderer.show_last,
             on_cycle_mode=lambda: cycle_mode(self),  # [lesson 06]
+            extra_keys=answer_keys(self.questions),  # y / a / n answer without Enter  # [lesson 06]
             # [lesson 07]
             turn_keys=TurnKeys(busy=lambda: self.busy, abort=self.abort, follow_up=self.follow_up),
             # [before lesson 07]
@@ -166,6 +179,7 @@ class Repl:
     async def run(self) -> int:
         """Read prompts until /quit or Ctrl-D; returns the exit code."""
         self._event_loop = asyncio.get_running_loop()
+        stop_notices = notices_from_log(self.logged)  # a warning: a notice, not a raw log line
         warm_up = start_warm_up(self.model_option, self.factory, self.settings)
         self._warming = asyncio.ensure_future(finish_warm_up(self, asyncio.wrap_future(warm_up)))
         background = [asyncio.create_task(self.turns.work()), asyncio.create_task(self._tick())]
@@ -177,8 +191,12 @@ class Repl:
                     break
                 await self.submit(line)
             await self.turns.stop()  # a running turn is aborted first
-            await note_session(self)  # one line about this session in .decode/MEMORY.md  # [lesson 09]
+            show_resume_line(self)  # the session's id, and how to continue it  # [lesson 08]
+            note_session(self)  # if notes are on: one line about this session in .decode/MEMORY.md  # [lesson 09]
+            if self.background:  # never longer than LEAVE_WAIT_S; Ctrl-C skips it
+                await asyncio.wait(self.background, timeout=LEAVE_WAIT_S)
         finally:
+            stop_notices()
             for task in [*background, self._warming]:
                 if task is not None:
                     task.cancel()
@@ -200,10 +218,41 @@ class Repl:
             return
         invocation = self.commands.parse(text)
         if invocation is not None:
+            self.renderer.command(text)  # echoed like a prompt
             await self.run_command(invocation)
+            return
+        if self.status.phase == "unavailable" and not self.busy:  # no model: the prompt would be lost
+            self.keep_in_input(line)
+            self.renderer.error(f"not sent (kept in the input line): {self.unavailable}")
             return
         self.turns.send(Message(text, priority))
         self.invalidate()
+
+    def logged(self, message: str, level: str) -> None:
+        """A warning decode logged (from any thread): a notice; during the warm-up, kept for its end."""
+        loop = self._event_loop
+        if loop is None or loop.is_closed():
+            return
+        loop.call_soon_threadsafe(self._show_logged, message, level)
+
+    def _show_logged(self, message: str, level: str) -> None:
+        if self.status.phase == "starting":
+            self.early_notices.append((message, level))  # `finish_warm_up` shows them, after its outcome
+        else:
+            self.renderer.notice(message, level)
+
+    def keep_in_input(self, text: str) -> None:
+        """Put `text` back into the input line, ahead of anything typed since."""
+        buffer = self.session.default_buffer
+        buffer.text = "\n".join([text, *([buffer.text] if buffer.text else [])])
+        buffer.cursor_position = len(buffer.text)
+
+    def in_background(self, work: Coroutine[object, object, None]) -> asyncio.Future[None]:
+        """Run `work` without waiting for it; leaving the REPL gives it `LEAVE_WAIT_S` to finish."""
+        task = asyncio.ensure_future(work)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+        return task
 
     # [lesson 07]
     def follow_up(self, line: str) -> None:
@@ -273,7 +322,26 @@ class Repl:
         self.status.context_tokens = 0
         self.renderer.notice("conversation cleared: the next prompt starts a new one")
 
+    @property
+    def unavailable(self) -> str:
+        """Why there is no Agent Loop, when there is none (a missing key, a bad setting); the footer shows it."""
+        return self.status.unavailable
+
+    @unavailable.setter
+    def unavailable(self, why: str) -> None:
+        self.status.unavailable = why
+
     # -- turns ------------------------------------------------------------------------------
+
+    def _on_turn_event(self, event: events.AgentEvent | TurnStarted | TurnEnded) -> None:
+        show_turn_event(self, event)
+        if isinstance(event, TurnStarted):
+            self._turn_message = event.message
+        elif isinstance(event, TurnEnded):
+            message, self._turn_message = self._turn_message, None
+            if event.outcome == "failed" and self.loop is None and message is not None:
+                # It waited for a warm-up that found no model: the prompt goes back, not lost.
+                self.keep_in_input(message.display)
 
     async def _agent_loop(self) -> AgentLoop:
         """The Agent Loop a turn runs on, once the warm-up is done (the Turn Runner asks at each turn)."""
@@ -305,8 +373,8 @@ class Repl:
         """The live area (what is still streaming) above the `❯` of the input line."""
         prompt = FormattedText([*pending_lines(self.turns.pending()), ("class:prompt", PROMPT)])
         # [lesson 06]
-        if self.questions.text:  # the question the next line answers
-            prompt = FormattedText([("class:approval", self.questions.text), ("", "\n"), *prompt])
+        if question := self.questions.lines(self.session.app.output.get_size().columns):  # what the next line answers
+            prompt = FormattedText([("class:approval", question), ("", "\n"), *prompt])
         # [/lesson 06]
         app = get_app_or_none()
         live = self.renderer.live() if app is None or not app.is_done else ""
@@ -345,7 +413,8 @@ class Repl:
 def repl_commands() -> CommandRegistry:
     """The REPL's slash commands: the built-in ones and those of later parts of decode."""
     registry = builtin_commands()
-    add_session_commands(registry)  # /compact  # [lesson 08]
+    add_permission_commands(registry)  # /permissions  # [lesson 06]
+    add_session_commands(registry)  # /compact, /resume  # [lesson 08]
     add_memory_commands(registry)  # /memory, /init  # [lesson 09]
     return registry
 
@@ -358,6 +427,11 @@ def run_repl(
     permission_mode: str | None = None,  # [lesson 06]
 ) -> int:
     """Run the REPL in this terminal (what `decode` does); returns the exit code."""
+    # [lesson 08]
+    if resume is not None and (problem := check_resume(Path.cwd(), resume)):
+        click.echo(f"decode: error: {problem}", err=True)
+        return EXIT_USAGE
+    # [/lesson 08]
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         click.echo('decode: error: the REPL needs a terminal; without one, use decode run "TASK"', err=True)
         return EXIT_USAGE

@@ -44,10 +44,12 @@ KEYS = [
     # [/lesson 07]
     ("\\ at the end", "new line"),
     ("Esc", "stop the running turn (what it did is kept)"),  # [lesson 07]
+    ("Shift+Tab", "switch the permission mode: default → accept-edits → plan"),  # [lesson 06]
     ("Ctrl-C", "stop the running turn, or clear the line; twice quickly: quit"),
     ("Ctrl-D", "quit (on an empty line)"),
     ("↑ / ↓, Ctrl-R", "history (kept in .decode/history)"),
     ("Tab", "complete a /command"),
+    ("Ctrl+O", "show the last tool call whole: its input and all its output (as /last)"),
 ]
 
 
@@ -215,7 +217,7 @@ async def _clear(repl: Repl, argument: str) -> None:
     # [lesson 09]
     from decode.tui.memory_skills import note_session
 
-    await note_session(repl)  # one line about the conversation in .decode/MEMORY.md
+    note_session(repl)  # if notes are on: one line about the conversation in .decode/MEMORY.md, in the background
     # [/lesson 09]
     repl.clear_conversation()
 
@@ -237,14 +239,43 @@ async def _cost(repl: Repl, argument: str) -> None:
     repl.renderer.info(Text("\n".join(lines)))
 
 
+async def _status(repl: Repl, argument: str) -> None:
+    status = repl.status
+    model = status.model or "(loading)"
+    if status.phase == "unavailable":
+        model += f" — unusable: {repl.unavailable}"
+    lines = [f"model:     {model}", f"directory: {repl.workspace}"]
+    lines.append(f"mode:      {status.permission_mode}")  # [lesson 06]
+    # [lesson 08]
+    session = repl.loop.session if repl.loop is not None else None
+    if session is not None:
+        saved = "saved" if session.log.path.exists() else "not saved until the first turn ends"
+        lines.append(f"session:   {session.session_id} ({saved})")
+    # [/lesson 08]
+    if status.context_fraction is not None:
+        lines.append(
+            f"context:   {format_tokens(status.context_tokens)} of {format_tokens(status.context_window)} tokens"
+            f" ({status.context_fraction:.0%})"
+        )
+    else:
+        lines.append(f"context:   {format_tokens(status.context_tokens)} tokens (window unknown)")
+    lines.append(f"usage:     {status.requests} requests, cost {format_cost(status.cost_usd)} (/cost for more)")
+    repl.renderer.info(Text("\n".join(lines)))
+
+
+async def _last(repl: Repl, argument: str) -> None:
+    repl.renderer.show_last()
+
+
 async def _quit(repl: Repl, argument: str) -> None:
     repl.request_exit()
 
 
 def builtin_commands() -> CommandRegistry:
-    """A registry holding the built-in commands: /help, /model, /clear, /cost, /quit."""
+    """A registry holding the built-in commands: /help, /status, /model, /clear, /cost, /last, /quit."""
     registry = CommandRegistry()
     registry.add(SlashCommand("help", "Show the commands and keys", _help))
+    registry.add(SlashCommand("status", "Show the model, permission mode, session and context", _status))
     registry.add(
         SlashCommand(
             "model",
@@ -259,5 +290,6 @@ def builtin_commands() -> CommandRegistry:
         SlashCommand("clear", "Start a new conversation (the session's cost is kept)", _clear, while_busy=False)
     )
     registry.add(SlashCommand("cost", "Show the tokens and cost of this session", _cost))
+    registry.add(SlashCommand("last", "Show the last tool call whole: its input and all its output (Ctrl+O)", _last))
     registry.add(SlashCommand("quit", "Leave decode", _quit, aliases=("exit",)))
     return registry

@@ -1,6 +1,9 @@
 """The footer: one line under the prompt saying what decode is doing and what the session cost.
 
-    ⠹ working 4s │ google-gla:gemini-flash-latest │ ~/src/app │ 12.4k tokens · $0.0031 │ ctx ▰▰▱▱▱▱▱▱▱▱ 18%
+    ⠹ working 4s │ google-gla:gemini-flash-latest │ ~/src/app │ 12.4k tokens │ $0.0031 │ ctx ▰▰▱▱▱▱▱▱▱▱ 18%
+
+From lesson 06 the permission mode ends it (`│ ⏵⏵ default (shift+tab)`). The cost shows only
+when a price is known; on a narrow terminal the least useful parts give way first (`SHRINK`).
 
 The REPL keeps a `SessionStatus` up to date as events arrive; prompt_toolkit calls `footer()`
 on every redraw (ten times a second while busy, which animates the spinner). `footer()` is a
@@ -20,7 +23,7 @@ SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 SPINNER_FPS = 10
 GAUGE_CELLS = 10
 SEPARATOR = " │ "
-MIN_PATH = 12  # characters of the working directory kept when the footer must shrink
+MIN_PATH = 12  # characters of the working directory kept while it is shortened (before it goes)
 
 Phase = Literal["starting", "ready", "busy", "unavailable"]
 
@@ -43,9 +46,11 @@ class SessionStatus:
     context_window: int = 0
     """Tokens the model can hold; 0 while unknown (the gauge is hidden)."""
     home: Path = field(default_factory=Path.home)
+    unavailable: str = ""
+    """Why there is no model, when there is none (`GEMINI_API_KEY is not set: …`)."""
     # [lesson 06]
     permission_mode: str = "default"
-    """The Permission Mode; shown unless it is `default`."""
+    """The Permission Mode; shown in every mode, `default` too."""
     # [/lesson 06]
 
     def start_turn(self, now: float | None = None) -> None:
@@ -53,7 +58,7 @@ class SessionStatus:
         self.busy_since = time.monotonic() if now is None else now
 
     def end_turn(self) -> None:
-        self.phase = "ready"
+        self.phase = "unavailable" if self.unavailable else "ready"
         self.busy_since = None
 
     def record_usage(
@@ -90,9 +95,12 @@ def format_tokens(count: int) -> str:
 
 
 def format_cost(cost_usd: float | None) -> str:
-    """Dollars with enough digits to see small sessions move; `$ n/a` when no price is known."""
+    """Dollars with enough digits to see small sessions move; `unknown` when no price is known.
+
+    The footer leaves an unknown cost out; `/cost` says it is unknown.
+    """
     if cost_usd is None:
-        return "$ n/a"
+        return "unknown"
     return f"${cost_usd:.4f}" if cost_usd < 1 else f"${cost_usd:.2f}"
 
 
@@ -116,15 +124,23 @@ def short_model(model: str) -> str:
     return f"script:{Path(name).name}" if provider == "script" and name else model
 
 
+def missing(why: str, width: int = 40) -> str:
+    """`: ` and the first clause of why there is no model (`: GEMINI_API_KEY is not set`), or ``."""
+    clause = why.split(":", 1)[0].strip()
+    if not clause:
+        return ""
+    return ": " + (clause if len(clause) <= width else clause[: width - 1] + "…")
+
+
 def spinner_frame(now: float) -> str:
     return SPINNER[int(now * SPINNER_FPS) % len(SPINNER)]
 
 
-def _phase(status: SessionStatus, now: float) -> Fragments:
+def _phase(status: SessionStatus, now: float, why_width: int = 40) -> Fragments:
     if status.phase == "starting":
         return [("class:footer.busy", f"{spinner_frame(now)} starting")]
     if status.phase == "unavailable":
-        return [("class:footer.error", "✗ no model")]
+        return [("class:footer.error", f"✗ no model{missing(status.unavailable, why_width)} · /model provider:name")]
     if status.phase == "busy":
         elapsed = int(now - status.busy_since) if status.busy_since is not None else 0
         text = f"{spinner_frame(now)} working {elapsed}s"
@@ -137,37 +153,80 @@ def _phase(status: SessionStatus, now: float) -> Fragments:
 def footer(status: SessionStatus, now: float | None = None, width: int | None = None) -> Fragments:
     """The footer line for `status` at time `now` (monotonic seconds; it drives the spinner).
 
-    Given the terminal's `width`, the working directory is shortened from the left so the line
-    fits: it is the part the user knows best.
+    Given the terminal's `width`, the line is made to fit, least useful parts first: the working
+    directory is shortened from the left (it is the part the user knows best), then `SHRINK` takes
+    its steps (hints dropped, the tokens, the directory, the gauge's bar) until the line fits. What
+    decode is doing and the permission mode stay.
     """
     now = time.monotonic() if now is None else now
     path = short_path(status.workspace, status.home)
-    parts: list[Fragments] = [
-        _phase(status, now),
-        [("class:footer.model", short_model(status.model) or "…")],
-        [("class:footer", path)],
-        [("class:footer", f"{format_tokens(status.input_tokens + status.output_tokens)} tokens")],
-        [("class:footer", format_cost(status.cost_usd))],
-    ]
+    parts: dict[str, Fragments] = {
+        "phase": _phase(status, now),
+        "model": [("class:footer.model", short_model(status.model) or "…")],
+        "path": [("class:footer", path)],
+        "tokens": [("class:footer", f"{format_tokens(status.input_tokens + status.output_tokens)} tokens")],
+    }
+    if status.cost_usd is not None:  # no price known: nothing to show
+        parts["cost"] = [("class:footer", format_cost(status.cost_usd))]
     fraction = status.context_fraction
     if fraction is not None:
         style = "class:footer.gauge.full" if fraction >= 0.8 else "class:footer.gauge"
-        parts.append([(style, f"ctx {gauge(fraction)} {fraction:.0%}")])
+        parts["ctx"] = [(style, f"ctx {gauge(fraction)} {fraction:.0%}")]
     # [lesson 06]
-    if status.permission_mode != "default":
-        parts.append([("class:footer.mode", f"⏵⏵ {status.permission_mode} (shift+tab)")])
+    parts["mode"] = [("class:footer.mode", f"⏵⏵ {status.permission_mode} (shift+tab)")]
     # [/lesson 06]
     if width is not None:
-        excess = sum(len(plain(part)) for part in parts) + len(SEPARATOR) * (len(parts) - 1) - width
-        if excess > 0:
-            keep = max(len(path) - excess - 1, MIN_PATH)
-            parts[2] = [("class:footer", "…" + path[-keep:] if keep < len(path) else path)]
+        _fit(parts, width, path, fraction)
+        if (excess := _length(parts) - width) > 0 and status.phase == "unavailable":  # the reason, cut
+            why = len(missing(status.unavailable)) - 2
+            parts["phase"] = _phase(status, now, max(why - excess, MIN_WHY))
     line: Fragments = []
-    for index, part in enumerate(parts):
+    for index, part in enumerate(parts.values()):
         if index:
             line.append(("class:footer.separator", SEPARATOR))
         line.extend(part)
     return line
+
+
+SHRINK = ("mode", "cost", "tokens", "path", "ctx", "model")
+"""The order in which parts give way on a narrow terminal: `mode` only loses its hint, `ctx` its
+bar (and, if nothing else is left to give, its percentage), `model` is cut before it goes."""
+MIN_MODEL = 8  # characters of the model string kept, or it goes
+
+
+MIN_WHY = 12  # characters of why there is no model kept on a narrow terminal
+
+
+def _length(parts: dict[str, Fragments]) -> int:
+    return sum(len(plain(part)) for part in parts.values()) + len(SEPARATOR) * (len(parts) - 1)
+
+
+def _fit(parts: dict[str, Fragments], width: int, path: str, fraction: float | None) -> None:
+    def excess() -> int:
+        return _length(parts) - width
+
+    if excess() > 0:  # first the directory, from the left
+        keep = max(len(path) - excess() - 1, MIN_PATH)
+        if keep < len(path):
+            parts["path"] = _retext(parts["path"], "…" + path[-keep:])
+    for key in SHRINK:
+        if excess() <= 0 or key not in parts:
+            continue
+        text = plain(parts[key])
+        if key == "mode":
+            parts[key] = _retext(parts[key], text.removesuffix(" (shift+tab)"))
+        elif key == "ctx" and fraction is not None:
+            parts[key] = _retext(parts[key], f"ctx {fraction:.0%}")
+        elif key == "model" and len(text) - excess() >= MIN_MODEL:
+            parts[key] = _retext(parts[key], text[: len(text) - excess() - 1] + "…")
+        else:
+            del parts[key]
+    if excess() > 0:
+        parts.pop("ctx", None)  # last: the gauge's percentage too
+
+
+def _retext(part: Fragments, text: str) -> Fragments:
+    return [(part[0][0] if part else "class:footer", text)]
 
 
 def plain(fragments: Fragments) -> str:

@@ -6,6 +6,8 @@
 - Ctrl-D on an empty line ends the session (prompt_toolkit raises `EOFError`).
 - While a turn runs, some keys do more: `TurnKeys` says which.
 - Shift+Tab calls `on_cycle_mode`, when the REPL gives one.
+- Ctrl+O calls `on_show_last` (the REPL prints the last tool call whole), when it gives one.
+- `extra_keys` adds the bindings of later parts (the single-key answers to a question).
 - History is kept in a file under `.decode/` of the launch directory, so it survives restarts
   and stays with the project.
 - Typing `/` offers the slash commands (with their summaries); after `/model ` it offers models.
@@ -27,7 +29,7 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import AnyFormattedText
 from prompt_toolkit.history import FileHistory
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent, merge_key_bindings
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
@@ -115,6 +117,7 @@ def key_bindings(
     on_interrupt: Callable[[], None],
     on_cycle_mode: Callable[[], None] | None = None,
     turn_keys: TurnKeys | None = None,
+    on_show_last: Callable[[], None] | None = None,
 ) -> KeyBindings:
     """The keys as the module docstring describes them."""
     bindings = KeyBindings()
@@ -126,6 +129,12 @@ def key_bindings(
         @bindings.add("s-tab")
         def _cycle_mode(event: KeyPressEvent) -> None:
             on_cycle_mode()
+
+    if on_show_last is not None:
+
+        @bindings.add("c-o")
+        def _show_last(event: KeyPressEvent) -> None:
+            on_show_last()
 
     @bindings.add("enter")
     def _send(event: KeyPressEvent) -> None:
@@ -191,6 +200,8 @@ def build_prompt_session(
     extra_commands: Callable[[], list[tuple[str, str]]] = list,
     on_cycle_mode: Callable[[], None] | None = None,
     turn_keys: TurnKeys | None = None,
+    on_show_last: Callable[[], None] | None = None,
+    extra_keys: KeyBindingsBase | None = None,
     input: Input | None = None,
     output: Output | None = None,
 ) -> PromptSession[str]:
@@ -200,7 +211,9 @@ def build_prompt_session(
         message=message,
         multiline=True,
         prompt_continuation=lambda width, line_number, is_soft_wrap: [("class:continuation", CONTINUATION)],
-        key_bindings=key_bindings(on_interrupt, on_cycle_mode, turn_keys),
+        key_bindings=merge_key_bindings(
+            [key_bindings(on_interrupt, on_cycle_mode, turn_keys, on_show_last), extra_keys or KeyBindings()]
+        ),
         history=FileHistory(str(history_file)),
         auto_suggest=AutoSuggestFromHistory(),
         completer=SlashCommandCompleter(commands, arguments, extra_commands),

@@ -5,8 +5,9 @@
 - `/init` sends the `/init` prompt as a turn: the model writes a starting `AGENTS.md` with its tools.
 - `/name [text]`, for a skill `name` that is not a REPL command, runs the skill: its instructions
   and your text go to the agent as one turn (the transcript shows just `/name text`).
-- `note_session()` appends one line about the conversation to `.decode/MEMORY.md`; the REPL calls
-  it when you leave and on `/clear`.
+- `note_session()`, when `DECODE_SESSION_NOTES` is on, appends one line about the conversation to
+  `.decode/MEMORY.md` in the background; the REPL calls it when you leave and on `/clear`. Off (the
+  default), leaving sends no request at all.
 
 Memory and skills belong to the launch directory (the Harness Home), which is the REPL's workspace.
 Their modules are imported inside the handlers, so the prompt still appears before pydantic-ai is.
@@ -14,6 +15,7 @@ Their modules are imported inside the handlers, so the prompt still appears befo
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 from rich.table import Table
@@ -89,16 +91,26 @@ async def run_skill(repl: Repl, name: str, argument: str) -> bool:
     return True
 
 
-async def note_session(repl: Repl) -> None:
-    """Append one line about the conversation to `.decode/MEMORY.md`, and say what happened."""
+def note_session(repl: Repl) -> asyncio.Future[None] | None:
+    """If session notes are on: start appending one line about the conversation to `.decode/MEMORY.md`.
+
+    The note is written in the background, from a copy of the history (a `/clear` right after does
+    not wait for it); the task is in `repl.background`, which the REPL gives a few seconds when it
+    leaves. None when nothing is noted: notes off (the default), no model, nothing done.
+    """
     loop = repl.loop
-    if loop is None:
-        return
+    if loop is None or repl.settings is None or not repl.settings.session_notes:
+        return None
     from decode.memory.summary import record_session, session_did_something
 
     if not session_did_something(loop.history):
-        return
+        return None
+    history, model = list(loop.history), loop.model
     repl.renderer.notice("memory: noting this session in .decode/MEMORY.md…")
-    notice = await record_session(loop.model, loop.history, repl.workspace)
-    if notice is not None:
-        repl.renderer.notice(notice.message, notice.level)
+
+    async def note() -> None:
+        notice = await record_session(model, history, repl.workspace)
+        if notice is not None:
+            repl.renderer.notice(notice.message, notice.level)
+
+    return repl.in_background(note())

@@ -2,11 +2,16 @@
 
 Everything the `Renderer` prints lands above the prompt and stays in the terminal's scrollback:
 
-- the user's prompt, echoed when its turn starts;
+- a first line naming decode, the model and the directory, and pointing to `/help` (`welcome`);
+- the user's prompt, echoed when its turn starts, after a rule that separates it from the turn
+  before; a slash command, echoed the same way as it runs (`❯ /help`);
 - the answer as Markdown, one finished block at a time (a paragraph ends at a blank line, a code
-  block at its closing fence), so nothing printed ever has to be redrawn;
+  block at its closing fence), so nothing printed ever has to be redrawn; one blank line between
+  blocks (paragraphs, code blocks, lists) and around tool lines;
 - thinking, dimmed;
-- one compact line per tool call: `✓ read(README.md) · 12 lines · 0.1s`;
+- one compact line per tool call: `✓ read(README.md) · 12 lines · 0.1s`, and under it what the
+  tool's view shows (a diff, a command's last lines: `tool_views.py`); `show_last()` prints the
+  last call whole (`/last`, Ctrl+O);
 - notices and errors, each in its own style.
 
 What is still being written (the block the model is in the middle of, the tools still running)
@@ -25,10 +30,12 @@ import time
 from typing import TYPE_CHECKING
 
 from rich.console import Console, RenderableType
+from rich.rule import Rule
 from rich.segment import SegmentLines
 from rich.text import Text
 
 from decode.tui.footer import spinner_frame
+from decode.tui.tool_views import ToolRun, ToolView, full_call, view_of
 from decode.visible import visible
 
 if TYPE_CHECKING:
@@ -43,6 +50,7 @@ TOOL_ERROR_STYLE = "red"
 DETAIL_STYLE = "dim"
 NOTICE_STYLES = {"info": "dim", "warning": "yellow", "error": "bold red"}
 ERROR_STYLE = "bold red"
+SEPARATOR_STYLE = "dim"
 
 OUTCOME_WIDTH = 60
 LIVE_LINES = 12
@@ -111,15 +119,20 @@ def outcome(result: ToolResult) -> str:
     return shorten(lines[0]) if len(lines) == 1 else f"{len(lines)} lines"
 
 
-def tool_line(call: ToolCall | None, result: ToolResult) -> Text:
-    """The compact line for a finished tool call: mark, tool and key argument, outcome, time."""
+def tool_line(call: ToolCall | None, result: ToolResult, view: ToolView | None = None) -> Text:
+    """The compact line for a finished tool call: mark, tool and key argument, outcome, time.
+
+    A `view` (the tool's, `tool_views.py`) may say better what the call came to, and that it failed.
+    """
     summary = visible(call.summary() if call is not None else f"{result.name}()")
-    mark, style = ("✗", TOOL_ERROR_STYLE) if result.is_error else ("✓", TOOL_OK_STYLE)
+    failed = result.is_error or (view is not None and view.failed)
+    mark, style = ("✗", TOOL_ERROR_STYLE) if failed else ("✓", TOOL_OK_STYLE)
+    said = shorten(view.outcome) if view is not None else outcome(result)
     return Text.assemble(
         (f"{mark} ", style),
         (summary, "bold"),
         (" · ", DETAIL_STYLE),
-        (visible(outcome(result)), TOOL_ERROR_STYLE if result.is_error else DETAIL_STYLE),
+        (visible(said), TOOL_ERROR_STYLE if failed else DETAIL_STYLE),
         (f" · {format_duration(result.duration_s)}", DETAIL_STYLE),
     )
 
@@ -165,8 +178,14 @@ class Renderer:
         self._streamed = False  # this turn streamed some answer text
         self._running: dict[str, tuple[ToolCall, float]] = {}
         self._tool_output: dict[str, str] = {}  # call id -> the tail of its output so far
+        self._tool_lines: dict[str, int] = {}  # call id -> how many lines it has streamed
+        self._held: dict[str, float] = {}  # call id -> since when it waits for the user  # [lesson 06]
+        self._waited: dict[str, float] = {}  # call id -> how long it waited before  # [lesson 06]
+        self.last_call: ToolRun | None = None
+        """The last finished tool call, for `show_last()`."""
         self._last: str | None = None  # what was printed last: "user", "block" or "line"
         self._live_cache: tuple[tuple[str, str, int], str] | None = None
+        self._turns = 0  # turns started, for `separator()`
 
     # -- what the REPL prints itself ----------------------------------------------------------
 
@@ -181,6 +200,31 @@ class Renderer:
             text.append("\n  " + line, style=USER_STYLE)
         self.console.print(text)
         self._last = "user"
+
+    def command(self, line: str) -> None:
+        """Echo a slash command as it runs, like a prompt (`❯ /help`); what is streaming stays where it is."""
+        if self._last is not None:
+            self.console.print()
+        self.console.print(Text.assemble(("❯ ", PROMPT_MARK_STYLE), (visible(line), USER_STYLE)))
+        self._last = "user"
+
+    def separator(self) -> None:
+        """The rule between two turns (none before the first)."""
+        self._flush()
+        if self._turns:
+            self.console.print()
+            self.console.print(Rule(style=SEPARATOR_STYLE))
+            self._last = None  # the prompt follows the rule without a blank line
+        self._turns += 1
+
+    def welcome(self, model: str, directory: str) -> None:
+        """The first screen's line: decode, the model, the directory, and where to start."""
+        self._print_line(
+            Text.assemble(
+                ("decode", "bold"),
+                (f" · {visible(model) or 'no model'} · {visible(directory)} · /help lists the commands", DETAIL_STYLE),
+            )
+        )
 
     def notice(self, message: str, level: str = "info") -> None:
         """Something the user should know that is not part of the answer."""
@@ -226,10 +270,9 @@ class Renderer:
                 if event.call_id in self._running:
                     output = self._tool_output.get(event.call_id, "") + event.text  # made visible when shown
                     self._tool_output[event.call_id] = output[-TOOL_OUTPUT_KEEP:]
+                    self._tool_lines[event.call_id] = self._tool_lines.get(event.call_id, 0) + event.text.count("\n")
             case "tool_result":
-                call, _ = self._running.pop(event.result.call_id, (None, 0.0))
-                self._tool_output.pop(event.result.call_id, None)
-                self._print_line(tool_line(call, event.result))
+                self._finish_tool(event.result)
             case "notice":
                 self.notice(event.message, event.level)
             case "turn_finished":
@@ -249,9 +292,53 @@ class Renderer:
             )
         self._running.clear()
         self._tool_output.clear()
+        self._tool_lines.clear()
+        self._held.clear()  # [lesson 06]
+        self._waited.clear()  # [lesson 06]
         self._streamed = False
         if interrupted:
             self.notice("interrupted", "warning")
+
+    def show_last(self) -> None:
+        """Print the last finished tool call whole: every argument, the whole result (`/last`, Ctrl+O)."""
+        if self.last_call is None:
+            self.notice("no tool call yet: /last shows the last one, whole")
+            return
+        self.info(full_call(self.last_call))
+
+    # [lesson 06]
+    def hold(self, call_ids: set[str], now: float | None = None) -> None:
+        """The running calls in `call_ids` wait for the user (an approval): their clocks stop until they leave it."""
+        now = time.monotonic() if now is None else now
+        for call_id in [held for held in self._held if held not in call_ids]:
+            self._waited[call_id] = self._waited.get(call_id, 0.0) + now - self._held.pop(call_id)
+        for call_id in call_ids:
+            self._held.setdefault(call_id, now)
+
+    def _wait(self, call_id: str, now: float) -> float:
+        """How long this call has waited for the user so far (its time shown leaves it out)."""
+        held = self._held.get(call_id)
+        return self._waited.get(call_id, 0.0) + (now - held if held is not None else 0.0)
+
+    def _without_wait(self, result: ToolResult) -> ToolResult:
+        waited = self._wait(result.call_id, time.monotonic())
+        self._held.pop(result.call_id, None)
+        self._waited.pop(result.call_id, None)
+        return result.model_copy(update={"duration_s": max(result.duration_s - waited, 0.0)}) if waited else result
+
+    # [/lesson 06]
+    def _finish_tool(self, result: ToolResult) -> None:
+        result = self._without_wait(result)  # [lesson 06]
+        call, _ = self._running.pop(result.call_id, (None, 0.0))
+        streamed = result.call_id in self._tool_output
+        output = self._tool_output.pop(result.call_id, "")
+        lines = self._tool_lines.pop(result.call_id, 0) + (1 if output and not output.endswith("\n") else 0)
+        run = ToolRun(call, result, output=output, output_lines=lines, streamed=streamed)
+        self.last_call = run
+        view = view_of(run, TOOL_OUTPUT_LINES)
+        self._print_line(tool_line(call, result, view))
+        if view is not None and view.body is not None:
+            self.console.print(view.body)
 
     # -- the live area ------------------------------------------------------------------------
 
@@ -262,6 +349,13 @@ class Renderer:
         if self._thinking.strip() or self._text.strip():
             parts.append(self._live_blocks())
         for call_id, (call, started) in self._running.items():
+            # [lesson 06]
+            if call_id in self._held:  # the question above the prompt shows it whole
+                waits = Text.assemble(("? ", "yellow"), (call.name, "bold"), (" · waits for your answer", DETAIL_STYLE))
+                parts.append(self._capture(waits))
+                continue
+            started += self._wait(call_id, now)  # its clock stood still while it waited
+            # [/lesson 06]
             line = Text.assemble(
                 (f"{spinner_frame(now)} ", "cyan"),
                 (visible(call.summary()), "bold"),

@@ -4,7 +4,12 @@
   `decode --resume [ID]`, the saved one with its history and model; each turn is logged as it
   ends, and `/model` switches the model of the same loop and session.
 - `/compact [focus]` summarises the older history now, optionally telling the summary what to
-  keep; the answer says how many messages it replaced (or why it could not).
+  keep; the answer says how many messages it replaced (or why it could not), and `/cost` counts
+  the request.
+- `/resume` lists this directory's sessions; `/resume ID` continues one in place of the current
+  conversation (which is saved: `/resume` lists it too).
+- Leaving prints the session's id and the `decode --resume ID` line (`show_resume_line()`);
+  `decode --resume` where there is nothing to resume says so and exits 2 (`check_resume()`).
 - `show_fill()` puts the session's context window and the history's size in the footer's gauge.
 
 The context modules are imported inside the functions, so the prompt still appears before
@@ -13,7 +18,13 @@ pydantic-ai is loaded.
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+from rich.table import Table
+from rich.text import Text
 
 from decode.tui.commands import CommandRegistry, SlashCommand
 
@@ -25,7 +36,7 @@ if TYPE_CHECKING:
 
 
 def add_session_commands(registry: CommandRegistry) -> CommandRegistry:
-    """Add `/compact` to `registry` (and return it)."""
+    """Add `/compact` and `/resume` to `registry` (and return it)."""
     registry.add(
         SlashCommand(
             "compact",
@@ -35,7 +46,38 @@ def add_session_commands(registry: CommandRegistry) -> CommandRegistry:
             while_busy=False,
         )
     )
+    registry.add(
+        SlashCommand(
+            "resume",
+            "List this directory's sessions, or continue one (the current one stays saved)",
+            _resume,
+            argument="[id]",
+            while_busy=False,
+            suggest=_session_ids,
+        )
+    )
     return registry
+
+
+def check_resume(home: Path, resume: str) -> str:
+    """Why `decode --resume [ID]` cannot start here ("" when it can): no sessions, no such id."""
+    from decode.context.catalog import find_session
+    from decode.context.session_log import SessionError
+
+    try:
+        find_session(home, resume or None)
+    except SessionError as exc:
+        return f"{exc}: nothing to resume (`decode` starts a new session)"
+    return ""
+
+
+def show_resume_line(repl: Repl) -> None:
+    """On leaving: the session's id and how to continue it (nothing when no turn was saved)."""
+    loop = repl.loop
+    if loop is None or loop.session is None or not loop.session.log.path.exists():
+        return
+    session_id = loop.session.session_id
+    repl.renderer.notice(f"session {session_id} saved · continue it with: decode --resume {session_id}")
 
 
 RESUME_SHOWN_TURNS = 10
@@ -106,12 +148,79 @@ def show_fill(repl: Repl) -> None:
     repl.status.context_tokens = context_tokens(loop.history)
 
 
+def show_usage(repl: Repl) -> None:
+    """Put the loop's running totals in the footer and `/cost` (after a request outside a turn)."""
+    loop = repl.loop
+    if loop is None:
+        return
+    status = repl.status
+    status.requests, status.input_tokens, status.output_tokens = (
+        loop.usage.requests,
+        loop.usage.input_tokens,
+        loop.usage.output_tokens,
+    )
+    status.cost_usd = loop.usage.cost_usd
+
+
 async def _compact(repl: Repl, argument: str) -> None:
     await repl.warmed_up()
-    if repl.loop is None:
+    loop = repl.loop
+    if loop is None:
         repl.renderer.error("no model to summarise with: pick one with /model provider:name")
         return
     repl.renderer.notice("compacting: asking the model for a summary…")
-    notice = await repl.loop.compact(argument.strip() or None)
+    notice = await loop.compact(argument.strip() or None)
     repl.renderer.notice(notice.message, notice.level)
+    show_usage(repl)  # the summarising request counts in /cost
     show_fill(repl)
+
+
+def _session_ids(repl: Repl) -> list[str]:
+    from decode.context.catalog import session_files, session_id_of
+
+    return [session_id_of(path) for path in session_files(repl.workspace)]
+
+
+async def _resume(repl: Repl, argument: str) -> None:
+    from decode.context.catalog import list_sessions
+
+    if not argument:
+        found = list_sessions(repl.workspace)
+        if not found:
+            repl.renderer.notice("no saved sessions in this directory yet")
+            return
+        current = repl.loop.session.session_id if repl.loop is not None and repl.loop.session else ""
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold cyan")
+        for info in found:
+            mark = " (this one)" if info.session_id == current else ""
+            table.add_row(info.session_id, f"{info.turns} turns{mark}", info.first_prompt[:60])
+        repl.renderer.info(Text("Sessions, most recent first (/resume ID continues one)", style="bold underline"))
+        repl.renderer.info(table)
+        return
+    await switch_session(repl, argument.split()[0])
+
+
+async def switch_session(repl: Repl, ref: str) -> None:
+    """Continue saved session `ref` (an id or a unique prefix) in place of the current conversation."""
+    from decode.tui.approvals import start_permissions
+    from decode.tui.warmup import start_errors
+
+    await repl.warmed_up()
+    if repl.settings is None:
+        repl.renderer.error(repl.unavailable)
+        return
+    factory = replace(repl.factory, resume=ref)
+    try:  # None: the session's own model, as `decode --resume` does
+        conversation = await asyncio.to_thread(factory.build, None, repl.settings)
+    except start_errors() as exc:
+        repl.renderer.error(str(exc))
+        return
+    repl.factory, repl.conversation = factory, conversation
+    repl.status.model, repl.status.phase, repl.unavailable = conversation.session.model, "ready", ""
+    start_permissions(repl)
+    show_usage(repl)
+    show_fill(repl)
+    show_earlier_turns(repl, conversation.loop.history)
+    session, history = conversation.session, conversation.loop.history
+    repl.renderer.notice(f"resumed session {session.session_id}: {len(history)} messages, model {session.model}")

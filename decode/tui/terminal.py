@@ -16,7 +16,7 @@ about the prompt. With no prompt on screen it writes straight through.
 
 import io
 import logging
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from typing import IO, TextIO, cast
 
@@ -77,3 +77,42 @@ def route_logging(stream: TextIO) -> Generator[None]:
         for handler, old in zip(handlers, previous, strict=True):
             if old is not None:
                 handler.setStream(old)
+
+
+class LogNotices(logging.Handler):
+    """decode's warnings while the REPL runs, as notices (`notice(message, level)`), not raw log lines.
+
+    While it is installed (`notices_from_log`, until its undo), the `decode` logger's other stream handlers leave
+    WARNING and above to it; DEBUG and INFO lines (`DECODE_LOG_LEVEL`) still go where they went.
+    """
+
+    def __init__(self, notice: Callable[[str, str], None]) -> None:
+        super().__init__(logging.WARNING)
+        self.notice = notice
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.notice(record.getMessage(), "error" if record.levelno >= logging.ERROR else "warning")
+        except Exception:
+            self.handleError(record)
+
+
+def notices_from_log(notice: Callable[[str, str], None]) -> Callable[[], None]:
+    """Route decode's warnings to `notice` (from any thread: `notice` must cope); returns the undo."""
+    logger = logging.getLogger("decode")
+    handler = LogNotices(notice)
+    quiet = [h for h in logger.handlers if isinstance(h, logging.StreamHandler)]
+
+    def below_warning(record: logging.LogRecord) -> bool:
+        return record.levelno < logging.WARNING
+
+    for other in quiet:
+        other.addFilter(below_warning)
+    logger.addHandler(handler)
+
+    def undo() -> None:
+        logger.removeHandler(handler)
+        for other in quiet:
+            other.removeFilter(below_warning)
+
+    return undo

@@ -59,7 +59,9 @@ def show_turn_event(repl: Repl, event: AgentEvent | TurnStarted | TurnEnded) -> 
         _show_loop_event(repl, event)
         return
     if isinstance(event, TurnStarted):
-        repl.renderer.user(event.message.display)
+        repl.renderer.separator()
+        if not event.message.shown:  # a command's turn: the command was echoed as it ran
+            repl.renderer.user(event.message.display)
         repl.status.start_turn()
         return
     if event.outcome == "failed":

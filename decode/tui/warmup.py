@@ -7,7 +7,8 @@ build the Agent Loop. The first prompt the user sends waits for it, if it is not
 
 A missing key is not fatal here: the warm-up then ends with settings but no Agent Loop, and the
 error message, and `/model` can pick a model that works. `finish_warm_up()` hands the result to
-the REPL: the footer turns `ready` (or says there is no model), with the notices that go with it.
+the REPL: a first line names decode, the model and the directory (and points to `/help`), and
+the footer turns `ready` (or says there is no model), with the notices that go with it.
 """
 
 from __future__ import annotations
@@ -167,6 +168,7 @@ def start_warm_up(
 async def finish_warm_up(repl: Repl, warm_up: asyncio.Future[Warm]) -> None:
     """Wait for the warm-up and give the REPL what it built (or the reason it could not)."""
     from decode.tui.approvals import start_permissions  # [lesson 06]
+    from decode.tui.footer import short_model, short_path
     from decode.tui.sessions import show_session  # [lesson 08]
 
     try:
@@ -176,6 +178,7 @@ async def finish_warm_up(repl: Repl, warm_up: asyncio.Future[Warm]) -> None:
         warm = Warm(model=repl.model_option or "", error=f"the agent could not start: {exc}")
     repl.settings, repl.conversation, repl.warm = warm.settings, warm.conversation, warm
     repl.status.model = warm.model
+    repl.renderer.welcome(short_model(warm.model), short_path(repl.workspace, repl.status.home))
     if warm.settings is not None:
         from decode.models.gateway import PROVIDERS
 
@@ -190,4 +193,16 @@ async def finish_warm_up(repl: Repl, warm_up: asyncio.Future[Warm]) -> None:
         hint = "; pick another model with /model provider:name" if warm.settings is not None else ""
         repl.unavailable = warm.error + hint
         repl.renderer.error(repl.unavailable)
+    show_early_notices(repl, warm)
     repl.invalidate()
+
+
+def show_early_notices(repl: Repl, warm: Warm) -> None:
+    """The warnings logged while warming up, as notices after its outcome, never before its error.
+
+    When the warm-up failed, those about its model are left out: that model is not used.
+    """
+    notices, repl.early_notices = repl.early_notices, []
+    for message, level in notices:
+        if warm.error is None or not warm.model or warm.model not in message:
+            repl.renderer.notice(message, level)

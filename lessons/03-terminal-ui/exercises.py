@@ -46,7 +46,8 @@ def _screen_after(registry: Any, workspace: Path, lines: list[str]) -> str:
                 await repl.submit(line)
 
     _run(session())
-    return "\n".join(line.rstrip() for line in screen.getvalue().splitlines())
+    # What the command printed: the REPL first echoes the command itself, as it echoes a prompt.
+    return "\n".join(line.rstrip() for line in screen.getvalue().splitlines() if not line.startswith("❯ "))
 
 
 def check_add_files_command(add_files_command: Callable[[Any], None]) -> Verdict:

@@ -22,10 +22,13 @@ def test_compact_then_resume_in_the_repl(terminal: Terminal, project: Path, deco
     turns.write_text(json.dumps([{"text": answer} for answer in answers]))
     terminal.start(f"{decode} --model script:{turns}; echo decode-exited-$?; sleep 60", project)
     terminal.wait_for_text("● ready")
-    terminal.submit("what is the answer?")
+    # Long enough to be worth summarising (a short history is left alone: a summary would only grow it).
+    terminal.submit("what is the answer? " + "Think it through step by step. " * 30)
     terminal.wait_for_text("The answer is forty-two.")
     terminal.submit("/compact the number")
     terminal.wait_for_text("compacted 1 earlier message into a summary; the last one is kept verbatim")
+    terminal.submit("/cost")
+    terminal.wait_for_text("requests: 2")  # the turn and the summary
     terminal.submit("/quit")
     terminal.wait_for_text("decode-exited-0")
 

@@ -52,7 +52,8 @@ def test_accept_edits_writes_files_and_plan_refuses(project: Path) -> None:
     done = decode_run(project, [write], "--permission-mode", "plan")
     assert done.returncode == 0, done.stderr
     assert not (project / "notes.md").exists()
-    assert "plan mode" in done.stderr
+    # Plan mode offers only the tools that change nothing (ADR-0048); the gate would refuse the rest too.
+    assert "Unknown tool name: 'write'. Available tools: 'glob', 'grep', 'read', 'skill'" in done.stderr
 
     done = decode_run(project, [write], "--permission-mode", "accept-edits")
     assert done.returncode == 0, done.stderr

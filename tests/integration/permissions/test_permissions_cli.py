@@ -30,7 +30,7 @@ def test_the_issue_example_is_denied_by_the_user_rule(
     project: Path, layered: dict[str, Path], decode_cmd: RunDecode
 ) -> None:
     done = decode_cmd("permissions", "check", "bash", "git status && rm -rf build", "--json", cwd=project)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 4, done.stderr
     assert json.loads(done.stdout) | {"reason": None} == {
         "decision": "deny",
         "rule": "Bash(rm:*)",
@@ -68,7 +68,7 @@ def test_a_broken_file_is_reported_and_decode_still_answers(
 ) -> None:
     write(layered["local"], '{"permissions": {"ask": [\n  "Bash(git push:*)"\n  "Bash(npm publish)"\n]}}')
     done = decode_cmd("permissions", "check", "bash", "rm -rf /", cwd=project)
-    assert done.returncode == 0
+    assert done.returncode == 4
     assert done.stdout.startswith("deny\n")
     assert done.stderr.strip().startswith(
         f"decode: warning: {layered['local']}:3: not valid JSON (Expecting ',' delimiter); no good copy of it is kept"
@@ -78,6 +78,50 @@ def test_a_broken_file_is_reported_and_decode_still_answers(
 def test_usage_errors_exit_2(project: Path, decode_cmd: RunDecode) -> None:
     assert decode_cmd("permissions", "check", cwd=project).returncode == 2
     assert decode_cmd("permissions", "--permission-mode", "yolo", cwd=project).returncode == 2
+
+
+@pytest.mark.parametrize(
+    "tool", ["foo", "BASH ", "bаsh", "mcp__", "mcp__github", "mcp__a b__c", "mcp__x__", "MCP__x__y"]
+)
+def test_an_unknown_tool_name_is_a_usage_error(project: Path, decode_cmd: RunDecode, tool: str) -> None:
+    done = decode_cmd("permissions", "check", tool, "x", cwd=project)
+    assert done.returncode == 2, done.stdout
+    assert done.stdout == ""
+    assert "tool" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "decision"),
+    [
+        (("bash", "git status"), 0, "allow"),
+        (("bash", "git push origin main"), 3, "ask"),
+        (("bash", "echo $(rm -rf /)"), 4, "deny"),
+        (("mcp__github__get_issue",), 3, "ask"),
+    ],
+)
+def test_the_exit_code_tells_allow_ask_and_deny_apart(
+    project: Path, layered: dict[str, Path], decode_cmd: RunDecode, args: tuple[str, ...], code: int, decision: str
+) -> None:
+    for extra in ((), ("--json",)):
+        done = decode_cmd("permissions", "check", *args, *extra, cwd=project)
+        assert done.returncode == code, done.stderr
+        assert (json.loads(done.stdout)["decision"] if extra else done.stdout.splitlines()[0]) == decision
+
+
+def test_a_read_only_command_is_allowed_and_explained(project: Path, decode_cmd: RunDecode) -> None:
+    """No settings file: the built-in read-only list decides, and says so; a real git repository."""
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    (project / "notes.txt").write_text("a\n", encoding="utf-8")
+    done = decode_cmd("permissions", "check", "bash", "git status && cat notes.txt | wc -l", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "allow",
+        "  rule:   none (default mode decides)",
+        "  why:    read-only (git status, cat, wc): on decode's built-in list, default mode runs it",
+    ]
+    follow = decode_cmd("permissions", "check", "bash", "tail -f notes.txt", cwd=project)
+    assert follow.returncode == 3
+    assert "tail -f follows the file and never ends, so it is not on the read-only list" in follow.stdout
 
 
 def test_decode_help_lists_permissions_without_importing_it(project: Path) -> None:
@@ -103,9 +147,9 @@ DEEP = "echo " + "$(echo " * 250 + "x" + ")" * 250
 
 
 @pytest.mark.parametrize("mode", ["default", "bypass"])
-def test_deep_input_asks_and_exits_0(project: Path, layered: dict[str, Path], decode_cmd: RunDecode, mode: str) -> None:
+def test_deep_input_asks_and_exits_3(project: Path, layered: dict[str, Path], decode_cmd: RunDecode, mode: str) -> None:
     done = decode_cmd("permissions", "check", "bash", DEEP, "--permission-mode", mode, cwd=project)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 3, done.stderr
     assert done.stdout.startswith("ask\n")
     assert "Traceback" not in done.stderr
 
@@ -124,8 +168,9 @@ def test_secret_files_ask_and_the_setting_names_more(project: Path, write: Write
 
     def decision(*args: str, env: dict[str, str] | None = None) -> str:
         done = decode_cmd("permissions", "check", *args, "--json", cwd=project, env=env)
-        assert done.returncode == 0, done.stderr
-        return json.loads(done.stdout)["decision"]
+        decision = json.loads(done.stdout)["decision"]
+        assert done.returncode == {"allow": 0, "ask": 3, "deny": 4}[decision], done.stderr
+        return decision
 
     assert decision("read", ".env.local") == "ask"
     assert decision("read", ".env.local", "--mode", "bypass") == "ask"

@@ -23,9 +23,9 @@ def test_approvals_and_shift_tab_in_a_real_terminal(terminal: Terminal, project:
 
     terminal.submit("make some files")
     terminal.wait_for_text("allow bash(touch once.txt)?")
-    terminal.keys("y", "Enter")
+    terminal.keys("y")  # a single key answers (ADR-0049)
     terminal.wait_for_text("allow bash(touch saved.txt)?")
-    terminal.keys("a", "Enter")
+    terminal.keys("a")
     terminal.wait_for_text("allow write(notes.md)?")
     terminal.submit("put notes in the README instead")
     screen = terminal.wait_for_text("Finished.")
@@ -37,7 +37,8 @@ def test_approvals_and_shift_tab_in_a_real_terminal(terminal: Terminal, project:
     assert (project / "saved.txt").exists()
     assert not (project / "notes.md").exists()
     local = json.loads((project / ".decode" / "settings.local.json").read_text())
-    assert local == {"permissions": {"allow": ["Bash(touch saved.txt)"]}}
+    assert local == {"permissions": {"allow": ["Bash(touch:*)"]}}  # "always": the command's first word
+    assert "saved Bash(touch:*) to .decode/settings.local.json" in screen
 
     terminal.keys("BTab")
     terminal.wait_for_text("⏵⏵ accept-edits (shift+tab)")

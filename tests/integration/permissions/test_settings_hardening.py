@@ -215,7 +215,8 @@ def test_the_repl_reports_each_settings_problem_once(terminal: Terminal, project
     assert count("\"defaultMode\": 'bypassPermissions' is ignored") == 1
     assert count("this repository's settings let these run without asking: Bash(touch ok.txt)") == 1
     assert count("settings.local.json:1: not valid JSON") == 1
-    assert count("Permission denied: touch ok.txt: denied by Bash (refused:") == 1
+    # The denial is the tool's error, not a settings notice: its line starts it, the body shows it whole.
+    assert count("Permission denied: touch ok.txt: denied by Bash (refused:") >= 1
     assert not (project / "ok.txt").exists()
     assert "bypass" not in terminal.footer()
     terminal.submit("/quit")

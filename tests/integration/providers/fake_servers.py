@@ -14,7 +14,8 @@ A test plans the server's answers, one per HTTP request, in order:
 `Turn` is a model answer, rendered in whichever form the request asked for (streamed or not);
 `Hold(turn)` is that answer held back until the test calls `server.release()` (a model that thinks
 as long as the test needs); `Fail`, `Hang`, `Malformed` and `Cut` are the failures real providers
-produce. Every request is recorded in `server.requests` so a test can check what decode sent. The
+produce. Every request is recorded in `server.requests` so a test can check what decode sent; a GET (a model
+list) is answered from `server.pages` and recorded in `server.gets`. The
 server is the only fake: decode's gateway, the provider SDKs and the HTTP client all run for real.
 """
 
@@ -108,6 +109,10 @@ class _Handler(BaseHTTPRequestHandler):
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             cast(_Server, self.server).fake.handle(self)
 
+    def do_GET(self) -> None:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            cast(_Server, self.server).fake.handle_get(self)
+
     def log_message(self, format: str, *args: Any) -> None:
         pass  # keep pytest's output clean
 
@@ -122,6 +127,9 @@ class FakeProvider:
 
     def __init__(self) -> None:
         self.requests: list[Recorded] = []
+        self.pages: dict[str, Any] = {}
+        """What a GET of each path answers (JSON), e.g. `{"/v1/models": {"data": [...]}}`."""
+        self.gets: list[str] = []
         self._replies: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._closing = threading.Event()
@@ -200,6 +208,18 @@ class FakeProvider:
             _send(handler, 200, json.dumps(self.answer(reply.turn, request)).encode(), cut=True)
         else:
             _send_json(handler, 200, self.answer(reply, request))
+
+    def handle_get(self, handler: _Handler) -> None:
+        """A GET (a model list, a server's properties): answered from `self.pages`, else 404.
+
+        Recorded in `self.gets`, not `self.requests`: those count the model requests."""
+        with self._lock:
+            self.gets.append(handler.path)
+            page = self.pages.get(handler.path)
+        if page is None:
+            _send_json(handler, 404, {"error": {"message": f"fake server: no page {handler.path}"}})
+        else:
+            _send_json(handler, 200, page)
 
     # The wire format: each subclass fills these in.
     def serves(self, path: str) -> bool:

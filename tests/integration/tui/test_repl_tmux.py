@@ -45,12 +45,49 @@ def test_a_scripted_session_in_a_real_terminal(terminal: Terminal, project: Path
     assert "```" not in screen
     footer = terminal.footer()
     assert "tokens" in footer
-    assert "$ n/a" in footer  # no price is known for a scripted model
+    assert "$" not in footer  # no price is known for a scripted model: no cost shown
+    assert "n/a" not in footer
+    assert footer.endswith("⏵⏵ default (shift+tab)")
     assert f"/{project.name} │" in footer
 
     terminal.submit("/quit")
     terminal.wait_for_text("decode-exited-0")
     assert "what is this project?" in (project / ".decode" / "history").read_text()
+
+
+@pytest.mark.parametrize("columns", [70, 120])
+def test_the_first_screen_and_the_footer_at_70_and_120_columns(
+    terminal: Terminal, project: Path, decode: str, columns: int
+) -> None:
+    turns = project / "turns.json"
+    turns.write_text(json.dumps([{"text": "Hello."}]))
+    terminal.start(f"{decode} --model script:{turns}; sleep 60", project, size=(columns, 30))
+    terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer")
+    screen = terminal.screen()
+    assert screen.splitlines()[0].startswith("decode · script:turns.json · ")
+    first_line = f"decode · script:turns.json · {project} · /help lists the commands"
+    assert "".join(first_line.split()) in "".join(screen.split())  # whole, wrapped where it must be
+    footer = terminal.footer()
+    assert len(footer) <= columns
+    assert "⏵⏵ default" in footer  # the mode stays visible
+    assert ("(shift+tab)" in footer) == (columns >= 120)  # the hint gives way first
+    assert ("tokens" in footer) == (columns >= 120)
+    terminal.keys("BTab")
+    terminal.wait_for(lambda _: "⏵⏵ accept-edits" in terminal.footer(), "the mode in the footer")
+    terminal.submit("/cost")
+    screen = terminal.wait_for_text("requests:")
+    assert "❯ /cost" in screen  # the command echoed like a prompt
+
+
+def test_a_bad_model_shows_its_error_first_and_no_raw_warning(terminal: Terminal, project: Path, decode: str) -> None:
+    terminal.start(f"{decode} --model nonsense:x; sleep 60", project, size=(70, 30))
+    terminal.wait_for(lambda _: "✗ no model" in terminal.footer(), "the no-model footer")
+    screen = terminal.screen()
+    assert screen.splitlines()[0].startswith("decode · nonsense:x · ")
+    assert "unknown model provider in 'nonsense:x'" in " ".join(screen.split())
+    assert "WARNING" not in screen
+    assert "no context window known" not in screen
+    assert "⏵⏵ default" in terminal.footer()
 
 
 def test_ctrl_d_leaves_and_a_missing_key_does_not_stop_the_repl(terminal: Terminal, project: Path, decode: str) -> None:
@@ -70,3 +107,69 @@ def test_without_a_terminal_decode_exits_2_and_points_to_decode_run(project: Pat
     assert done.returncode == 2
     assert done.stdout == ""
     assert 'decode run "TASK"' in done.stderr
+
+
+LONG_COMMAND = (
+    "echo 'running the formatter over every python file in the project, please wait while it works' "
+    "&& touch HIDDEN_TAIL_RAN"
+)
+
+
+@pytest.mark.parametrize("columns", [70, 120])
+def test_an_approval_shows_the_whole_command_and_y_answers_alone(
+    terminal: Terminal, project: Path, decode: str, columns: int
+) -> None:
+    """A command longer than the screen is wide: its tail is on screen before the user answers."""
+    turns = project / "turns.json"
+    turns.write_text(
+        json.dumps([{"tool_calls": [{"name": "bash", "args": {"command": LONG_COMMAND}}]}, {"text": "All done."}])
+    )
+    terminal.start(f"{decode} --model script:{turns}; echo decode-exited-$?; sleep 60", project, size=(columns, 40))
+    terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer")
+    terminal.submit("format everything")
+
+    def pane() -> str:  # what is on the screen now, row by row as the terminal shows it
+        return terminal.tmux("capture-pane", "-p", "-t", "t")
+
+    terminal.wait_for(lambda _: "or type what to do instead" in " ".join(pane().split()), "the question's choices")
+    shown = pane()
+    assert "HIDDEN_TAIL_RAN" in shown  # the tail of the command, visible before answering
+    footer = terminal.footer()  # the footer may shorten the folder's name; nothing else is cut
+    assert not [row for row in shown.splitlines() if "…" in row and row != footer], shown
+    words = " ".join(shown.split())
+    assert "allow the bash call above?" in words
+    assert "y = yes · a = always: Bash(echo:*), Bash(touch:*) · e = exactly this command, always · n = no" in words
+    assert not (project / "HIDDEN_TAIL_RAN").exists()
+
+    terminal.type("y")  # one key, no Enter
+    terminal.wait_for_text("All done.")
+    assert (project / "HIDDEN_TAIL_RAN").exists()
+    assert not (project / ".decode" / "settings.local.json").exists()
+    terminal.submit("/quit")
+    terminal.wait_for_text("decode-exited-0")
+
+
+def test_always_saves_the_commands_first_word_and_says_where(terminal: Terminal, project: Path, decode: str) -> None:
+    command = "python3 -c 'print(2 + 3)'"
+    turns = project / "turns.json"
+    turns.write_text(
+        json.dumps(
+            [
+                {"tool_calls": [{"name": "bash", "args": {"command": command}}]},
+                {"tool_calls": [{"name": "bash", "args": {"command": "python3 -c 'print(7)'"}}]},
+                {"text": "All done."},
+            ]
+        )
+    )
+    terminal.start(f"{decode} --model script:{turns}; echo decode-exited-$?; sleep 60", project, size=(70, 40))
+    terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer")
+    terminal.submit("add numbers")
+    terminal.wait_for(lambda screen: "a = always: Bash(python3:*)" in " ".join(screen.split()), "the always choice")
+    terminal.type("a")
+    screen = terminal.wait_for_text("All done.")
+    assert "saved Bash(python3:*) to .decode/settings.local.json" in screen
+    assert screen.count("permission needed") == 1  # the second python3 call ran without asking
+    saved = json.loads((project / ".decode" / "settings.local.json").read_text())
+    assert saved == {"permissions": {"allow": ["Bash(python3:*)"]}}
+    terminal.submit("/quit")
+    terminal.wait_for_text("decode-exited-0")

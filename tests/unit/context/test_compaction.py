@@ -182,3 +182,25 @@ def test_the_transcript_names_who_said_what(histories) -> None:
     assert text.splitlines()[0] == "User: hello"
     assert "Result of read: contents" in text
     assert text.endswith("Assistant: hi there")
+
+
+# --- never growing the context --------------------------------------------------------------
+
+
+async def test_a_short_history_is_not_sent_for_summarising(histories) -> None:
+    summariser = Summariser()
+    history = [*histories.turn("what is 6 x 7?", "42"), *histories.turn("and 6 x 8?", "48")]
+    with pytest.raises(CompactionError, match="nothing worth summarising yet") as raised:
+        await summarise(history, summariser.model, window=1_000)
+    assert summariser.requests == []  # no request at all
+    assert raised.value.usage is None
+
+
+async def test_a_summary_no_shorter_than_the_history_is_refused_but_its_cost_is_kept(histories) -> None:
+    history = [*histories.turn("a" * 1_000, "b" * 1_000), *histories.turn("c", "d")]
+    summariser = Summariser("## Goal\n" + "a very long summary " * 500)
+    with pytest.raises(CompactionError, match="no shorter than what it would replace") as raised:
+        await summarise(history, summariser.model, window=1_000)
+    assert len(summariser.requests) == 1
+    assert raised.value.usage is not None
+    assert raised.value.usage.requests == 1

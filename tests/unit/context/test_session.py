@@ -166,7 +166,7 @@ async def test_a_failed_summary_leaves_the_history_and_the_turn_goes_on(tmp_path
 async def test_compact_on_demand_records_the_focus(tmp_path: Path) -> None:
     session = Session.start(tmp_path, model="script:x.json")
     loop = make_loop(session, Model(), tmp_path)
-    await run(loop, "first")
+    await run(loop, "first: " + "word " * 200)
     await run(loop, "second")
     notice = await loop.compact("the second prompt")
     assert "compacted" in notice.message

@@ -52,7 +52,22 @@ async def test_questions_are_asked_one_at_a_time_in_order() -> None:
     assert channel.answer("sqlite") == Reply("2", "sqlite")
     assert await second == Reply("2", "sqlite")
     assert channel.current is None
-    assert changes == [APPROVE, None, DATABASE, None]
+    shown = [change for i, change in enumerate(changes) if i == 0 or change is not changes[i - 1]]
+    assert shown == [None, APPROVE, None, DATABASE, None]  # None first: a question joined the queue
+
+
+async def test_waiting_holds_every_question_not_answered_yet() -> None:
+    channel = DecisionChannel()
+    first = asyncio.create_task(channel.ask(APPROVE))
+    second = asyncio.create_task(channel.ask(DATABASE))
+    await asyncio.sleep(0)
+    assert channel.waiting == (APPROVE, DATABASE)  # the one on screen and the one waiting its turn
+    channel.answer("y")
+    await first
+    assert channel.waiting == (DATABASE,)
+    second.cancel()
+    await asyncio.gather(second, return_exceptions=True)
+    assert channel.waiting == ()
 
 
 async def test_cancelling_a_question_takes_it_off_the_screen() -> None:

@@ -32,7 +32,7 @@ def test_model_strings_split_at_the_first_colon(spec: str, expected: tuple[str, 
     assert split_model_string(spec) == expected
 
 
-@pytest.mark.parametrize("spec", ["gpt-4o", "anthropic:claude-sonnet", "Google-gla:gemini", ""])
+@pytest.mark.parametrize("spec", ["gpt-4o", "nonsense:claude-sonnet", "Google-gla:gemini", ""])
 def test_an_unknown_provider_names_the_string_and_the_known_ones(spec: str) -> None:
     with pytest.raises(ModelConfigError) as caught:
         split_model_string(spec)

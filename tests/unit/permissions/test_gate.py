@@ -85,12 +85,16 @@ def corpus_places(project: Path) -> dict[str, Path]:
 
 
 def _case_id(case: dict) -> str:
-    return f"{case['tool']}:{case['arg']}:{case.get('mode', 'default')}".replace("\n", "\\n")
+    rules = ":no-rules" if case.get("rules") == "none" else ""
+    return f"{case['tool']}:{case['arg']}:{case.get('mode', 'default')}{rules}".replace("\n", "\\n")
 
 
 @pytest.mark.parametrize("case", CORPUS["case"], ids=_case_id)
 async def test_bypass_corpus(case: dict, corpus_places: dict[str, Path]) -> None:
     mode = Mode.parse(case.get("mode", "default"))
+    if case.get("rules") == "none":  # the built-in read-only list alone: no settings file at all
+        (corpus_places["home"] / ".decode" / "settings.json").unlink()
+        (corpus_places["workspace"] / ".decode" / "settings.json").unlink()
     gate = PermissionGate.from_settings(corpus_places["workspace"], mode=mode, secret_files=SECRET_FILES)
     assert gate.problems == []
     traits = corpus_traits(case["tool"])
@@ -120,6 +124,7 @@ CLASSES = {
     "deep-input": 5,
     "secrets": 25,
     "still-allowed": 15,
+    "read-only": 120,
 }
 
 
@@ -130,7 +135,8 @@ def test_the_corpus_is_large_enough_and_covers_every_decision_and_class() -> Non
     counts = {name: sum(case["class"] == name for case in cases) for name in CLASSES}
     assert {case["class"] for case in cases} == set(CLASSES)
     assert all(counts[name] >= least for name, least in CLASSES.items()), counts
-    assert len({(case["tool"], case["arg"], case.get("mode", "default")) for case in cases}) == len(cases)
+    keys = {(case["tool"], case["arg"], case.get("mode", "default"), case.get("rules")) for case in cases}
+    assert len(keys) == len(cases)
 
 
 def gate_with(tmp_path: Path, *rules: str, mode: Mode = Mode.DEFAULT) -> PermissionGate:
@@ -244,7 +250,9 @@ async def test_a_saved_narrowest_rule_allows_exactly_that_request(tmp_path: Path
     saved = await gate.narrowest_rules("bash", command, BASH.traits)
     gate.add_rules(parse_rule(rule, Decision.ALLOW) for rule in saved)
     assert (await gate.check("bash", command, BASH.traits)).decision is Decision.ALLOW
-    assert (await gate.check("bash", bash("npm run build --if-present && ls"), BASH.traits)).decision is Decision.ASK
+    assert (
+        await gate.check("bash", bash("npm run build --if-present && touch x"), BASH.traits)
+    ).decision is Decision.ASK
 
 
 async def test_a_file_rule_is_anchored_and_escaped(tmp_path: Path) -> None:
@@ -369,7 +377,7 @@ async def test_the_setting_adds_secret_files_and_from_settings_reads_it(
     ).decision is Decision.ALLOW
     monkeypatch.setattr(settings_module, "settings", Settings(secret_files=["creds.json", "*.pem"]), raising=False)
     gate = PermissionGate.from_settings(secrets_project)
-    assert gate.secret_files == (".env", ".env.*", "creds.json", "*.pem")
+    assert gate.secret_files == (".env", ".env*", "*.env", "creds.json", "*.pem")
     assert (await gate.check("read", {"path": "creds.json"}, READ.traits)).decision is Decision.ASK
     assert (await gate.check("bash", bash("cat certs/x.pem"), BASH.traits)).decision is Decision.ASK
     explicit = PermissionGate.from_settings(secrets_project, secret_files=[])
@@ -380,7 +388,9 @@ def test_is_secret_matches_names_anywhere_and_patterns_that_could() -> None:
     gate = PermissionGate(workspace=Path("/w"), home=Path("/h"), secret_files=["*.key", "config/secret.yml"])
     assert [gate.is_secret(path) for path in ("/w/.env", "/elsewhere/.env.prod", "/w/a/b.key", "/w/.ENV")] == [True] * 4
     assert gate.is_secret("/w/config/secret.yml")
-    assert not any(gate.is_secret(path) for path in ("/w/other/secret.yml", "/w/.envrc", "/w/env"))
+    assert gate.is_secret("/w/.envrc")  # direnv's file
+    assert gate.is_secret("/w/prod.env")
+    assert not any(gate.is_secret(path) for path in ("/w/other/secret.yml", "/w/env", "/w/environment.py"))
     assert [gate.is_secret(Glob(p)) for p in ("/w/.e*", "/w/x.ke?", "/w/*", "/w/*.txt")] == [True, True, True, False]
 
 
@@ -463,4 +473,66 @@ async def test_deep_input_asks_even_deep_in_the_caller_s_stack(tmp_path: Path) -
 async def test_a_path_the_system_refuses_is_judged_as_written(tmp_path: Path, path: str) -> None:
     gate = gate_with(tmp_path)
     assert (await gate.check("read", {"path": path}, READ.traits)).decision in (Decision.ALLOW, Decision.ASK)
-    assert (await gate.check("bash", bash(f"cat {shlex.quote(path)}"), BASH.traits)).decision is Decision.ASK
+    assert (await gate.check("bash", bash(f"stat {shlex.quote(path)}"), BASH.traits)).decision is Decision.ASK
+
+
+@pytest.mark.parametrize(
+    ("command", "choices"),
+    [
+        (
+            "python -c 'import calc; print(calc.add(2, 3))'",
+            [("Bash(python:*)",), ("Bash(python -c 'import calc; print(calc.add(2, 3))')",)],
+        ),
+        (
+            "git log -1 && echo 'a b' > notes.txt",
+            [
+                ("Bash(git log -1)", "Bash(echo:*)", "Write(/notes.txt)"),  # `git log --output=…` writes anywhere
+                ("Bash(git log -1)", "Bash(echo 'a b')", "Write(/notes.txt)"),
+            ],
+        ),
+        ("cargo test --release", [("Bash(cargo test:*)",), ("Bash(cargo test --release)",)]),
+        # Options of these run a program or write anywhere (`npm test --script-shell=…`, `sed '1e …'`,
+        # `git fetch --upload-pack=…`, `tar --checkpoint-action=exec=…`), or another spelling destroys:
+        ("timeout 5 npm test", [("Bash(timeout 5 npm test)",)]),
+        ("npm run build --if-present", [("Bash(npm run build --if-present)",)]),
+        ("sed -n 1,5p a.txt", [("Bash(sed -n 1,5p a.txt)",)]),
+        ("awk '{print}' a.txt", [("Bash(awk '{print}' a.txt)",)]),
+        ("tar tf x.tar", [("Bash(tar tf x.tar)",)]),
+        ("git fetch", [("Bash(git fetch)",)]),
+        ("git stash list", [("Bash(git stash list)",)]),
+        ("make test", [("Bash(make test)",)]),
+        ("uv run pytest -x", [("Bash(uv run pytest:*)",), ("Bash(uv run pytest -x)",)]),
+        ("ls | xargs wc -l", [("Bash(ls:*)", "Bash(wc:*)"), ("Bash(ls)", "Bash(xargs wc -l)")]),
+        # Where a prefix would allow far more than the user saw, only the exact command:
+        ("rm -rf build", [("Bash(rm -rf build)",)]),
+        ("git push origin main", [("Bash(git push origin main)",)]),
+        ("sudo apt install x", [("Bash(sudo apt install x)",)]),
+        ("uv run rm x", [("Bash(uv run rm x)",)]),
+        ("git -C sub status", [("Bash(git -C sub status)",)]),
+        ("docker exec box sh", [("Bash(docker exec box sh)",)]),
+        ("echo $(date)", []),  # a hazard: no rule at all (ADR-0021)
+        ("bash -c 'ls'", []),
+    ],
+)
+async def test_always_offers_the_commands_first_words_then_the_exact_command(
+    tmp_path: Path, command: str, choices: list[tuple[str, ...]]
+) -> None:
+    assert await gate_with(tmp_path).rule_choices("bash", bash(command), BASH.traits) == choices
+
+
+async def test_each_choice_allows_the_call_and_the_first_one_covers_its_next_spelling(tmp_path: Path) -> None:
+    command = "python -c 'import calc; print(calc.add(2, 3))'"
+    for choice in await gate_with(tmp_path).rule_choices("bash", bash(command), BASH.traits):
+        gate = gate_with(tmp_path)
+        gate.add_rules(parse_rule(rule, Decision.ALLOW) for rule in choice)
+        assert (await gate.check("bash", bash(command), BASH.traits)).decision is Decision.ALLOW
+    gate = gate_with(tmp_path)
+    gate.add_rules([parse_rule("Bash(python:*)", Decision.ALLOW)])
+    assert (await gate.check("bash", bash("python -c 'print(1)'"), BASH.traits)).decision is Decision.ALLOW
+    assert (await gate.check("bash", bash("python x.py && rm -rf /"), BASH.traits)).decision is Decision.ASK
+
+
+async def test_other_tools_are_offered_their_narrowest_rule(tmp_path: Path) -> None:
+    gate = gate_with(tmp_path)
+    assert await gate.rule_choices("edit", {"path": "src/a.py"}, EDIT.traits) == [("Edit(/src/a.py)",)]
+    assert await gate.rule_choices("mystery", {}, UNDECLARED) == []

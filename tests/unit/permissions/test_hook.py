@@ -17,7 +17,7 @@ from decode.entities.deps import AgentDeps
 from decode.entities.events import ToolCallFinished, TurnFinished
 from decode.entities.tools import UNDECLARED, ToolSpec, ToolTraits
 from decode.permissions.gate import PLAN_GUIDANCE, PermissionGate
-from decode.permissions.hook import Answer, Approval, PermissionHook, refusal
+from decode.permissions.hook import Answer, Approval, Asking, PermissionHook, Saved, refusal
 from decode.permissions.rules import parse_rule
 from decode.permissions.types import Decision, Mode, Verdict
 from decode.tools.bash import BASH
@@ -134,22 +134,56 @@ async def test_the_front_end_answers_an_ask(project: Path, approval: Approval, r
     assert result.startswith(output)
 
 
-async def test_always_saves_the_narrowest_rule_and_stops_asking(project: Path) -> None:
-    asked: list[str] = []
+async def test_always_saves_the_first_choice_and_stops_asking(project: Path) -> None:
+    asked: list[Verdict] = []
+    saved: list[Saved] = []
 
     async def approve(tool: str, args: dict, verdict: Verdict) -> Approval:
-        asked.append(args["command"])
-        return Approval(Answer.ALWAYS)
+        asked.append(verdict)
+        return Approval(Answer.ALWAYS, on_saved=saved.append)
 
     gate = gate_with(project)
-    await run("npm test", project, gate, approve)
-    await run("npm test", project, gate, approve)
-    assert asked == ["npm test"]
-    assert ran(project) == ["npm test", "npm test"]
+    await run("cargo test", project, gate, approve)
+    await run("cargo test --release", project, gate, approve)  # the prefix rule covers it
+    assert len(asked) == 1
+    assert isinstance(asked[0], Asking)
+    assert asked[0].call_id  # which call waits
+    assert asked[0].choices == (("Bash(cargo test:*)",), ("Bash(cargo test)",))
+    assert ran(project) == ["cargo test", "cargo test --release"]
     local = project / ".decode" / "settings.local.json"
-    assert json.loads(local.read_text()) == {"permissions": {"allow": ["Bash(npm test)"]}}
-    verdict = await PermissionGate.from_settings(project).check("bash", {"command": "npm test"}, BASH.traits)
+    assert json.loads(local.read_text()) == {"permissions": {"allow": ["Bash(cargo test:*)"]}}
+    assert saved == [Saved(("Bash(cargo test:*)",), local)]
+    verdict = await PermissionGate.from_settings(project).check("bash", {"command": "cargo test"}, BASH.traits)
     assert verdict.decision is Decision.ALLOW
+
+
+@pytest.mark.parametrize(
+    ("rules", "kept"),
+    [
+        (("Bash(cargo test)",), ["Bash(cargo test)"]),  # the narrower choice
+        (("Bash(*)",), ["Bash(cargo test:*)"]),  # not a choice the gate offered: never saved
+    ],
+)
+async def test_always_saves_only_a_choice_the_gate_offered(project: Path, rules: tuple[str, ...], kept: list) -> None:
+    async def approve(tool: str, args: dict, verdict: Verdict) -> Approval:
+        return Approval(Answer.ALWAYS, rules=rules)
+
+    await run("cargo test", project, gate_with(project), approve)
+    local = project / ".decode" / "settings.local.json"
+    assert json.loads(local.read_text()) == {"permissions": {"allow": kept}}
+
+
+async def test_always_saves_nothing_for_a_command_with_a_hazard(project: Path) -> None:
+    choices: list[tuple] = []
+
+    async def approve(tool: str, args: dict, verdict: Verdict) -> Approval:
+        assert isinstance(verdict, Asking)
+        choices.append(verdict.choices)
+        return Approval(Answer.ALWAYS, rules=("Bash(npm:*)",))
+
+    await run("npm test $(id)", project, gate_with(project), approve)
+    assert choices == [()]
+    assert not (project / ".decode" / "settings.local.json").exists()
 
 
 async def test_a_deny_is_never_put_to_the_user(project: Path) -> None:

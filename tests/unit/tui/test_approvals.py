@@ -3,15 +3,18 @@
 import asyncio
 import io
 import json
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 
-from decode.permissions.hook import Answer, Approval
+from decode.entities.events import ToolCallFinished, ToolCallStarted
+from decode.entities.tools import ToolCall, ToolResult
+from decode.permissions.hook import Answer, Approval, Asking, Saved
 from decode.permissions.types import Decision, Verdict
-from decode.tui.approvals import HELP, Approvals, parse_answer
+from decode.tui.approvals import Approvals, parse_answer, saved_line
 from decode.tui.footer import footer, plain
 from decode.tui.questions import QuestionLine
 from decode.tui.render import Renderer
@@ -42,21 +45,24 @@ def approvals() -> tuple[Approvals, QuestionLine, io.StringIO]:
 
 
 VERDICT = Verdict(Decision.ASK, "npm install: no rule allows it in default mode")
+CHOICES = (("Bash(npm install:*)",), ("Bash(npm install)",))
+ASKING = Asking(Decision.ASK, "npm install: no rule allows it in default mode", call_id="c1", choices=CHOICES)
+OFFERED = "y = yes · a = always: Bash(npm install:*) · e = exactly this command, always · n = no"
 
 
 async def test_a_question_waits_for_the_line_that_answers_it() -> None:
     prompts, line, out = approvals()
     assert not line.answer("a prompt, not an answer")
-    asking = asyncio.create_task(prompts.ask("bash", {"command": "npm install"}, VERDICT))
+    asking = asyncio.create_task(prompts.ask("bash", {"command": "npm install"}, ASKING))
     await asyncio.sleep(0)
     assert line.channel.current is not None
-    assert line.text == f"allow bash(npm install)? ({HELP}) "
+    assert line.text == f"allow bash(npm install)? ({OFFERED} · or type what to do instead) "
     assert "permission needed: bash(npm install) — npm install: no rule allows it" in out.getvalue()
     assert line.answer("")  # an empty line: the question stays
     assert line.channel.current is not None
-    assert HELP in out.getvalue()
+    assert OFFERED in out.getvalue()
     assert line.answer("a")
-    assert await asking == Approval(Answer.ALWAYS)
+    assert await asking == Approval(Answer.ALWAYS, rules=CHOICES[0])
     assert "→ always" in out.getvalue()
     assert line.channel.current is None
     assert line.text == ""
@@ -126,7 +132,94 @@ async def test_always_saves_the_rule_and_the_next_call_does_not_ask(start_repl, 
     assert output.count("permission needed") == 1
     assert output.count("✓ bash(touch made.txt)") == 2
     saved = json.loads((project / ".decode" / "settings.local.json").read_text())
-    assert saved == {"permissions": {"allow": ["Bash(touch made.txt)"]}}
+    assert saved == {"permissions": {"allow": ["Bash(touch:*)"]}}  # the command's first word, not the string
+    assert "→ always\nsaved Bash(touch:*) to .decode/settings.local.json\n" in output  # the REPL runs in project
+
+
+def test_the_line_after_always_names_the_file(tmp_path: Path) -> None:
+    local = tmp_path / ".decode" / "settings.local.json"
+    assert saved_line(Saved(("Bash(python:*)",), local), cwd=tmp_path) == (
+        "saved Bash(python:*) to .decode/settings.local.json",
+        "info",
+    )
+    failed = saved_line(Saved(("Bash(python:*)",), None, "read-only"), cwd=tmp_path)
+    assert failed == ("could not save Bash(python:*) (read-only); it holds until decode exits", "warning")
+
+
+async def test_a_plain_verdict_offers_no_always_and_a_hazard_none_either() -> None:
+    prompts, line, _ = approvals()
+    asking = asyncio.create_task(prompts.ask("bash", {"command": "echo $(id)"}, VERDICT))
+    await asyncio.sleep(0)
+    assert line.text == "allow bash(echo $(id))? (y = yes · n = no · or type what to do instead) "
+    assert line.answer("a")  # not an option: their own words, so no
+    assert await asking == Approval(Answer.NO, "a")
+
+
+async def test_e_saves_the_exact_command() -> None:
+    prompts, line, _ = approvals()
+    asking = asyncio.create_task(prompts.ask("bash", {"command": "npm install"}, ASKING))
+    await asyncio.sleep(0)
+    line.answer("e")
+    assert await asking == Approval(Answer.ALWAYS, rules=("Bash(npm install)",))
+
+
+LONG = (
+    "echo 'running the formatter over every python file in the project, please wait while it works' "
+    "&& touch HIDDEN_TAIL_RAN"
+)
+
+
+async def test_a_long_command_is_shown_whole_in_a_panel_and_the_question_wraps() -> None:
+    out = io.StringIO()
+    line = QuestionLine(Renderer(Console(file=out, width=70)), invalidate=lambda: None)
+    asking = asyncio.create_task(Approvals(line.channel).ask("bash", {"command": LONG}, ASKING))
+    await asyncio.sleep(0)
+    printed = out.getvalue()
+    assert "…" not in printed
+    assert "HIDDEN_TAIL_RAN" in printed
+    assert "│" in printed
+    assert "permission needed: npm install: no rule allows it" in printed
+    shown = line.lines(70)
+    assert shown.splitlines()[0] == "allow the bash call above?"
+    assert all(len(row) < 70 for row in shown.splitlines())  # wrapped, never cut at the edge
+    assert "or type what to do instead" in shown
+    assert " ".join(shown.split()) == " ".join(line.text.split()).replace("? (", "? ").rstrip(") ")
+    line.answer("n")
+    assert await asking == Approval(Answer.NO)
+
+
+async def test_a_short_command_on_a_narrow_screen_wraps_whole() -> None:
+    _, line, _ = approvals()
+    command = "python -c 'import calc; print(calc.add(2, 3))'"
+    asking = asyncio.create_task(Approvals(line.channel).ask("bash", {"command": command}, ASKING))
+    await asyncio.sleep(0)
+    shown = line.lines(30)
+    assert all(len(row) < 30 for row in shown.splitlines())
+    assert "calc.add(2, 3))'" in " ".join(shown.split())  # nothing dropped
+    line.answer("y")
+    await asking
+
+
+async def test_single_keys_answer_without_enter(start_repl, script, project: Path) -> None:
+    session = await start_repl(touch_then_answer(script))
+    session.send("make a file")
+    await session.wait_until(lambda: session.repl.questions.channel.current)
+    session.type("y")  # no Enter
+    await session.wait_for("Finished.")
+    assert (project / "made.txt").exists()
+
+
+async def test_any_other_key_starts_a_sentence(start_repl, script, project: Path) -> None:
+    session = await start_repl(touch_then_answer(script))
+    session.send("make a file")
+    await session.wait_until(lambda: session.repl.questions.channel.current)
+    session.type("Not yet, and no Bash")  # an uppercase N types; then every key, "a" and "n" too
+    await session.wait_until(lambda: session.repl.session.default_buffer.text == "Not yet, and no Bash")
+    assert session.repl.questions.channel.current is not None  # still open
+    session.send("")
+    output = await session.wait_for("Finished.")
+    assert "They said: Not yet, and no Bash." in output
+    assert not (project / "made.txt").exists()
 
 
 async def test_a_deny_rule_never_asks(start_repl, script, project: Path) -> None:
@@ -142,7 +235,7 @@ async def test_a_deny_rule_never_asks(start_repl, script, project: Path) -> None
 async def test_shift_tab_cycles_the_mode_and_the_footer_shows_it(start_repl, script, project: Path) -> None:
     session = await start_repl(touch_then_answer(script))
     await session.warm()
-    assert "⏵⏵" not in plain(footer(session.repl.status))
+    assert "⏵⏵ default (shift+tab)" in plain(footer(session.repl.status))
     session.type(SHIFT_TAB)
     await session.wait_for("permission mode: accept-edits")
     assert "⏵⏵ accept-edits" in plain(footer(session.repl.status))
@@ -150,7 +243,9 @@ async def test_shift_tab_cycles_the_mode_and_the_footer_shows_it(start_repl, scr
     await session.wait_for("permission mode: plan")
     session.send("make a file")
     output = await session.wait_for("Finished.")
-    assert "✗ bash(touch made.txt) · Permission denied: plan mode" in output
+    # Plan mode offers the model no tool that changes anything (ADR-0048): a call to one still fails.
+    assert "✗ bash(touch made.txt)" in output
+    assert not (project / "made.txt").exists()
     session.type(SHIFT_TAB)
     await session.wait_for("permission mode: default")
     assert session.repl.conversation is not None
@@ -170,3 +265,88 @@ async def test_the_mode_option_and_broken_settings_at_start(start_repl, script, 
     await session.wait_for("Finished.")
     # A broken file's denies cannot vanish: with no good copy of it, every tool is refused (ADR-0042).
     assert not (project / "made.txt").exists()
+
+
+def test_a_calls_time_leaves_out_the_wait_for_its_answer() -> None:
+    out = io.StringIO()
+    renderer = Renderer(Console(file=out, width=100))
+    t0 = time.monotonic()
+    renderer.event(ToolCallStarted(call=ToolCall(id="c1", name="bash", args={"command": "ls"})))
+    renderer.hold({"c1"}, now=t0 + 1)  # asked after a second
+    assert "bash · waits for your answer" in renderer.live(now=t0 + 101)
+    renderer.hold(set(), now=t0 + 101)  # answered 100 s later
+    assert "· 1.0s" in renderer.live(now=t0 + 101)  # its clock stood still while it waited
+    renderer.event(ToolCallFinished(result=ToolResult(call_id="c1", name="bash", content="a", duration_s=101.5)))
+    assert "· 1.5s" in out.getvalue()
+
+
+async def test_the_question_holds_the_call_it_is_about() -> None:
+    prompts, line, _ = approvals()
+    line.renderer.event(ToolCallStarted(call=ToolCall(id="c1", name="bash", args={"command": "npm install"})))
+    asking = asyncio.create_task(prompts.ask("bash", {"command": "npm install"}, ASKING))
+    await asyncio.sleep(0)
+    later = time.monotonic() + 60
+    assert line.renderer.live(now=later) == "? bash · waits for your answer"
+    line.answer("y")
+    await asking
+    assert "· 2m00s" in line.renderer.live(now=later + 60)  # answered (at once): its clock runs again
+
+
+# -- an edit or a write shows its change before the user answers -------------------------------------
+
+EDIT_VERDICT = Verdict(Decision.ASK, "edit: no rule allows it in default mode")
+
+
+async def test_an_edit_shows_its_diff_with_its_question_one_at_a_time(tmp_path: Path) -> None:
+    (tmp_path / "calc.py").write_text("def add(a, b):\n    return a - b\n")
+    out = io.StringIO()
+    line = QuestionLine(Renderer(Console(file=out, width=120)), invalidate=lambda: None)
+    prompts = Approvals(line.channel, workspace=tmp_path, attach=line.attach)
+    edit = {"path": "calc.py", "old_string": "    return a - b", "new_string": "    return a + b"}
+    write = {"path": "notes.md", "content": "# Notes\nfirst line\n"}
+    first = asyncio.create_task(prompts.ask("edit", edit, EDIT_VERDICT))
+    second = asyncio.create_task(prompts.ask("write", write, EDIT_VERDICT))
+    await asyncio.sleep(0)
+    shown = out.getvalue()
+    assert "allow edit(calc.py)?" in line.text
+    assert "2 -     return a - b" in shown  # numbered from the file, before anything ran
+    assert "2 +     return a + b" in shown
+    assert shown.index("permission needed: edit(calc.py)") < shown.index("return a - b")
+    assert "first line" not in shown  # the second call's change waits for its question
+    assert (tmp_path / "calc.py").read_text().endswith("a - b\n")
+    line.answer("n")
+    assert await first == Approval(Answer.NO)
+    await asyncio.sleep(0)
+    assert "first line" in out.getvalue()  # a new file: its first lines
+    line.answer("y")
+    assert await second == Approval(Answer.YES)
+
+
+async def test_a_command_has_no_diff_and_without_a_workspace_nothing_is_attached(tmp_path: Path) -> None:
+    out = io.StringIO()
+    line = QuestionLine(Renderer(Console(file=out, width=120)), invalidate=lambda: None)
+    attached: list[object] = []
+    prompts = Approvals(line.channel, workspace=tmp_path, attach=lambda question, preview: attached.append(preview))
+    asking = asyncio.create_task(prompts.ask("bash", {"command": "npm install"}, ASKING))
+    await asyncio.sleep(0)
+    line.answer("y")
+    await asking
+    assert attached == []
+
+
+async def test_the_repl_shows_an_edits_diff_before_asking(start_repl, script, project: Path) -> None:
+    (project / "calc.py").write_text("def add(a, b):\n    return a - b\n")
+    edit = {"path": "calc.py", "old_string": "    return a - b", "new_string": "    return a + b"}
+    steps = [
+        {"tool_calls": [{"name": "read", "args": {"path": "calc.py"}}]},
+        {"tool_calls": [{"name": "edit", "args": edit}]},
+    ]
+    session = await start_repl(script([*steps, {"text": "Fixed."}]))
+    session.send("fix add")
+    await session.wait_until(lambda: session.repl.questions.channel.current)
+    output = await session.wait_for("2 +     return a + b")
+    assert "2 -     return a - b" in output
+    assert (project / "calc.py").read_text().endswith("a - b\n")  # shown, not yet done
+    session.send("y")
+    await session.wait_for("Fixed.")
+    assert (project / "calc.py").read_text().endswith("a + b\n")

@@ -5,6 +5,9 @@ Driven like a user: keys through a pipe, a scripted model, real files in the pro
 
 from pathlib import Path
 
+import pytest
+
+from decode.config.settings import Settings
 from decode.memory.init_prompt import INIT_PROMPT
 from decode.tui.commands import builtin_commands
 from decode.tui.memory_skills import add_memory_commands
@@ -117,8 +120,33 @@ async def test_repl_commands_win_over_skills_and_unknown_names_still_fail(
     assert session.repl.loop is None or user_prompts(session) == []
 
 
-async def test_leaving_appends_the_session_note(start_repl, script, project) -> None:
-    session = await start_repl(script([{"text": "Renamed the module."}, {"text": "Renamed utils to helpers."}]))
+@pytest.fixture
+def noting() -> Settings:
+    """Settings with session notes on (DECODE_SESSION_NOTES=true); they are off by default."""
+    return Settings(_env_file=None, session_notes=True)  # type: ignore[call-arg]
+
+
+async def test_by_default_leaving_sends_no_request_and_writes_no_note(start_repl, script, project) -> None:
+    session = await start_repl(script([{"text": "Renamed the module."}, {"text": "A NOTE NOBODY ASKED FOR"}]))
+    session.send("rename utils")
+    await session.wait_for("Renamed the module.")
+    session_id = session.repl.loop.session.session_id
+
+    session.send("/quit")
+
+    assert await session.exit_code() == 0
+    assert session.repl.status.requests == 1  # the turn's request only
+    model = session.repl.loop.model
+    assert getattr(model, "wrapped", model).played == 1  # the script's second answer was never asked for
+    assert not (project / ".decode" / "MEMORY.md").exists()
+    assert "memory:" not in session.output()
+    assert f"session {session_id} saved · continue it with: decode --resume {session_id}" in session.output()
+
+
+async def test_leaving_appends_the_session_note(start_repl, script, project, noting) -> None:
+    session = await start_repl(
+        script([{"text": "Renamed the module."}, {"text": "Renamed utils to helpers."}]), settings=noting
+    )
     session.send("rename utils")
     await session.wait_for("Renamed the module.")
 
@@ -130,8 +158,8 @@ async def test_leaving_appends_the_session_note(start_repl, script, project) -> 
     assert "memory: noted in .decode/MEMORY.md: Renamed utils to helpers." in session.output()
 
 
-async def test_an_empty_session_leaves_no_note(start_repl, script, project) -> None:
-    session = await start_repl(script([{"text": "never asked"}]))
+async def test_an_empty_session_leaves_no_note(start_repl, script, project, noting) -> None:
+    session = await start_repl(script([{"text": "never asked"}]), settings=noting)
     await session.warm()
 
     session.send("/quit")
@@ -141,8 +169,8 @@ async def test_an_empty_session_leaves_no_note(start_repl, script, project) -> N
     assert "memory:" not in session.output()
 
 
-async def test_an_unreachable_model_skips_the_note_with_a_notice(start_repl, script, project) -> None:
-    session = await start_repl(script([{"text": "Hi."}]))  # nothing left for the summary
+async def test_an_unreachable_model_skips_the_note_with_a_notice(start_repl, script, project, noting) -> None:
+    session = await start_repl(script([{"text": "Hi."}]), settings=noting)  # nothing left for the summary
     session.send("hello")
     await session.wait_for("Hi.")
 
@@ -153,13 +181,16 @@ async def test_an_unreachable_model_skips_the_note_with_a_notice(start_repl, scr
     assert not (project / ".decode" / "MEMORY.md").exists()
 
 
-async def test_clear_notes_the_conversation_then_starts_a_new_one(start_repl, script, project) -> None:
-    session = await start_repl(script([{"text": "First."}, {"text": "Talked about one."}, {"text": "Second."}]))
+async def test_clear_notes_the_conversation_then_starts_a_new_one(start_repl, script, project, noting) -> None:
+    session = await start_repl(
+        script([{"text": "First."}, {"text": "Talked about one."}, {"text": "Second."}]), settings=noting
+    )
     session.send("one")
     await session.wait_for("First.")
 
     session.send("/clear")
     await session.wait_for("conversation cleared")
+    await session.wait_for("memory: noted in .decode/MEMORY.md")  # in the background: wait before the next turn
     session.send("two")
     await session.wait_for("Second.")
 

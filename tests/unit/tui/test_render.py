@@ -158,7 +158,8 @@ def test_a_running_tool_is_live_and_its_finished_line_is_compact() -> None:
 
     result = ToolResult(call_id="c1", name="bash", content="exit code: 0\n3 passed", duration_s=1.24)
     renderer.event(ToolCallFinished(result=result))
-    assert lines(file)[-1] == "✓ bash(pytest -q) · 2 lines · 1.2s"
+    # The command's own lines are counted and the last ones stay under the line (`command_view.py`).
+    assert lines(file)[-3:] == ["✓ bash(pytest -q) · exit 0 · 2 lines · 1.2s", "  │ collected 3 items", "  │ ..."]
     assert renderer.live() == ""
 
 
@@ -167,7 +168,11 @@ def test_a_failed_tool_shows_the_first_line_of_its_error() -> None:
     renderer.event(ToolCallStarted(call=ToolCall(id="c2", name="read", args={"path": "nope.txt"})))
     error = ToolResult(call_id="c2", name="read", content="nope.txt does not exist\nFix it.", is_error=True)
     renderer.event(ToolCallFinished(result=error))
-    assert lines(file)[-1] == "✗ read(nope.txt) · nope.txt does not exist · 0.0s"
+    assert lines(file)[-3:] == [
+        "✗ read(nope.txt) · nope.txt does not exist · 0.0s",
+        "  │ nope.txt does not exist",  # the whole error under its line, nothing cut
+        "  │ Fix it.",
+    ]
 
 
 def test_tools_still_running_when_a_turn_ends_are_marked_stopped() -> None:

@@ -1,0 +1,94 @@
+"""The git state of the Workspace, for the instructions: a repository or not, the branch, a short status.
+
+`git_instructions` is a dynamic instruction (`decode.agent.factory.DYNAMIC_INSTRUCTIONS`): before
+every model request it runs one `git status --porcelain=v2 --branch` through the executor, where
+the Workspace is (a sandbox's too), and turns it into a few lines:
+
+    Git: branch main (upstream origin/main, 1 ahead), 3 changed files (paths from the repository root):
+      M  calc.py
+      ?  notes.txt
+
+It never blocks long (`TIMEOUT_S`, then it says git did not answer) and never says much
+(`MAX_FILES` files listed, the output read up to `MAX_BYTES`). No git, or no repository, is said
+in one line. The command changes nothing: `--no-optional-locks` leaves the index alone (the
+user's own git commands never find it locked), and a repository's `core.fsmonitor` (a command
+its config names) is switched off.
+"""
+
+from pydantic_ai import RunContext
+
+from decode.entities.deps import AgentDeps
+from decode.entities.executor import OutputCallback
+
+TIMEOUT_S = 2.0
+MAX_FILES = 20
+MAX_BYTES = 64_000
+
+STATUS = [
+    "env",
+    "LC_ALL=C",
+    "git",
+    "--no-optional-locks",
+    "-c",
+    "core.fsmonitor=false",
+    "status",
+    "--porcelain=v2",
+    "--branch",
+    "--untracked-files=normal",
+]
+
+
+async def git_instructions(ctx: RunContext[AgentDeps]) -> str:
+    """The Workspace's git state, as the instructions of this request carry it."""
+    out, err = bytearray(), bytearray()
+
+    def keep(buffer: bytearray) -> OutputCallback:
+        return lambda chunk: buffer.extend(chunk[: max(0, MAX_BYTES - len(buffer))])
+
+    try:
+        result = await ctx.deps.executor.run(STATUS, timeout=TIMEOUT_S, on_stdout=keep(out), on_stderr=keep(err))
+    except OSError as exc:
+        return f"Git: unknown (git status could not run: {exc})."
+    if result.timed_out:
+        return f"Git: unknown (git status did not answer within {TIMEOUT_S:g} s)."
+    errors = err.decode("utf-8", errors="replace")
+    if result.exit_code == 127:
+        return "Git: git is not installed here."
+    if result.exit_code != 0:
+        if "not a git repository" in errors:
+            return "Git: the working directory is not in a git repository."
+        last = errors.strip().splitlines()[-1:] or [f"exit code {result.exit_code}"]
+        return f"Git: unknown (git status failed: {last[0][:200]})."
+    return describe_status(out.decode("utf-8", errors="replace"), cut=len(out) >= MAX_BYTES)
+
+
+def describe_status(porcelain: str, *, cut: bool = False) -> str:
+    """The lines of `git status --porcelain=v2 --branch` as a short text (see the module docstring)."""
+    head, upstream, ahead_behind, files = "", "", "", []
+    lines = porcelain.splitlines()
+    for line in lines[:-1] if cut else lines:  # a cut output's last line may be cut too
+        if line.startswith("# branch.head "):
+            head = line.removeprefix("# branch.head ")
+        elif line.startswith("# branch.upstream "):
+            upstream = line.removeprefix("# branch.upstream ")
+        elif line.startswith("# branch.ab "):
+            ahead, behind = (int(n) for n in line.removeprefix("# branch.ab ").replace("+", "").split())
+            ahead_behind = ", ".join(
+                part for part in (f"{ahead} ahead" if ahead else "", f"{-behind} behind" if behind else "") if part
+            )
+        elif line[:2] in {"1 ", "2 ", "u "}:
+            fields = line.split(" ", 10 if line[0] == "u" else 9 if line[0] == "2" else 8)
+            path = fields[-1].split("\t")[0]  # a rename: the new path, then a tab and the old one
+            files.append(f"{fields[1].replace('.', ' ')} {path}")  # XY: staged, then unstaged
+        elif line.startswith("? "):
+            files.append(f"?? {line[2:]}")
+    branch = "detached HEAD" if head in {"", "(detached)"} else f"branch {head}"
+    tracking = f"upstream {upstream}" + (f", {ahead_behind}" if ahead_behind else "") if upstream else ""
+    text = f"Git: {branch}" + (f" ({tracking})" if tracking else "")
+    if not files:
+        return text + ", nothing to commit (working tree clean)." if not cut else text + "."
+    count = f"{len(files)}{'+' if cut else ''} changed file{'s' if len(files) != 1 else ''}"
+    listed = [f"  {entry}" for entry in files[:MAX_FILES]]
+    if len(files) > MAX_FILES:
+        listed.append(f"  … and {len(files) - MAX_FILES}{'+' if cut else ''} more")
+    return "\n".join([f"{text}, {count} (paths from the repository root):", *listed])

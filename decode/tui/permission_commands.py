@@ -1,0 +1,37 @@
+"""`/permissions` (lesson 06): the Permission Mode and the rules in force, as `decode permissions` prints them.
+
+The rules are the conversation's own Permission Gate's: the settings files read at start, and the
+rules an "always" answer added since. Before the warm-up is done there is no gate yet: the
+command says so. `decode permissions check TOOL ARGUMENT` tells what one call would get.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+from decode.tui.commands import CommandRegistry, SlashCommand
+
+if TYPE_CHECKING:
+    from decode.tui.app import Repl
+
+
+def add_permission_commands(registry: CommandRegistry) -> CommandRegistry:
+    """Add `/permissions` to `registry` (and return it)."""
+    registry.add(SlashCommand("permissions", "Show the permission mode and the rules in force", _permissions))
+    return registry
+
+
+async def _permissions(repl: Repl, argument: str) -> None:
+    await repl.warmed_up()
+    if repl.conversation is None:
+        repl.renderer.error(f"no permission rules yet: the agent has not started ({repl.unavailable or 'loading'})")
+        return
+    from decode.permissions.command import describe_rules
+
+    gate = repl.conversation.gate
+    where = "Shift+Tab switches"
+    lines = describe_rules(gate, where)
+    lines.append("what one call gets: decode permissions check TOOL ARGUMENT")
+    repl.renderer.info(Text("\n".join(lines)))

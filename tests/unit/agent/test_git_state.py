@@ -1,0 +1,130 @@
+"""The git state in the instructions: `git status --porcelain=v2 --branch` read into a few lines.
+
+`describe_status` is checked on git's own output (real repositories made with real git), and
+`git_instructions` through a real executor: a repository, a folder outside one, no git at all.
+"""
+
+import asyncio
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from decode.agent import git_state
+from decode.agent.git_state import MAX_FILES, describe_status, git_instructions
+from decode.tools.local import LocalExecutor
+
+
+class Context:
+    """The part of a `RunContext` the instruction reads: `ctx.deps.executor`."""
+
+    def __init__(self, executor: LocalExecutor) -> None:
+        self.deps = self
+        self.executor = executor
+
+
+def instructions_in(folder: Path, env: dict[str, str] | None = None) -> str:
+    ctx: Any = Context(LocalExecutor(folder, env=env) if env is not None else LocalExecutor(folder))
+    return asyncio.run(git_instructions(ctx))
+
+
+def git(cwd: Path, *args: str) -> str:
+    identity = ["-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false"]
+    return subprocess.run(["git", *identity, *args], cwd=cwd, check=True, capture_output=True, text=True).stdout
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    git(tmp_path, "init", "-q", "-b", "main")
+    (tmp_path / "a.py").write_text("a\n")
+    (tmp_path / "b.py").write_text("b\n")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "first")
+    return tmp_path
+
+
+def test_a_clean_repository_says_its_branch_and_nothing_to_commit(repo: Path) -> None:
+    assert instructions_in(repo) == "Git: branch main, nothing to commit (working tree clean)."
+
+
+def test_changes_are_listed_staged_and_unstaged_with_renames_by_their_new_name(repo: Path) -> None:
+    (repo / "a.py").write_text("changed\n")
+    git(repo, "mv", "b.py", "c.py")
+    (repo / "new file.txt").write_text("n\n")
+
+    text = instructions_in(repo)
+
+    assert text.splitlines() == [
+        "Git: branch main, 3 changed files (paths from the repository root):",
+        "   M a.py",
+        "  R  c.py",
+        "  ?? new file.txt",
+    ]
+
+
+def test_upstream_and_ahead_are_said(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    remote = tmp_path_factory.mktemp("remote")
+    git(remote, "init", "-q", "--bare")
+    git(repo, "remote", "add", "origin", str(remote))
+    git(repo, "push", "-q", "-u", "origin", "main")
+    (repo / "a.py").write_text("more\n")
+    git(repo, "commit", "-q", "-am", "second")
+
+    assert (
+        instructions_in(repo)
+        == "Git: branch main (upstream origin/main, 1 ahead), nothing to commit (working tree clean)."
+    )
+
+
+def test_a_detached_head_is_said(repo: Path) -> None:
+    git(repo, "checkout", "-q", "--detach")
+
+    assert instructions_in(repo).startswith("Git: detached HEAD")
+
+
+def test_a_long_status_lists_a_few_files_and_counts_the_rest(repo: Path) -> None:
+    for n in range(MAX_FILES + 5):
+        (repo / f"new{n:02}.txt").write_text("x\n")
+
+    lines = instructions_in(repo).splitlines()
+
+    assert lines[0] == f"Git: branch main, {MAX_FILES + 5} changed files (paths from the repository root):"
+    assert len(lines) == 1 + MAX_FILES + 1
+    assert lines[-1] == "  … and 5 more"
+
+
+def test_a_cut_output_says_so_and_drops_its_last_line() -> None:
+    porcelain = "# branch.oid abc\n# branch.head main\n? one.txt\n? tw"
+
+    assert describe_status(porcelain, cut=True).splitlines() == [
+        "Git: branch main, 1+ changed file (paths from the repository root):",
+        "  ?? one.txt",
+    ]
+
+
+def test_a_folder_outside_a_repository_says_so(tmp_path: Path) -> None:
+    assert instructions_in(tmp_path) == "Git: the working directory is not in a git repository."
+
+
+def test_no_git_installed_says_so(tmp_path: Path) -> None:
+    # env finds its programs on PATH: a PATH without git is a machine without git.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    env_program = subprocess.run(["which", "env"], capture_output=True, text=True, check=True).stdout.strip()
+    (bin_dir / "env").symlink_to(env_program)
+
+    assert instructions_in(tmp_path, env={"PATH": str(bin_dir)}) == "Git: git is not installed here."
+
+
+def test_a_git_that_does_not_answer_in_time_is_given_up_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "git").write_text("#!/bin/sh\nexec sleep 30\n")
+    (fake / "git").chmod(0o755)
+    monkeypatch.setattr(git_state, "TIMEOUT_S", 0.2)
+
+    text = instructions_in(tmp_path, env={"PATH": f"{fake}:{os.environ['PATH']}"})
+
+    assert text == "Git: unknown (git status did not answer within 0.2 s)."
