@@ -56,15 +56,33 @@ def write() -> WriteText:
 
 
 def gone(pid: int, seconds: float = 20) -> bool:
-    """Is `pid` gone from the process table (dead and reaped) within `seconds`? Polls /proc."""
+    """Is `pid` gone (dead and reaped, or dead and left to init) within `seconds`? Polls /proc.
+
+    A process decode killed just before it exited dies as init's child. PID 1 of some containers
+    (this machine's among them) never reaps orphans, so its zombie stays in /proc for good: dead,
+    holding nothing, and no longer decode's to reap. That counts as gone.
+    """
     import time
 
     deadline = time.monotonic() + seconds
-    while Path(f"/proc/{pid}").exists():
+    while (stat := _stat(pid)) is not None:
+        state, parent = stat
+        if state == "Z" and parent == 1:
+            return True
         if time.monotonic() > deadline:
             return False
         time.sleep(0.02)  # polling a condition, with a deadline
     return True
+
+
+def _stat(pid: int) -> tuple[str, int] | None:
+    """(state, parent pid) of `pid` from /proc, or None when it is not in the process table."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return None
+    fields = raw[raw.rfind(b")") + 2 :].split()  # the command name may hold spaces and parentheses
+    return fields[0].decode(), int(fields[1])
 
 
 def pids(folder: Path) -> list[int]:
