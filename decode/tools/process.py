@@ -75,6 +75,8 @@ class Tracked:
 _tracked: dict[str, Tracked] = {}
 _subreaper = False
 _exit_hook = False
+_spawning = 0
+"""Programs being started (forked, not tracked yet): `end()` must not take one for an orphan."""
 
 
 def become_subreaper() -> bool:
@@ -198,7 +200,9 @@ def _owners(table: Mapping[int, _Proc], known: Sequence[Tracked], adopt: Tracked
         # An orphan in a session of its own (which decode's other children never are), born while
         # `adopt` ran: one of its processes that erased its traces.
         orphan = owner is None and proc.ppid == me and proc.pid not in leaders and proc.sid not in (my_session, 0)
-        if orphan and adopt is not None and proc.start >= adopt.start:
+        # A program another command is starting leads its own session too, and asyncio reaps it.
+        starting = _spawning and proc.sid == proc.pid
+        if orphan and adopt is not None and proc.start >= adopt.start and not starting:
             owner = adopt
         if owner is not None:
             owners[proc.pid] = owner
@@ -371,6 +375,8 @@ async def run_process(
     # Our own pipes, not asyncio's: asyncio's `wait()` would also wait for every holder of its
     # pipes to close them, so a background child would keep "the command" running forever.
     (out_read, out_write), (err_read, err_write) = os.pipe(), os.pipe()
+    global _spawning
+    _spawning += 1
     try:
         process = await asyncio.create_subprocess_exec(
             *argv,
@@ -382,12 +388,14 @@ async def run_process(
             start_new_session=True,  # its own session, so its own process group (pgid == pid)
         )
     except BaseException:
+        _spawning -= 1
         for fd in (out_read, err_read, out_write, err_write):
             os.close(fd)
         raise
     try:
         tracked = track(process.pid, tag, (out_write, err_write))
     finally:
+        _spawning -= 1
         os.close(out_write)
         os.close(err_write)
     pumps = asyncio.gather(_pump(out_read, on_stdout), _pump(err_read, on_stderr), _feed(process, stdin))
@@ -466,13 +474,18 @@ async def spawn_process(argv: Sequence[str], *, cwd: Path, env: Mapping[str, str
     pipe = asyncio.subprocess.PIPE
     become_subreaper()
     tag = new_tag()
-    process = await asyncio.create_subprocess_exec(
-        *argv,
-        cwd=cwd,
-        env={**env, TAG_VARIABLE: tag},
-        stdin=pipe,
-        stdout=pipe,
-        stderr=pipe,
-        start_new_session=True,  # its own process group: `kill()` ends its children too
-    )
-    return SpawnedProcess(process, track(process.pid, tag))
+    global _spawning
+    _spawning += 1
+    try:
+        process = await asyncio.create_subprocess_exec(
+            *argv,
+            cwd=cwd,
+            env={**env, TAG_VARIABLE: tag},
+            stdin=pipe,
+            stdout=pipe,
+            stderr=pipe,
+            start_new_session=True,  # its own process group: `kill()` ends its children too
+        )
+        return SpawnedProcess(process, track(process.pid, tag))
+    finally:
+        _spawning -= 1

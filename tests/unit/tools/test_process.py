@@ -187,3 +187,24 @@ async def test_decode_is_the_subreaper_of_what_it_starts(tmp_path: Path) -> None
     assert become_subreaper()
     await run("(setsid sleep 1000 & echo $! > a.pid) & wait", tmp_path)  # the orphan re-parents to us
     assert all(gone(pid) for pid in pids(tmp_path))
+
+
+async def test_a_program_being_started_is_not_taken_for_an_orphan(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One command ends while another is being started (two subagents' commands at once): the new
+    # program, in a session of its own and not tracked yet, is asyncio's to reap, not the first's.
+    from decode.tools import process as module
+
+    become_subreaper()
+    first = await asyncio.create_subprocess_exec("true", start_new_session=True)
+    tracked = module.track(first.pid, module.new_tag())
+    await first.wait()
+    monkeypatch.setattr(module, "_spawning", 1)  # what run_process holds between the fork and track()
+    second = os.posix_spawnp("true", ["true"], dict(os.environ), setsid=True)  # noqa: ASYNC221 (returns at once)
+    deadline = time.monotonic() + 10
+    while (Path("/proc") / str(second) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+        assert time.monotonic() < deadline, "the second program did not exit"
+        await asyncio.sleep(0.01)
+
+    module.release(tracked)
+
+    assert os.waitpid(second, os.WNOHANG)[0] == second  # still there for its own waiter  # noqa: ASYNC222
