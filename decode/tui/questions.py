@@ -127,4 +127,6 @@ def _panel(question: Question) -> RenderableType:
     from rich.panel import Panel
     from rich.text import Text
 
-    return Panel(Text(visible(question.body)), title=question.title, title_align="left", border_style="yellow")
+    return Panel(
+        Text(visible(question.body)), title=Text(visible(question.title)), title_align="left", border_style="yellow"
+    )

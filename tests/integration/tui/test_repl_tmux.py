@@ -131,8 +131,15 @@ def test_an_approval_shows_the_whole_command_and_y_answers_alone(
     def pane() -> str:  # what is on the screen now, row by row as the terminal shows it
         return terminal.tmux("capture-pane", "-p", "-t", "t")
 
-    terminal.wait_for(lambda _: "or type what to do instead" in " ".join(pane().split()), "the question's choices")
-    shown = pane()
+    captured: list[str] = []
+
+    def question_drawn(_: str) -> bool:  # one capture that holds the question and its choices (no mid-redraw frame)
+        captured.append(pane())
+        words = " ".join(captured[-1].split())
+        return "allow the bash call above?" in words and "or type what to do instead" in words
+
+    terminal.wait_for(question_drawn, "the question and its choices")
+    shown = captured[-1]
     assert "HIDDEN_TAIL_RAN" in shown  # the tail of the command, visible before answering
     footer = terminal.footer()  # the footer may shorten the folder's name; nothing else is cut
     assert not [row for row in shown.splitlines() if "…" in row and row != footer], shown

@@ -48,3 +48,17 @@ async def test_an_answer_of_ones_own_is_echoed_as_typed() -> None:
     assert line.answer("fix/login")
     assert await asking == Reply(None, "fix/login")
     assert "→ fix/login" in out.getvalue()
+
+
+async def test_a_body_panels_title_is_text_not_markup() -> None:
+    # A project folder may be named anything: `[/x]` in the title of a trust question's panel
+    # must be shown as written, not read as Rich markup (which raises on an unmatched tag).
+    line, out, _ = question_line()
+    question = Question("Trust them?", body="marker: python server.py", title="/src/odd[/x]\x1b]0;t\x07/.mcp.json")
+    asking = asyncio.create_task(line.channel.ask(question))
+    await asyncio.sleep(0)
+    shown = out.getvalue()
+    assert "/src/odd[/x]" in shown
+    assert "\x1b" not in shown  # the escape shown, not obeyed
+    assert line.answer("no thanks")
+    await asking
