@@ -27,6 +27,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "permissions": ("decode.permissions.command:permissions", "Show the permission rules, or check one call."),
     # [/lesson 06]
     "sessions": ("decode.context.commands:sessions", "List the sessions saved in this directory."),  # [lesson 08]
+    "mcp": ("decode.mcp.command:mcp", "List the MCP servers, their state and their tools."),  # [lesson 11]
+    "agents": ("decode.agents.command:agents", "List the agents decode can be, and their files."),  # [lesson 12]
 }
 
 
@@ -84,6 +86,9 @@ class LazyGroup(click.Group):
     help="What runs without asking (Shift+Tab switches in the REPL). Default: the settings', else default.",
 )
 # [/lesson 06]
+# [lesson 12]
+@click.option("--agent", metavar="NAME", help="The agent to start as: build (the default), plan, explore, or yours.")
+# [/lesson 12]
 @click.pass_context
 def cli(ctx: click.Context, **options: Any) -> None:
     # [lesson 03]

@@ -10,6 +10,7 @@ Errors the user can fix come out as exceptions with a one-line message, such as 
 `decode.config.loading.load_settings()` (`ConfigError`: a bad setting).
 """
 
+import logging  # [lesson 12]
 import os  # [lesson 05]
 from collections.abc import (
     Callable,  # [lesson 05]
@@ -23,12 +24,19 @@ from pathlib import Path
 
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
+from decode.agents.active import ActiveAgent, resumed_agent  # [lesson 12]
+from decode.agents.catalog import DEFAULT_AGENT, discover_agents  # [lesson 12]
+from decode.agents.definition import AGENT_TOOL, AgentDefinition  # [lesson 12]
+from decode.agents.subagents import OnSubagent, Parent, Subagents  # [lesson 12]
 from decode.config.settings import Settings
 from decode.context.session import Session  # [lesson 08]
+from decode.entities.asking import AskUser, ReviewPlan  # [lesson 10]
 from decode.entities.deps import AgentDeps
 from decode.entities.events import ToolOutputDelta  # [lesson 05]
 from decode.entities.executor import CommandExecutor  # [lesson 04]
 from decode.entities.tools import ToolSpec
+from decode.mcp.loading import load_servers, mcp_capabilities  # [lesson 11]
+from decode.mcp.servers import McpServers  # [lesson 11]
 from decode.models.gateway import resolve_model
 from decode.models.retry import OnRetry
 from decode.permissions.gate import PermissionGate  # [lesson 06]
@@ -39,6 +47,8 @@ from decode.permissions.types import Mode  # [lesson 06]
 from decode.tools.catalog import default_tools  # [lesson 04]
 from decode.tools.environment import command_environment  # [lesson 05]
 from decode.tools.local import LocalExecutor  # [lesson 04]
+
+logger = logging.getLogger(__name__)  # [lesson 12]
 
 
 @dataclass
@@ -76,6 +86,27 @@ class LoopOptions:
     """None: a new session; "" the newest; else an id or prefix (`SessionError`: no such session).
     A resumed session keeps its own model and mode unless `model` or `permission_mode` is given."""
     # [/lesson 08]
+    # [lesson 10]
+    ask_user: AskUser | None = None
+    """How the `ask_user` tool reaches the user; None means headless: the model is told no one can answer."""
+    review_plan: ReviewPlan | None = None
+    """How `exit_plan_mode` shows the plan and asks to leave plan mode; None: no one can approve."""
+    # [/lesson 10]
+    # [lesson 11]
+    mcp: bool = True
+    """Offer the tools of the MCP servers in the config files (a subagent may go without them)."""
+    trust_project_mcp: bool = False
+    """Start the project's `.mcp.json` servers without asking (`decode run --trust-project-mcp`)."""
+    # [/lesson 11]
+    # [lesson 12]
+    agent: str | AgentDefinition | None = None
+    """The agent to be: a name from the catalogue (`build`, `explore`…) or a definition; None: `build`.
+    Its model and permission mode apply unless `model` or `permission_mode` is given."""
+    on_subagent: OnSubagent | None = None
+    """Told how each subagent is doing (`SubagentProgress`), so the front end can show it."""
+    parent: Parent | None = None
+    """Set for a subagent: what it takes from the conversation that spawns it."""
+    # [/lesson 12]
 
 
 @dataclass
@@ -93,6 +124,17 @@ class Conversation:
     resumed_mode: bool = False
     """The permission mode came from the resumed session (front ends may say so)."""
     # [/lesson 08]
+    # [lesson 11]
+    mcp: McpServers | None = None
+    """The MCP servers whose tools the agent has (None: no config file names one), not started:
+    the front end starts them on its event loop, or the first request does."""
+    # [/lesson 11]
+    # [lesson 12]
+    agent: ActiveAgent | None = None
+    """The agent the conversation is: `switch_agent()` changes it in place."""
+    subagents: Subagents | None = None
+    """Its `agent` tool's side (None when its agent may not spawn any)."""
+    # [/lesson 12]
 
 
 # [lesson 05]
@@ -115,9 +157,34 @@ def command_environment_for(settings: Settings) -> dict[str, str]:
 def build_loop(options: LoopOptions) -> Conversation:
     """Build the Agent Loop a front end drives (the steps above)."""
     settings = options.settings
+    # [lesson 12]
+    catalog = discover_agents(options.home)
+    if options.parent is None:  # a subagent's catalogue is its parent's: said once
+        for problem in catalog.problems:
+            logger.warning("agent skipped: %s", problem)
+    if isinstance(options.agent, AgentDefinition):
+        definition = options.agent
+    else:
+        definition = catalog.get(options.agent or DEFAULT_AGENT)  # UnknownAgentError: a ConfigError
+    # [/lesson 12]
     # [lesson 08]
-    session, history = Session.open(options.home, resume=options.resume, model=options.model, settings=settings)
-    model = resolve_model(session.model, settings, on_retry=options.on_retry)
+    # [lesson 12]
+    if options.parent is not None:  # a subagent: a fresh history, its transcript beside its parent's log
+        session, history = options.parent.child_session(options.model or "", options.permission_mode, settings), []
+    else:
+        wanted = options.model or (None if definition.inherits_model else definition.model)
+        session, history = Session.open(options.home, resume=options.resume, model=wanted, settings=settings)
+    # A resumed session is the agent it was, in the mode it was in, unless `agent` says otherwise.
+    restored = options.agent is None and options.resume is not None and session.agent is not None
+    if restored:
+        definition = resumed_agent(catalog, session.agent or DEFAULT_AGENT)
+    session.switch_agent(definition.name)
+    inherited = options.parent.model if options.parent is not None else None  # the parent's own model object
+    model = inherited or resolve_model(session.model, settings, on_retry=options.on_retry)
+    # [before lesson 12]
+    # session, history = Session.open(options.home, resume=options.resume, model=options.model, settings=settings)
+    # model = resolve_model(session.model, settings, on_retry=options.on_retry)
+    # [/lesson 12]
     # [before lesson 08]
     # model = resolve_model(options.model or settings.model, settings, on_retry=options.on_retry)
     # [/lesson 08]
@@ -129,7 +196,11 @@ def build_loop(options: LoopOptions) -> Conversation:
     # [/lesson 05]
     # [/lesson 04]
     # [lesson 06]
-    mode = options.permission_mode
+    # [lesson 12]
+    mode = options.permission_mode or (None if restored else definition.permission_mode)
+    # [before lesson 12]
+    # mode = options.permission_mode
+    # [/lesson 12]
     # [lesson 08]
     resumed_mode = mode is None and options.resume is not None and session.mode in {m.value for m in Mode}
     if resumed_mode:
@@ -140,9 +211,20 @@ def build_loop(options: LoopOptions) -> Conversation:
     if dropped_bypass:
         mode, resumed_mode = None, False
     # [/lesson 08]
-    gate = PermissionGate.from_settings(
-        options.home, mode=mode, realpath=executor.realpath, secret_files=settings.secret_files
-    )
+    # [lesson 12]
+    if options.parent is not None:  # a subagent: its parent's rules, and its parent's gate as its fence
+        gate = options.parent.gate.fenced(mode or options.parent.gate.mode, read_only=definition.read_only)
+    else:
+        gate = PermissionGate.from_settings(
+            options.home, mode=mode, realpath=executor.realpath, secret_files=settings.secret_files
+        )
+        gate.read_only = definition.read_only
+    gate.confined = definition.confinement()  # `tools: Bash(git diff:*)`: bash for that alone
+    # [before lesson 12]
+    # gate = PermissionGate.from_settings(
+    #     options.home, mode=mode, realpath=executor.realpath, secret_files=settings.secret_files
+    # )
+    # [/lesson 12]
     # [lesson 08]
     if dropped_bypass:
         message = "the resumed session ran in bypass mode; bypass is chosen only with --permission-mode bypass"
@@ -156,26 +238,64 @@ def build_loop(options: LoopOptions) -> Conversation:
         harness_home=options.home,
         search_filter=gate,  # searches skip what the rules keep from reads  # [lesson 06]
         on_tool_output=options.on_tool_output,  # [lesson 05]
+        # [lesson 10]
+        todos=session.todos,  # one list: todo_write changes it, every turn line records it
+        ask_user=options.ask_user,
+        review_plan=options.review_plan,
+        host_allowance=gate,  # web_fetch reaches a private host only when an allow rule names it
+        # [/lesson 10]
     )
+    # [lesson 11]
+    # Built here, started by the front end on its event loop (or by the first request).
+    mcp = None
+    if options.mcp:
+        trust, headless = options.trust_project_mcp, options.approve is None
+        mcp = load_servers(options.home, settings, trust_project=trust, headless=headless)
+    # [/lesson 11]
+    # [lesson 12]
+    if options.parent is not None and definition.lists_mcp:  # a subagent uses its parent's servers
+        mcp = options.parent.mcp
+    # The primary agent can always spawn (`/agent` may switch to one that does); a subagent only if
+    # its agent lists the `agent` tool.
+    subagents = None
+    if options.parent is None or AGENT_TOOL in (definition.tools or ()):
+        parent = options.parent
+        subagents = Subagents(catalog, options, parent.depth if parent else 0, parent.tree if parent else None)
+    # The mode to return to when `/agent` leaves an agent that chose its own.
+    base_mode = gate.mode if options.permission_mode or not definition.permission_mode else Mode.DEFAULT
+    base_model = session.model if options.model or definition.inherits_model else settings.model
+    active = ActiveAgent(definition, child=options.parent is not None, base_mode=base_mode, base_model=base_model)
+    # [/lesson 12]
     agent = build_agent(
         model,
-        tools=options.tools,
+        # [lesson 12]
+        tools=[*options.tools, *([subagents.tool()] if subagents is not None else [])],
+        # [before lesson 12]
+        # tools=options.tools,
+        # [/lesson 12]
         # [lesson 06]
         capabilities=[
             PermissionHook(gate, harness_home=options.home, approve=options.approve),
             # The model is told the mode (and that no one can approve, headless); plan mode offers only reads.
             PermissionSituation(gate, headless=options.approve is None),
+            *mcp_capabilities(mcp),  # the MCP servers' tools, read again at every request  # [lesson 11]
+            active,  # the agent's tools (by name, MCP tools too) and instructions  # [lesson 12]
         ],
         # [/lesson 06]
     )
     loop = AgentLoop(agent, deps, model=model, max_requests=options.max_requests or settings.max_requests)
     loop.session, loop.history = session, history  # [lesson 08]
+    if subagents is not None:  # [lesson 12]
+        subagents.attach(loop, gate, session, mcp)  # [lesson 12]
     return Conversation(
         loop=loop,
         options=options,
         gate=gate,  # [lesson 06]
         session=session,  # [lesson 08]
         resumed_mode=resumed_mode,  # [lesson 08]
+        mcp=mcp,  # [lesson 11]
+        agent=active,  # [lesson 12]
+        subagents=subagents,  # [lesson 12]
     )
 
 
@@ -185,3 +305,34 @@ def switch_model(conversation: Conversation, model: str) -> None:
     resolved = resolve_model(model, conversation.options.settings, on_retry=conversation.options.on_retry)
     conversation.loop.model = resolved
     conversation.session.switch_model(model)  # [lesson 08]
+
+
+# [lesson 12]
+def switch_agent(conversation: Conversation, name: str) -> AgentDefinition:
+    """Be agent `name` from the next request on, in the same conversation: its tools, instructions,
+    mode and model; the history stays. Raises `UnknownAgentError` (or `ModelConfigError` for the
+    model it names) and changes nothing."""
+    definition = discover_agents(conversation.options.home).get(name)
+    active = conversation.agent
+    if active is None:
+        raise ValueError("this conversation was built without an agent")
+    before = conversation.session.model
+    if not definition.inherits_model:
+        switch_model(conversation, definition.model)
+        if active.definition.inherits_model:
+            active.base_model = before  # the model to return to when an agent without one comes next
+    elif not active.definition.inherits_model and active.base_model:  # leaving an agent that chose its model
+        switch_model(conversation, active.base_model)
+    gate = conversation.gate
+    if definition.permission_mode is not None:
+        gate.mode = definition.permission_mode
+    elif active.definition.permission_mode is not None:  # leaving an agent that chose its mode
+        gate.mode = active.base_mode or Mode.DEFAULT
+    gate.read_only, gate.confined = definition.read_only, definition.confinement()
+    active.definition = definition
+    conversation.session.switch_mode(gate.mode.value)
+    conversation.session.switch_agent(definition.name)
+    return definition
+
+
+# [/lesson 12]

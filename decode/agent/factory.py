@@ -20,6 +20,7 @@ from decode.entities.tools import ToolSpec
 from decode.memory.instructions import memory_instructions  # [lesson 09]
 from decode.skills.instructions import skills_instructions  # [lesson 09]
 from decode.skills.tool import SKILL_TOOL  # [lesson 09]
+from decode.tools.todo import todo_instructions  # [lesson 10]
 
 # decode owns its output: pydantic-ai's one-time banner (shown on a terminal) would land in the
 # middle of `decode run`'s progress lines and the REPL's screen.
@@ -47,6 +48,7 @@ DYNAMIC_INSTRUCTIONS = [
     memory_instructions,
     skills_instructions,
     # [/lesson 09]
+    todo_instructions,  # the To-do List as it stands: it survives a resume and a compaction  # [lesson 10]
 ]
 """Instructions built again for every request, after the fixed ones: what they say can change."""
 

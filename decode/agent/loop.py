@@ -39,6 +39,7 @@ from decode.entities.events import (
     Notice,  # [lesson 08]
     TextDelta,
     ThinkingDelta,
+    TodosUpdated,  # [lesson 10]
     ToolCallFinished,
     ToolCallStarted,
     TurnFinished,
@@ -84,6 +85,7 @@ class AgentLoop:
         self.max_requests = max_requests
         self.history: list[ModelMessage] = []
         self.usage = Usage()
+        self.usage_elsewhere = Usage()  # [lesson 12]
         # [lesson 08]
         # Optional: the Session Log and compaction. Without it, nothing is saved.
         self.session = session
@@ -110,6 +112,7 @@ class AgentLoop:
             yield await self.compact()
         # [/lesson 08]
         turn_usage = Usage()
+        self.usage_elsewhere = Usage()  # [lesson 12]
         limits = UsageLimits(request_limit=self.max_requests)
         async with self.agent.iter(
             prompt,
@@ -140,6 +143,7 @@ class AgentLoop:
             #     yield event
             # [/lesson 07]
             assert run.result is not None  # the walk ends only at the End node
+            turn_usage = turn_usage + self.usage_elsewhere  # its subagents spent it for this turn  # [lesson 12]
             # [lesson 08]
             # On disk before anyone is told the turn finished; a disk that refuses (read-only, full)
             # loses no answer: the turn still finishes, and a warning `Notice` follows `TurnFinished`.
@@ -159,6 +163,7 @@ class AgentLoop:
     async def _walk(self, run: AgentRun[AgentDeps, str]) -> AsyncIterator[AgentEvent]:
         """The run's nodes as events: a model request streams its answer, a tool node its calls and results."""
         started: dict[str, float] = {}  # tool call id -> when it started
+        todos = list(self.deps.todos)  # [lesson 10]
         async for node in run:
             if Agent.is_model_request_node(node):
                 async with node.stream(run.ctx) as stream:
@@ -181,7 +186,20 @@ class AgentLoop:
                         elif isinstance(event, FunctionToolResultEvent):
                             began = started.pop(event.tool_call_id, time.monotonic())
                             yield ToolCallFinished(result=_tool_result(event, time.monotonic() - began))
+                            # [lesson 10]
+                            if self.deps.todos != todos:  # a tool (todo_write) changed the To-do List
+                                todos = list(self.deps.todos)
+                                yield TodosUpdated(todos=todos)
+                            # [/lesson 10]
 
+    # [lesson 12]
+    def add_usage(self, usage: Usage) -> None:
+        """Count what work done for this conversation outside its own requests cost (a subagent's):
+        in the running total now, and in the turn's usage when it finishes."""
+        self.usage = self.usage + usage
+        self.usage_elsewhere = self.usage_elsewhere + usage
+
+    # [/lesson 12]
     def keep_turn(self, history: Sequence[ModelMessage], new_messages: Sequence[ModelMessage], usage: Usage) -> None:
         """Make `history` the conversation once a turn is over; `new_messages` and `usage` are that turn's own."""
         self.history = list(history)

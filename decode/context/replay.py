@@ -26,6 +26,7 @@ from decode.context.session_log import (
     TurnRecord,
     record_adapter,
 )
+from decode.entities.todos import Todo  # [lesson 10]
 
 logger = logging.getLogger(__name__)
 
@@ -42,6 +43,8 @@ class LoadedSession:
     mode: str | None = None
     turns: int = 0
     skipped_lines: int = 0
+    todos: list[Todo] = field(default_factory=list)  # the To-do List as of the latest turn  # [lesson 10]
+    agent: str | None = None  # the Primary Agent of the latest turn (the header's if there is none)  # [lesson 12]
 
     @property
     def session_id(self) -> str:
@@ -55,6 +58,8 @@ class _TurnSettings(BaseModel):
 
     model: str
     mode: str | None = None
+    todos: list[Todo] | None = None  # [lesson 10]
+    agent: str | None = None  # [lesson 12]
 
 
 # How the lines decode writes begin (`type` is every record's first field). A line that begins
@@ -103,6 +108,7 @@ def load_session(path: Path) -> LoadedSession:
     with path.open("rb") as file:
         session = LoadedSession(path=path, header=read_header(file.readline(), path))
         session.model, session.mode = session.header.model, session.header.mode
+        session.agent = session.header.agent  # [lesson 12]
         offset = start = file.tell()
         number = start_number = 2
         turn_lines = 0
@@ -118,6 +124,8 @@ def load_session(path: Path) -> LoadedSession:
             with contextlib.suppress(ValidationError):
                 settings = _TurnSettings.model_validate_json(file.readline())
                 session.model, session.mode = settings.model, settings.mode
+                session.todos = settings.todos or []  # [lesson 10]
+                session.agent = settings.agent or session.agent  # [lesson 12]
         file.seek(start)
         with _cyclic_gc_paused():
             for number, line in enumerate(file, start=start_number):
@@ -132,6 +140,7 @@ def _replay_all(path: Path) -> LoadedSession:
     with path.open("rb") as file:
         session = LoadedSession(path=path, header=read_header(file.readline(), path))
         session.model, session.mode = session.header.model, session.header.mode
+        session.agent = session.header.agent  # [lesson 12]
         for number, line in enumerate(file, start=2):
             _replay(session, number, line)
     return session
@@ -152,10 +161,14 @@ def _replay(session: LoadedSession, number: int, line: bytes) -> bool:
         session.history.extend(record.messages)
         session.turns += 1
         session.model, session.mode = record.model, record.mode
+        if record.todos is not None:  # [lesson 10]
+            session.todos = record.todos  # [lesson 10]
+        session.agent = record.agent or session.agent  # [lesson 12]
     elif isinstance(record, CompactionRecord):
         session.history = record.messages
     elif isinstance(record, ClearRecord):
         session.history = []
+        session.todos = []  # [lesson 10]
     else:
         session.skipped_lines += 1
         logger.warning("%s:%d: skipping a second header", session.path, number)

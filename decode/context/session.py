@@ -20,6 +20,7 @@ from decode.context.compaction import Compaction, needs_summary, summarise
 from decode.context.pruning import ToolOutputPruning
 from decode.context.session_log import SessionLog
 from decode.context.windows import ContextWindow, context_window, fill_fraction
+from decode.entities.todos import Todo  # [lesson 10]
 from decode.entities.usage import Usage
 
 if TYPE_CHECKING:
@@ -48,6 +49,11 @@ class Session:
         self.model = model
         self.window: ContextWindow = context_window(model, settings)
         self.pruning = ToolOutputPruning(self.window.tokens)
+        # [lesson 10]
+        self.todos: list[Todo] = []
+        """The To-do List, written with every turn; the loop's `deps.todos` is this same list."""
+        # [/lesson 10]
+        self.agent: str | None = log.header.agent  # the Primary Agent, written with every turn  # [lesson 12]
 
     @classmethod
     def start(cls, home: Path, *, model: str, mode: str | None = None, settings: Settings | None = None) -> Session:
@@ -78,6 +84,8 @@ class Session:
             mode=loaded.mode,
             settings=settings,
         )
+        session.todos = list(loaded.todos)  # [lesson 10]
+        session.agent = loaded.agent  # [lesson 12]
         return session, loaded
 
     @classmethod
@@ -116,6 +124,14 @@ class Session:
         if not self.log.path.exists():  # the header is not written yet: it should say how the session started
             self.log.header.mode = mode
 
+    # [lesson 12]
+    def switch_agent(self, agent: str) -> None:
+        """The Primary Agent changed (or was settled at start): later turns are recorded with it."""
+        self.agent = agent
+        if not self.log.path.exists():
+            self.log.header.agent = agent
+
+    # [/lesson 12]
     def fill(self, history: Sequence[ModelMessage]) -> float:
         """How full the context window is with `history` (for the footer's gauge)."""
         return fill_fraction(history, self.window)
@@ -139,9 +155,18 @@ class Session:
 
     def record_turn(self, messages: Sequence[ModelMessage], usage: Usage) -> None:
         """Write a completed turn's new messages: one line, on disk when this returns."""
-        self.log.append_turn(messages, usage, model=self.model, mode=self.mode)
+        # [lesson 10]
+        # [lesson 12]
+        self.log.append_turn(messages, usage, model=self.model, mode=self.mode, todos=self.todos, agent=self.agent)
+        # [before lesson 12]
+        # self.log.append_turn(messages, usage, model=self.model, mode=self.mode, todos=self.todos)
+        # [/lesson 12]
+        # [before lesson 10]
+        # self.log.append_turn(messages, usage, model=self.model, mode=self.mode)
+        # [/lesson 10]
 
     def record_clear(self) -> None:
         """`/clear`: a resumed session starts from an empty history too."""
+        self.todos.clear()  # [lesson 10]
         if self.log.path.exists():  # a session with no turn yet has nothing to clear
             self.log.append_clear()

@@ -33,6 +33,7 @@ from pydantic_ai.messages import ModelMessage, ModelRequest, UserPromptPart
 from pydantic_core import to_json
 
 from decode.config.harness_home import HARNESS_DIR, make_parent_dirs, private_open
+from decode.entities.todos import Todo  # [lesson 10]
 from decode.entities.usage import Usage
 
 logger = logging.getLogger(__name__)
@@ -73,6 +74,7 @@ class SessionHeader(_Record):
     model: str
     mode: str | None = None
     """The permission mode the session started in (`default`, `plan`…), when the front end has one."""
+    agent: str | None = None  # the Primary Agent it started as (None: before there were agents)  # [lesson 12]
     created_at: datetime = Field(default_factory=_now)
 
 
@@ -86,6 +88,11 @@ class TurnFields(_Record):
     model: str
     mode: str | None = None
     usage: Usage = Field(default_factory=Usage)
+    # [lesson 10]
+    todos: list[Todo] | None = None
+    """The To-do List when the turn ended (None in logs written before there was one)."""
+    # [/lesson 10]
+    agent: str | None = None  # the Primary Agent it ran as (`build`, `explore`…)  # [lesson 12]
 
 
 class TurnRecord(TurnFields):
@@ -218,10 +225,27 @@ class SessionLog:
                     file.truncate(size)
                 raise
 
+    # [lesson 10]
     def append_turn(
-        self, messages: Sequence[ModelMessage], usage: Usage, *, model: str, mode: str | None = None
+        self,
+        messages: Sequence[ModelMessage],
+        usage: Usage,
+        *,
+        model: str,
+        mode: str | None = None,
+        todos: Sequence[Todo] = (),
+        agent: str | None = None,  # [lesson 12]
     ) -> None:
-        self.append(TurnFields(prompt=prompt_preview(messages), model=model, mode=mode, usage=usage), messages)
+        fields = TurnFields(prompt=prompt_preview(messages), model=model, mode=mode, usage=usage, todos=list(todos))
+        fields.agent = agent  # [lesson 12]
+        self.append(fields, messages)
+
+    # [before lesson 10]
+    # def append_turn(
+    #     self, messages: Sequence[ModelMessage], usage: Usage, *, model: str, mode: str | None = None
+    # ) -> None:
+    #     self.append(TurnFields(prompt=prompt_preview(messages), model=model, mode=mode, usage=usage), messages)
+    # [/lesson 10]
 
     def append_compaction(
         self, messages: Sequence[ModelMessage], *, replaced: int, usage: Usage, focus: str | None = None

@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Protocol  # [lesson 04]
 
 from decode.config.settings import Settings
+from decode.entities.asking import AskUser, ReviewPlan  # [lesson 10]
 from decode.entities.events import ToolOutputDelta  # [lesson 05]
 from decode.entities.executor import CommandExecutor  # [lesson 04]
 from decode.entities.ledger import ReadLedger  # [lesson 04]
+from decode.entities.todos import Todo  # [lesson 10]
 
 
 # [lesson 04]
@@ -37,6 +39,30 @@ class ShowAll:
 
 
 # [/lesson 04]
+# [lesson 10]
+class HostAllowance(Protocol):
+    """Whether the user's rules name a host, letting `web_fetch` reach its private or loopback addresses."""
+
+    def allows_private(self, host: str) -> bool:
+        """Does an allow rule name `host` (`WebFetch(domain:localhost)`)?"""
+        ...
+
+    def denies_host(self, host: str) -> bool:
+        """Does a deny rule name `host`? Asked of every redirect hop: the gate saw the first URL only."""
+        ...
+
+
+class PublicOnly:
+    """The allowance that names no host: `web_fetch` reaches public addresses only."""
+
+    def allows_private(self, host: str) -> bool:
+        return False
+
+    def denies_host(self, host: str) -> bool:
+        return False
+
+
+# [/lesson 10]
 @dataclass
 class AgentDeps:
     """The per-conversation context handed to tools.
@@ -63,6 +89,18 @@ class AgentDeps:
     on_tool_output: Callable[[ToolOutputDelta], None] | None = None
     """Receives the output of long-running tools as it comes."""
     # [/lesson 05]
+    # [lesson 10]
+    todos: list[Todo] = field(default_factory=list)
+    """The To-do List (`todo_write` replaces its items; the session keeps the same list)."""
+    ask_user: AskUser | None = None
+    """Asks the user a question (the REPL's Decision Channel); None: no one can answer (headless)."""
+    review_plan: ReviewPlan | None = None
+    """Shows a plan and asks whether to carry it out, leaving plan mode; None: no one can approve."""
+    host_allowance: HostAllowance = field(default_factory=PublicOnly)
+    """Which hosts `web_fetch` may reach at private addresses (the gate's `WebFetch(domain:…)` allows)."""
+    web_cache: dict[str, tuple[float, str]] = field(default_factory=dict)
+    """Pages `web_fetch` fetched in this conversation: URL → (monotonic time, text)."""
+    # [/lesson 10]
 
     @property
     def workspace(self) -> Path:

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
+from decode.entities.todos import Todo  # [lesson 10]
 from decode.entities.tools import ToolCall, ToolResult
 from decode.entities.usage import Usage
 
@@ -68,6 +69,43 @@ class MessageDelivered(BaseModel):
 
 
 # [/lesson 07]
+# [lesson 10]
+class TodosUpdated(BaseModel):
+    """The To-do List changed (`todo_write`): the whole list as it is now."""
+
+    kind: Literal["todos"] = "todos"
+    todos: list[Todo]
+
+
+# [/lesson 10]
+# [lesson 12]
+class SubagentProgress(BaseModel):
+    """How a subagent is doing, one line's worth: sent when it starts, calls a tool, and ends.
+
+    `call_id` is the parent's `agent` tool call that runs it; `agent_id` the child's own id (its
+    transcript's name). It comes beside the turn's stream (`LoopOptions.on_subagent`), as it happens.
+    """
+
+    kind: Literal["subagent"] = "subagent"
+    call_id: str
+    agent_id: str
+    agent: str
+    description: str = ""
+    last_tool: str = ""
+    """The child's latest tool call, `grep(def test_)`; '' before its first."""
+    requests: int = 0
+    state: Literal["running", "finished", "failed"] = "running"
+
+    def line(self) -> str:
+        """`explore · find the tests · grep(def test_) · 3 requests`."""
+        requests = f"{self.requests} request" + ("" if self.requests == 1 else "s")
+        parts = [self.agent, self.description, self.last_tool, requests]
+        if self.state != "running":
+            parts.append(self.state)
+        return " · ".join(part for part in parts if part)
+
+
+# [/lesson 12]
 class UsageUpdated(BaseModel):
     """One model request completed: its own usage, and the run's total so far."""
 
@@ -99,6 +137,8 @@ AgentEvent = Annotated[
     | ToolOutputDelta  # [lesson 05]
     | ToolCallFinished
     | MessageDelivered  # [lesson 07]
+    | TodosUpdated  # [lesson 10]
+    | SubagentProgress  # [lesson 12]
     | UsageUpdated
     | Notice
     | TurnFinished,

@@ -28,6 +28,10 @@ class ToolCall(BaseModel):
         """A one-line `name(key argument)` for progress lines."""
         first = next(iter(self.args.values()), "") if self.args else ""
         text = " ".join(str(first).split())
+        # [lesson 10]
+        if isinstance(first, list):  # a list of records (todo_write's steps) reads as its length
+            text = f"{len(first)} item{'s' if len(first) != 1 else ''}"
+        # [/lesson 10]
         if len(text) > width:
             text = text[: width - 1] + "…"
         return f"{self.name}({text})"
@@ -75,6 +79,14 @@ class ToolTraits:
     command: str | None = None
     pattern: str | None = None
     searches: bool = False
+    # [lesson 10]
+    plan_only: bool = False
+    """Offered only in plan mode (`exit_plan_mode`): elsewhere the model is not shown it."""
+    # [/lesson 10]
+    # [lesson 12]
+    subject: str | None = None
+    """The argument a rule's specifier names exactly: the `agent` tool's `agent` (`Agent(explore)`)."""
+    # [/lesson 12]
 
     def __post_init__(self) -> None:
         if (self.path or self.url or self.command) and not self.rules:

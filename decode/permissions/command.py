@@ -119,6 +119,10 @@ def check(tool: str, argument: str, mode: Mode | None, as_json: bool) -> None:
     name, traits = _find_tool(tool)
     gate = _load(mode)
     verdict = asyncio.run(gate.check(name, _arguments(traits, argument), traits))
+    # [lesson 10]
+    if traits.url is not None and verdict.decision is not Decision.DENY:
+        verdict = asyncio.run(_screen(argument, gate, verdict))
+    # [/lesson 10]
     if as_json:
         click.echo(json.dumps(verdict.to_json()))
     else:
@@ -148,12 +152,38 @@ def _arguments(traits: ToolTraits, argument: str) -> dict[str, Any]:
     return {key: argument} if argument and key else {}
 
 
+# [lesson 10]
+SSRF_GUARD = "SSRF Guard: "
+
+
+async def _screen(url: str, gate: PermissionGate, verdict: Verdict) -> Verdict:
+    """The gate's verdict on a fetch, unless web_fetch's SSRF Guard refuses the host (after
+    DNS, as the tool does in every mode): then a deny saying which address and why."""
+    from decode.tools.web.addresses import Blocked, screen
+    from decode.tools.web.client import BadUrl, split_url
+
+    try:
+        _, host, port = split_url(url)
+        screened = await screen(host, port, allowed=gate.allows_private(host.lower().rstrip(".")))
+    except (BadUrl, Blocked) as exc:
+        return Verdict(Decision.DENY, f"{SSRF_GUARD}{exc}")
+    addresses = ", ".join(map(str, screened.addresses))
+    kind = "a private address a rule allows" if screened.private else "public"
+    where = host if addresses == host else f"{host} is {addresses}"
+    return Verdict(verdict.decision, f"{verdict.reason}; {SSRF_GUARD}{where} ({kind})", verdict.rule)
+
+
+# [/lesson 10]
 def _describe(verdict: Verdict, mode: Mode) -> str:
     source = verdict.source
     lines = [verdict.decision.value]
     if verdict.rule is not None and source is not None:
         lines.append(f"  rule:   {verdict.rule}")
         lines.append(f"  source: {source} ({source.layer})")
+    # [lesson 10]
+    elif verdict.reason.startswith(SSRF_GUARD):
+        lines.append("  rule:   none (the SSRF Guard decides, in every mode)")
+    # [/lesson 10]
     else:
         lines.append(f"  rule:   none ({mode} mode decides)")
     lines.append(f"  why:    {verdict.reason}")

@@ -38,7 +38,9 @@ from decode.permissions.rules import (
     REDIRECT_WRITE_RULES,
     command_matches,
     command_pattern,
+    dns_name,
     domain_matches,
+    is_rule_host,
     tool_matches,
 )
 from decode.permissions.settings_files import SettingsProblem, load_permission_settings
@@ -84,6 +86,7 @@ class _Part:
     sensitive: str | None = None  # why only an allow rule naming it lets it through
     read_only: str | None = None  # a command of the built-in read-only list: why it may run
     not_read_only: str | None = None  # a listed command used in a way that is not read-only: why
+    subject: str | None = None  # what a rule's specifier names exactly (the agent a subagent runs)  # [lesson 12]
 
 
 class PermissionGate:
@@ -128,6 +131,15 @@ class PermissionGate:
         self.add_rules(rules)
         self.problems: list[SettingsProblem] = []  # what the settings files got wrong (from_settings)
         self.mode_source: RuleSource | None = None  # the file that set the mode, if one did
+        # [lesson 12]
+        self.read_only = False
+        """A read-only agent's gate: a call that would change something is denied, not asked; of
+        commands, only those of the read-only list run."""
+        self.fence: PermissionGate | None = None
+        """A subagent's gate: its parent's, whose verdict on the same call this one never loosens."""
+        self.confined: dict[str, list[Rule]] = {}
+        """Tools an agent may call only as its allow rules say (`tools: Bash(git diff:*)`): by name."""
+        # [/lesson 12]
 
     @classmethod
     def from_settings(
@@ -174,8 +186,50 @@ class PermissionGate:
             self._governing[key] = found
         return found
 
+    # [lesson 12]
+    def fenced(self, mode: Mode, *, read_only: bool = False) -> "PermissionGate":
+        """A subagent's gate: these rules (shared, so an "always" answered for it holds here too),
+        its own mode and read-only promise, and this gate as its Permission Fence."""
+        child = PermissionGate(
+            mode=mode,
+            workspace=Path(self.workspace),
+            home=Path(self.home),
+            realpath=self.realpath,
+            secret_files=self.secret_files,
+        )
+        child._rules, child._governing = self._rules, self._governing
+        child.read_only, child.fence = read_only, self
+        return child
+
     async def check(self, tool: str, args: Mapping[str, Any], traits: ToolTraits = UNDECLARED) -> Verdict:
-        """Judge one call of `tool` with `args` (as the model sent them), by the tool's traits."""
+        """Judge one call of `tool` with `args` (as the model sent them), by the tool's traits.
+
+        A read-only gate denies a call that would change something; a fenced gate's verdict is
+        never looser than its fence's on the same call (a parent's deny, ask or plan mode holds).
+        """
+        verdict = await self._judge(tool, args, traits)
+        if verdict.decision is Decision.DENY:
+            return verdict
+        if self.read_only and traits.command is None and traits.kind in (ToolKind.FILE_EDIT, ToolKind.OTHER):
+            return Verdict(Decision.DENY, f"{tool}: {READ_ONLY_AGENT}")
+        if (only := self.confined.get(tool)) and not await self._confined_to(only, tool, args, traits):
+            return Verdict(Decision.DENY, f"{tool}: this agent may use it only as {', '.join(r.text for r in only)}")
+        if self.fence is not None:
+            outer = await self.fence.check(tool, args, traits)
+            if _STRICTNESS[outer.decision] > _STRICTNESS[verdict.decision]:
+                return Verdict(outer.decision, f"{outer.reason} (the parent agent's permissions)", outer.rule)
+        return verdict
+
+    async def _confined_to(self, rules: list[Rule], tool: str, args: Mapping[str, Any], traits: ToolTraits) -> bool:
+        """Does one of `rules` allow this call (a read-only command may go with it)?"""
+        probe = PermissionGate(
+            rules, workspace=Path(self.workspace), home=Path(self.home), realpath=self.realpath, secret_files=()
+        )
+        verdict = await probe._judge(tool, args, traits)
+        return verdict.decision is Decision.ALLOW and verdict.rule is not None
+
+    async def _judge(self, tool: str, args: Mapping[str, Any], traits: ToolTraits = UNDECLARED) -> Verdict:
+        """The verdict of this gate's own rules and mode."""
         if traits is UNDECLARED:  # a tool that says nothing about itself: nothing proves it harmless
             return self._finish([], [f"{tool!r} declares no traits, so no rule can name it"], traits.kind)
         names = traits.rules
@@ -188,8 +242,26 @@ class PermissionGate:
             return self._finish([part], [], traits.kind)
         if traits.url is not None:
             return self._finish([_Part(f"fetch {argument}", names, url=argument or "")], [], traits.kind)
-        return self._finish([_Part(tool, names)], [], traits.kind)
+        subject = args.get(traits.subject) if traits.subject is not None else None
+        return self._finish([_Part(tool, names, subject=subject if isinstance(subject, str) else "")], [], traits.kind)
 
+    # [before lesson 12]
+    # async def check(self, tool: str, args: Mapping[str, Any], traits: ToolTraits = UNDECLARED) -> Verdict:
+    #     """Judge one call of `tool` with `args` (as the model sent them), by the tool's traits."""
+    #     if traits is UNDECLARED:  # a tool that says nothing about itself: nothing proves it harmless
+    #         return self._finish([], [f"{tool!r} declares no traits, so no rule can name it"], traits.kind)
+    #     names = traits.rules
+    #     argument = traits.argument(args)
+    #     if traits.command is not None:
+    #         return await self._check_bash(argument or "")
+    #     if traits.path is not None:
+    #         writes = traits.kind is ToolKind.FILE_EDIT
+    #         part = await self._path_part(argument or ".", names, writes=writes, searches=traits.searches)
+    #         return self._finish([part], [], traits.kind)
+    #     if traits.url is not None:
+    #         return self._finish([_Part(f"fetch {argument}", names, url=argument or "")], [], traits.kind)
+    #     return self._finish([_Part(tool, names)], [], traits.kind)
+    # [/lesson 12]
     async def _check_bash(self, command: str) -> Verdict:
         analysis = _analyse(command)
         parts = [await self._command_part(check) for check in analysis.checks]
@@ -212,6 +284,10 @@ class PermissionGate:
             hazards.append("an empty command")
         elif not analysis.checks:
             hazards.append("it runs no command a rule could allow, and nothing proves it harmless")
+        # [lesson 12]
+        if self.read_only and (why := _changes_something(parts, hazards)) is not None:
+            return Verdict(Decision.DENY, f"{why} ({READ_ONLY_AGENT})")
+        # [/lesson 12]
         return self._finish(parts, hazards, ToolKind.OTHER)
 
     async def _command_part(self, check: Check) -> _Part:
@@ -269,6 +345,25 @@ class PermissionGate:
                 hidden.add(path)
         return hidden
 
+    # [lesson 10]
+    def allows_private(self, host: str) -> bool:
+        """Does an allow rule name `host` (`WebFetch(domain:localhost)`)? Only then does
+        `web_fetch`'s SSRF Guard reach its private or loopback addresses: the `HostAllowance`
+        of the tools. A bare `WebFetch` allow names no host, and a deny still wins."""
+        url = f"http://{host}/"
+        named = [r for r in self._governing_rules(Decision.ALLOW, ("WebFetch",)) if r.specifier is not None]
+        denied = self._governing_rules(Decision.DENY, ("WebFetch",))
+        return any(domain_matches(r.specifier, url) for r in named) and not any(
+            domain_matches(r.specifier, url) for r in denied
+        )
+
+    def denies_host(self, host: str) -> bool:
+        """Does a `WebFetch` deny rule cover `host`? `web_fetch` asks it of every redirect hop:
+        the gate judged only the URL the model gave."""
+        url = f"http://{host}/"
+        return any(domain_matches(r.specifier, url) for r in self._governing_rules(Decision.DENY, ("WebFetch",)))
+
+    # [/lesson 10]
     def is_secret(self, path: str) -> bool:
         """Does this absolute path name a file that holds secrets? For a pattern (`.e*`): could it?"""
         name = posixpath.basename(path)
@@ -414,6 +509,8 @@ class PermissionGate:
             return any(pattern.matches(target) for target in targets)
         if part.url is not None:
             return domain_matches(rule.specifier, part.url)
+        if part.subject is not None:  # [lesson 12]
+            return rule.specifier in ("*", part.subject.strip())  # [lesson 12]
         return False
 
     def _mode_allows(self, part: _Part, kind: ToolKind) -> bool:
@@ -489,6 +586,24 @@ class PermissionGate:
         return "/" + _escape(resolved)
 
 
+# [lesson 12]
+READ_ONLY_AGENT = "this agent is read-only: it runs only the commands of decode's read-only list and changes nothing"
+_STRICTNESS = {Decision.ALLOW: 0, Decision.ASK: 1, Decision.DENY: 2}
+
+
+def _changes_something(parts: list[_Part], hazards: list[str]) -> str | None:
+    """Why a bash script is not read-only (a command off the list, a file written, a hazard), or None."""
+    if hazards:
+        return hazards[0]
+    for part in parts:
+        if part.check is not None and part.read_only is None:
+            return part.not_read_only or f"{part.label} is not on the read-only list"
+        if part.writes:
+            return f"{part.label} writes a file"
+    return None
+
+
+# [/lesson 12]
 def _local_real(path: str, workspace: str) -> str:
     """`os.path.realpath(path)`, faster below the real `workspace`: one lstat per component,
     until a missing one (nothing below it can be a link) or a link (then realpath does it all)."""
@@ -531,12 +646,14 @@ def _names_a_file(specifier: str) -> bool:
 
 
 def _host(url: str) -> str | None:
+    """The host a `WebFetch(domain:…)` rule for `url` names, as DNS reads it; None if no rule can."""
     from urllib.parse import urlsplit
 
     try:
-        return urlsplit(url).hostname
+        host = dns_name(urlsplit(url).hostname or "")  # `x.org.` is `x.org`; a rule cannot end in "."
     except ValueError:
         return None
+    return host if is_rule_host(host) else None
 
 
 def _escape(path: str) -> str:

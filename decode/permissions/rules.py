@@ -32,9 +32,16 @@ REDIRECT_WRITE_RULES = ("Write", "Edit")
 REDIRECT_READ_RULES = ("Read",)
 
 PATH_RULES = frozenset({"Read", "Edit", "Write", "Glob", "Grep"})
-_CANONICAL = {name.lower(): name for name in RULE_NAMES}
+# [lesson 12]
+SUBAGENT_RULES = ("Agent", "Task")
+"""The `agent` tool's rule names (Claude Code's `Task`): bare, every subagent; `Agent(explore)`, one agent."""
+_AGENT_NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*|\*")
+_CANONICAL = {name.lower(): name for name in (*RULE_NAMES, *SUBAGENT_RULES)}
+# [before lesson 12]
+# _CANONICAL = {name.lower(): name for name in RULE_NAMES}
+# [/lesson 12]
 _TOOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
-_HOST = re.compile(r"(\*\.)?[a-z0-9]([a-z0-9.-]*[a-z0-9])?", re.IGNORECASE)
+_HOST = re.compile(r"(\*\.)?[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?", re.IGNORECASE)  # `_`: compose service names
 
 
 class RuleError(ValueError):
@@ -68,6 +75,11 @@ def _check_specifier(tool: str, specifier: str, text: str) -> None:
         domain = specifier.removeprefix("domain:")
         if domain == specifier or not _HOST.fullmatch(domain):
             raise RuleError(f"rule {text!r}: WebFetch takes `domain:HOST`, like WebFetch(domain:example.com)")
+    # [lesson 12]
+    elif tool in SUBAGENT_RULES:
+        if not _AGENT_NAME.fullmatch(specifier):
+            raise RuleError(f"rule {text!r}: {tool} takes an agent's name, like {tool}(explore), or *")
+    # [/lesson 12]
     elif tool not in PATH_RULES and tool != "Bash":
         raise RuleError(f"rule {text!r}: {tool} takes no parentheses")
 
@@ -122,10 +134,26 @@ def domain_matches(specifier: str | None, url: str) -> bool:
     if specifier is None:
         return True
     try:
-        host = (urlsplit(url).hostname or "").lower()
+        host = dns_name(urlsplit(url).hostname or "")
     except ValueError:
         return False
     domain = specifier.removeprefix("domain:").lower()
     if domain.startswith("*."):
         return host.endswith(domain[1:])
     return host == domain
+
+
+def dns_name(host: str) -> str:
+    """The host as DNS reads it: `evil.org.` is `evil.org`, and so (IDNA) are `evil。org` and `ｅvil.org`."""
+    name = host.lower().rstrip(".")
+    if name.isascii():
+        return name
+    try:
+        return name.encode("idna").decode("ascii").lower().rstrip(".")
+    except UnicodeError:  # no IDNA spelling: the resolver cannot read it either
+        return name
+
+
+def is_rule_host(host: str) -> bool:
+    """Can `WebFetch(domain:HOST)` name this host?"""
+    return _HOST.fullmatch(host) is not None

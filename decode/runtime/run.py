@@ -20,6 +20,7 @@ from decode.visible import visible
 
 if TYPE_CHECKING:
     from decode.agent.compose import Conversation
+    from decode.entities import events  # [lesson 12]
     from decode.entities.events import ToolOutputDelta  # [lesson 05]
     from decode.permissions.types import Mode  # [lesson 06]
     from decode.tools.process import SignalStop  # [lesson 05]
@@ -82,6 +83,20 @@ def _permission_mode(ctx: click.Context, param: click.Parameter, value: str | No
     "and the model told why. Default: settings, else default.",
 )
 # [/lesson 06]
+# [lesson 11]
+@click.option(
+    "--trust-project-mcp",
+    is_flag=True,
+    help="Start the MCP servers of this project's .mcp.json (without it, only servers it was trusted with before).",
+)
+# [/lesson 11]
+# [lesson 12]
+@click.option(
+    "--agent",
+    metavar="NAME",
+    help="The agent to be: build (the default), plan, explore, or one of yours (`decode agents` lists them).",
+)
+# [/lesson 12]
 def run(task: str | None, **options: Any) -> None:
     """Run TASK headless and print the final answer on stdout.
 
@@ -173,6 +188,11 @@ def _build(options: dict[str, Any]) -> "Conversation":
     # [/lesson 06]
     if conversation.resumed_mode and conversation.gate.mode is not Mode.DEFAULT:  # [lesson 08]
         progress(f"decode: resuming in permission mode {conversation.gate.mode}")  # [lesson 08]
+    # [lesson 12]
+    agent = conversation.agent.definition.name if conversation.agent is not None else "build"
+    if options.get("resume") is not None and options.get("agent") is None and agent != "build":
+        progress(f"decode: resuming as agent {agent}")  # the agent the session was, as its mode
+    # [/lesson 12]
     return conversation
 
 
@@ -180,7 +200,15 @@ async def _run(task: str, options: dict[str, Any]) -> int:
     from pydantic_ai.exceptions import ModelAPIError, UnexpectedModelBehavior, UsageLimitExceeded
 
     from decode.agent.loop import UNSAVED  # [lesson 08]
-    from decode.entities.events import Notice, TextDelta, ToolCallFinished, ToolCallStarted, TurnFinished
+    from decode.entities.events import (
+        Notice,
+        TextDelta,
+        TodosUpdated,  # [lesson 10]
+        ToolCallFinished,
+        ToolCallStarted,
+        TurnFinished,
+    )
+    from decode.entities.todos import checklist  # [lesson 10]
     from decode.models.script import ScriptExhaustedError
     from decode.tools.process import end_all_on  # [lesson 05]
 
@@ -191,6 +219,7 @@ async def _run(task: str, options: dict[str, Any]) -> int:
     _stop = end_all_on((signal.SIGTERM, signal.SIGHUP), asyncio.current_task())
     echo = options["on_tool_output"] = OutputEcho()
     # [/lesson 05]
+    options["on_subagent"] = _show_subagent  # each subagent's progress, one line per step  # [lesson 12]
     conversation = _build(options)
     loop = conversation.loop
     commentary: list[str] = []
@@ -215,6 +244,12 @@ async def _run(task: str, options: dict[str, Any]) -> int:
                 progress(f"  {mark} {shown} ({event.result.duration_s:.1f}s)")
                 if event.result.is_error:  # why: a bad argument, a failed command, a refusal…
                     progress(f"    {_short_line(event.result.content)}")
+            # [lesson 10]
+            elif isinstance(event, TodosUpdated):  # the whole checklist, each time it changes
+                progress("  to-do list:" if event.todos else "  to-do list: (empty)")
+                for line in checklist(event.todos).splitlines():
+                    progress(f"    {line}")
+            # [/lesson 10]
             elif isinstance(event, Notice):
                 progress(f"decode: {event.level}: {event.message}")
                 saved = saved and not event.message.startswith(UNSAVED)  # [lesson 08]
@@ -301,6 +336,13 @@ def _keep_unfinished(conversation: "Conversation", note: str | None, cancelled: 
 
 
 # [/lesson 08]
+# [lesson 12]
+def _show_subagent(update: "events.SubagentProgress") -> None:
+    """A subagent started, called a tool or ended: `  ⋮ explore-1a2b3c4d · find tests · grep(x) · 2 requests`."""
+    progress(f"  ⋮ {update.agent_id} · {update.line().removeprefix(update.agent).lstrip(' ·')}")
+
+
+# [/lesson 12]
 # [lesson 05]
 class OutputEcho:
     """Shows a running tool's output on stderr as it comes, each line indented under its call.

@@ -6,21 +6,32 @@ so adding a tool never touches the code that judges it.
 """
 
 from decode.entities.tools import ToolSpec
+from decode.tools.ask import ASK_USER  # [lesson 10]
 from decode.tools.bash import BASH  # [lesson 05]
 from decode.tools.edit import EDIT
 from decode.tools.glob import GLOB
 from decode.tools.grep import GREP
+from decode.tools.plan import EXIT_PLAN_MODE  # [lesson 10]
 from decode.tools.read import READ
+from decode.tools.todo import TODO_WRITE  # [lesson 10]
+from decode.tools.web.fetch import WEB_FETCH  # [lesson 10]
 from decode.tools.write import WRITE
 
 FILE_TOOLS = (READ, GLOB, GREP, EDIT, WRITE)
 COMMAND_TOOLS = (BASH,)  # [lesson 05]
+# The agent's own planning: a visible to-do list, a question to the user, and (plan mode only) the plan.
+PLANNING_TOOLS = (TODO_WRITE, ASK_USER, EXIT_PLAN_MODE)  # [lesson 10]
+WEB_TOOLS = (WEB_FETCH,)  # [lesson 10]
 
 
 def default_tools() -> list[ToolSpec]:
     """The tools of a coding agent: the file tools and the command tools."""
     # [lesson 05]
-    return [*FILE_TOOLS, *COMMAND_TOOLS]
+    # [lesson 10]
+    return [*FILE_TOOLS, *COMMAND_TOOLS, *WEB_TOOLS, *PLANNING_TOOLS]
+    # [before lesson 10]
+    # return [*FILE_TOOLS, *COMMAND_TOOLS]
+    # [/lesson 10]
     # [before lesson 05]
     # return list(FILE_TOOLS)
     # [/lesson 05]

@@ -54,16 +54,20 @@ from rich.console import Console
 from decode.harness.failures import LoopUnavailable, describe_error
 from decode.harness.queue import Message, Priority
 from decode.harness.runner import TurnEnded, TurnRunner, TurnStarted
+from decode.tui.agents import add_agent_commands, check_agent  # [lesson 12]
 from decode.tui.approvals import Approvals, cycle_mode  # [lesson 06]
+from decode.tui.asking import AgentQuestions  # [lesson 10]
 from decode.tui.commands import CommandRegistry, Invocation, builtin_commands
 from decode.tui.footer import SPINNER_FPS, SessionStatus, footer
 from decode.tui.input import HISTORY_FILE, PROMPT, TurnKeys, build_prompt_session
+from decode.tui.mcp_servers import add_mcp_commands  # [lesson 11]
 from decode.tui.memory_skills import add_memory_commands, note_session, run_skill, skill_commands  # [lesson 09]
 from decode.tui.permission_commands import add_permission_commands  # [lesson 06]
 from decode.tui.questions import QuestionLine, answer_keys  # [lesson 06]
 from decode.tui.render import Renderer
 from decode.tui.sessions import add_session_commands, check_resume, show_resume_line  # [lesson 08]
 from decode.tui.terminal import notices_from_log, route_logging, terminal_console
+from decode.tui.todos import TodoPanel  # [lesson 10]
 from decode.tui.turns import pending_lines, show_turn_event
 from decode.tui.warmup import LoopFactory, Warm, finish_warm_up, start_warm_up
 
@@ -112,6 +116,7 @@ class Repl:
         max_requests: int | None = None,
         resume: str | None = None,  # [lesson 08]
         permission_mode: str | None = None,  # [lesson 06]
+        agent: str | None = None,  # [lesson 12]
         settings: Settings | None = None,
         commands: CommandRegistry | None = None,
         history_file: Path | None = None,
@@ -133,6 +138,11 @@ class Repl:
             self.questions.channel, self.renderer.notice, workspace, self.questions.attach
         )
         # [/lesson 06]
+        # [lesson 10]
+        self.agent_questions = AgentQuestions(self)  # ask_user and exit_plan_mode, through the same channel
+        # The To-do List above the prompt: the session's own list, which todo_write changes in place.
+        self.todos = TodoPanel(lambda: self.conversation.session.todos if self.conversation is not None else ())
+        # [/lesson 10]
         self.turns = TurnRunner(self._agent_loop, self._on_turn_event)
         self.factory = LoopFactory(
             workspace,
@@ -142,6 +152,12 @@ class Repl:
             resume=resume,  # [lesson 08]
             permission_mode=permission_mode,  # [lesson 06]
             approve=self.approvals.ask,  # [lesson 06]
+            on_subagent=self._on_subagent,  # [lesson 12]
+            agent=agent,  # [lesson 12]
+            # [lesson 10]
+            ask_user=self.agent_questions.ask_user,
+            review_plan=self.agent_questions.review_plan,
+            # [/lesson 10]
         )
         self.warm: Warm | None = None
         self._event_loop: asyncio.AbstractEventLoop | None = None
@@ -357,6 +373,13 @@ class Repl:
             self._event_loop.call_soon_threadsafe(self.renderer.event, delta)
 
     # [/lesson 05]
+    # [lesson 12]
+    def _on_subagent(self, progress: events.SubagentProgress) -> None:
+        # A subagent's progress: the live line under the `agent` call that runs it.
+        if self._event_loop is not None:
+            self._event_loop.call_soon_threadsafe(self._on_turn_event, progress)
+
+    # [/lesson 12]
     def _on_retry(self, error: BaseException, attempt: int, delay: float) -> None:
         self.renderer.notice(f"model error ({describe_error(error)}); retry {attempt} in {delay:.1f}s", "warning")
 
@@ -376,6 +399,10 @@ class Repl:
         if question := self.questions.lines(self.session.app.output.get_size().columns):  # what the next line answers
             prompt = FormattedText([("class:approval", question), ("", "\n"), *prompt])
         # [/lesson 06]
+        # [lesson 10]
+        if todos := self.todos.lines(self.session.app.output.get_size().columns):  # the checklist, in place
+            prompt = FormattedText([("class:todos", todos), ("", "\n"), *prompt])
+        # [/lesson 10]
         app = get_app_or_none()
         live = self.renderer.live() if app is None or not app.is_done else ""
         if not live:
@@ -416,6 +443,8 @@ def repl_commands() -> CommandRegistry:
     add_permission_commands(registry)  # /permissions  # [lesson 06]
     add_session_commands(registry)  # /compact, /resume  # [lesson 08]
     add_memory_commands(registry)  # /memory, /init  # [lesson 09]
+    add_mcp_commands(registry)  # /mcp  # [lesson 11]
+    add_agent_commands(registry)  # /agent  # [lesson 12]
     return registry
 
 
@@ -425,8 +454,14 @@ def run_repl(
     max_requests: int | None = None,
     resume: str | None = None,  # [lesson 08]
     permission_mode: str | None = None,  # [lesson 06]
+    agent: str | None = None,  # [lesson 12]
 ) -> int:
     """Run the REPL in this terminal (what `decode` does); returns the exit code."""
+    # [lesson 12]
+    if agent is not None and (problem := check_agent(Path.cwd(), agent)):
+        click.echo(f"decode: error: {problem}", err=True)
+        return EXIT_USAGE
+    # [/lesson 12]
     # [lesson 08]
     if resume is not None and (problem := check_resume(Path.cwd(), resume)):
         click.echo(f"decode: error: {problem}", err=True)
@@ -456,6 +491,7 @@ def run_repl(
                 max_requests=max_requests,
                 resume=resume,  # [lesson 08]
                 permission_mode=permission_mode,  # [lesson 06]
+                agent=agent,  # [lesson 12]
             )
             # [lesson 05]
             try:

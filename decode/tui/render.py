@@ -181,6 +181,7 @@ class Renderer:
         self._tool_lines: dict[str, int] = {}  # call id -> how many lines it has streamed
         self._held: dict[str, float] = {}  # call id -> since when it waits for the user  # [lesson 06]
         self._waited: dict[str, float] = {}  # call id -> how long it waited before  # [lesson 06]
+        self._subagents: dict[str, str] = {}  # `agent` call id -> its subagent's progress line  # [lesson 12]
         self.last_call: ToolRun | None = None
         """The last finished tool call, for `show_last()`."""
         self._last: str | None = None  # what was printed last: "user", "block" or "line"
@@ -271,6 +272,11 @@ class Renderer:
                     output = self._tool_output.get(event.call_id, "") + event.text  # made visible when shown
                     self._tool_output[event.call_id] = output[-TOOL_OUTPUT_KEEP:]
                     self._tool_lines[event.call_id] = self._tool_lines.get(event.call_id, 0) + event.text.count("\n")
+            # [lesson 12]
+            case "subagent":  # one line under the `agent` call that runs it, replaced as it goes
+                if event.call_id in self._running:
+                    self._subagents[event.call_id] = event.line()
+            # [/lesson 12]
             case "tool_result":
                 self._finish_tool(event.result)
             case "notice":
@@ -293,6 +299,7 @@ class Renderer:
         self._running.clear()
         self._tool_output.clear()
         self._tool_lines.clear()
+        self._subagents.clear()  # [lesson 12]
         self._held.clear()  # [lesson 06]
         self._waited.clear()  # [lesson 06]
         self._streamed = False
@@ -330,6 +337,7 @@ class Renderer:
     def _finish_tool(self, result: ToolResult) -> None:
         result = self._without_wait(result)  # [lesson 06]
         call, _ = self._running.pop(result.call_id, (None, 0.0))
+        self._subagents.pop(result.call_id, None)  # [lesson 12]
         streamed = result.call_id in self._tool_output
         output = self._tool_output.pop(result.call_id, "")
         lines = self._tool_lines.pop(result.call_id, 0) + (1 if output and not output.endswith("\n") else 0)
@@ -367,6 +375,8 @@ class Renderer:
                 shown = Text.from_ansi(output_line.rsplit("\r", 1)[-1], style=DETAIL_STYLE)  # escapes dropped
                 shown.plain = visible(shown.plain)  # and any other control character made visible
                 line.append_text(shown)
+            if (child := self._subagents.get(call_id)) is not None:  # [lesson 12]
+                line.append(f"\n  ⋮ {visible(child)}", style=DETAIL_STYLE)  # [lesson 12]
             line.no_wrap, line.overflow = True, "ellipsis"
             parts.append(self._capture(line))
         return "".join(parts).rstrip("\n")

@@ -80,11 +80,13 @@ def views() -> dict[str, View]:
     # Imported here, not at the top: the views' modules import this one.
     from decode.tui.command_view import bash_view  # [lesson 05]
     from decode.tui.diffs import edit_view, write_view  # [lesson 04]
+    from decode.tui.todos import todo_view  # [lesson 10]
 
     return {
         "edit": edit_view,  # [lesson 04]
         "write": write_view,  # [lesson 04]
         "bash": bash_view,  # [lesson 05]
+        "todo_write": todo_view,  # [lesson 10]
     }
 
 

@@ -28,7 +28,9 @@ from decode.logging import init_logger
 if TYPE_CHECKING:
     from decode.agent.compose import Conversation
     from decode.agent.loop import AgentLoop
+    from decode.agents.subagents import OnSubagent  # [lesson 12]
     from decode.config.settings import Settings
+    from decode.entities.asking import AskUser, ReviewPlan  # [lesson 10]
     from decode.entities.events import ToolOutputDelta  # [lesson 05]
     from decode.models.retry import OnRetry
     from decode.permissions.hook import ApproveCallback  # [lesson 06]
@@ -72,6 +74,14 @@ class LoopFactory:
     """`decode --resume [ID]`: the saved session to continue ("" the newest), in its own mode unless
     `permission_mode` is given; None starts a new one."""
     # [/lesson 08]
+    # [lesson 10]
+    ask_user: AskUser | None = None
+    """The REPL's answer to `ask_user`: a question through the Decision Channel."""
+    review_plan: ReviewPlan | None = None
+    """The REPL's answer to `exit_plan_mode`: the plan shown, approved or not."""
+    # [/lesson 10]
+    on_subagent: OnSubagent | None = None  # each subagent's progress, for the live area  # [lesson 12]
+    agent: str | None = None  # `decode --agent NAME`; None: `build`, or a resumed session's own  # [lesson 12]
 
     def build(self, model: str | None, settings: Settings) -> Conversation:
         """The conversation for `model` (None: the default, see `LoopOptions.model`); raises what
@@ -88,6 +98,10 @@ class LoopFactory:
                 permission_mode=Mode.parse(self.permission_mode) if self.permission_mode else None,  # [lesson 06]
                 max_requests=self.max_requests,
                 approve=self.approve,  # [lesson 06]
+                ask_user=self.ask_user,  # [lesson 10]
+                review_plan=self.review_plan,  # [lesson 10]
+                on_subagent=self.on_subagent,  # [lesson 12]
+                agent=self.agent,  # [lesson 12]
                 on_tool_output=self.on_tool_output,  # [lesson 05]
                 on_retry=self.on_retry,
             )
@@ -167,9 +181,12 @@ def start_warm_up(
 
 async def finish_warm_up(repl: Repl, warm_up: asyncio.Future[Warm]) -> None:
     """Wait for the warm-up and give the REPL what it built (or the reason it could not)."""
+    from decode.tui.agents import show_agent  # [lesson 12]
     from decode.tui.approvals import start_permissions  # [lesson 06]
     from decode.tui.footer import short_model, short_path
+    from decode.tui.mcp_servers import start_mcp  # [lesson 11]
     from decode.tui.sessions import show_session  # [lesson 08]
+    from decode.tui.todos import show_todos  # [lesson 10]
 
     try:
         warm = await warm_up
@@ -187,7 +204,10 @@ async def finish_warm_up(repl: Repl, warm_up: asyncio.Future[Warm]) -> None:
     if warm.error is None:
         repl.status.phase = "ready"
         show_session(repl, warm)  # [lesson 08]
+        show_todos(repl)  # a resumed session's To-do List  # [lesson 10]
+        show_agent(repl)  # the agent it starts as, unless it is `build`  # [lesson 12]
         start_permissions(repl)  # [lesson 06]
+        start_mcp(repl)  # the MCP servers start in the background; the prompt does not wait  # [lesson 11]
     else:
         repl.status.phase = "unavailable"
         hint = "; pick another model with /model provider:name" if warm.settings is not None else ""

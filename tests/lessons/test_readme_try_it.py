@@ -87,7 +87,8 @@ def test_a_try_it_block_runs_as_the_readme_says(block: TryBlock, tmp_path: Path)
     # `decode` is this interpreter running the package the PYTHONPATH above chooses.
     (bin_folder / "decode").write_text(f'#!/bin/sh\nexec {sys.executable} -P -m decode "$@"\n')
     (bin_folder / "decode").chmod(0o755)
-    environment["PATH"] = f"{bin_folder}{os.pathsep}{environment['PATH']}"
+    # Then the project's own programs (mcp-server-time, rg), as `uv run` and an installed decode have them.
+    environment["PATH"] = os.pathsep.join([str(bin_folder), str(Path(sys.executable).parent), environment["PATH"]])
     stdout = ""
     for command in block.commands:
         done = subprocess.run(

@@ -95,10 +95,12 @@ def test_plan_mode_is_said_and_only_tools_that_change_nothing_are_offered(
     [request] = openai_server.requests
     text = instructions(request)
     assert "Permission mode: plan" in text
-    assert "present a plan" in text
+    assert "call exit_plan_mode with the plan" in text
     assert "The user is at the terminal" in text
     assert "headless" not in text
-    assert offered(request) == {"read", "glob", "grep", "skill"}
+    tools = offered(request)
+    assert {"read", "glob", "grep", "skill", "todo_write", "ask_user", "exit_plan_mode"} <= tools
+    assert tools.isdisjoint({"edit", "write", "bash", "web_fetch"})  # nothing that changes anything
 
 
 def test_a_mode_switched_between_turns_is_what_the_next_request_says_and_offers(
@@ -117,6 +119,8 @@ def test_a_mode_switched_between_turns_is_what_the_next_request_says_and_offers(
     assert "Permission mode: accept-edits" in instructions(done)
     assert "Permission mode: plan" not in instructions(done)
     assert {"read", "edit", "write", "bash"} <= offered(done)
+    assert "exit_plan_mode" in offered(planned)
+    assert "exit_plan_mode" not in offered(done)  # offered only in plan mode
 
 
 def test_a_headless_run_is_told_no_one_can_approve_and_its_mode(project: Path, openai_server: OpenAIServer) -> None:

@@ -190,3 +190,49 @@ def test_switching_model_switches_the_window(tmp_path: Path) -> None:
     session.switch_model("google-gla:gemini-2.5-pro")
     assert session.window.tokens == session.pruning.window == 1_048_576
     assert session.model == "google-gla:gemini-2.5-pro"
+
+
+# The To-do List travels with each turn line, and comes back on resume.
+def todo_loop(session: Session, home: Path) -> AgentLoop:
+    deps = AgentDeps(LocalExecutor(home), Settings(), harness_home=home, todos=session.todos)
+    return AgentLoop(build_agent(Model().model), deps, session=session)
+
+
+async def test_the_to_do_list_is_saved_with_each_turn_and_restored_on_resume(tmp_path: Path) -> None:
+    from decode.entities.todos import Todo, TodoStatus
+
+    first = Session.start(tmp_path, model="script:x.json")
+    loop = todo_loop(first, tmp_path)
+    loop.deps.todos[:] = [Todo(content="fix it", status=TodoStatus.IN_PROGRESS)]  # what todo_write does
+    await run(loop, "one")
+
+    session, loaded = Session.resume(tmp_path, first.session_id)
+
+    assert loaded.todos == session.todos == [Todo(content="fix it", status=TodoStatus.IN_PROGRESS)]
+
+
+async def test_clear_empties_the_to_do_list_and_a_resumed_session_has_none(tmp_path: Path) -> None:
+    from decode.entities.todos import Todo
+
+    first = Session.start(tmp_path, model="script:x.json")
+    loop = todo_loop(first, tmp_path)
+    loop.deps.todos[:] = [Todo(content="fix it")]
+    await run(loop, "one")
+    loop.clear()
+
+    assert loop.deps.todos == []
+    assert Session.resume(tmp_path, first.session_id)[0].todos == []
+
+
+async def test_the_list_survives_a_compaction_line(tmp_path: Path, small: Settings) -> None:
+    from decode.entities.todos import Todo
+
+    first = Session.start(tmp_path, model="script:x.json", settings=small)
+    loop = todo_loop(first, tmp_path)
+    loop.deps.todos[:] = [Todo(content="keep me")]
+    await run(loop, "word " * 200)
+    await run(loop, "two")
+    notice = await loop.compact()
+
+    assert '"type":"compaction"' in first.log.path.read_text(), notice.message
+    assert load_session(first.log.path).todos == [Todo(content="keep me")]

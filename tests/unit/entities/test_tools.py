@@ -110,3 +110,9 @@ def test_the_traits_travel_in_the_tool_definition_metadata() -> None:
 @pytest.mark.parametrize("metadata", [None, {}, {"other": 1}, {TRAITS_KEY: "read-only"}])
 def test_metadata_without_traits_gives_undeclared(metadata: dict[str, Any] | None) -> None:
     assert traits_of(metadata) is UNDECLARED
+
+
+def test_a_list_argument_is_summarised_by_its_length() -> None:
+    steps = [{"content": "a", "status": "pending"}, {"content": "b", "status": "pending"}]
+    assert ToolCall(id="1", name="todo_write", args={"todos": steps}).summary() == "todo_write(2 items)"
+    assert ToolCall(id="1", name="todo_write", args={"todos": steps[:1]}).summary() == "todo_write(1 item)"

@@ -98,10 +98,39 @@ def test_check_takes_a_tool_name_or_its_rule_name(settings: Path, typed: str, ar
     assert code == {"allow": 0, "ask": 3, "deny": 4}[decision]
 
 
-@pytest.mark.parametrize("typed", ["nosuch", "bаsh", "web_fetch"])  # the second has a Cyrillic "а"
+@pytest.mark.parametrize("typed", ["nosuch", "bаsh", "web-fetch"])  # the second has a Cyrillic "а"
 def test_check_of_an_unknown_tool_is_a_usage_error(project: Path, typed: str) -> None:
     code, out, err = invoke("check", typed, "anything")
     assert code == 2
     assert out == ""
     assert f"unknown tool {typed!r}" in err
     assert "known: read, glob, grep, edit, write, bash" in err
+
+
+@pytest.mark.parametrize(
+    ("url", "mode", "why"),
+    [
+        ("http://169.254.169.254/latest/meta-data/", "bypass", "169.254.169.254 is a cloud metadata endpoint"),
+        ("http://127.0.0.1:8000/", "bypass", "127.0.0.1 is a loopback address"),
+        ("http://localhost:3000/", "default", "localhost resolves to"),
+        ("http://2130706433/", "bypass", "is the IPv4 address 127.0.0.1 written another way"),
+        ("ftp://example.com/", "bypass", "http:// and https:// URLs only"),
+    ],
+)
+def test_check_of_a_fetch_explains_the_ssrf_guards_refusal(project: Path, url: str, mode: str, why: str) -> None:
+    code, out, _ = invoke("check", "web_fetch", url, "--permission-mode", mode, "--json")
+    assert code == 4
+    verdict = json.loads(out)
+    assert verdict["decision"] == "deny"
+    assert verdict["reason"].startswith("SSRF Guard: ")
+    assert why in verdict["reason"]
+
+
+def test_a_rule_naming_a_private_host_lets_the_fetch_through(project: Path) -> None:
+    path = project / ".decode" / "settings.json"
+    path.parent.mkdir()
+    path.write_text('{"permissions": {"allow": ["WebFetch(domain:127.0.0.1)"]}}', encoding="utf-8")
+    code, out, _ = invoke("check", "WebFetch", "http://127.0.0.1:8000/")
+    assert code == 0
+    assert out.splitlines()[1] == "  rule:   WebFetch(domain:127.0.0.1)"
+    assert out.splitlines()[3].endswith("SSRF Guard: 127.0.0.1 (a private address a rule allows)")

@@ -26,8 +26,7 @@ from decode.tools.write import WRITE
 
 CORPUS: dict[str, Any] = tomllib.loads(Path(__file__).with_name("bypass_corpus.toml").read_text(encoding="utf-8"))
 CATALOG: dict[str, ToolTraits] = {spec.name: spec.traits for spec in default_tools()}
-# The traits a web-fetch tool declares (decode has none yet; the rule language has WebFetch).
-WEB_FETCH = ToolTraits(ToolKind.OTHER, rules=("WebFetch",), url="url")
+WEB_FETCH = CATALOG["web_fetch"]  # the traits web_fetch declares: it answers to WebFetch rules, by its URL
 EVERY_TOOL: list[ToolSpec] = [*default_tools(), SKILL_TOOL]
 SECRET_FILES: list[str] = CORPUS["settings"]["secret_files"]  # what DECODE_SECRET_FILES would add
 
@@ -40,8 +39,6 @@ def corpus_traits(tool: str) -> ToolTraits:
     """
     if tool in CATALOG:
         return CATALOG[tool]
-    if tool == "web_fetch":
-        return WEB_FETCH
     if tool.lower().startswith("mcp__"):
         return ToolTraits(ToolKind.OTHER, rules=(tool,))
     return UNDECLARED
@@ -536,3 +533,56 @@ async def test_other_tools_are_offered_their_narrowest_rule(tmp_path: Path) -> N
     gate = gate_with(tmp_path)
     assert await gate.rule_choices("edit", {"path": "src/a.py"}, EDIT.traits) == [("Edit(/src/a.py)",)]
     assert await gate.rule_choices("mystery", {}, UNDECLARED) == []
+
+
+@pytest.mark.parametrize(
+    ("rules", "host", "expected"),
+    [
+        ({"allow": ["WebFetch(domain:localhost)"]}, "localhost", True),
+        ({"allow": ["WebFetch(domain:localhost)"]}, "127.0.0.1", False),
+        ({"allow": ["WebFetch(domain:*.corp.example)"]}, "wiki.corp.example", True),
+        ({"allow": ["WebFetch"]}, "localhost", False),  # a bare allow names no host
+        ({"allow": ["WebFetch(domain:localhost)"], "deny": ["WebFetch(domain:localhost)"]}, "localhost", False),
+        ({"allow": ["Bash(curl localhost)"]}, "localhost", False),
+    ],
+)
+def test_only_an_allow_rule_naming_the_host_lets_web_fetch_reach_a_private_one(
+    tmp_path: Path, rules: dict[str, list[str]], host: str, expected: bool
+) -> None:
+    parsed = [parse_rule(text, Decision(action)) for action, texts in rules.items() for text in texts]
+    gate = PermissionGate(parsed, Mode.BYPASS, workspace=tmp_path, home=tmp_path)
+    assert gate.allows_private(host) is expected
+
+
+def test_an_always_answer_opens_the_host_for_web_fetch_at_once(tmp_path: Path) -> None:
+    gate = PermissionGate([], Mode.DEFAULT, workspace=tmp_path, home=tmp_path)
+    assert not gate.allows_private("127.0.0.1")
+    gate.add_rules([parse_rule("WebFetch(domain:127.0.0.1)", Decision.ALLOW)])  # what "always" saves
+    assert gate.allows_private("127.0.0.1")
+
+
+@pytest.mark.parametrize(
+    ("host", "expected"),
+    [("evil.example", True), ("sub.evil.example", False), ("docs.python.org", False), ("any.bad.example", True)],
+)
+def test_web_fetch_asks_the_deny_rules_of_every_redirect_hop(tmp_path: Path, host: str, expected: bool) -> None:
+    rules = [parse_rule(t, Decision.DENY) for t in ("WebFetch(domain:evil.example)", "WebFetch(domain:*.bad.example)")]
+    gate = PermissionGate(rules, Mode.BYPASS, workspace=tmp_path, home=tmp_path)
+    assert gate.denies_host(host) is expected
+
+
+@pytest.mark.parametrize(
+    ("url", "saved"),
+    [
+        ("https://evil\u3002example/", ["WebFetch(domain:evil.example)"]),  # the host DNS would read
+        ("http://my_service:8000/", ["WebFetch(domain:my_service)"]),  # a compose service name
+        ("http://[::1]:8000/", []),  # the rule grammar cannot name an IPv6 address
+    ],
+)
+async def test_an_always_answer_for_a_fetch_saves_only_a_rule_that_can_be_read(
+    tmp_path: Path, url: str, saved: list[str]
+) -> None:
+    gate = PermissionGate([], Mode.DEFAULT, workspace=tmp_path, home=tmp_path)
+    rules = await gate.narrowest_rules("web_fetch", {"url": url}, WEB_FETCH)
+    assert rules == saved
+    assert all(parse_rule(rule, Decision.ALLOW) for rule in rules)

@@ -16,7 +16,15 @@ def test_the_default_tools_and_their_kinds() -> None:
         "edit": ToolKind.FILE_EDIT,
         "write": ToolKind.FILE_EDIT,
         "bash": ToolKind.OTHER,
+        "web_fetch": ToolKind.OTHER,
+        "todo_write": ToolKind.SIDE_EFFECT_FREE,
+        "ask_user": ToolKind.SIDE_EFFECT_FREE,
+        "exit_plan_mode": ToolKind.SIDE_EFFECT_FREE,
     }
+
+
+def test_only_exit_plan_mode_is_for_plan_mode_alone() -> None:
+    assert [spec.name for spec in default_tools() if spec.traits.plan_only] == ["exit_plan_mode"]
 
 
 async def test_every_tool_and_parameter_is_described_to_the_model() -> None:

@@ -1,0 +1,131 @@
+"""The agent catalogue: every usable agent by name, and what was wrong with the other files.
+
+Agents come from four places; for the same name the more specific one wins:
+
+    built-in         decode/agents/builtin/<name>.md     (shipped with decode)
+    user             ~/.decode/agents/<name>.md
+    project, Claude  .claude/agents/<name>.md            (Claude Code's folder: its files just work)
+    project          .decode/agents/<name>.md
+
+A malformed file is skipped, and the problem, naming the file, is kept in `AgentCatalog.problems`
+for the front end to show. The built-ins are read from a pre-parsed index, so a project without
+agents of its own parses no YAML.
+"""
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from decode.agents.definition import AgentDefinition, AgentError, AgentSource, parse_agent, read_agent
+from decode.config.harness_home import HARNESS_DIR
+from decode.config.loading import ConfigError
+from decode.permissions.types import Mode
+
+DEFAULT_AGENT = "build"
+BUILTIN_AGENTS = Path(__file__).parent / "builtin"
+BUILTIN_INDEX = BUILTIN_AGENTS / "index.json"
+"""The built-in agents, pre-parsed (a test keeps it equal to the `.md` files)."""
+AGENTS_DIR = Path("agents")
+
+
+class UnknownAgentError(ConfigError):
+    """No agent has this name; the message lists those that do."""
+
+
+@dataclass
+class AgentCatalog:
+    """The usable agents by name, and one message per skipped file."""
+
+    agents: dict[str, AgentDefinition] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    def get(self, name: str) -> AgentDefinition:
+        """The agent called `name`; `UnknownAgentError` (listing the others) when there is none."""
+        found = self.agents.get(name.strip())
+        if found is None:
+            raise UnknownAgentError(f"no agent named {name.strip()!r} (agents: {', '.join(self.names())})")
+        return found
+
+    def names(self) -> list[str]:
+        return sorted(self.agents)
+
+
+def agent_roots(workspace: Path, *, home: Path | None = None) -> list[tuple[AgentSource, Path]]:
+    """The folders agents are read from, least specific first (a later one overrides an earlier one)."""
+    home = home or Path.home()
+    return [
+        (AgentSource.USER, home / HARNESS_DIR / AGENTS_DIR),
+        (AgentSource.CLAUDE, workspace / ".claude" / AGENTS_DIR),
+        (AgentSource.PROJECT, workspace / HARNESS_DIR / AGENTS_DIR),
+    ]
+
+
+def discover_agents(workspace: Path, *, home: Path | None = None) -> AgentCatalog:
+    """Every agent: the built-ins, then each folder's `*.md` files (project over user over built-in)."""
+    catalog = AgentCatalog(agents={agent.name: agent for agent in builtin_agents()})
+    for source, root in agent_roots(workspace, home=home):
+        if not root.is_dir():
+            continue
+        seen: dict[str, Path] = {}
+        for path in sorted(root.glob("*.md")):
+            try:
+                agent = read_agent(path, source)
+            except AgentError as exc:
+                catalog.problems.append(str(exc))
+                continue
+            if agent.name in seen:
+                catalog.problems.append(f"{path}: agent {agent.name!r} is already defined by {seen[agent.name]}")
+                continue
+            seen[agent.name] = path
+            catalog.agents[agent.name] = agent
+    return catalog
+
+
+@cache
+def builtin_agents() -> tuple[AgentDefinition, ...]:
+    """The agents shipped with decode, from `BUILTIN_INDEX` (read once: they ship with the package)."""
+    entries = json.loads(BUILTIN_INDEX.read_text(encoding="utf-8"))
+    return tuple(
+        AgentDefinition(
+            name=entry["name"],
+            description=entry["description"],
+            path=BUILTIN_AGENTS / f"{entry['name']}.md",
+            source=AgentSource.BUILTIN,
+            tools=tuple(entry["tools"]) if entry["tools"] is not None else None,
+            disallowed_tools=tuple(entry["disallowed_tools"]),
+            model=entry["model"],
+            permission_mode=Mode(entry["permission_mode"]) if entry["permission_mode"] else None,
+            read_only=entry["read_only"],
+            confined=tuple(entry["confined"]),
+            instructions=entry["instructions"],
+        )
+        for entry in entries
+    )
+
+
+def builtin_index_text() -> str:
+    """What `BUILTIN_INDEX` must hold: every built-in agent file, parsed (`python -m decode.agents.catalog`)."""
+    agents = [
+        parse_agent(path.read_text(encoding="utf-8"), path, AgentSource.BUILTIN)
+        for path in sorted(BUILTIN_AGENTS.glob("*.md"))
+    ]
+    entries = [
+        {
+            "name": agent.name,
+            "description": agent.description,
+            "tools": list(agent.tools) if agent.tools is not None else None,
+            "disallowed_tools": list(agent.disallowed_tools),
+            "model": agent.model,
+            "permission_mode": agent.permission_mode.value if agent.permission_mode else None,
+            "read_only": agent.read_only,
+            "confined": list(agent.confined),
+            "instructions": agent.instructions,
+        }
+        for agent in agents
+    ]
+    return json.dumps(entries, indent=2, ensure_ascii=False) + "\n"
+
+
+if __name__ == "__main__":
+    BUILTIN_INDEX.write_text(builtin_index_text(), encoding="utf-8")

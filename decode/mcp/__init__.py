@@ -1,0 +1,1 @@
+"""MCP servers: other programs' tools, reached over the Model Context Protocol (lesson 11)."""

@@ -1,0 +1,292 @@
+"""MCP servers in the background: each starts on its own, none makes anyone wait for it.
+
+    McpServers.start() ──▶ one task per server: connect, initialize, list tools ──▶ ready
+                              │ slow: past startup_timeout_sec requests stop waiting; it joins when ready
+                              │ hung: past HANG_FACTOR × that, or it failed: `failed`, reported once
+                              ▼
+    a call's connection breaks ──▶ `failed` (crashed), its tools withdrawn ──▶ one reconnect
+
+A server's stderr goes to `.decode/logs/mcp/NAME.log`, never the screen; a report quotes its
+tail. Reports are warnings on decode's logger: the REPL shows them as notices, `decode run` on
+stderr. pydantic-ai's `MCPToolset` (on fastmcp's transports) owns the connection, and a stdio
+server's process (ADR-0055); its environment is decode's minus every secret, plus the server's `env`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from decode.mcp.config import HttpServer, ServerConfig, StdioServer
+from decode.mcp.server_log import TAIL_LINES, ServerLog, log_path
+from decode.visible import visible
+
+if TYPE_CHECKING:
+    from mcp import types as mcp_types
+    from pydantic_ai.mcp import MCPToolset
+
+logger = logging.getLogger(__name__)
+
+HANG_FACTOR = 6
+"""A server still not ready after this many start-up timeouts is hung: it is stopped and reported."""
+State = Literal["starting", "ready", "failed", "disabled", "untrusted"]
+
+
+@dataclass
+class McpServer:
+    """One configured server and where it is: its state, why it failed, and its tools once ready."""
+
+    config: ServerConfig
+    home: Path
+    environment: Mapping[str, str] = field(default_factory=dict, repr=False)
+    state: State = "starting"
+    reason: str = ""
+    tools: list[mcp_types.Tool] = field(default_factory=list)
+    toolset: MCPToolset[Any] | None = field(default=None, repr=False)
+    reconnected: bool = False
+    started_at: float = 0.0
+    _task: asyncio.Task[None] | None = field(default=None, repr=False)
+    _stop: asyncio.Event | None = field(default=None, repr=False)
+    _changed: asyncio.Event | None = field(default=None, repr=False)
+    _log: ServerLog | None = field(default=None, repr=False)
+
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+    @property
+    def log_path(self) -> Path:
+        return log_path(self.home, self.name)
+
+    @property
+    def startup_deadline(self) -> float:
+        return self.started_at + self.config.definition.startup_timeout_sec
+
+    def start(self) -> None:
+        """Start connecting in the background (on the running event loop)."""
+        self.state, self.reason, self.tools = "starting", "", []
+        self.started_at = time.monotonic()
+        self._stop, self._changed = asyncio.Event(), asyncio.Event()
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"mcp-{self.name}")
+
+    async def _run(self) -> None:
+        assert self._stop is not None
+        definition = self.config.definition
+        hang_limit = definition.startup_timeout_sec * HANG_FACTOR
+        toolset: MCPToolset[Any] | None = None
+        try:
+            toolset = self._toolset(hang_limit)
+            self.started_at = time.monotonic()  # after the imports: the server's own time starts now
+            async with asyncio.timeout(hang_limit + 1):  # fastmcp's own init timeout comes first
+                await toolset.__aenter__()
+        except Exception as exc:
+            hung = time.monotonic() - self.started_at >= hang_limit - 0.5
+            self._fail(_describe(TimeoutError() if hung else exc, hang_limit))
+            await _close_quietly(toolset)
+            self._close_log()
+            return
+        assert toolset is not None
+        try:
+            try:
+                async with asyncio.timeout(hang_limit):
+                    self.tools = await toolset.list_tools()
+            except Exception as exc:
+                self._fail(f"could not list its tools: {_describe(exc, hang_limit)}")
+                return
+            self.toolset, self.state = toolset, "ready"
+            self._notify()
+            logger.info("MCP server %s ready: %d tools", self.name, len(self.tools))
+            await asyncio.to_thread(_import_validators)
+            await self._stop.wait()
+        finally:
+            self.toolset = None
+            try:
+                await toolset.__aexit__(None, None, None)
+            except Exception:
+                logger.debug("MCP server %s did not close cleanly", self.name, exc_info=True)
+            self._close_log()
+
+    def _toolset(self, hang_limit: float) -> MCPToolset[Any]:
+        from pydantic_ai.mcp import MCPToolset
+
+        definition = self.config.definition
+        if isinstance(definition, StdioServer):
+            from fastmcp.client.transports import StdioTransport
+
+            self._log = ServerLog(self.log_path, self.home)
+            log = self._log.open()
+            base = self.config.base or self.home
+            cwd = base / definition.cwd if definition.cwd else base
+            env = {**self.environment, **definition.env}
+            transport: Any = StdioTransport(
+                definition.command, definition.args, env=env, cwd=str(cwd), log_file=log, keep_alive=False
+            )
+        else:
+            transport = _http_transport(definition)
+        return MCPToolset(
+            transport, id=self.name, init_timeout=hang_limit, tool_error_behavior="failed", log_handler=self._said
+        )
+
+    def _close_log(self) -> None:
+        if self._log is not None:
+            self._log.close()
+
+    async def _said(self, message: Any) -> None:
+        """A log notification of the server's: into its log, never on the screen (a server can send thousands)."""
+        if self._log is None or not self._log.note(message.level, message.data):
+            logger.debug("MCP server %s said: [%s] %s", self.name, message.level, message.data)
+
+    def _fail(self, reason: str) -> None:
+        self.state, self.reason, self.tools = "failed", reason, []
+        self._notify()
+        tail = self.stderr_tail()
+        said = f"; its stderr ended with:\n{tail}" if tail else ""
+        # What a server says (and its name, from a repository's file) is shown, never obeyed, by a terminal.
+        logger.warning(
+            "MCP server %s failed: %s (its tools are withdrawn)%s", visible(self.name), visible(reason), visible(said)
+        )
+
+    def _notify(self) -> None:
+        if self._changed is not None:
+            self._changed.set()
+
+    def stderr_tail(self, lines: int = TAIL_LINES) -> str:
+        """The last lines this server wrote to stderr since it was started ('' for none)."""
+        return (self._log or ServerLog(self.log_path, self.home)).tail(lines)
+
+    async def wait_started(self, deadline: float) -> None:
+        """Wait until this server is no longer starting, or `deadline` (a `time.monotonic()`) passes."""
+        while self.state == "starting" and self._changed is not None:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            self._changed.clear()
+            try:
+                async with asyncio.timeout(remaining):
+                    await self._changed.wait()
+            except TimeoutError:
+                return
+
+    async def crashed(self, error: BaseException) -> None:
+        """A call found the connection broken: report it, withdraw the tools, reconnect once."""
+        if self.state != "ready":
+            return
+        self._fail(f"crashed ({_describe(error, 0)})")
+        await self.stop()
+        if not self.reconnected:
+            self.reconnected = True
+            logger.warning("MCP server %s: reconnecting once", visible(self.name))
+            self.start()
+
+    async def stop(self) -> None:
+        """Stop the server (its process, for a stdio server) and wait for it."""
+        task, self._task = self._task, None
+        if self._stop is not None:
+            self._stop.set()
+        if task is None:
+            return
+        if self.state == "starting":
+            task.cancel()
+        try:
+            await asyncio.wait_for(asyncio.shield(task), timeout=10)
+        except (TimeoutError, asyncio.CancelledError, Exception):
+            task.cancel()
+
+
+def _import_validators() -> None:
+    """Import what the MCP client checks tool results with (seconds of imports), off the event loop,
+    so the first call of a tool with an output schema does not freeze the REPL."""
+    try:
+        import jsonschema.validators  # noqa: F401
+        import referencing  # noqa: F401
+    except ImportError:  # an MCP client without them validates nothing: nothing to warm
+        logger.debug("no jsonschema to import ahead", exc_info=True)
+
+
+async def _close_quietly(toolset: MCPToolset[Any] | None) -> None:
+    """End a connection that never opened (a hung server's process goes with it)."""
+    if toolset is None:
+        return
+    try:
+        await toolset.client.close()
+    except Exception:
+        logger.debug("closing an MCP connection that never opened failed", exc_info=True)
+
+
+def _http_transport(definition: HttpServer) -> Any:
+    from fastmcp.client.transports import SSETransport, StreamableHttpTransport
+
+    headers = dict(definition.headers) or None
+    if definition.type == "sse":
+        return SSETransport(definition.url, headers=headers)
+    return StreamableHttpTransport(definition.url, headers=headers)
+
+
+def _describe(error: BaseException, hang_limit: float) -> str:
+    if isinstance(error, TimeoutError) and hang_limit:
+        return f"no answer to initialize within {hang_limit:g}s"
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
+@dataclass
+class McpServers:
+    """Every configured server of a conversation, started together in the background."""
+
+    servers: list[McpServer]
+    untrusted: list[ServerConfig] = field(default_factory=list)
+    """Project servers waiting for the user's trust (`trust_project()` starts them)."""
+    started: bool = False
+
+    def start(self) -> None:
+        """Start every enabled, trusted server (idempotent; on the running event loop)."""
+        if self.started:
+            return
+        self.started = True
+        for server in self.servers:
+            if server.state == "starting":
+                server.start()
+
+    def start_untrusted(self) -> None:
+        """The user trusted the project's servers: start them too."""
+        for server in self.servers:
+            if server.state == "untrusted":
+                server.start()
+        self.untrusted = []
+
+    def ready(self) -> list[McpServer]:
+        return [server for server in self.servers if server.state == "ready"]
+
+    async def wait_for_starting(self) -> None:
+        """Wait for the servers still starting, each until its start-up timeout (the rest join later)."""
+        self.start()
+        await asyncio.gather(*(s.wait_started(s.startup_deadline) for s in self.servers if s.state == "starting"))
+
+    async def close(self) -> None:
+        await asyncio.gather(*(server.stop() for server in self.servers))
+
+    def by_name(self, name: str) -> McpServer | None:
+        return next((server for server in self.servers if server.name == name), None)
+
+
+def build_servers(
+    configs: Sequence[ServerConfig], home: Path, environment: Mapping[str, str], *, trusted_project: bool
+) -> McpServers:
+    """The servers of `configs`: disabled ones stay `disabled`, project ones `untrusted` unless trusted."""
+    servers, untrusted = [], []
+    for config in configs:
+        server = McpServer(config, home, environment)
+        if config.definition.disabled:
+            server.state = "disabled"
+        elif config.scope == "project" and not trusted_project:
+            server.state = "untrusted"
+            untrusted.append(config)
+        servers.append(server)
+    return McpServers(servers, untrusted)
