@@ -87,6 +87,10 @@ def test_nothing_a_command_leaves_survives_the_run(project: Path, decode_cmd: Ru
     assert [pid for pid in pids(project) if not gone(pid)] == []
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize(("name", "code"), [("SIGTERM", 143), ("SIGHUP", 129), ("SIGINT", 130)])
 def test_a_signal_to_decode_ends_the_running_command_and_saves_the_run(
     project: Path, decode_cmd: RunDecode, name: str, code: int
@@ -100,6 +104,9 @@ def test_a_signal_to_decode_ends_the_running_command_and_saves_the_run(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # As a terminal's foreground job has it: a test run started in the background by a shell
+        # without job control inherits SIGINT ignored, and decode rightly keeps ignoring it then.
+        preexec_fn=_default_sigint,
     ) as decode:
         wait_for_pids(project, 3, decode)
         decode.send_signal(getattr(signal, name))
