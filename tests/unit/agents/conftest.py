@@ -8,7 +8,7 @@ history). Nothing depends on the order in which concurrent children reach the mo
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from pydantic_ai.messages import (
@@ -23,6 +23,10 @@ from pydantic_ai.messages import (
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls, FunctionModel
 
 from decode.config.settings import Settings
+
+if TYPE_CHECKING:
+    from decode.agent.compose import Conversation
+    from decode.entities.events import ToolCallFinished, TurnFinished
 
 Answer = str | list[tuple[str, dict[str, Any]]]
 """Text, or tool calls (name, args)."""
@@ -80,3 +84,27 @@ def home(tmp_path: Path) -> Path:
     root = tmp_path / "project"
     root.mkdir()
     return root
+
+
+def conversation(home: Path, settings: Settings, script: Script, **options: Any) -> "Conversation":
+    """A parent conversation built by the composition root, answered by `routed_model(script)`:
+    its children inherit this very model object."""
+    from decode.agent.compose import LoopOptions, build_loop
+
+    built = build_loop(LoopOptions(home, settings, model="test", **options))
+    built.loop.model = routed_model(script)
+    return built
+
+
+async def run_turn(built: "Conversation", prompt: str) -> tuple[list["ToolCallFinished"], "TurnFinished"]:
+    """One turn of `built`: the tool results it saw, and how it finished."""
+    from decode.entities.events import ToolCallFinished, TurnFinished
+
+    results, finished = [], None
+    async for event in built.loop.run_turn(prompt):
+        if isinstance(event, ToolCallFinished):
+            results.append(event)
+        elif isinstance(event, TurnFinished):
+            finished = event
+    assert finished is not None
+    return results, finished

@@ -8,32 +8,19 @@ from pathlib import Path
 import pytest
 from pydantic_ai.messages import ModelMessage
 
-from decode.agent.compose import Conversation, LoopOptions, build_loop
+from decode.agent.compose import Conversation
 from decode.agents.subagents import DESCRIPTION_CHARS, MAX_DEPTH
 from decode.config.settings import Settings
 from decode.entities.events import ToolCallFinished, TurnFinished
 from decode.permissions.types import Mode
-from tests.unit.agents.conftest import routed_model, tool_results
+from tests.unit.agents.conftest import conversation, run_turn, tool_results
 
 PARENT = "Do the task."
 FORK = "---\nname: fork\ndescription: Splits a task.\ntools: agent, read\n---\nSplit it.\n"
 
 
-def conversation(home: Path, settings: Settings, script, **options) -> Conversation:
-    built = build_loop(LoopOptions(home, settings, model="test", **options))
-    built.loop.model = routed_model(script)
-    return built
-
-
 async def turn(built: Conversation, prompt: str = PARENT) -> tuple[list[ToolCallFinished], TurnFinished]:
-    results, finished = [], None
-    async for event in built.loop.run_turn(prompt):
-        if isinstance(event, ToolCallFinished):
-            results.append(event)
-        elif isinstance(event, TurnFinished):
-            finished = event
-    assert finished is not None
-    return results, finished
+    return await run_turn(built, prompt)
 
 
 def session_logs(home: Path) -> list[str]:

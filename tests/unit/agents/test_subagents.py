@@ -14,26 +14,13 @@ from decode.context.replay import load_session
 from decode.entities.events import SubagentProgress, ToolCallFinished, TurnFinished
 from decode.permissions.types import Mode
 from tests.conftest import gone
-from tests.unit.agents.conftest import routed_model, tool_results
+from tests.unit.agents.conftest import conversation, run_turn, tool_results
 
 PARENT = "Find the tests and the docs."
 
 
-def conversation(home: Path, settings: Settings, script, **options) -> Conversation:
-    built = build_loop(LoopOptions(home, settings, model="test", **options))
-    built.loop.model = routed_model(script)  # a child inherits this very object
-    return built
-
-
 async def turn(built: Conversation, prompt: str = PARENT) -> tuple[list[ToolCallFinished], TurnFinished]:
-    results, finished = [], None
-    async for event in built.loop.run_turn(prompt):
-        if isinstance(event, ToolCallFinished):
-            results.append(event)
-        elif isinstance(event, TurnFinished):
-            finished = event
-    assert finished is not None
-    return results, finished
+    return await run_turn(built, prompt)
 
 
 def fan_out(*tasks: str, agent: str = "explore"):
