@@ -35,7 +35,7 @@ endef
 
 .PHONY: help install hooks test unit-tests integration-tests notebooks lock-check lint-check lint-fix \
 	format-check format-fix type-check sync-check lesson-check check lab bench pre-commit ci \
-	lesson-snapshot lesson-diff lesson-notebook lesson-repl
+	lesson-snapshot lesson-diff lesson-notebook lesson-repl sandbox-image
 
 help: ## Show this list
 	@echo "usage: make VERB   (the project's tools run from .venv through uv)"
@@ -119,6 +119,9 @@ lab: ## Open the lessons in JupyterLab; N=04 runs the kernels against lesson 04'
 
 bench: ## Run the performance benchmarks of evals/perf (tables also go to evals/perf/results/)
 	$(RUN) python evals/perf/run.py $(BENCH_ARGS)
+
+sandbox-image: ## Build the Docker sandbox's image offline from this machine's programs (TAG=decode-sandbox:latest)
+	$(RUN) python scripts/sandbox-image $(if $(TAG),--tag $(TAG))
 
 pre-commit: ## Run every pre-commit hook (commit and push stages) on every file
 	$(RUN) pre-commit run --all-files --hook-stage pre-commit

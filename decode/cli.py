@@ -89,6 +89,19 @@ class LazyGroup(click.Group):
 # [lesson 12]
 @click.option("--agent", metavar="NAME", help="The agent to start as: build (the default), plan, explore, or yours.")
 # [/lesson 12]
+# [lesson 14]
+@click.option(
+    "--sandbox",
+    type=click.Choice(["none", "bwrap", "docker", "modal"]),
+    help="Where the agent's commands run: none (here), bwrap, docker or modal. Default: SANDBOX_MODE, else none.",
+)
+@click.option(
+    "--repo",
+    metavar="PATH|URL",
+    help="Work in a clone of this repository (under .decode/); /ship and leaving push the work back to it "
+    "as branch decode/<session-id>. Default: SANDBOX_REPO.",
+)
+# [/lesson 14]
 @click.pass_context
 def cli(ctx: click.Context, **options: Any) -> None:
     # [lesson 03]

@@ -14,6 +14,7 @@ from typing import Literal, get_args, get_origin
 from pydantic import AliasChoices
 from pydantic.fields import FieldInfo
 
+from decode.config.project_env import USER_ONLY
 from decode.config.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,6 +23,8 @@ TARGET = ROOT / ".env.example"
 HEADER = """\
 # decode's settings. Copy this file to .env (git-ignored) and uncomment what you need.
 # Priority, highest first: command-line options, environment variables, .env, the defaults shown.
+# Settings marked "not read from .env" are yours alone: a repository's .env could otherwise start
+# programs or send your work away (docs/adr/0068), so set those in your shell's environment.
 # Keys are secrets: decode never puts them in a prompt, a log line or a command the agent runs.
 # Generated from decode/config/settings.py by `python scripts/env_example.py`: edit the docstrings there.
 """
@@ -67,6 +70,8 @@ def render() -> str:
             lines.append(f"# One of: {', '.join(str(choice) for choice in get_args(field.annotation))}.")
         if len(names) > 1:
             lines.append(f"# Also read as {', '.join(names[1:])}.")
+        if isinstance(field.json_schema_extra, dict) and USER_ONLY in field.json_schema_extra:
+            lines.append(f"# Not read from .env (it {field.json_schema_extra[USER_ONLY]}): export it in your shell.")
         lines.append(f"# {names[0]}={default_text(field)}")
         blocks.append("\n".join(lines) + "\n")
     return "\n".join(blocks)

@@ -15,7 +15,7 @@ WriteText = Callable[[Path, str], Path]
 
 
 def _is_decode_setting(name: str) -> bool:
-    return name.startswith("DECODE_") or name in {
+    return name.startswith(("DECODE_", "SANDBOX_")) or name in {
         "GEMINI_API_KEY",
         "GOOGLE_API_KEY",
         "GEMINI_BASE_URL",

@@ -19,6 +19,7 @@ from collections.abc import (
 from dataclasses import (
     dataclass,
     field,  # [lesson 04]
+    replace,  # [lesson 14]
 )
 from pathlib import Path
 
@@ -35,6 +36,7 @@ from decode.entities.deps import AgentDeps
 from decode.entities.events import ToolOutputDelta  # [lesson 05]
 from decode.entities.executor import CommandExecutor  # [lesson 04]
 from decode.entities.tools import ToolSpec
+from decode.lsp.manager import LspManager  # [lesson 13]
 from decode.mcp.loading import load_servers, mcp_capabilities  # [lesson 11]
 from decode.mcp.servers import McpServers  # [lesson 11]
 from decode.models.gateway import resolve_model
@@ -44,6 +46,9 @@ from decode.permissions.hook import ApproveCallback, PermissionHook  # [lesson 0
 from decode.permissions.settings_files import SettingsProblem  # [lesson 08]
 from decode.permissions.situation import PermissionSituation  # [lesson 06]
 from decode.permissions.types import Mode  # [lesson 06]
+from decode.sandbox.executor import SandboxExecutor  # [lesson 14]
+from decode.sandbox.types import SandboxError, SandboxMode  # [lesson 14]
+from decode.sandbox.workspace import Workspace, discard_workspace, session_workspace  # [lesson 14]
 from decode.tools.catalog import default_tools  # [lesson 04]
 from decode.tools.environment import command_environment  # [lesson 05]
 from decode.tools.local import LocalExecutor  # [lesson 04]
@@ -107,6 +112,16 @@ class LoopOptions:
     parent: Parent | None = None
     """Set for a subagent: what it takes from the conversation that spawns it."""
     # [/lesson 12]
+    # [lesson 14]
+    sandbox: str | None = None
+    """Where the agent's commands run: `none`, `bwrap`, `docker` or `modal`; None: the settings'
+    `sandbox_mode`. Not used when `executor` is given."""
+    workspace: Path | None = None
+    """The directory the agent works in when it is not `home` (a `--repo` clone); None: `home`."""
+    repo: str | None = None
+    """`--repo PATH|URL`: clone it into a Workspace under `.decode/workspaces/` and work there (its
+    work comes back as branch `decode/<session-id>`); None: the settings' `sandbox_repo`, else none."""
+    # [/lesson 14]
 
 
 @dataclass
@@ -135,6 +150,10 @@ class Conversation:
     subagents: Subagents | None = None
     """Its `agent` tool's side (None when its agent may not spawn any)."""
     # [/lesson 12]
+    # [lesson 14]
+    workspace: Workspace | None = None
+    """The `--repo` clone the agent works in (None: the launch directory): the front end hands it back."""
+    # [/lesson 14]
 
 
 # [lesson 05]
@@ -145,6 +164,21 @@ def command_environment_for(settings: Settings) -> dict[str, str]:
 
 
 # [/lesson 05]
+# [lesson 14]
+def open_executor(options: LoopOptions) -> CommandExecutor:
+    """The executor `options` ask for: local (`none`, exactly as before sandboxes), or a sandbox's,
+    its preflight passed (a `SandboxError` if not: never a silent fall back to local)."""
+    settings = options.settings
+    mode = SandboxMode(options.sandbox or settings.sandbox_mode)
+    workspace = options.workspace or options.home
+    if mode is SandboxMode.NONE:
+        return LocalExecutor(workspace, env=command_environment_for(settings))
+    from decode.sandbox.backends import open_sandbox  # only a sandboxed session loads it
+
+    return open_sandbox(mode, workspace, settings)
+
+
+# [/lesson 14]
 # What `build_loop()` wires, in order, for every front end:
 #
 #     settings
@@ -190,7 +224,22 @@ def build_loop(options: LoopOptions) -> Conversation:
     # [/lesson 08]
     # [lesson 04]
     # [lesson 05]
-    executor = options.executor or LocalExecutor(options.home, env=command_environment_for(settings))
+    # [lesson 14]
+    # A `--repo` clone named after the session (a resumed one goes on in its own); a subagent
+    # works in its parent's. `WorkspaceError` (a `SandboxError`): the clone failed.
+    repo = options.repo or settings.sandbox_repo
+    workspace = session_workspace(options.home, repo, session.session_id) if options.parent is None else None
+    if workspace is not None:
+        options = replace(options, workspace=workspace.path)
+    try:
+        executor = options.executor or open_executor(options)  # SandboxError: this sandbox cannot run here
+    except SandboxError:
+        if workspace is not None:
+            discard_workspace(workspace)  # a clone made for a session that does not start
+        raise
+    # [before lesson 14]
+    # executor = options.executor or LocalExecutor(options.home, env=command_environment_for(settings))
+    # [/lesson 14]
     # [before lesson 05]
     # executor = options.executor or LocalExecutor(options.home)
     # [/lesson 05]
@@ -215,9 +264,17 @@ def build_loop(options: LoopOptions) -> Conversation:
     if options.parent is not None:  # a subagent: its parent's rules, and its parent's gate as its fence
         gate = options.parent.gate.fenced(mode or options.parent.gate.mode, read_only=definition.read_only)
     else:
+        # [lesson 14]
+        # The rules are the Harness Home's; the paths they judge, the Workspace's (a clone's own).
+        scope = options.workspace
         gate = PermissionGate.from_settings(
-            options.home, mode=mode, realpath=executor.realpath, secret_files=settings.secret_files
+            options.home, mode=mode, realpath=executor.realpath, secret_files=settings.secret_files, scope=scope
         )
+        # [before lesson 14]
+        # gate = PermissionGate.from_settings(
+        #     options.home, mode=mode, realpath=executor.realpath, secret_files=settings.secret_files
+        # )
+        # [/lesson 14]
         gate.read_only = definition.read_only
     gate.confined = definition.confinement()  # `tools: Bash(git diff:*)`: bash for that alone
     # [before lesson 12]
@@ -231,7 +288,16 @@ def build_loop(options: LoopOptions) -> Conversation:
         gate.problems.append(SettingsProblem(session.log.path, None, message))
     session.switch_mode(gate.mode.value)
     # [/lesson 08]
+    # [lesson 14]
+    # A sandbox without network: a command that asks for it needs the user, or a Network rule.
+    gate.network_isolated = isinstance(executor, SandboxExecutor) and not executor.network
+    # [/lesson 14]
     # [/lesson 06]
+    # [lesson 13]
+    # Language servers start when first asked. A subagent goes without: its servers would be its
+    # own processes, started again for each one.
+    lsp = LspManager(executor, settings.lsp_servers, timeout=settings.lsp_timeout) if settings.lsp else None
+    # [/lesson 13]
     deps = AgentDeps(
         executor=executor,  # [lesson 04]
         settings=settings,
@@ -244,13 +310,18 @@ def build_loop(options: LoopOptions) -> Conversation:
         review_plan=options.review_plan,
         host_allowance=gate,  # web_fetch reaches a private host only when an allow rule names it
         # [/lesson 10]
+        lsp=lsp if options.parent is None else None,  # [lesson 13]
     )
     # [lesson 11]
     # Built here, started by the front end on its event loop (or by the first request).
     mcp = None
     if options.mcp:
         trust, headless = options.trust_project_mcp, options.approve is None
-        mcp = load_servers(options.home, settings, trust_project=trust, headless=headless)
+        # [lesson 14]
+        mcp = load_servers(options.home, settings, trust_project=trust, headless=headless, executor=executor)
+        # [before lesson 14]
+        # mcp = load_servers(options.home, settings, trust_project=trust, headless=headless)
+        # [/lesson 14]
     # [/lesson 11]
     # [lesson 12]
     if options.parent is not None and definition.lists_mcp:  # a subagent uses its parent's servers
@@ -296,9 +367,18 @@ def build_loop(options: LoopOptions) -> Conversation:
         mcp=mcp,  # [lesson 11]
         agent=active,  # [lesson 12]
         subagents=subagents,  # [lesson 12]
+        workspace=workspace,  # [lesson 14]
     )
 
 
+# [lesson 13]
+async def close_conversation(conversation: Conversation) -> None:
+    """End what a conversation keeps running between turns: its language servers."""
+    if (lsp := conversation.loop.deps.lsp) is not None:
+        await lsp.close()
+
+
+# [/lesson 13]
 def switch_model(conversation: Conversation, model: str) -> None:
     """Use `model` from the next request on, in the same loop: only the model changes, all the
     conversation has built up stays. Raises `ModelConfigError` and changes nothing."""

@@ -25,12 +25,17 @@ from pydantic import (
 )
 from pydantic_settings import (
     BaseSettings,
+    DotEnvSettingsSource,  # [lesson 13]
     NoDecode,  # [lesson 05]
+    PydanticBaseSettingsSource,  # [lesson 13]
     SettingsConfigDict,
 )
 
+from decode.config.project_env import project_values, user_only  # [lesson 13]
+
 DEFAULT_MODEL = "google-gla:gemini-flash-latest"
 ENV_FILE = ".env"
+SENDS = user_only("sends your prompts and code to that address")  # [lesson 13]
 
 
 def _env(*names: str) -> AliasChoices:
@@ -84,22 +89,40 @@ class Settings(BaseSettings):
     gemini_api_key: SecretStr | None = Field(None, validation_alias=_env("GEMINI_API_KEY", "GOOGLE_API_KEY"))
     """Key for `google-gla:` models (Google AI Studio)."""
 
-    gemini_base_url: str | None = Field(None, validation_alias=_env("GEMINI_BASE_URL"))
+    # [lesson 13]
+    gemini_base_url: str | None = Field(None, validation_alias=_env("GEMINI_BASE_URL"), json_schema_extra=SENDS)
+    # [before lesson 13]
+    # gemini_base_url: str | None = Field(None, validation_alias=_env("GEMINI_BASE_URL"))
+    # [/lesson 13]
     """Override the Gemini API address (a proxy, or a local test server)."""
 
     openrouter_api_key: SecretStr | None = Field(None, validation_alias=_env("OPENROUTER_API_KEY"))
     """Key for `openrouter:` models."""
 
-    openrouter_base_url: str = Field("https://openrouter.ai/api/v1", validation_alias=_env("OPENROUTER_BASE_URL"))
+    # [lesson 13]
+    openrouter_base_url: str = Field(
+        "https://openrouter.ai/api/v1", validation_alias=_env("OPENROUTER_BASE_URL"), json_schema_extra=SENDS
+    )
+    # [before lesson 13]
+    # openrouter_base_url: str = Field("https://openrouter.ai/api/v1", validation_alias=_env("OPENROUTER_BASE_URL"))
+    # [/lesson 13]
     """OpenRouter's OpenAI-compatible address."""
 
-    openai_base_url: str | None = Field(None, validation_alias=_env("OPENAI_BASE_URL"))
+    # [lesson 13]
+    openai_base_url: str | None = Field(None, validation_alias=_env("OPENAI_BASE_URL"), json_schema_extra=SENDS)
+    # [before lesson 13]
+    # openai_base_url: str | None = Field(None, validation_alias=_env("OPENAI_BASE_URL"))
+    # [/lesson 13]
     """Address of the OpenAI-compatible server used by `openai-compatible:NAME` (Ollama, vLLM…)."""
 
     openai_api_key: SecretStr | None = Field(None, validation_alias=_env("OPENAI_API_KEY"))
     """Key for that server, when it wants one."""
 
-    modal_llm_url: str | None = Field(None, validation_alias=_env("DECODE_MODAL_LLM_URL"))
+    # [lesson 13]
+    modal_llm_url: str | None = Field(None, validation_alias=_env("DECODE_MODAL_LLM_URL"), json_schema_extra=SENDS)
+    # [before lesson 13]
+    # modal_llm_url: str | None = Field(None, validation_alias=_env("DECODE_MODAL_LLM_URL"))
+    # [/lesson 13]
     """OpenAI-compatible address of a model served on Modal, for `modal:NAME`."""
 
     modal_llm_token: SecretStr | None = Field(None, validation_alias=_env("DECODE_MODAL_LLM_TOKEN"))
@@ -120,7 +143,15 @@ class Settings(BaseSettings):
     # [/lesson 04]
     # [lesson 05]
 
-    pass_env: Annotated[list[str], NoDecode] = Field(default_factory=list, validation_alias=_env("DECODE_PASS_ENV"))
+    # [lesson 13]
+    pass_env: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        validation_alias=_env("DECODE_PASS_ENV"),
+        json_schema_extra=user_only("hands your credentials to the agent's commands"),
+    )
+    # [before lesson 13]
+    # pass_env: Annotated[list[str], NoDecode] = Field(default_factory=list, validation_alias=_env("DECODE_PASS_ENV"))
+    # [/lesson 13]
     """Variables the agent's commands get although they look like credentials (`GITHUB_TOKEN`…), which
     are otherwise left out: names or patterns like `AWS_*`, comma-separated (or a JSON list).
     decode's own keys are never passed."""
@@ -157,6 +188,64 @@ class Settings(BaseSettings):
     subagent_model: str | None = Field(None, validation_alias=_env("DECODE_SUBAGENT_MODEL"))
     """The model of subagents whose agent says `model: inherit`; unset: the parent's own model."""
     # [/lesson 12]
+    # [lesson 13]
+
+    lsp: bool = Field(True, validation_alias=_env("DECODE_LSP"))
+    """Code intelligence: the `lsp` tool, and the new errors an edit caused appended to its result.
+    Off: no language server is started."""
+
+    lsp_servers: dict[str, list[str]] = Field(
+        default_factory=dict,
+        validation_alias=_env("DECODE_LSP_SERVERS"),
+        json_schema_extra=user_only("starts those programs on this machine"),
+    )
+    """Language servers by file suffix, as JSON, over the default `{".py": ["ty", "server"]}`:
+    `{".py": ["pylsp"]}` uses pylsp for Python, `{".rs": ["rust-analyzer"]}` adds Rust, `[]` turns one off."""
+
+    lsp_timeout: float = Field(10.0, gt=0, validation_alias=_env("DECODE_LSP_TIMEOUT"))
+    """Seconds one `lsp` request (a server's start included) may take; then the server counts as hung."""
+
+    lsp_edit_timeout: float = Field(2.0, gt=0, validation_alias=_env("DECODE_LSP_EDIT_TIMEOUT"))
+    """Seconds the diagnostics after a `write` or `edit` may take; past it the edit's result comes without them."""
+    # [/lesson 13]
+    # [lesson 14]
+
+    sandbox_mode: Literal["none", "bwrap", "docker", "modal"] = Field(
+        "none",
+        validation_alias=_env("SANDBOX_MODE", "DECODE_SANDBOX_MODE"),
+        json_schema_extra=user_only("decides where your code runs and what it can reach"),
+    )
+    """Where the agent's commands run when `--sandbox` is not given: `none` (here, as you would),
+    `bwrap` (bubblewrap: host read-only, Workspace writable, no network), `docker` or `modal`."""
+
+    sandbox_repo: str | None = Field(
+        None,
+        validation_alias=_env("SANDBOX_REPO", "DECODE_SANDBOX_REPO"),
+        json_schema_extra=user_only("names where your work is pushed, with your git credentials"),
+    )
+    """A repository (path or URL) to clone into a Workspace under `.decode/` when `--repo` is not
+    given; unset: the sandbox works on the launch directory itself."""
+
+    sandbox_git_token: SecretStr | None = Field(
+        None, validation_alias=_env("SANDBOX_GIT_TOKEN", "DECODE_SANDBOX_GIT_TOKEN")
+    )
+    """A token the sandbox's commands get as `GITHUB_TOKEN` (only when set; no other host variable
+    that looks like a credential enters a sandbox). Give it the least rights you can."""
+
+    sandbox_image: str = Field(
+        "decode-sandbox:latest",
+        validation_alias=_env("DECODE_SANDBOX_IMAGE"),
+        json_schema_extra=user_only("chooses the programs your commands run in"),
+    )
+    """The Docker image `--sandbox docker` runs commands in."""
+
+    sandbox_network: bool = Field(
+        False,
+        validation_alias=_env("DECODE_SANDBOX_NETWORK"),
+        json_schema_extra=user_only("lets every sandboxed command reach the network"),
+    )
+    """Let every sandboxed command reach the network, without asking per command (bwrap, docker)."""
+    # [/lesson 14]
     # [lesson 05]
 
     # [lesson 06]
@@ -193,6 +282,23 @@ class Settings(BaseSettings):
         return frozenset(names)
 
     # [/lesson 05]
+    # [lesson 13]
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """The usual order, but the project's `.env` without the `user_only` fields (config/project_env.py)."""
+        if isinstance(dotenv_settings, DotEnvSettingsSource):
+            dotenv_settings.env_vars = project_values(dotenv_settings.env_vars, settings_cls)
+        return init_settings, env_settings, dotenv_settings, file_secret_settings
+
+    # [/lesson 13]
 
     @property
     def env_file(self) -> Path:

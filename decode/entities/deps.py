@@ -63,6 +63,16 @@ class PublicOnly:
 
 
 # [/lesson 10]
+# [lesson 13]
+class LanguageServers(Protocol):
+    """The language servers of a conversation (`decode.lsp.manager.LspManager`)."""
+
+    async def close(self) -> None:
+        """Shut every server down."""
+        ...
+
+
+# [/lesson 13]
 @dataclass
 class AgentDeps:
     """The per-conversation context handed to tools.
@@ -101,6 +111,8 @@ class AgentDeps:
     web_cache: dict[str, tuple[float, str]] = field(default_factory=dict)
     """Pages `web_fetch` fetched in this conversation: URL → (monotonic time, text)."""
     # [/lesson 10]
+    lsp: LanguageServers | None = None  # [lesson 13]
+    """The language servers `lsp` and the post-edit diagnostics ask; None: no code intelligence."""  # [lesson 13]
 
     @property
     def workspace(self) -> Path:

@@ -117,6 +117,10 @@ class CommandExecutor(ABC):
         cwd: Path | None = None,
         env: Mapping[str, str] | None = None,
         stdin: bytes | None = None,
+        # [lesson 14]
+        # May reach the network where the backend isolates it (a sandbox); others ignore it.
+        network: bool = False,
+        # [/lesson 14]
     ) -> ExecResult:
         """Run a program to completion; `stdin` is fed then closed.
 

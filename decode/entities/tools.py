@@ -87,6 +87,10 @@ class ToolTraits:
     subject: str | None = None
     """The argument a rule's specifier names exactly: the `agent` tool's `agent` (`Agent(explore)`)."""
     # [/lesson 12]
+    # [lesson 14]
+    network: str | None = None
+    """The boolean argument that asks for the network in a sandbox (`bash`'s `network`): a `Network` rule."""
+    # [/lesson 14]
 
     def __post_init__(self) -> None:
         if (self.path or self.url or self.command) and not self.rules:

@@ -7,16 +7,22 @@ agent's commands get (`DECODE_PASS_ENV` names what passes); the user's own file 
 server's process gets the environment the agent's commands get (every credential removed) plus
 the `env` its entry names, which is how a user hands a server its token.
 """
+# [lesson 14]
+# With a sandbox, "what the agent's commands get" is the sandbox's environment, built from nothing
+# (`decode/sandbox/environment.py`): the server starts inside, through the executor (ADR-0067).
+# [/lesson 14]
 
 from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Mapping  # [lesson 14]
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from decode.config.secrets import looks_like_credential
 from decode.config.settings import Settings
+from decode.entities.executor import CommandExecutor  # [lesson 14]
 from decode.mcp.config import PROJECT_FILE, load_mcp_config
 from decode.mcp.servers import McpServers, build_servers
 from decode.mcp.trust import is_trusted
@@ -36,6 +42,7 @@ def load_servers(
     trust_project: bool = False,
     headless: bool = False,
     user_home: Path | None = None,
+    executor: CommandExecutor | None = None,  # [lesson 14]
 ) -> McpServers | None:
     """The configured servers, not started yet; None when no file configures any.
 
@@ -56,8 +63,13 @@ def load_servers(
         return None
     project = config.project_servers()
     trusted = trust_project or is_trusted(home, project, user_home)
-    environment = command_environment(os.environ, secrets, settings.pass_env)
-    servers = build_servers(config.servers, home, environment, trusted_project=trusted)
+    # [lesson 14]
+    environment = _environment(executor) or command_environment(os.environ, secrets, settings.pass_env)
+    servers = build_servers(config.servers, home, environment, trusted_project=trusted, executor=executor)
+    # [before lesson 14]
+    # environment = command_environment(os.environ, secrets, settings.pass_env)
+    # servers = build_servers(config.servers, home, environment, trusted_project=trusted)
+    # [/lesson 14]
     if servers.untrusted and headless:
         names = visible(", ".join(server.name for server in servers.untrusted))
         logger.warning(
@@ -68,6 +80,14 @@ def load_servers(
     return servers
 
 
+# [lesson 14]
+def _environment(executor: CommandExecutor | None) -> dict[str, str] | None:
+    """What `executor` gives the commands it runs (`env`: the local executor's, a sandbox's); None: unknown."""
+    given = getattr(executor, "env", None)
+    return dict(given) if isinstance(given, Mapping) else None
+
+
+# [/lesson 14]
 def mcp_capabilities(servers: McpServers | None) -> list[AbstractCapability[Any]]:
     """The capability that offers the servers' tools to the agent (none without servers)."""
     if servers is None:

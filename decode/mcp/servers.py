@@ -11,6 +11,10 @@ tail. Reports are warnings on decode's logger: the REPL shows them as notices, `
 stderr. pydantic-ai's `MCPToolset` (on fastmcp's transports) owns the connection, and a stdio
 server's process (ADR-0055); its environment is decode's minus every secret, plus the server's `env`.
 """
+# [lesson 14]
+# A stdio server's process comes from the executor seam (`transport.py`, ADR-0067): with a sandbox it
+# runs inside, with the sandbox's environment, in a folder the sandbox sees.
+# [/lesson 14]
 
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from decode.entities.executor import CommandExecutor  # [lesson 14]
 from decode.mcp.config import HttpServer, ServerConfig, StdioServer
 from decode.mcp.server_log import TAIL_LINES, ServerLog, log_path
 from decode.visible import visible
@@ -44,6 +49,7 @@ class McpServer:
     config: ServerConfig
     home: Path
     environment: Mapping[str, str] = field(default_factory=dict, repr=False)
+    executor: CommandExecutor | None = field(default=None, repr=False)  # [lesson 14]
     state: State = "starting"
     reason: str = ""
     tools: list[mcp_types.Tool] = field(default_factory=list)
@@ -116,16 +122,25 @@ class McpServer:
 
         definition = self.config.definition
         if isinstance(definition, StdioServer):
-            from fastmcp.client.transports import StdioTransport
+            # [lesson 14]
+            from decode.mcp.transport import executor_transport
+            # [before lesson 14]
+            # from fastmcp.client.transports import StdioTransport
+            # [/lesson 14]
 
             self._log = ServerLog(self.log_path, self.home)
             log = self._log.open()
             base = self.config.base or self.home
             cwd = base / definition.cwd if definition.cwd else base
             env = {**self.environment, **definition.env}
-            transport: Any = StdioTransport(
-                definition.command, definition.args, env=env, cwd=str(cwd), log_file=log, keep_alive=False
-            )
+            # [lesson 14]
+            argv = [definition.command, *definition.args]
+            transport: Any = executor_transport(self.executor, argv, home=self.home, cwd=cwd, env=env, log=log)
+            # [before lesson 14]
+            # transport: Any = StdioTransport(
+            #     definition.command, definition.args, env=env, cwd=str(cwd), log_file=log, keep_alive=False
+            # )
+            # [/lesson 14]
         else:
             transport = _http_transport(definition)
         return MCPToolset(
@@ -277,12 +292,21 @@ class McpServers:
 
 
 def build_servers(
-    configs: Sequence[ServerConfig], home: Path, environment: Mapping[str, str], *, trusted_project: bool
+    configs: Sequence[ServerConfig],
+    home: Path,
+    environment: Mapping[str, str],
+    *,
+    trusted_project: bool,
+    executor: CommandExecutor | None = None,  # [lesson 14]
 ) -> McpServers:
     """The servers of `configs`: disabled ones stay `disabled`, project ones `untrusted` unless trusted."""
     servers, untrusted = [], []
     for config in configs:
-        server = McpServer(config, home, environment)
+        # [lesson 14]
+        server = McpServer(config, home, environment, executor)
+        # [before lesson 14]
+        # server = McpServer(config, home, environment)
+        # [/lesson 14]
         if config.definition.disabled:
             server.state = "disabled"
         elif config.scope == "project" and not trusted_project:

@@ -60,6 +60,7 @@ def load_memory(workspace: Path, *, home: Path | None = None, cap: int = MEMORY_
 
     A file that cannot be read is skipped with a warning; a file is read once even when two
     places name it (a symlink, or a home directory that is also an ancestor of the project).
+    A symlink is followed to a Markdown file only.
     """
     loaded: list[MemoryFile] = []
     seen: set[Path] = set()
@@ -67,6 +68,11 @@ def load_memory(workspace: Path, *, home: Path | None = None, cap: int = MEMORY_
         if not path.is_file() or path.resolve() in seen:
             continue
         seen.add(path.resolve())
+        if path.is_symlink() and path.resolve().suffix.lower() != ".md":
+            # `AGENTS.md -> CLAUDE.md` is common; `AGENTS.md -> .env` (or `~/.aws/credentials`), planted
+            # by a repository or a sandboxed command, would put a secret in every request.
+            logger.warning("memory: %s links to %s, not a Markdown file; skipped", path, path.resolve().name)
+            continue
         try:
             # A stray invalid byte should not hide the whole file from the model.
             text = path.read_text(encoding="utf-8", errors="replace").strip()

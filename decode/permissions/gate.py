@@ -33,6 +33,7 @@ from decode.permissions.commands import Check, CommandAnalysis, analyse_command
 from decode.permissions.prefixes import command_prefix
 from decode.permissions.readonly import ReadOnly, judge
 from decode.permissions.rules import (
+    NETWORK_RULE,  # [lesson 14]
     PATH_RULES,
     REDIRECT_READ_RULES,
     REDIRECT_WRITE_RULES,
@@ -120,6 +121,7 @@ class PermissionGate:
         )
         # The same folders through symlinks, as they are now (a link cannot hide them).
         self.protected = tuple(dict.fromkeys([*self.protected, *map(os.path.realpath, self.protected)]))
+        self.protected_around: tuple[str, ...] = ()  # protected except inside the workspace  # [lesson 14]
         self.secret_files = tuple(dict.fromkeys([*DEFAULT_SECRET_FILES, *secret_files]))
         self._secret_names = [p for p in self.secret_files if "/" not in p.strip("/")]
         self._secret_paths = [p for p in self.secret_files if "/" in p.strip("/")]
@@ -140,6 +142,10 @@ class PermissionGate:
         self.confined: dict[str, list[Rule]] = {}
         """Tools an agent may call only as its allow rules say (`tools: Bash(git diff:*)`): by name."""
         # [/lesson 12]
+        # [lesson 14]
+        self.network_isolated = False
+        """Commands run in a sandbox without network: one that asks for it needs a `Network` rule."""
+        # [/lesson 14]
 
     @classmethod
     def from_settings(
@@ -149,6 +155,7 @@ class PermissionGate:
         home: Path | None = None,
         realpath: Realpath | None = None,
         secret_files: Sequence[str] | None = None,
+        scope: Path | None = None,  # [lesson 14]
     ) -> "PermissionGate":
         """A gate with the rules of the settings files; `gate.problems` lists what was skipped.
 
@@ -161,7 +168,18 @@ class PermissionGate:
             secret_files = load_settings().secret_files
         loaded = load_permission_settings(workspace, home)
         default = mode or loaded.default_mode or Mode.DEFAULT
-        gate = cls(loaded.rules, default, workspace=workspace, home=home, realpath=realpath, secret_files=secret_files)
+        # [lesson 14]
+        # `scope`: where paths are judged when it is not `workspace`, whose settings files are read
+        # (a `--repo` clone, its rules the Harness Home's).
+        where = scope or workspace
+        gate = cls(loaded.rules, default, workspace=where, home=home, realpath=realpath, secret_files=secret_files)
+        if scope is not None:  # the Harness Home's `.decode/` stays protected, around the clone in it
+            gate.protected_around = (os.path.join(os.path.realpath(workspace), HARNESS_DIR.name),)
+        # [before lesson 14]
+        # gate = cls(
+        #     loaded.rules, default, workspace=workspace, home=home, realpath=realpath, secret_files=secret_files
+        # )
+        # [/lesson 14]
         gate.problems = loaded.problems
         gate.mode_source = None if mode else loaded.mode_source
         return gate
@@ -199,6 +217,7 @@ class PermissionGate:
         )
         child._rules, child._governing = self._rules, self._governing
         child.read_only, child.fence = read_only, self
+        child.network_isolated = self.network_isolated  # [lesson 14]
         return child
 
     async def check(self, tool: str, args: Mapping[str, Any], traits: ToolTraits = UNDECLARED) -> Verdict:
@@ -235,7 +254,11 @@ class PermissionGate:
         names = traits.rules
         argument = traits.argument(args)
         if traits.command is not None:
-            return await self._check_bash(argument or "")
+            # [lesson 14]
+            return await self._check_bash(argument or "", network=self._wants_network(args, traits))
+            # [before lesson 14]
+            # return await self._check_bash(argument or "")
+            # [/lesson 14]
         if traits.path is not None:
             writes = traits.kind is ToolKind.FILE_EDIT
             part = await self._path_part(argument or ".", names, writes=writes, searches=traits.searches)
@@ -262,9 +285,23 @@ class PermissionGate:
     #         return self._finish([_Part(f"fetch {argument}", names, url=argument or "")], [], traits.kind)
     #     return self._finish([_Part(tool, names)], [], traits.kind)
     # [/lesson 12]
-    async def _check_bash(self, command: str) -> Verdict:
+    # [lesson 14]
+    def _wants_network(self, args: Mapping[str, Any], traits: ToolTraits) -> bool:
+        """Does this call ask for a network its sandbox would otherwise not give it?"""
+        return self.network_isolated and traits.network is not None and args.get(traits.network) is True
+
+    # [/lesson 14]
+    async def _check_bash(
+        self,
+        command: str,
+        network: bool = False,  # [lesson 14]
+    ) -> Verdict:
         analysis = _analyse(command)
         parts = [await self._command_part(check) for check in analysis.checks]
+        # [lesson 14]
+        if network:  # each command needs the network granted too: a Network rule, never the read-only list
+            parts += [_Part(f"network for {check.text}", (NETWORK_RULE,), check=check) for check in analysis.checks]
+        # [/lesson 14]
         if analysis.opaque and self.mode is Mode.BYPASS:
             # Something runs that no one can name, and no hazard asks in bypass: a Bash deny may match it.
             parts.append(_Part(_UNKNOWN_COMMAND.text, ("Bash",), check=_UNKNOWN_COMMAND))
@@ -382,6 +419,15 @@ class PermissionGate:
         return not self._local or isinstance(path, Glob) or os.path.isdir(path)
 
     def _protected(self, *candidates: str | None) -> bool:
+        # [lesson 14]
+        # A `--repo` clone lives in the Harness Home's `.decode/`: protected around it, not in it.
+        for root in self.protected_around:
+            if any(
+                c is not None and paths.is_within(c, root) and not paths.is_within(c, self.workspace)
+                for c in candidates
+            ):
+                return True
+        # [/lesson 14]
         return any(c is not None and paths.is_within(c, root) for c in candidates for root in self.protected)
 
     async def _path_part(self, path: str, names: tuple[str, ...], *, writes: bool, searches: bool = False) -> _Part:
@@ -535,7 +581,11 @@ class PermissionGate:
             return []
         argument = traits.argument(args)
         if traits.command is not None:
-            return await self._narrowest_bash(argument or "")
+            # [lesson 14]
+            return _with_network(await self._narrowest_bash(argument or ""), self._wants_network(args, traits))
+            # [before lesson 14]
+            # return await self._narrowest_bash(argument or "")
+            # [/lesson 14]
         if traits.path is not None and names[0] in PATH_RULES:
             return [f"{names[0]}({await self._path_specifier(argument or '.')})"]
         if traits.url is not None:
@@ -557,6 +607,7 @@ class PermissionGate:
         if not narrowest or traits.command is None:
             return [tuple(narrowest)] if narrowest else []
         prefixed = await self._narrowest_bash(traits.argument(args) or "", prefixes=True)
+        prefixed = _with_network(prefixed, self._wants_network(args, traits))  # [lesson 14]
         return list(dict.fromkeys([tuple(prefixed), tuple(narrowest)]))
 
     async def _narrowest_bash(self, command: str, *, prefixes: bool = False) -> list[str]:
@@ -586,6 +637,15 @@ class PermissionGate:
         return "/" + _escape(resolved)
 
 
+# [lesson 14]
+def _with_network(rules: list[str], network: bool) -> list[str]:
+    """`rules` and, for a call that asked for the network, a `Network` rule beside each `Bash` one."""
+    if not network:
+        return rules
+    return [*rules, *(NETWORK_RULE + rule.removeprefix("Bash") for rule in rules if rule.startswith("Bash("))]
+
+
+# [/lesson 14]
 # [lesson 12]
 READ_ONLY_AGENT = "this agent is read-only: it runs only the commands of decode's read-only list and changes nothing"
 _STRICTNESS = {Decision.ALLOW: 0, Decision.ASK: 1, Decision.DENY: 2}

@@ -26,12 +26,25 @@ from decode.permissions.types import Decision, Rule, RuleSource
 
 # The rule names of the rule language, in their canonical spelling. Which tools answer to which
 # names is not here: each tool declares it in its traits (`ToolTraits.rules`).
-RULE_NAMES = ("Bash", "Read", "Edit", "Write", "Glob", "Grep", "WebFetch")
+# [lesson 13]
+RULE_NAMES = ("Bash", "Read", "Edit", "Write", "Glob", "Grep", "WebFetch", "Lsp")
+# [before lesson 13]
+# RULE_NAMES = ("Bash", "Read", "Edit", "Write", "Glob", "Grep", "WebFetch")
+# [/lesson 13]
 # A file a bash redirection writes (`> out.txt`) or reads (`< in.txt`) is governed like these.
 REDIRECT_WRITE_RULES = ("Write", "Edit")
 REDIRECT_READ_RULES = ("Read",)
 
-PATH_RULES = frozenset({"Read", "Edit", "Write", "Glob", "Grep"})
+# [lesson 13]
+PATH_RULES = frozenset({"Read", "Edit", "Write", "Glob", "Grep", "Lsp"})
+# [before lesson 13]
+# PATH_RULES = frozenset({"Read", "Edit", "Write", "Glob", "Grep"})
+# [/lesson 13]
+# [lesson 14]
+NETWORK_RULE = "Network"
+"""`Network(npm install:*)`: commands that may reach the network in a sandbox that isolates it
+(a bash-style pattern, matched command by command as `Bash` rules are)."""
+# [/lesson 14]
 # [lesson 12]
 SUBAGENT_RULES = ("Agent", "Task")
 """The `agent` tool's rule names (Claude Code's `Task`): bare, every subagent; `Agent(explore)`, one agent."""
@@ -40,6 +53,7 @@ _CANONICAL = {name.lower(): name for name in (*RULE_NAMES, *SUBAGENT_RULES)}
 # [before lesson 12]
 # _CANONICAL = {name.lower(): name for name in RULE_NAMES}
 # [/lesson 12]
+_CANONICAL[NETWORK_RULE.lower()] = NETWORK_RULE  # [lesson 14]
 _TOOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _HOST = re.compile(r"(\*\.)?[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?", re.IGNORECASE)  # `_`: compose service names
 
@@ -80,6 +94,14 @@ def _check_specifier(tool: str, specifier: str, text: str) -> None:
         if not _AGENT_NAME.fullmatch(specifier):
             raise RuleError(f"rule {text!r}: {tool} takes an agent's name, like {tool}(explore), or *")
     # [/lesson 12]
+    # [lesson 14]
+    elif tool == NETWORK_RULE:
+        if specifier != "*":
+            try:
+                command_pattern(specifier)
+            except ValueError as exc:
+                raise RuleError(f"rule {text!r}: the command cannot be read ({exc})") from None
+    # [/lesson 14]
     elif tool not in PATH_RULES and tool != "Bash":
         raise RuleError(f"rule {text!r}: {tool} takes no parentheses")
 

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from decode.entities import events  # [lesson 12]
     from decode.entities.events import ToolOutputDelta  # [lesson 05]
     from decode.permissions.types import Mode  # [lesson 06]
+    from decode.sandbox.workspace import Workspace  # [lesson 14]
     from decode.tools.process import SignalStop  # [lesson 05]
 
 init_logger()
@@ -97,6 +98,19 @@ def _permission_mode(ctx: click.Context, param: click.Parameter, value: str | No
     help="The agent to be: build (the default), plan, explore, or one of yours (`decode agents` lists them).",
 )
 # [/lesson 12]
+# [lesson 14]
+@click.option(
+    "--sandbox",
+    type=click.Choice(["none", "bwrap", "docker", "modal"]),
+    help="Where the agent's commands run: none (here), bwrap, docker or modal. Default: SANDBOX_MODE, else none.",
+)
+@click.option(
+    "--repo",
+    metavar="PATH|URL",
+    help="Clone this repository into a Workspace under .decode/ and work there; at the end the work is pushed "
+    "back to it as branch decode/<session-id> (its checkout untouched). Default: SANDBOX_REPO.",
+)
+# [/lesson 14]
 def run(task: str | None, **options: Any) -> None:
     """Run TASK headless and print the final answer on stdout.
 
@@ -113,7 +127,11 @@ def run(task: str | None, **options: Any) -> None:
     if not task.strip():
         fail("the task is empty", EXIT_USAGE)
     try:
-        code = asyncio.run(_run(task, options))
+        # [lesson 14]
+        code = asyncio.run(_run_closing(task, options))
+        # [before lesson 14]
+        # code = asyncio.run(_run(task, options))
+        # [/lesson 14]
     except KeyboardInterrupt:
         progress("decode: interrupted")
         code = EXIT_INTERRUPTED
@@ -166,6 +184,7 @@ def _build(options: dict[str, Any]) -> "Conversation":
     from decode.models.errors import ModelConfigError
     from decode.permissions.settings_files import repository_grants  # [lesson 06]
     from decode.permissions.types import Mode  # [lesson 08]
+    from decode.sandbox.types import SandboxError  # [lesson 14]
 
     def on_retry(error: BaseException, attempt: int, delay: float) -> None:
         progress(f"decode: model error ({_short(error)}); retry {attempt} in {delay:.1f}s")
@@ -179,6 +198,7 @@ def _build(options: dict[str, Any]) -> "Conversation":
         ConfigError,
         ModelConfigError,
         SessionError,  # [lesson 08]
+        SandboxError,  # [lesson 14]
     ) as exc:
         fail(str(exc), EXIT_USAGE)
     # [lesson 06]
@@ -196,9 +216,22 @@ def _build(options: dict[str, Any]) -> "Conversation":
     return conversation
 
 
+# [lesson 14]
+async def _run_closing(task: str, options: dict[str, Any]) -> int:
+    """`_run`, then every sandbox it opened closed, however it ended (what runs inside stops)."""
+    try:
+        return await _run(task, options)
+    finally:
+        from decode.sandbox.backends import close_sandboxes
+
+        await close_sandboxes()
+
+
+# [/lesson 14]
 async def _run(task: str, options: dict[str, Any]) -> int:
     from pydantic_ai.exceptions import ModelAPIError, UnexpectedModelBehavior, UsageLimitExceeded
 
+    from decode.agent.compose import close_conversation  # [lesson 13]
     from decode.agent.loop import UNSAVED  # [lesson 08]
     from decode.entities.events import (
         Notice,
@@ -221,6 +254,12 @@ async def _run(task: str, options: dict[str, Any]) -> int:
     # [/lesson 05]
     options["on_subagent"] = _show_subagent  # each subagent's progress, one line per step  # [lesson 12]
     conversation = _build(options)
+    # [lesson 14]
+    from decode.sandbox.backends import start_sandbox
+
+    if (problem := await start_sandbox(conversation.loop.deps.executor)) is not None:
+        fail(problem, EXIT_USAGE)  # the sandbox is closed on the way out (`_run_closing`)
+    # [/lesson 14]
     loop = conversation.loop
     commentary: list[str] = []
     called: dict[str, str] = {}  # call id -> `read(a.txt)`: parallel calls finish in any order
@@ -295,6 +334,10 @@ async def _run(task: str, options: dict[str, Any]) -> int:
         progress(f"decode: error: the run failed: {type(exc).__name__}: {_short(exc)}")
         code = EXIT_FAILED
         why = f"an internal error ({type(exc).__name__})"  # [lesson 08]
+    # [lesson 13]
+    finally:
+        await close_conversation(conversation)  # its language servers stop with the run
+    # [/lesson 13]
     # [lesson 08]
     # A run that stopped early is saved all the same (its partial turn closed, as an abort in the
     # REPL closes it), so `--resume ID` continues it.
@@ -303,7 +346,29 @@ async def _run(task: str, options: dict[str, Any]) -> int:
     if saved:
         _say_saved(conversation.session.session_id)
     # [/lesson 08]
+    # [lesson 14]
+    if conversation.workspace is not None:  # `--repo`: the work goes back as a branch
+        code = await _hand_back(conversation.workspace, conversation, code)
+    # [/lesson 14]
     return code
+
+
+# [lesson 14]
+async def _hand_back(workspace: "Workspace", conversation: "Conversation", code: int) -> int:
+    """Hand the Workspace back (`decode.sandbox.handback`) and say what was shipped; a push that
+    failed turns a successful run's exit code into 1 (the branch is kept, and the report says where)."""
+    from decode.sandbox.handback import Outcome, hand_back
+
+    result = await hand_back(workspace, conversation.loop.deps.executor)  # still open: a remote one answers
+    lines = result.report()
+    progress(f"decode: {lines[0]}")
+    for line in lines[1:]:
+        progress(line)
+    failed = result.outcome in (Outcome.KEPT, Outcome.FAILED)
+    return EXIT_FAILED if failed and code == EXIT_OK else code
+
+
+# [/lesson 14]
 
 
 # [lesson 08]

@@ -44,7 +44,13 @@ def _section(name: str, capture: OutputCapture) -> str:
     return f"{name}:\n{text.rstrip(chr(10))}"
 
 
-async def bash(ctx: RunContext[AgentDeps], command: str, timeout: float | None = None) -> str:  # noqa: ASYNC109
+async def bash(
+    ctx: RunContext[AgentDeps],
+    command: str,
+    timeout: float | None = None,  # noqa: ASYNC109
+    network: bool = False,  # [lesson 14]
+) -> str:
+    # [lesson 14]
     """Run a command with `bash -c` in the working directory; returns exit code, stdout and stderr.
 
     Each call is a new shell: cd and export do not persist. stdin is closed (no interactive
@@ -54,7 +60,21 @@ async def bash(ctx: RunContext[AgentDeps], command: str, timeout: float | None =
     Args:
         command: The command line, e.g. `pytest -x tests/test_parser.py`.
         timeout: Seconds before it is killed (default 120, at most 600).
+        network: Set only when the command needs the network (installing packages, fetching);
+            in a sandbox the user is asked. Without it, the network may be unreachable.
     """
+    # [before lesson 14]
+    # """Run a command with `bash -c` in the working directory; returns exit code, stdout and stderr.
+    #
+    # Each call is a new shell: cd and export do not persist. stdin is closed (no interactive
+    # programs). Processes left in the background are stopped when the command ends. Long output
+    # is cut to its head and tail; the full text is saved to a file.
+    #
+    # Args:
+    #     command: The command line, e.g. `pytest -x tests/test_parser.py`.
+    #     timeout: Seconds before it is killed (default 120, at most 600).
+    # """
+    # [/lesson 14]
     settings = ctx.deps.settings
     if not command.strip():
         raise ModelRetry("The command is empty.")
@@ -71,6 +91,7 @@ async def bash(ctx: RunContext[AgentDeps], command: str, timeout: float | None =
             timeout=limit,
             on_stdout=_streamer(ctx, captures["stdout"], "stdout"),
             on_stderr=_streamer(ctx, captures["stderr"], "stderr"),
+            network=network,  # [lesson 14]
         )
     except OSError as exc:  # bash itself could not start: the model can read why
         return f"Could not run the command: {exc.strerror or exc}."
@@ -86,4 +107,8 @@ async def bash(ctx: RunContext[AgentDeps], command: str, timeout: float | None =
     return "\n".join([status, _section("stdout", captures["stdout"]), _section("stderr", captures["stderr"])])
 
 
-BASH = ToolSpec("bash", bash, ToolTraits(ToolKind.OTHER, rules=("Bash",), command="command"))
+# [lesson 14]
+BASH = ToolSpec("bash", bash, ToolTraits(ToolKind.OTHER, rules=("Bash",), command="command", network="network"))
+# [before lesson 14]
+# BASH = ToolSpec("bash", bash, ToolTraits(ToolKind.OTHER, rules=("Bash",), command="command"))
+# [/lesson 14]

@@ -11,6 +11,7 @@ from decode.tools.bash import BASH  # [lesson 05]
 from decode.tools.edit import EDIT
 from decode.tools.glob import GLOB
 from decode.tools.grep import GREP
+from decode.tools.lsp import LSP  # [lesson 13]
 from decode.tools.plan import EXIT_PLAN_MODE  # [lesson 10]
 from decode.tools.read import READ
 from decode.tools.todo import TODO_WRITE  # [lesson 10]
@@ -22,13 +23,18 @@ COMMAND_TOOLS = (BASH,)  # [lesson 05]
 # The agent's own planning: a visible to-do list, a question to the user, and (plan mode only) the plan.
 PLANNING_TOOLS = (TODO_WRITE, ASK_USER, EXIT_PLAN_MODE)  # [lesson 10]
 WEB_TOOLS = (WEB_FETCH,)  # [lesson 10]
+CODE_TOOLS = (LSP,)  # what a language server knows: definitions, references, errors  # [lesson 13]
 
 
 def default_tools() -> list[ToolSpec]:
     """The tools of a coding agent: the file tools and the command tools."""
     # [lesson 05]
     # [lesson 10]
-    return [*FILE_TOOLS, *COMMAND_TOOLS, *WEB_TOOLS, *PLANNING_TOOLS]
+    # [lesson 13]
+    return [*FILE_TOOLS, *COMMAND_TOOLS, *WEB_TOOLS, *PLANNING_TOOLS, *CODE_TOOLS]
+    # [before lesson 13]
+    # return [*FILE_TOOLS, *COMMAND_TOOLS, *WEB_TOOLS, *PLANNING_TOOLS]
+    # [/lesson 13]
     # [before lesson 10]
     # return [*FILE_TOOLS, *COMMAND_TOOLS]
     # [/lesson 10]

@@ -17,6 +17,7 @@ from pydantic_ai import ModelRetry, RunContext
 
 from decode.entities.deps import AgentDeps
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
+from decode.tools.lsp import check_before_edit, new_errors_note  # [lesson 13]
 from decode.tools.paths import Refusal, describe_os_error, display_path, resolve_path, stat_path
 from decode.tools.read import missing_file_message
 from decode.tools.text import decode_text
@@ -115,15 +116,23 @@ async def edit(
         )
     first_line = _line_of(text, text.find(old))
     updated = text.replace(old, new) if replace_all else text.replace(old, new, 1)
+    check = await check_before_edit(ctx.deps, real, text)  # the errors before, to tell the new ones  # [lesson 13]
     try:
         await executor.write_atomic(real, style.encode(updated))
     except (OSError, ValueError) as exc:
         raise Refusal(f"Could not write {shown}: {describe_os_error(exc)}.") from None
     if (new_stat := await stat_path(executor, real, shown)) is not None:
         ctx.deps.read_ledger.record(real, new_stat)
+    # [lesson 13]
+    note = await new_errors_note(check, updated)
     if replace_all and count > 1:
-        return f"Edited {shown}: replaced {count} occurrences."
-    return f"Edited {shown}: replaced 1 occurrence at line {first_line}."
+        return f"Edited {shown}: replaced {count} occurrences.{note}"
+    return f"Edited {shown}: replaced 1 occurrence at line {first_line}.{note}"
+    # [before lesson 13]
+    # if replace_all and count > 1:
+    #     return f"Edited {shown}: replaced {count} occurrences."
+    # return f"Edited {shown}: replaced 1 occurrence at line {first_line}."
+    # [/lesson 13]
 
 
 EDIT = ToolSpec("edit", edit, ToolTraits(ToolKind.FILE_EDIT, rules=("Edit",), path="path"))

@@ -101,6 +101,7 @@ class LocalExecutor(CommandExecutor):
         cwd: Path | None = None,
         env: Mapping[str, str] | None = None,
         stdin: bytes | None = None,
+        network: bool = False,  # [lesson 14]
     ) -> ExecResult:
         # [lesson 05]
         return await run_process(

@@ -454,6 +454,12 @@ class SpawnedProcess:
     def returncode(self) -> int | None:
         return self._process.returncode
 
+    # [lesson 13]
+    @property
+    def pid(self) -> int:
+        return self._process.pid
+
+    # [/lesson 13]
     async def wait(self) -> int:
         code = await self._process.wait()
         self._release()  # it is over: so is whatever it left running

@@ -15,6 +15,7 @@ from decode.entities.deps import AgentDeps
 from decode.entities.executor import FileStat
 from decode.entities.ledger import ReadLedger, require_fresh
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
+from decode.tools.lsp import check_before_edit, new_errors_note  # [lesson 13]
 from decode.tools.paths import Refusal, describe_os_error, display_path, resolve_path, stat_path
 from decode.tools.text import TextStyle
 
@@ -53,6 +54,7 @@ async def write(ctx: RunContext[AgentDeps], path: str, content: str) -> str:
             style = TextStyle.of(await executor.read_bytes(real, 0, STYLE_SNIFF_BYTES))
         except OSError as exc:
             raise Refusal(f"Could not read {shown}: {describe_os_error(exc)}.") from None
+    check = await check_before_edit(ctx.deps, real)  # the errors before, to tell the new ones  # [lesson 13]
     try:
         await executor.write_atomic(real, style.encode(style.to_file_newlines(content)))
     except (OSError, ValueError) as exc:
@@ -62,7 +64,12 @@ async def write(ctx: RunContext[AgentDeps], path: str, content: str) -> str:
         ctx.deps.read_ledger.record(real, new_stat)
     lines = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
     verb = "Replaced" if stat is not None else "Created"
-    return f"{verb} {shown} ({lines:,} line{'' if lines == 1 else 's'})."
+    # [lesson 13]
+    note = await new_errors_note(check, style.to_file_newlines(content))
+    return f"{verb} {shown} ({lines:,} line{'' if lines == 1 else 's'}).{note}"
+    # [before lesson 13]
+    # return f"{verb} {shown} ({lines:,} line{'' if lines == 1 else 's'})."
+    # [/lesson 13]
 
 
 WRITE = ToolSpec("write", write, ToolTraits(ToolKind.FILE_EDIT, rules=("Write", "Edit"), path="path"))

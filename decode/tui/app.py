@@ -66,6 +66,7 @@ from decode.tui.permission_commands import add_permission_commands  # [lesson 06
 from decode.tui.questions import QuestionLine, answer_keys  # [lesson 06]
 from decode.tui.render import Renderer
 from decode.tui.sessions import add_session_commands, check_resume, show_resume_line  # [lesson 08]
+from decode.tui.ship import add_ship_commands, check_repo, ship  # [lesson 14]
 from decode.tui.terminal import notices_from_log, route_logging, terminal_console
 from decode.tui.todos import TodoPanel  # [lesson 10]
 from decode.tui.turns import pending_lines, show_turn_event
@@ -117,6 +118,8 @@ class Repl:
         resume: str | None = None,  # [lesson 08]
         permission_mode: str | None = None,  # [lesson 06]
         agent: str | None = None,  # [lesson 12]
+        sandbox: str | None = None,  # [lesson 14]
+        repo: str | None = None,  # [lesson 14]
         settings: Settings | None = None,
         commands: CommandRegistry | None = None,
         history_file: Path | None = None,
@@ -127,6 +130,7 @@ class Repl:
         self.renderer = Renderer(console)
         self.commands = commands or repl_commands()
         self.status = SessionStatus(workspace=workspace, model=model or "")
+        self.status.sandbox = sandbox or "none"  # until the warm-up knows (SANDBOX_MODE)  # [lesson 14]
         self.settings: Settings | None = settings
         self.conversation: Conversation | None = None
         """The Agent Loop and what it was built with, once the warm-up has built it."""
@@ -154,6 +158,8 @@ class Repl:
             approve=self.approvals.ask,  # [lesson 06]
             on_subagent=self._on_subagent,  # [lesson 12]
             agent=agent,  # [lesson 12]
+            sandbox=sandbox,  # [lesson 14]
+            repo=repo,  # [lesson 14]
             # [lesson 10]
             ask_user=self.agent_questions.ask_user,
             review_plan=self.agent_questions.review_plan,
@@ -207,6 +213,7 @@ class Repl:
                     break
                 await self.submit(line)
             await self.turns.stop()  # a running turn is aborted first
+            await ship(self)  # `--repo`: the work goes back as a branch before decode leaves  # [lesson 14]
             show_resume_line(self)  # the session's id, and how to continue it  # [lesson 08]
             note_session(self)  # if notes are on: one line about this session in .decode/MEMORY.md  # [lesson 09]
             if self.background:  # never longer than LEAVE_WAIT_S; Ctrl-C skips it
@@ -217,6 +224,12 @@ class Repl:
                 if task is not None:
                     task.cancel()
             await asyncio.gather(*background, return_exceptions=True)
+            # [lesson 13]
+            if self.conversation is not None:  # its language servers stop with the REPL
+                from decode.agent.compose import close_conversation
+
+                await close_conversation(self.conversation)
+            # [/lesson 13]
         return EXIT_OK
 
     async def submit(self, line: str, priority: Priority = ENTER_SENDS) -> None:
@@ -445,6 +458,7 @@ def repl_commands() -> CommandRegistry:
     add_memory_commands(registry)  # /memory, /init  # [lesson 09]
     add_mcp_commands(registry)  # /mcp  # [lesson 11]
     add_agent_commands(registry)  # /agent  # [lesson 12]
+    add_ship_commands(registry)  # /ship  # [lesson 14]
     return registry
 
 
@@ -455,6 +469,8 @@ def run_repl(
     resume: str | None = None,  # [lesson 08]
     permission_mode: str | None = None,  # [lesson 06]
     agent: str | None = None,  # [lesson 12]
+    sandbox: str | None = None,  # [lesson 14]
+    repo: str | None = None,  # [lesson 14]
 ) -> int:
     """Run the REPL in this terminal (what `decode` does); returns the exit code."""
     # [lesson 12]
@@ -462,6 +478,17 @@ def run_repl(
         click.echo(f"decode: error: {problem}", err=True)
         return EXIT_USAGE
     # [/lesson 12]
+    # [lesson 14]
+    if sandbox not in (None, "none"):  # refused now, not after the prompt is drawn; never unsandboxed
+        from decode.sandbox.backends import check_sandbox
+
+        if problem := check_sandbox(sandbox, Path.cwd()):
+            click.echo(f"decode: error: {problem}", err=True)
+            return EXIT_USAGE
+    if repo is not None and (problem := check_repo(Path.cwd(), repo)):  # no such directory: refused now
+        click.echo(f"decode: error: {problem}", err=True)
+        return EXIT_USAGE
+    # [/lesson 14]
     # [lesson 08]
     if resume is not None and (problem := check_resume(Path.cwd(), resume)):
         click.echo(f"decode: error: {problem}", err=True)
@@ -492,6 +519,8 @@ def run_repl(
                 resume=resume,  # [lesson 08]
                 permission_mode=permission_mode,  # [lesson 06]
                 agent=agent,  # [lesson 12]
+                sandbox=sandbox,  # [lesson 14]
+                repo=repo,  # [lesson 14]
             )
             # [lesson 05]
             try:
@@ -503,6 +532,12 @@ def run_repl(
                     task.uncancel()  # the cancellation was the signal's: this task lives on to close the turn
                 await repl.turns.stop()  # the running turn is aborted, and what it did is kept
                 return 128 + stop.signum
+            # [lesson 14]
+            finally:
+                from decode.sandbox.backends import close_sandboxes
+
+                await close_sandboxes()  # what still runs in the sandbox stops; its container goes
+            # [/lesson 14]
             # [before lesson 05]
             # return await repl.run()
             # [/lesson 05]

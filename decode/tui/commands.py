@@ -246,12 +246,20 @@ async def _status(repl: Repl, argument: str) -> None:
         model += f" — unusable: {repl.unavailable}"
     lines = [f"model:     {model}", f"directory: {repl.workspace}"]
     lines.append(f"mode:      {status.permission_mode}")  # [lesson 06]
+    # [lesson 14]
+    where = "commands run on this machine, unsandboxed" if status.sandbox == "none" else "commands run in it"
+    lines.append(f"sandbox:   {status.sandbox} ({where})")
+    # [/lesson 14]
     # [lesson 08]
     session = repl.loop.session if repl.loop is not None else None
     if session is not None:
         saved = "saved" if session.log.path.exists() else "not saved until the first turn ends"
         lines.append(f"session:   {session.session_id} ({saved})")
     # [/lesson 08]
+    # [lesson 14]
+    if (workspace := repl.conversation.workspace if repl.conversation is not None else None) is not None:
+        lines.append(f"workspace: {workspace.path} (a clone of {workspace.source}; /ship pushes {workspace.branch})")
+    # [/lesson 14]
     if status.context_fraction is not None:
         lines.append(
             f"context:   {format_tokens(status.context_tokens)} of {format_tokens(status.context_window)} tokens"

@@ -52,6 +52,10 @@ class SessionStatus:
     permission_mode: str = "default"
     """The Permission Mode; shown in every mode, `default` too."""
     # [/lesson 06]
+    # [lesson 14]
+    sandbox: str = "none"
+    """Where the agent's commands run (`bwrap`, `docker`, `modal`); `none` is not shown."""
+    # [/lesson 14]
 
     def start_turn(self, now: float | None = None) -> None:
         self.phase = "busy"
@@ -172,6 +176,10 @@ def footer(status: SessionStatus, now: float | None = None, width: int | None = 
     if fraction is not None:
         style = "class:footer.gauge.full" if fraction >= 0.8 else "class:footer.gauge"
         parts["ctx"] = [(style, f"ctx {gauge(fraction)} {fraction:.0%}")]
+    # [lesson 14]
+    if status.sandbox != "none":  # unsandboxed is how decode always ran: nothing to say
+        parts["sandbox"] = [("class:footer.mode", f"sandbox {status.sandbox}")]
+    # [/lesson 14]
     # [lesson 06]
     parts["mode"] = [("class:footer.mode", f"⏵⏵ {status.permission_mode} (shift+tab)")]
     # [/lesson 06]

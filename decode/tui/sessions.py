@@ -216,6 +216,11 @@ async def switch_session(repl: Repl, ref: str) -> None:
     except start_errors() as exc:
         repl.renderer.error(str(exc))
         return
+    # [lesson 14]
+    from decode.tui.ship import ship
+
+    await ship(repl)  # the conversation being left hands its Workspace back first
+    # [/lesson 14]
     repl.factory, repl.conversation = factory, conversation
     repl.status.model, repl.status.phase, repl.unavailable = conversation.session.model, "ready", ""
     start_permissions(repl)

@@ -82,6 +82,8 @@ class LoopFactory:
     # [/lesson 10]
     on_subagent: OnSubagent | None = None  # each subagent's progress, for the live area  # [lesson 12]
     agent: str | None = None  # `decode --agent NAME`; None: `build`, or a resumed session's own  # [lesson 12]
+    sandbox: str | None = None  # `decode --sandbox MODE`; None: the settings' `sandbox_mode`  # [lesson 14]
+    repo: str | None = None  # `decode --repo PATH|URL`: work in a clone, hand it back  # [lesson 14]
 
     def build(self, model: str | None, settings: Settings) -> Conversation:
         """The conversation for `model` (None: the default, see `LoopOptions.model`); raises what
@@ -102,6 +104,8 @@ class LoopFactory:
                 review_plan=self.review_plan,  # [lesson 10]
                 on_subagent=self.on_subagent,  # [lesson 12]
                 agent=self.agent,  # [lesson 12]
+                sandbox=self.sandbox,  # [lesson 14]
+                repo=self.repo,  # [lesson 14]
                 on_tool_output=self.on_tool_output,  # [lesson 05]
                 on_retry=self.on_retry,
             )
@@ -156,6 +160,11 @@ def start_errors() -> tuple[type[Exception], ...]:
 
     errors += (SessionError,)
     # [/lesson 08]
+    # [lesson 14]
+    from decode.sandbox.types import SandboxError  # a sandbox that cannot run here: no agent, no fall back
+
+    errors += (SandboxError,)
+    # [/lesson 14]
     return errors
 
 
@@ -201,6 +210,13 @@ async def finish_warm_up(repl: Repl, warm_up: asyncio.Future[Warm]) -> None:
 
         repl.status.context_window = warm.settings.context_window
         repl.model_choices = [warm.settings.model, *(f"{p}:" if p != "test" else p for p in PROVIDERS)]
+    # [lesson 14]
+    if warm.conversation is not None:
+        from decode.sandbox.executor import SandboxExecutor
+
+        executor = warm.conversation.loop.deps.executor
+        repl.status.sandbox = executor.mode if isinstance(executor, SandboxExecutor) else "none"
+    # [/lesson 14]
     if warm.error is None:
         repl.status.phase = "ready"
         show_session(repl, warm)  # [lesson 08]

@@ -8,6 +8,9 @@
   on 127.0.0.1 that records it: the characters of its instructions and tool schemas. Tool Search
   (ADR-0056) sends `search_tools` instead of the hundred schemas: limit 20,000 characters, the
   fixed-context budget. The same request's size with the tools sent whole is in the note.
+- Time to the first tool answer of a stdio server (start, initialize, list, one call), in process:
+  through the executor's `spawn` (ADR-0067) against fastmcp's own `StdioTransport` (lesson 11's way):
+  limit 0.1 s more; and inside bubblewrap against no sandbox, where bwrap runs: limit 0.3 s more.
 """
 
 import json
@@ -144,7 +147,85 @@ def _whole_size(many: Path, project: Path) -> int:
     return asyncio.run(listed())
 
 
+def _first_tool_times(ctx: Context) -> dict[str, list[float]]:
+    """Seconds from nothing to the first answer of `add`, per way of starting the echo server."""
+    import asyncio
+
+    from pydantic_ai.mcp import MCPToolset
+
+    from decode.config.settings import Settings
+    from decode.mcp.config import ServerConfig, parse_server
+    from decode.mcp.servers import build_servers
+
+    echo = ctx.root / "tests" / "integration" / "mcp" / "servers" / "echo_server.py"
+    raw = {"command": sys.executable, "args": [str(echo)]}
+    config = ServerConfig("echo", parse_server("echo", raw, {}), ctx.tmp / ".mcp.json", "user", raw)
+    environment = {"PATH": os.environ["PATH"]}
+    project = ctx.tmp / "project-first-tool"
+    project.mkdir(exist_ok=True)
+
+    async def through_executor(executor: object | None) -> float:
+        started = time.perf_counter()
+        servers = build_servers([config], project, environment, trusted_project=True, executor=executor)  # type: ignore[arg-type]
+        try:
+            await servers.wait_for_starting()
+            toolset = servers.servers[0].toolset
+            assert toolset is not None, servers.servers[0].reason
+            await toolset.direct_call_tool("add", {"a": 1, "b": 2})
+            return time.perf_counter() - started
+        finally:
+            await servers.close()
+
+    async def through_fastmcp() -> float:
+        from fastmcp.client.transports import StdioTransport
+
+        started = time.perf_counter()
+        log = ctx.tmp / "fastmcp-echo.log"  # its stderr, as decode's transport sends it to a log
+        transport = StdioTransport(
+            sys.executable, [str(echo)], env=environment, cwd=str(project), keep_alive=False, log_file=log
+        )
+        async with MCPToolset(transport, id="echo") as toolset:
+            await toolset.list_tools()
+            await toolset.direct_call_tool("add", {"a": 1, "b": 2})
+            return time.perf_counter() - started  # before the shutdown, as for the executor's
+
+    async def measure() -> dict[str, list[float]]:
+        ways: dict[str, object] = {"fastmcp": None, "executor": None}
+        try:
+            from decode.sandbox.backends import open_sandbox
+            from decode.sandbox.types import SandboxError, SandboxMode
+
+            sandbox = open_sandbox(SandboxMode.BWRAP, project, Settings(_env_file=None))  # type: ignore[call-arg]
+            await sandbox.start()
+            ways["bwrap"] = sandbox
+        except (ImportError, SandboxError) as exc:
+            print(f"  (bwrap cannot run here, {exc}: its figure is skipped)")
+        times: dict[str, list[float]] = {way: [] for way in ways}
+        for run in range(ctx.warmup + RUNS):
+            for way, executor in ways.items():
+                took = await (through_fastmcp() if way == "fastmcp" else through_executor(executor))
+                if run >= ctx.warmup:
+                    times[way].append(took)
+        if (sandbox := ways.get("bwrap")) is not None:
+            await sandbox.close()  # type: ignore[attr-defined]
+        return times
+
+    return asyncio.run(measure())
+
+
+def _first_tool_figures(ctx: Context) -> Iterator[Figure]:
+    times = {way: statistics.median(runs) for way, runs in _first_tool_times(ctx).items()}
+    note = f"median of {RUNS}: executor {times['executor']:.3f} s, fastmcp's StdioTransport {times['fastmcp']:.3f} s"
+    yield Figure("first MCP tool answer: executor's spawn minus fastmcp's", times["executor"] - times["fastmcp"],
+                 "s", limit=0.1, note=note)  # fmt: skip
+    if "bwrap" in times:
+        note = f"median of {RUNS}: bwrap {times['bwrap']:.3f} s, none {times['executor']:.3f} s"
+        yield Figure("first MCP tool answer: bwrap minus none", times["bwrap"] - times["executor"], "s", limit=0.3,
+                     note=note)  # fmt: skip
+
+
 def benchmarks(ctx: Context) -> Iterator[Figure]:
+    yield from _first_tool_figures(ctx)
     yield from _prompt_figures(ctx)
     size, offered, whole = _request_size(ctx)
     note = f"{offered} tools offered, `search_tools` among them; the 100 MCP schemas alone, sent whole: {whole:,} chars"

@@ -84,9 +84,9 @@ def test_pass_env_reads_names_separated_by_commas_or_a_json_list(
     assert Settings().pass_env == names
 
 
-def test_pass_env_comes_from_dotenv_too(project: Path) -> None:
+def test_pass_env_never_comes_from_a_project_dotenv(project: Path) -> None:
     (project / ".env").write_text("DECODE_PASS_ENV=GITHUB_TOKEN,NPM_TOKEN\n")
-    assert Settings().pass_env == ["GITHUB_TOKEN", "NPM_TOKEN"]
+    assert Settings().pass_env == []  # a repository cannot ask for your tokens (ADR-0068)
 
 
 def test_a_broken_json_pass_env_names_the_variable(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -120,3 +120,22 @@ def test_agents_files_are_not_capped(tmp_path: Path, write: WriteText) -> None:
 
 def test_keep_newest_leaves_short_text_alone() -> None:
     assert keep_newest("a\nb", 100) == ("a\nb", 0)
+
+
+def test_a_link_to_markdown_is_read(tmp_path: Path, write: WriteText) -> None:
+    write(tmp_path / "CLAUDE.md", "shared rules")
+    (tmp_path / "AGENTS.md").symlink_to("CLAUDE.md")  # how many projects share one file between agents
+
+    assert [file.text for file in load_memory(tmp_path)] == ["shared rules"]
+
+
+@pytest.mark.parametrize("target", [".env", "credentials"])
+def test_a_link_to_anything_else_is_skipped_with_a_warning(
+    tmp_path: Path, write: WriteText, caplog: pytest.LogCaptureFixture, target: str
+) -> None:
+    # Planted by a repository (git keeps symlinks) or a sandboxed command: every request would carry it.
+    write(tmp_path / target, "GEMINI_API_KEY=sk-secret")
+    (tmp_path / "AGENTS.md").symlink_to(target)
+
+    assert load_memory(tmp_path) == []
+    assert "not a Markdown file; skipped" in caplog.text

@@ -94,9 +94,12 @@ async def test_bypass_corpus(case: dict, corpus_places: dict[str, Path]) -> None
         (corpus_places["workspace"] / ".decode" / "settings.json").unlink()
     gate = PermissionGate.from_settings(corpus_places["workspace"], mode=mode, secret_files=SECRET_FILES)
     assert gate.problems == []
+    gate.network_isolated = case.get("sandbox", False)  # lesson 14: a sandbox without network
     traits = corpus_traits(case["tool"])
     argument = fill(case["arg"], corpus_places)
     args = {argument_key(traits): argument} if argument else {}
+    if "network" in case:
+        args["network"] = case["network"]
 
     verdict = await gate.check(case["tool"], args, traits)
 
@@ -122,6 +125,7 @@ CLASSES = {
     "secrets": 25,
     "still-allowed": 15,
     "read-only": 120,
+    "network": 15,
 }
 
 
@@ -132,7 +136,17 @@ def test_the_corpus_is_large_enough_and_covers_every_decision_and_class() -> Non
     counts = {name: sum(case["class"] == name for case in cases) for name in CLASSES}
     assert {case["class"] for case in cases} == set(CLASSES)
     assert all(counts[name] >= least for name, least in CLASSES.items()), counts
-    keys = {(case["tool"], case["arg"], case.get("mode", "default"), case.get("rules")) for case in cases}
+    keys = {
+        (
+            case["tool"],
+            case["arg"],
+            case.get("mode", "default"),
+            case.get("rules"),
+            case.get("network"),
+            case.get("sandbox"),
+        )
+        for case in cases
+    }
     assert len(keys) == len(cases)
 
 

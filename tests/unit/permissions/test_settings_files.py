@@ -132,7 +132,7 @@ def test_always_never_overwrites_a_broken_local_file(project: Path) -> None:
 
 # --- Broken files fail safe (ADR-0042) ----------------------------------------------------------
 
-REFUSED = {"Bash", "Read", "Edit", "Write", "Glob", "Grep", "WebFetch"}
+REFUSED = {"Bash", "Read", "Edit", "Write", "Glob", "Grep", "WebFetch", "Lsp"}
 GOOD = {"permissions": {"deny": ["Bash(rm:*)", "Read(.env)"], "allow": ["Bash(git status)"]}}
 
 

@@ -39,6 +39,7 @@ class RunOnlyExecutor(CommandExecutor):
         cwd: Path | None = None,
         env: Mapping[str, str] | None = None,
         stdin: bytes | None = None,
+        network: bool = False,  # nothing isolates it here
     ) -> ExecResult:
         return await run_process(
             argv,

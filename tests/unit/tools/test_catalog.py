@@ -20,6 +20,7 @@ def test_the_default_tools_and_their_kinds() -> None:
         "todo_write": ToolKind.SIDE_EFFECT_FREE,
         "ask_user": ToolKind.SIDE_EFFECT_FREE,
         "exit_plan_mode": ToolKind.SIDE_EFFECT_FREE,
+        "lsp": ToolKind.READ_ONLY,
     }
 
 

@@ -1,0 +1,65 @@
+"""What a project's `.env` may not set: settings that start programs, pass credentials, send data away.
+
+The `.env` in the launch directory belongs to whoever wrote the repository, and cloning a stranger's
+repository and running `decode` in it must not let that stranger start a program on this machine
+(`DECODE_LSP_SERVERS`), route every prompt to their server (`OPENAI_BASE_URL`), hand them the user's
+tokens (`DECODE_PASS_ENV`) or loosen decode's sandbox. Such a field is marked where it is declared,
+`Field(..., json_schema_extra=user_only("why"))`; its value in a `.env` is dropped before pydantic
+sees it and the user is told once which variable, why, and where to set it instead. The
+environment and arguments still set it: those are the user's own. Keys stay settable from `.env`:
+that is what the file is for, and a key alone sends nothing anywhere.
+"""
+
+import logging
+from collections.abc import Mapping
+
+from pydantic import AliasChoices
+from pydantic.json_schema import JsonDict
+from pydantic_settings import BaseSettings
+
+logger = logging.getLogger(__name__)
+
+USER_ONLY = "user_only"
+"""The `json_schema_extra` key that marks a field, its value the reason shown to the user."""
+
+_told: set[str] = set()  # variables already warned about in this process: once is enough
+
+
+def user_only(why: str) -> JsonDict:
+    """The `json_schema_extra` of a field no project `.env` may set; `why` ends "… because it {why}"."""
+    return {USER_ONLY: why}
+
+
+def user_only_names(settings_cls: type[BaseSettings]) -> dict[str, str]:
+    """Each environment variable name (lower case) of a user-only field, with the reason."""
+    names: dict[str, str] = {}
+    for name, field in settings_cls.model_fields.items():
+        extra = field.json_schema_extra
+        if not isinstance(extra, dict) or USER_ONLY not in extra:
+            continue
+        alias = field.validation_alias
+        choices = alias.choices if isinstance(alias, AliasChoices) else [alias or name]
+        names.update((str(choice).lower(), str(extra[USER_ONLY])) for choice in choices)
+    return names
+
+
+def project_values(found: Mapping[str, str | None], settings_cls: type[BaseSettings]) -> dict[str, str | None]:
+    """`found` (a `.env`'s variables, names in lower case) without the user-only ones, each one logged."""
+    fenced = user_only_names(settings_cls)
+    kept: dict[str, str | None] = {}
+    for name, value in found.items():
+        why = fenced.get(name.lower())
+        if why is None:
+            kept[name] = value
+            continue
+        variable = name.upper()
+        if variable not in _told:
+            _told.add(variable)
+            logger.warning(
+                "ignored %s from the project's .env: it %s, and a repository must not decide that for you; "
+                "if you mean it, set it in your shell's environment (export %s=…)",
+                variable,
+                why,
+                variable,
+            )
+    return kept

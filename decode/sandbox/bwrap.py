@@ -1,0 +1,307 @@
+"""The bubblewrap backend: each command in its own throw-away Linux namespaces, on this machine.
+
+What a command inside sees (`sandbox_argv`):
+
+- the host's `/` read-only (`--ro-bind / /`), with a fresh `/dev`, its own `/proc`, a private,
+  empty `/tmp` that vanishes with it, and an empty `/run` (where host services' sockets live);
+- the Workspace writable, at the same path (file tools then need no translation), except the
+  protected paths (`decode/sandbox/protected.py`), bound read-only over it; one that does not
+  exist yet gets `/dev/null` bound there, so it cannot be created, and the empty placeholder
+  bwrap leaves on the host is removed once no sandboxed process is left;
+- `.env` files (the launch directory's and the Workspace's) and the usual credential files of
+  the user's home (`~/.ssh`, `~/.git-credentials`…) replaced by nothing: the host is readable;
+- no network (`--unshare-net`: only a loopback of its own) unless this one command may have it;
+  its own pid, IPC and hostname namespaces, no capabilities, a new session (no terminal to type
+  into), and death with decode (`--die-with-parent`).
+
+The environment reaches the command through bwrap's own (never `--setenv`, whose values would
+show in the process list). bwrap runs under `run_process`, so timeouts and leftovers are handled
+as for any command: killing bwrap, pid 1 of the namespace, kills everything in it.
+"""
+
+import contextlib
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from decode.config.settings import Settings
+from decode.entities.executor import ExecResult, OutputCallback, Process
+from decode.sandbox.protected import PROTECTED, protected_paths
+from decode.sandbox.types import SandboxError, SandboxMode
+from decode.tools.process import SpawnedProcess, run_process, spawn_process
+
+PREFLIGHT_TIMEOUT_S = 10.0
+HOME_CREDENTIALS = (
+    ".ssh",
+    ".gnupg",
+    ".aws",
+    ".azure",
+    ".docker",
+    ".kube",
+    ".config/gh",
+    ".config/gcloud",
+    ".config/hub",
+    ".git-credentials",
+    ".netrc",
+    ".pypirc",
+    ".npmrc",
+    ".modal.toml",
+    ".decode",  # the user's mcp.json hands servers their tokens in `env`
+    ".claude",
+    ".codex",
+    ".cache/huggingface",
+    ".huggingface",
+    ".kaggle",
+    ".vault-token",
+    ".terraform.d",
+    ".cargo/credentials",
+    ".cargo/credentials.toml",
+    ".gem/credentials",
+    ".pgpass",
+    ".my.cnf",
+    ".s3cfg",
+    ".password-store",
+    ".local/share/keyrings",
+    ".config/op",
+    ".config/rclone",
+    ".bash_history",  # `export TOKEN=…` typed once stays here
+    ".zsh_history",
+    ".python_history",
+)
+"""Files and directories of the user's home hidden inside (the rest of it stays readable)."""
+
+
+def hidden_paths(workspace: Path, env_file: Path, home: Path | None) -> list[Path]:
+    """Existing host paths a sandboxed command must not read: `.env` files and home credentials."""
+    candidates: list[Path] = []
+    for folder in {workspace, env_file.parent}:
+        with contextlib.suppress(OSError):
+            candidates += [entry for entry in folder.iterdir() if _env_file(entry.name)]
+    if home is not None:
+        candidates += [home / name for name in HOME_CREDENTIALS]
+    return [hidden for path in candidates if (hidden := _to_hide(path, workspace)) is not None]
+
+
+def _to_hide(path: Path, workspace: Path) -> Path | None:
+    """`path`, or for a symlink (`.env -> config/prod.env`) the file it leads to, which is what a
+    read gets; None when nothing is there or the link leads to the Workspace or above it."""
+    if not path.is_symlink():
+        return path if os.path.lexists(path) else None
+    target = Path(os.path.realpath(path))
+    if not target.exists() or workspace.is_relative_to(target):
+        return None
+    return target
+
+
+def _env_file(name: str) -> bool:
+    """`.env`, `.env.local`…, but not a template (`.env.example`) the project keeps in git."""
+    if name != ".env" and not name.startswith(".env."):
+        return False
+    return name.rpartition(".")[2] not in {"example", "sample", "template", "dist"}
+
+
+def sandbox_argv(
+    bwrap: str,
+    argv: Sequence[str],
+    *,
+    workspace: Path,
+    cwd: Path,
+    network: bool,
+    hidden: Sequence[Path] = (),
+    placeholders: Sequence[Path] = (),
+    shared: Sequence[Path] = (),
+) -> list[str]:
+    """The bwrap command line that runs `argv` in the sandbox (see the module docstring).
+
+    `placeholders`: protected paths that do not exist yet, made uncreatable with `/dev/null`;
+    `shared`: host files the command reads at the same path (under `/tmp` too).
+    """
+    args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+    # Host services listen on sockets in /run (docker.sock: root on the host; D-Bus, containerd), and
+    # a read-only bind does not stop connect(): hidden, but for the resolver's file if it lives there.
+    args += ["--tmpfs", "/run", *_resolver_binds()]
+    for path in shared:
+        args += ["--ro-bind", str(path), str(path)]
+    for path in hidden:  # before the Workspace bind: a hidden file inside it stays hidden
+        args += ["--tmpfs", str(path)] if path.is_dir() else ["--ro-bind", "/dev/null", str(path)]
+    args += ["--bind", str(workspace), str(workspace)]
+    if (git := workspace / ".git").is_dir():
+        # A mount point cannot be renamed: without this, `mv .git x && mkdir .git` would make a
+        # repository whose config (not protected) host-side git then reads.
+        args += ["--bind", str(git), str(git)]
+    for path in protected_paths(workspace):
+        if path in placeholders:
+            args += ["--ro-bind", "/dev/null", str(path)]
+        elif os.path.lexists(path):
+            args += ["--ro-bind", str(path), str(path)]
+    for path in hidden:  # and again on top of the Workspace, for `.env` inside it
+        if path.is_relative_to(workspace):
+            args += ["--tmpfs", str(path)] if path.is_dir() else ["--ro-bind", "/dev/null", str(path)]
+    args += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+    if not network:
+        args.append("--unshare-net")
+    args += ["--cap-drop", "ALL", "--die-with-parent", "--new-session", "--chdir", str(cwd), "--", *argv]
+    return args
+
+
+class BwrapBackend:
+    """Commands in bubblewrap on this machine; the Workspace bind-mounted at its own path."""
+
+    mode = SandboxMode.BWRAP
+
+    def __init__(self, workspace: Path, settings: Settings) -> None:
+        self.workspace = workspace
+        self.host_workspace: Path | None = workspace
+        self.settings = settings
+        self.bwrap = "bwrap"
+        self._spawned: list[SpawnedProcess] = []
+        self._exclude: Path | None = None
+        self._starting = 0  # commands running and servers being spawned: they hold the placeholders
+        self._placeholders: set[Path] = set()
+
+    def preflight(self) -> None:
+        found = shutil.which("bwrap")
+        if found is None:
+            raise SandboxError(
+                "--sandbox bwrap: `bwrap` is not on PATH. Install bubblewrap (Debian/Ubuntu: "
+                "`apt install bubblewrap`), or choose another --sandbox. decode does not run unsandboxed instead."
+            )
+        self.bwrap = found
+        probe = sandbox_argv(found, ["true"], workspace=self.workspace, cwd=self.workspace, network=False)
+        try:
+            done = subprocess.run(probe, capture_output=True, timeout=PREFLIGHT_TIMEOUT_S, check=False, env={})
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise SandboxError(f"--sandbox bwrap: bubblewrap could not run: {exc}") from exc
+        if done.returncode != 0:
+            why = done.stderr.decode("utf-8", errors="replace").strip() or f"exit code {done.returncode}"
+            raise SandboxError(
+                f"--sandbox bwrap: bubblewrap cannot create a sandbox here: {why}. It needs user namespaces "
+                "(or root); inside a container, run that container with them allowed."
+            )
+
+    async def start(self) -> None:
+        # Protected directories that decode itself would create anyway exist before any command,
+        # so they are bound read-only (not left creatable, not placeholder files).
+        with contextlib.suppress(OSError):
+            (self.workspace / ".decode").mkdir(exist_ok=True)
+            if (self.workspace / ".git").is_dir():
+                (self.workspace / ".git" / "hooks").mkdir(exist_ok=True)
+        if self._exclude is None:
+            # Placeholders are device nodes: `git add -A` inside would fail on them. Git ignores them.
+            fd, name = tempfile.mkstemp(prefix="decode-sandbox-", suffix=".gitignore")
+            with os.fdopen(fd, "w") as handle:
+                handle.write("".join(f"{name}\n" for name in PROTECTED if "/" not in name))
+            self._exclude = Path(name)
+
+    def _environment(self, env: Mapping[str, str]) -> dict[str, str]:
+        """`env` plus what git inside needs: the placeholders ignored, a parent repository found."""
+        extra = {"GIT_DISCOVERY_ACROSS_FILESYSTEM": "1"}  # the Workspace is a mount point
+        if self._exclude is not None:
+            extra |= {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "core.excludesFile"}
+            extra["GIT_CONFIG_VALUE_0"] = str(self._exclude)
+        return {**env, **extra}
+
+    def _argv(self, argv: Sequence[str], cwd: Path, network: bool) -> tuple[list[str], list[Path]]:
+        home = os.environ.get("HOME")
+        hidden = hidden_paths(self.workspace, self.settings.env_file, Path(home) if home else None)
+        placeholders = [path for path in protected_paths(self.workspace) if not os.path.lexists(path)]
+        args = sandbox_argv(
+            self.bwrap,
+            argv,
+            workspace=self.workspace,
+            cwd=cwd,
+            network=network,
+            hidden=hidden,
+            placeholders=placeholders,
+            shared=[self._exclude] if self._exclude is not None else [],
+        )
+        return args, placeholders
+
+    async def run(
+        self,
+        argv: Sequence[str],
+        *,
+        timeout: float,  # noqa: ASYNC109 (the sandbox must die with it, not just this task)
+        on_stdout: OutputCallback,
+        on_stderr: OutputCallback,
+        cwd: Path,
+        env: Mapping[str, str],
+        stdin: bytes | None,
+        network: bool,
+    ) -> ExecResult:
+        self._starting += 1
+        args, placeholders = self._argv(argv, cwd, network)
+        self._placeholders.update(placeholders)
+        try:
+            return await run_process(
+                args,
+                cwd=cwd,
+                env=self._environment(env),
+                timeout=timeout,
+                on_stdout=on_stdout,
+                on_stderr=on_stderr,
+                stdin=stdin,
+            )
+        finally:
+            self._starting -= 1
+            self._release_placeholders()
+
+    async def spawn(self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str]) -> Process:
+        self._starting += 1
+        try:
+            args, placeholders = self._argv(argv, cwd, network=False)  # its placeholders stay while it runs
+            self._placeholders.update(placeholders)
+            process = await spawn_process(args, cwd=cwd, env=self._environment(env))
+            self._spawned.append(process)
+        finally:
+            self._starting -= 1
+        return process
+
+    def _release_placeholders(self) -> None:
+        """Remove the placeholders once no sandboxed process is left: every sandbox binds the ones
+        it finds, and unlinking a file unbinds it in every sandbox (then it could be created there)."""
+        if self._starting or any(process.returncode is None for process in self._spawned):
+            return
+        _remove_placeholders(sorted(self._placeholders))
+        self._placeholders.clear()
+
+    async def close(self) -> None:
+        spawned, self._spawned = self._spawned, []
+        for process in spawned:
+            if process.returncode is None:
+                process.kill()
+        for process in spawned:
+            with contextlib.suppress(ProcessLookupError):
+                await process.wait()
+        _remove_placeholders(sorted(self._placeholders))  # only what bwrap made: a user's empty file stays
+        self._placeholders.clear()
+        if self._exclude is not None:
+            self._exclude.unlink(missing_ok=True)
+            self._exclude = None
+
+
+def _resolver_binds() -> list[str]:
+    """`/etc/resolv.conf`'s target, bound back when it is under the hidden /run (systemd-resolved)."""
+    target = os.path.realpath("/etc/resolv.conf")
+    if target.startswith("/run/") and os.path.isfile(target):
+        return ["--ro-bind", target, target]
+    return []
+
+
+def _is_placeholder(path: Path) -> bool:
+    """An empty regular file bwrap made as a mount point for `/dev/null`."""
+    try:
+        info = path.lstat()
+    except OSError:
+        return False
+    return info.st_size == 0 and path.is_file() and not path.is_symlink()
+
+
+def _remove_placeholders(paths: Sequence[Path]) -> None:
+    for path in paths:
+        if _is_placeholder(path):
+            with contextlib.suppress(OSError):
+                path.unlink()

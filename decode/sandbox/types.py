@@ -1,0 +1,72 @@
+"""The sandbox seam: what every backend (bwrap, docker, modal) provides, and nothing more.
+
+A backend only starts, runs, spawns and closes. Environment, protected paths and file operations
+live once in `SandboxExecutor` (`decode/sandbox/executor.py`), so no backend type leaks upward.
+"""
+
+from collections.abc import Mapping, Sequence
+from enum import StrEnum
+from pathlib import Path
+from typing import Protocol
+
+from decode.entities.executor import ExecResult, OutputCallback, Process
+
+
+class SandboxMode(StrEnum):
+    """Where the agent's commands run: `none` is this machine, unsandboxed (today's behaviour)."""
+
+    NONE = "none"
+    BWRAP = "bwrap"
+    DOCKER = "docker"
+    MODAL = "modal"
+
+
+class SandboxError(Exception):
+    """A sandbox that cannot start or run; the message says why and what to do."""
+
+
+class SandboxBackend(Protocol):
+    """One kind of sandbox. Constructed cheaply (no I/O); `preflight()` and `start()` do the work.
+
+    `workspace` is the Workspace as commands inside see it; `host_workspace` the same directory on
+    this machine when it is bind-mounted (bwrap, docker: then file operations are direct host I/O),
+    None when the Workspace is remote (modal: file operations run as commands inside).
+    """
+
+    mode: SandboxMode
+    workspace: Path
+    host_workspace: Path | None
+
+    def preflight(self) -> None:
+        """Check, synchronously and quickly, that this backend can run here; `SandboxError` if not.
+
+        Called when the loop is built, so `decode --sandbox X` refuses at once: never a fall back."""
+        ...
+
+    async def start(self) -> None:
+        """Bring the sandbox up (a container, a Modal sandbox); `SandboxError` if it cannot."""
+        ...
+
+    async def run(
+        self,
+        argv: Sequence[str],
+        *,
+        timeout: float,  # noqa: ASYNC109 (the program must die with it, not just this task)
+        on_stdout: OutputCallback,
+        on_stderr: OutputCallback,
+        cwd: Path,
+        env: Mapping[str, str],
+        stdin: bytes | None,
+        network: bool,
+    ) -> ExecResult:
+        """Run a program inside to completion (see `CommandExecutor.run`); `env` is the whole
+        environment (nothing else passes); `network` lets this one command reach the network."""
+        ...
+
+    async def spawn(self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str]) -> Process:
+        """Start a long-lived program inside with pipes (an LSP or MCP server); no network."""
+        ...
+
+    async def close(self) -> None:
+        """Stop everything still running inside and release the sandbox; safe to call twice."""
+        ...

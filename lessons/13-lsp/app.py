@@ -1,0 +1,3 @@
+from lib import size
+
+count: int = size("abc")

@@ -1,0 +1,3 @@
+def size(text: str) -> int:
+    """How many characters `text` has."""
+    return len(text)

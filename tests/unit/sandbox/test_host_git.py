@@ -1,0 +1,48 @@
+"""The environment host-side git runs in: nothing that points it at another repository or config,
+none of decode's own keys, no terminal prompt; and in the private phase, no user or system config."""
+
+import os
+
+from decode.sandbox.host_git import OVERRIDES, git_environment
+
+HOST = {
+    "PATH": "/usr/bin",
+    "HOME": "/home/u",
+    "SSH_AUTH_SOCK": "/run/agent",
+    "GIT_DIR": "/elsewhere/.git",
+    "GIT_WORK_TREE": "/elsewhere",
+    "GIT_CONFIG_PARAMETERS": "'core.fsmonitor'='evil'",
+    "GIT_CONFIG_COUNT": "1",
+    "GIT_CONFIG_KEY_0": "core.fsmonitor",
+    "GIT_CONFIG_VALUE_0": "evil",
+    "GIT_SSH_COMMAND": "ssh -i ~/.ssh/deploy",
+    "GEMINI_API_KEY": "secret",
+}
+
+
+def test_the_push_keeps_the_hosts_credentials_but_not_what_locates_another_repository() -> None:
+    env = git_environment(HOST, private=False, drop=frozenset({"GEMINI_API_KEY"}))
+
+    assert env["SSH_AUTH_SOCK"] == "/run/agent"
+    assert env["GIT_SSH_COMMAND"] == "ssh -i ~/.ssh/deploy"
+    assert env["HOME"] == "/home/u"  # the global config, with its credential helper
+    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0"):
+        assert name not in env
+    assert "GEMINI_API_KEY" not in env
+    assert env["GIT_TERMINAL_PROMPT"] == "0"
+    assert "GIT_CONFIG_GLOBAL" not in env
+    assert "GIT_CONFIG_NOSYSTEM" not in env
+
+
+def test_the_private_phase_reads_no_config_but_decodes_own_repository() -> None:
+    env = git_environment(HOST, private=True, git_dir=os.sep + "h.git", work_tree=os.sep + "ws")
+
+    assert env["GIT_CONFIG_NOSYSTEM"] == "1"
+    assert env["GIT_CONFIG_GLOBAL"] == os.devnull
+    assert env["GIT_DIR"] == "/h.git"
+    assert env["GIT_WORK_TREE"] == "/ws"
+
+
+def test_every_command_line_turns_hooks_and_fsmonitor_off() -> None:
+    assert "core.hooksPath=/dev/null" in OVERRIDES
+    assert "core.fsmonitor=false" in OVERRIDES

@@ -1,0 +1,130 @@
+"""`/ship` and the hand-back at exit, in a real REPL with a real `--repo` clone and real git."""
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from decode.tui.ship import check_repo
+
+
+def git(cwd: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
+    return done.stdout.strip()
+
+
+@pytest.fixture
+def source(tmp_path: Path) -> Path:
+    (Path(os.environ["HOME"]) / ".gitconfig").write_text("[user]\n\tname = Host\n\temail = h@x\n", encoding="utf-8")
+    repo = tmp_path / "source"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "a.txt").write_text("a\n", encoding="utf-8")
+    git(repo, "add", "a.txt")
+    git(repo, "commit", "-qm", "first")
+    return repo
+
+
+async def test_ship_pushes_the_branch_and_leaving_ships_what_came_after(start_repl, script, source: Path) -> None:
+    model = script(
+        [
+            {"tool_calls": [{"name": "write", "args": {"path": "one.txt", "content": "1\n"}}]},
+            {"text": "wrote one"},
+            {"tool_calls": [{"name": "write", "args": {"path": "two.txt", "content": "2\n"}}]},
+            {"text": "wrote two"},
+        ]
+    )
+    session = await start_repl(model, repo=str(source), permission_mode="bypass")
+    await session.warm()
+    workspace = session.repl.conversation.workspace
+    branch = workspace.branch
+    session.send("write one")
+    await session.wait_for("wrote one")
+
+    session.send("/ship")
+    await session.wait_for(f"hand-back: shipped {branch} — 1 commit, 1 file")
+
+    assert git(source, "show", f"{branch}:one.txt") == "1"
+    session.send("/status")
+    await session.wait_for(f"workspace: {workspace.path} (a clone of {source}; /ship pushes {branch})")
+    session.send("write two")
+    await session.wait_for("wrote two")
+    session.send("/quit")
+    assert await session.exit_code() == 0
+    assert f"hand-back: shipped {branch} — 2 commits, 2 files" in session.output()
+    assert git(source, "show", f"{branch}:two.txt") == "2"
+    assert not (source / "one.txt").exists()  # the source's checkout is untouched
+
+
+async def test_ship_without_a_repo_says_there_is_nothing_to_ship(start_repl, script) -> None:
+    session = await start_repl(script([{"text": "ok"}]))
+    await session.warm()
+
+    session.send("/ship")
+
+    await session.wait_for("nothing to ship: decode works in this directory itself")
+
+
+async def test_a_failed_push_is_an_error_that_says_where_the_branch_is(start_repl, script, source: Path) -> None:
+    hook = source / ".git" / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\nexit 1\n", encoding="utf-8")
+    hook.chmod(0o755)
+    model = script([{"tool_calls": [{"name": "write", "args": {"path": "x.txt", "content": "x\n"}}]}, {"text": "ok"}])
+    session = await start_repl(model, repo=str(source), permission_mode="bypass")
+    await session.warm()
+    workspace = session.repl.conversation.workspace
+    session.send("go")
+    await session.wait_for("ok")
+
+    session.send("/ship")
+
+    await session.wait_for(f"the branch {workspace.branch} is kept in {workspace.handback_repository}")
+    assert "committed (not pushed)" in session.output()
+
+
+def test_check_repo(tmp_path: Path) -> None:
+    assert check_repo(tmp_path, str(tmp_path)) is None
+    assert check_repo(tmp_path, "https://example.com/r.git") is None
+    assert check_repo(tmp_path, "missing") == "--repo missing: no such directory"
+
+
+async def test_resume_hands_back_the_workspace_it_leaves(start_repl, script, source: Path) -> None:
+    first = await start_repl(script([{"text": "first"}]), repo=str(source), permission_mode="bypass")
+    await first.warm()
+    first.send("hello")
+    await first.wait_for("first")
+    earlier = first.repl.conversation.session.session_id
+    first.send("/quit")
+    assert await first.exit_code() == 0
+    model = script([{"tool_calls": [{"name": "write", "args": {"path": "w.txt", "content": "w\n"}}]}, {"text": "ok"}])
+    second = await start_repl(model, repo=str(source), permission_mode="bypass")
+    await second.warm()
+    leaving = second.repl.conversation.workspace
+    second.send("go")
+    await second.wait_for("ok")
+
+    second.send(f"/resume {earlier}")
+
+    await second.wait_for(f"resumed session {earlier}")
+    assert f"hand-back: shipped {leaving.branch} — 1 commit, 1 file" in second.output()
+    assert git(source, "show", f"{leaving.branch}:w.txt") == "w"
+    assert second.repl.conversation.workspace.session_id == earlier
+
+
+async def test_a_commit_subject_with_escape_sequences_is_shown_not_obeyed(start_repl, script, source: Path) -> None:
+    command = (
+        "echo x > x.txt && git add x.txt && git -c user.name=m -c user.email=m@x commit -qm $'evil\\x1b]0;owned\\x07'"
+    )
+    model = script([{"tool_calls": [{"name": "bash", "args": {"command": command}}]}, {"text": "ok"}])
+    session = await start_repl(model, repo=str(source), permission_mode="bypass")
+    await session.warm()
+    session.send("go")
+    await session.wait_for("ok")
+
+    session.send("/ship")
+
+    output = await session.wait_for("hand-back: shipped")
+    assert "evil␛]0;owned␇" in output
+    assert "\x1b]0;" not in output
