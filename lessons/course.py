@@ -27,6 +27,11 @@ from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# A notebook imports this first, from its lesson's folder; it may `os.chdir()` into a scratch
+# project later, and `from exercises import …` must still find that folder's files.
+if Path.cwd().parent == ROOT / "lessons" and str(Path.cwd()) not in sys.path:
+    sys.path.insert(0, str(Path.cwd()))
+
 
 class Source:
     """Code that displays as highlighted Markdown in Jupyter and as plain text everywhere else."""

@@ -225,6 +225,12 @@ def build_loop(options: LoopOptions) -> Conversation:
     # [lesson 04]
     # [lesson 05]
     # [lesson 14]
+    # A resumed session stays in the sandbox it started in, unless `sandbox` says otherwise.
+    header = session.log.header
+    if options.resume is not None and options.sandbox is None and header.sandbox:
+        options = replace(options, sandbox=header.sandbox)
+    elif options.parent is None and not session.log.path.exists():
+        header.sandbox = options.sandbox or settings.sandbox_mode
     # A `--repo` clone named after the session (a resumed one goes on in its own); a subagent
     # works in its parent's. `WorkspaceError` (a `SandboxError`): the clone failed.
     repo = options.repo or settings.sandbox_repo

@@ -75,6 +75,7 @@ class SessionHeader(_Record):
     mode: str | None = None
     """The permission mode the session started in (`default`, `plan`…), when the front end has one."""
     agent: str | None = None  # the Primary Agent it started as (None: before there were agents)  # [lesson 12]
+    sandbox: str | None = None  # the sandbox it runs in (`bwrap`…): a resumed session stays in it  # [lesson 14]
     created_at: datetime = Field(default_factory=_now)
 
 

@@ -300,7 +300,8 @@ class PermissionGate:
         parts = [await self._command_part(check) for check in analysis.checks]
         # [lesson 14]
         if network:  # each command needs the network granted too: a Network rule, never the read-only list
-            parts += [_Part(f"network for {check.text}", (NETWORK_RULE,), check=check) for check in analysis.checks]
+            # First, so the question the user answers says it grants the network.
+            parts[:0] = [_Part(f"network for {check.text}", (NETWORK_RULE,), check=check) for check in analysis.checks]
         # [/lesson 14]
         if analysis.opaque and self.mode is Mode.BYPASS:
             # Something runs that no one can name, and no hazard asks in bypass: a Bash deny may match it.

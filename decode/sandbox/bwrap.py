@@ -23,6 +23,7 @@ import contextlib
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -45,6 +46,7 @@ HOME_CREDENTIALS = (
     ".config/gcloud",
     ".config/hub",
     ".git-credentials",
+    ".config/git/credentials",  # git's second place for them
     ".netrc",
     ".pypirc",
     ".npmrc",
@@ -67,11 +69,36 @@ HOME_CREDENTIALS = (
     ".local/share/keyrings",
     ".config/op",
     ".config/rclone",
+    ".gemini",
+    ".config/opencode",
+    ".local/share/opencode",
+    ".config/github-copilot",
+    # Start-up files, where keys are exported (`bash -c` reads none of them).
+    ".profile",
+    ".bashrc",
+    ".bash_profile",
+    ".zshrc",
+    ".zshenv",
+    ".zprofile",
+    ".config/fish",
     ".bash_history",  # `export TOKEN=…` typed once stays here
     ".zsh_history",
     ".python_history",
 )
 """Files and directories of the user's home hidden inside (the rest of it stays readable)."""
+
+
+KERNEL_PROC_PATHS = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs")
+"""Parts of /proc that change the host's kernel, not the sandbox's processes."""
+
+
+def python_under_tmp() -> list[Path]:
+    """decode's own Python (its venv, its interpreter) where it lives under `/tmp`, which the sandbox
+    replaces with an empty one: the tools decode starts from there (`rg`, `ty`, an MCP server in
+    the venv) must still run inside."""
+    tmp = Path("/tmp")
+    places = {Path(sys.prefix), Path(sys.base_prefix), Path(os.path.realpath(sys.executable)).parent.parent}
+    return sorted(place for place in places if place.is_relative_to(tmp) and place != tmp)
 
 
 def hidden_paths(workspace: Path, env_file: Path, home: Path | None) -> list[Path]:
@@ -120,6 +147,10 @@ def sandbox_argv(
     `shared`: host files the command reads at the same path (under `/tmp` too).
     """
     args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+    # A fresh /proc is writable where the kernel's own settings live: as root, `kernel.core_pattern`
+    # alone runs a program on the host. Read-only, as Docker masks them.
+    for kernel in KERNEL_PROC_PATHS:
+        args += ["--ro-bind-try", kernel, kernel]
     # Host services listen on sockets in /run (docker.sock: root on the host; D-Bus, containerd), and
     # a read-only bind does not stop connect(): hidden, but for the resolver's file if it lives there.
     args += ["--tmpfs", "/run", *_resolver_binds()]
@@ -216,7 +247,7 @@ class BwrapBackend:
             network=network,
             hidden=hidden,
             placeholders=placeholders,
-            shared=[self._exclude] if self._exclude is not None else [],
+            shared=[*([self._exclude] if self._exclude is not None else []), *python_under_tmp()],
         )
         return args, placeholders
 

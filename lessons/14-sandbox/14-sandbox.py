@@ -28,9 +28,10 @@
 #
 # The agents you may know do the same: Claude Code's sandboxed bash uses bubblewrap on Linux and
 # Seatbelt on macOS, with filesystem writes limited to the project and network through a proxy;
-# Codex CLI runs commands under Seatbelt on macOS and Landlock with seccomp on Linux, writable
-# workspace, network off by default. decode uses bubblewrap locally, Docker for a container, and
-# Modal for a machine elsewhere, all behind one seam.
+# Codex CLI runs commands under Seatbelt on macOS and bubblewrap with seccomp on Linux (Landlock
+# before that): a writable workspace with a read-only `.git`, network off by default. decode uses
+# bubblewrap locally, Docker for a container, and Modal for a machine elsewhere, all behind one
+# seam.
 #
 # No key and no network here: the model is scripted; the sandboxes are real (bubblewrap runs in CI).
 

@@ -63,7 +63,7 @@ def check_bwrap_argv(bwrap_argv: Callable[[str, Path, list[Path]], list[str]]) -
     Workspace writable, the protected paths read-only inside it, and no network."""
 
     def test() -> None:
-        with tempfile.TemporaryDirectory(prefix="decode-exercise14-") as folder:
+        with tempfile.TemporaryDirectory(prefix="decode-exercise14-", dir="/tmp") as folder:  # the /tmp that is hidden
             workspace = Path(folder).resolve() / "workspace"
             (workspace / ".git" / "hooks").mkdir(parents=True)
             (workspace / ".bashrc").write_text("# yours\n")
@@ -81,6 +81,7 @@ def check_bwrap_argv(bwrap_argv: Callable[[str, Path, list[Path]], list[str]]) -
             )
             assert not runs(f"echo x >> {workspace}/.bashrc"), "appending to the protected .bashrc worked"
             assert (workspace / ".bashrc").read_text() == "# yours\n", ".bashrc changed"
+            assert not runs("test -w /usr"), "the host is writable inside: bind / read-only (writing nothing, we asked)"
             runs(f"echo x > {outside}")
             assert not outside.exists(), f"a write outside the Workspace reached this machine ({outside})"
             with socket.create_server(("127.0.0.1", 0)) as server:  # listening on this machine

@@ -32,6 +32,13 @@ PROBE = Path(__file__).parent / "servers" / "probe_server.py"
 SECRET = "sk-host-secret-0123456789abcdef"
 
 
+def inside(folder: Path) -> Path:
+    """The probe's script copied into `folder`: this checkout may be under /tmp, which the sandbox hides."""
+    copy = folder / PROBE.name
+    shutil.copy(PROBE, copy)
+    return copy
+
+
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
     root = tmp_path / "ws"
@@ -55,7 +62,7 @@ async def sandbox(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIter
 
 async def probe_in(sandbox: SandboxExecutor, workspace: Path, tmp_path: Path, **entry: Any) -> McpServers:
     """The probe, configured in the Workspace's `.mcp.json` and loaded as `build_loop` loads it."""
-    raw = {"command": sys.executable, "args": [str(PROBE)], **entry}
+    raw = {"command": sys.executable, "args": [str(inside(workspace))], **entry}
     (workspace / ".mcp.json").write_text(json.dumps({"mcpServers": {"probe": raw}}))
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     servers = load_servers(workspace, settings, trust_project=True, user_home=tmp_path / "user", executor=sandbox)
@@ -134,7 +141,7 @@ async def test_a_user_server_whose_folder_the_sandbox_may_not_see_runs_in_the_wo
 def test_decode_run_in_bwrap_starts_the_projects_server_inside(project: Path, tmp_path: Path) -> None:
     # The whole path: `decode run --sandbox bwrap` → build_loop → load_servers(executor=the sandbox's).
     (project / ".mcp.json").write_text(
-        json.dumps({"mcpServers": {"probe": {"command": sys.executable, "args": [str(PROBE)]}}})
+        json.dumps({"mcpServers": {"probe": {"command": sys.executable, "args": [str(inside(project))]}}})
     )
     (project / ".decode").mkdir()
     (project / ".decode" / "settings.json").write_text(json.dumps({"permissions": {"allow": ["mcp__probe"]}}))

@@ -195,7 +195,7 @@ def test_decode_permissions_lists_what_stands_in_for_a_broken_file(project: Path
     assert done.returncode == 0, done.stderr
     listed = json.loads(done.stdout)
     assert {(rule["action"], rule["rule"], rule["source"]) for rule in listed["rules"]} == {
-        ("deny", name, str(settings)) for name in ("Bash", "Read", "Edit", "Write", "Glob", "Grep", "WebFetch")
+        ("deny", name, str(settings)) for name in ("Bash", "Read", "Edit", "Write", "Glob", "Grep", "WebFetch", "Lsp")
     }
 
 

@@ -419,3 +419,27 @@ async def test_one_sandbox_per_session_however_often_the_loop_is_rebuilt(project
         await close_sandboxes()
     assert open_sandbox(SandboxMode.BWRAP, project, chosen) is not first  # closed: a new one
     await close_sandboxes()
+
+
+def test_a_resumed_session_stays_in_its_sandbox(project: Path, tmp_path: Path) -> None:
+    def script(name: str, command: str) -> Path:
+        path = tmp_path / name
+        path.write_text(json.dumps([{"tool_calls": [{"name": "bash", "args": {"command": command}}]}, {"text": "ok"}]))
+        return path
+
+    first = [str(DECODE), "run", "--sandbox", "bwrap", "--permission-mode", "bypass"]
+    first += ["-m", f"script:{script('first.json', 'true')}", "start"]
+    done = subprocess.run(first, cwd=project, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    # Resumed without --sandbox: the command still runs inside (its HOME is the sandbox's).
+    again = [str(DECODE), "run", "--resume", "--permission-mode", "bypass"]
+    again += ["-m", f"script:{script('again.json', 'echo home=$HOME')}", "go on"]
+    done = subprocess.run(again, cwd=project, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "home=/tmp\n" in done.stderr
+    # An explicit --sandbox none is the user's own choice.
+    done = subprocess.run(
+        [*again[:3], "--sandbox", "none", *again[3:]], cwd=project, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"home={Path.home()}\n" in done.stderr

@@ -152,6 +152,18 @@ except OSError as exc:
 """
 
 
+@pytest.mark.parametrize(
+    "kernel_file", ["/proc/sys/kernel/core_pattern", "/proc/sysrq-trigger", "/proc/sys/vm/drop_caches"]
+)
+async def test_the_hosts_kernel_settings_are_read_only_inside(sandbox: SandboxExecutor, kernel_file: str) -> None:
+    # As root, a fresh /proc would let a command set `kernel.core_pattern` to a program the host's
+    # kernel then runs as root at the next crash. `test -w` asks the kernel (a read-only mount: no).
+    if not Path(kernel_file).exists():  # noqa: ASYNC240 (a /proc stat)
+        pytest.skip(f"{kernel_file} does not exist on this kernel")
+    _, said = await run(sandbox, f"test -w {kernel_file} && echo writable || echo read-only")
+    assert said.strip() == "read-only"
+
+
 def _writable(folder: str) -> bool:
     return os.access(folder, os.W_OK)
 
