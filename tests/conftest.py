@@ -88,3 +88,24 @@ def _stat(pid: int) -> tuple[str, int] | None:
 def pids(folder: Path) -> list[int]:
     """The process ids the test's commands wrote into `*.pid` files in `folder`."""
     return [int(line) for path in sorted(folder.glob("*.pid")) for line in path.read_text().split()]
+
+
+def git(cwd: Path, *args: str) -> str:
+    """Run git in `cwd`, assert it succeeded, return its output (stripped)."""
+    import subprocess
+
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
+    return done.stdout.strip()
+
+
+def source_repository(parent: Path) -> Path:
+    """`parent/source`: the user's repository, `main` with one commit of `a.txt`, and a host git identity in HOME."""
+    (Path(os.environ["HOME"]) / ".gitconfig").write_text("[user]\n\tname = Host\n\temail = h@x\n", encoding="utf-8")
+    repo = parent / "source"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "a.txt").write_text("a\n", encoding="utf-8")
+    git(repo, "add", "a.txt")
+    git(repo, "commit", "-qm", "first")
+    return repo

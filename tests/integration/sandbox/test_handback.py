@@ -11,14 +11,9 @@ import pytest
 
 from decode.sandbox.handback import HandBack, Outcome, hand_back
 from decode.sandbox.workspace import Workspace, WorkspaceError, open_workspace
+from tests.conftest import git
 
 pytestmark = pytest.mark.integration
-
-
-def git(cwd: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
-    assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
-    return done.stdout.strip()
 
 
 def untouched(source: Path) -> tuple[str, str, bytes, str]:

@@ -5,7 +5,6 @@ backend runs real commands in, standing in for Modal's cloud (which cannot exist
 import asyncio
 import os
 import shutil
-import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from decode.sandbox.handback import Outcome, hand_back
 from decode.sandbox.types import SandboxMode
 from decode.sandbox.workspace import open_workspace
 from decode.tools.process import run_process
+from tests.conftest import git
 
 pytestmark = pytest.mark.integration
 
@@ -54,12 +54,6 @@ class ElsewhereBackend:
         raise NotImplementedError
 
     async def close(self) -> None: ...
-
-
-def git(cwd: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
-    assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
-    return done.stdout.strip()
 
 
 @pytest.fixture

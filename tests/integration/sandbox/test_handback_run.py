@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import git, source_repository
+
 pytestmark = pytest.mark.integration
 
 HOST_TOKEN = "ghp_hostTOKENnotForTheSandbox0000000000"
@@ -36,21 +38,9 @@ def _bwrap_problem() -> str | None:
 needs_bwrap = pytest.mark.skipif(_bwrap_problem() is not None, reason=str(_bwrap_problem()))
 
 
-def git(cwd: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
-    assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
-    return done.stdout.strip()
-
-
 @pytest.fixture
 def source(tmp_path: Path) -> Path:
-    (Path(os.environ["HOME"]) / ".gitconfig").write_text("[user]\n\tname = Host\n\temail = h@x\n", encoding="utf-8")
-    repo = tmp_path / "source"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    (repo / "a.txt").write_text("a\n", encoding="utf-8")
-    git(repo, "add", "a.txt")
-    git(repo, "commit", "-qm", "first")
+    repo = source_repository(tmp_path)
     (repo / "dirty.txt").write_text("the user's own, uncommitted\n", encoding="utf-8")
     return repo
 

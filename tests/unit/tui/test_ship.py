@@ -1,29 +1,16 @@
 """`/ship` and the hand-back at exit, in a real REPL with a real `--repo` clone and real git."""
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from decode.tui.ship import check_repo
-
-
-def git(cwd: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
-    assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
-    return done.stdout.strip()
+from tests.conftest import git, source_repository
 
 
 @pytest.fixture
 def source(tmp_path: Path) -> Path:
-    (Path(os.environ["HOME"]) / ".gitconfig").write_text("[user]\n\tname = Host\n\temail = h@x\n", encoding="utf-8")
-    repo = tmp_path / "source"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    (repo / "a.txt").write_text("a\n", encoding="utf-8")
-    git(repo, "add", "a.txt")
-    git(repo, "commit", "-qm", "first")
+    repo = source_repository(tmp_path)
     return repo
 
 
