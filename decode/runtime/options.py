@@ -1,0 +1,153 @@
+"""The options that make `decode run` a tool for scripts and CI, and what they ask of a run.
+
+`headless_options` adds them to the click command; `take_headless_options` takes them out of the
+command's keyword arguments again (the rest are `LoopOptions` fields) and checks them: a rule that
+cannot be read is a usage error (exit 2) before anything starts. Only click is imported at module
+level, so `decode run --help` stays fast.
+"""
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import click
+
+if TYPE_CHECKING:
+    from decode.agent.compose import Conversation
+    from decode.permissions.types import Rule
+
+OutputFormat = Literal["text", "json", "stream-json"]
+OUTPUT_FORMATS: tuple[OutputFormat, ...] = ("text", "json", "stream-json")
+
+EXIT_CODES = """Exit codes: 0 done; 1 the run failed (a model error, the script ran out, a hand-back
+push failed); 2 usage or configuration error; 3 the request ceiling (--max-requests) was reached;
+130 interrupted (Ctrl-C); 128+N stopped by signal N (143: SIGTERM, 129: SIGHUP)."""
+
+
+@dataclass
+class HeadlessOptions:
+    """What the lesson-15 options ask of this run (the rest are `LoopOptions`)."""
+
+    output_format: OutputFormat = "text"
+    summary_json: Path | None = None
+    quiet: bool = False
+    append_system_prompt: str | None = None
+    allow: list["Rule"] = field(default_factory=list)
+    deny: list["Rule"] = field(default_factory=list)
+
+    def apply(self, conversation: "Conversation") -> None:
+        """Put this run's rules in force and add its instructions, on a freshly built conversation."""
+        conversation.gate.add_rules([*self.deny, *self.allow])  # the gate's order makes deny win
+        active = conversation.agent
+        if self.append_system_prompt and active is not None:
+            definition = active.definition
+            extra = self.append_system_prompt.strip()
+            instructions = f"{definition.instructions}\n\n{extra}" if definition.instructions else extra
+            active.definition = replace(definition, instructions=instructions)
+
+
+def headless_options[F: Callable[..., Any]](command: F) -> F:
+    """The lesson-15 options of `decode run`, added to `command`."""
+    decorators = [
+        click.option(
+            "--output-format",
+            type=click.Choice(OUTPUT_FORMATS),
+            default="text",
+            show_default=True,
+            help="text: the answer on stdout. json: one result object on stdout at the end. stream-json: one "
+            "JSON event per line (init … result); see docs/headless.md. Progress stays on stderr.",
+        ),
+        click.option(
+            "--cwd",
+            type=click.Path(exists=True, file_okay=False, path_type=Path),
+            metavar="DIR",
+            help="Run as if launched in DIR (the Harness Home: its settings, sessions, rules).",
+        ),
+        click.option(
+            "--append-system-prompt",
+            metavar="TEXT",
+            help="Added to the agent's instructions for this run.",
+        ),
+        click.option(
+            "--allowed-tools",
+            multiple=True,
+            metavar="RULES",
+            help="Allow rules for this run, e.g. 'Bash(git diff:*) Read Edit(src/**)'; comma or space separated, "
+            "repeatable.",
+        ),
+        click.option(
+            "--disallowed-tools",
+            multiple=True,
+            metavar="RULES",
+            help="Deny rules for this run (deny wins over any allow); same syntax.",
+        ),
+        click.option(
+            "--continue",
+            "continue_",
+            is_flag=True,
+            help="Continue the newest session of this directory (as --resume without ID).",
+        ),
+        click.option(
+            "--summary-json",
+            type=click.Path(dir_okay=False, path_type=Path),
+            metavar="PATH",
+            help="Also write the result object (the json format's) to PATH, whatever the output format.",
+        ),
+        click.option("-q", "--quiet", is_flag=True, help="No progress on stderr (warnings and errors still)."),
+    ]
+    for decorator in reversed(decorators):
+        command = decorator(command)
+    return command
+
+
+def take_headless_options(options: dict[str, Any]) -> HeadlessOptions:
+    """Pop the lesson-15 options from `options` (what is left are `LoopOptions` fields); `--cwd`
+    changes directory here. Raises `click.UsageError` for a rule that cannot be read."""
+    if (cwd := options.pop("cwd", None)) is not None:
+        os.chdir(cwd)  # everything after this sees DIR as the launch directory
+    if options.pop("continue_", False):
+        if options.get("resume") is not None:
+            raise click.UsageError("--continue and --resume cannot be used together")
+        options["resume"] = ""  # the newest session
+    return HeadlessOptions(
+        output_format=options.pop("output_format", "text") or "text",
+        summary_json=options.pop("summary_json", None),
+        quiet=bool(options.pop("quiet", False)),
+        append_system_prompt=options.pop("append_system_prompt", None),
+        allow=session_rules(options.pop("allowed_tools", ()), "allow"),
+        deny=session_rules(options.pop("disallowed_tools", ()), "deny"),
+    )
+
+
+def split_rules(values: Iterable[str]) -> list[str]:
+    """`("Bash(git diff:*) Read", "Edit(src/**),Write")` as rule strings: split on commas and spaces
+    outside parentheses (`Bash(git diff:*)` keeps its space)."""
+    rules: list[str] = []
+    for value in values:
+        depth, current = 0, ""
+        for char in value:
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            if depth <= 0 and (char == "," or char.isspace()):
+                depth = 0
+                if current:
+                    rules.append(current)
+                current = ""
+            else:
+                current += char
+        if current:
+            rules.append(current)
+    return rules
+
+
+def session_rules(values: Iterable[str], action: str) -> list["Rule"]:
+    """The `--allowed-tools`/`--disallowed-tools` values as rules of this session only."""
+    from decode.permissions.rules import RuleError, parse_rule
+    from decode.permissions.types import Decision, Layer, RuleSource
+
+    source = RuleSource(Layer.LOCAL, Path(f"--{'allowed' if action == 'allow' else 'disallowed'}-tools"))
+    try:
+        return [parse_rule(text, Decision(action), source) for text in split_rules(values)]
+    except RuleError as exc:
+        raise click.UsageError(str(exc)) from None

@@ -1,0 +1,163 @@
+"""The three output formats of `decode run`: what goes on stdout, for a person or a program.
+
+- `text`: the final answer alone (printed by `decode.runtime.run`, as before lesson 15);
+- `json`: one Run Summary object at the end (`decode.runtime.summary`);
+- `stream-json`: one JSON object per line as the run goes, flushed per line: `init` first, then
+  `text`, `tool_call`, `tool_result`, `usage`, `notice`, `todos`, `subagent` as they happen, and
+  the same result object last.
+
+Assistant text is coalesced: one `text` event per model response that wrote any (sent when the
+response is complete, before its `usage` and its tool calls), not one per streamed delta. A
+`tool_result`'s content is cut to `CONTENT_CAP` characters (`truncated` says so). Every line
+validates against `docs/schemas/stream-json.schema.json`. JSON escapes control characters, so no
+line can act on a terminal. Progress stays on stderr in every format.
+"""
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from decode.runtime.options import OutputFormat
+from decode.runtime.summary import RunSummary
+
+if TYPE_CHECKING:
+    from decode.agent.compose import Conversation
+    from decode.entities import events
+    from decode.entities.usage import Usage
+
+CONTENT_CAP = 4000
+"""The most characters of a tool's output a `tool_result` event carries."""
+
+
+def usage_json(usage: "Usage") -> dict[str, Any]:
+    return {
+        "requests": usage.requests,
+        "input_tokens": usage.input_tokens,
+        "output_tokens": usage.output_tokens,
+        "total_tokens": usage.total_tokens,
+        "cost_usd": usage.cost_usd,
+    }
+
+
+class RunOutput:
+    """What the run shows on stdout in `format`, and the Run Summary it fills in on the way."""
+
+    def __init__(self, output_format: OutputFormat = "text") -> None:
+        self.format = output_format
+        self.summary = RunSummary()
+        self._text: list[str] = []
+
+    @property
+    def streams(self) -> bool:
+        return self.format == "stream-json"
+
+    def emit(self, event: dict[str, Any]) -> None:
+        """One line of stream-json (nothing in the other formats)."""
+        if self.streams:
+            _write(json.dumps(event))
+
+    def answer(self, text: str) -> None:
+        """The final answer: on stdout in `text`; in the result object in the JSON formats."""
+        if self.format == "text":
+            _write(text)
+
+    def start(self, conversation: "Conversation") -> None:
+        """The conversation is built: its session is this run's; stream-json says what it runs with."""
+        from decode import __version__
+
+        session = conversation.session
+        self.summary.session_id = session.session_id
+        agent = conversation.agent
+        definition = agent.definition if agent is not None else None
+        tools = [spec.name for spec in conversation.options.tools]
+        if conversation.subagents is not None:
+            tools.append("agent")
+        if definition is not None:
+            tools = [name for name in tools if definition.allows(name)]
+        settings = conversation.options.settings
+        self.emit(
+            {
+                "type": "init",
+                "session_id": session.session_id,
+                "model": session.model,
+                "cwd": str(Path.cwd()),
+                "agent": definition.name if definition is not None else "build",
+                "permission_mode": str(conversation.gate.mode),
+                "tools": tools,
+                "sandbox": conversation.options.sandbox or settings.sandbox_mode,  # a resumed one is in options
+                "resumed": conversation.options.resume is not None,
+                "decode_version": __version__,
+            }
+        )
+
+    def event(self, event: "events.AgentEvent") -> None:
+        """One event of the turn: kept for the summary, and streamed."""
+        from decode.entities import events as ev
+
+        if isinstance(event, ev.TextDelta):
+            self._text.append(event.text)
+            return
+        if isinstance(event, ev.UsageUpdated | ev.ToolCallStarted | ev.TurnFinished):
+            self.flush_text()  # the response that wrote it is complete
+        if isinstance(event, ev.ToolCallStarted):
+            call = event.call
+            self.emit({"type": "tool_call", "id": call.id, "name": call.name, "args": call.args})
+        elif isinstance(event, ev.ToolCallFinished):
+            result = event.result
+            content = result.content
+            self.emit(
+                {
+                    "type": "tool_result",
+                    "id": result.call_id,
+                    "name": result.name,
+                    "is_error": result.is_error,
+                    "content": content[:CONTENT_CAP],
+                    "truncated": len(content) > CONTENT_CAP,
+                    "duration_s": round(result.duration_s, 3),
+                }
+            )
+        elif isinstance(event, ev.UsageUpdated):
+            self.summary.usage = (self.summary.usage or ev.Usage()) + event.request
+            self.emit({"type": "usage", "request": usage_json(event.request), "total": usage_json(event.total)})
+        elif isinstance(event, ev.Notice):
+            self.emit({"type": "notice", "level": event.level, "message": event.message})
+        elif isinstance(event, ev.TodosUpdated):
+            todos = [{"content": todo.content, "status": str(todo.status)} for todo in event.todos]
+            self.emit({"type": "todos", "todos": todos})
+        elif isinstance(event, ev.TurnFinished):
+            self.summary.result = event.output
+            self.summary.usage = event.usage  # with what its subagents spent
+
+    def flush_text(self) -> None:
+        """The text the model wrote since the last tool call, as one `text` event."""
+        if text := "".join(self._text):
+            self.emit({"type": "text", "text": text})
+        self._text.clear()
+
+    def subagent(self, update: "events.SubagentProgress") -> None:
+        """A subagent started, called a tool or ended (beside the turn's events)."""
+        self.emit({"type": "subagent", **update.model_dump(exclude={"kind"})})
+
+    def finish(self, exit_code: int) -> dict[str, Any]:
+        """The run is over: the result object, printed in json and stream-json."""
+        self.flush_text()
+        result = self.summary.to_json(exit_code)
+        if self.format == "json":
+            _write(json.dumps(result, indent=2))
+        self.emit(result)
+        return result
+
+
+def _write(line: str) -> None:
+    """`line` on stdout, flushed (a reader sees each line as it comes). A reader that went away
+    (`| head -1`) does not stop the run: the rest of its stdout is discarded, its session still saved."""
+    try:
+        click.echo(line)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so neither this nor the flush at exit fails again
+        os.close(devnull)

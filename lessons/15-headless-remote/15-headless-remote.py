@@ -1,0 +1,450 @@
+# %% [markdown]
+# # Lesson 15 — Headless runs for scripts and CI, and `decode remote` on Modal
+#
+# So far a person sat in front of decode: the REPL asks, shows, waits. This lesson takes the person
+# away. A CI job, a cron, a git hook or another program starts `decode run "TASK"`, and nobody
+# reads the screen. Part 1 makes `decode run` a **contract** that a program can rely on; Part 2
+# runs the very same command on Modal, many at once.
+#
+# 1. **stdout carries only what the output format says**: the answer (`text`), one result object
+#    (`json`), or one JSON event per line (`stream-json`), with a JSON Schema for every event.
+# 2. **stderr carries progress** for the person who may read the log later (`-q` silences it).
+# 3. **The exit code says how it ended**: 0 done, 1 failed, 2 usage, 3 request ceiling, 130
+#    interrupted, 128+N a signal.
+# 4. **Options a script needs**: `--cwd`, `--allowed-tools`/`--disallowed-tools` (session rules),
+#    `--append-system-prompt`, `--continue`, `--summary-json PATH`, the task from stdin.
+#
+# ## Why a contract
+#
+# A program cannot read "Looks good, I fixed it!" the way you do. It needs to know three things
+# without guessing: *did it work* (the exit code), *what came out* (stdout, machine-readable), and
+# *what happened on the way* (events it can filter, count, alert on). Mixing progress into stdout
+# breaks `decode run … > answer.md`; printing a friendly error and exiting 0 breaks `set -e`; a
+# JSON that drops a key when it is empty breaks `jq .cost_usd`. So every key is always there, the
+# last line is always the result, and the streams never mix.
+#
+# The agents you know made the same choice: `claude -p` has `--output-format text|json|stream-json`
+# (a `result` object with `session_id`, usage and cost; `system/init` first in the stream), and
+# `codex exec` prints JSON Lines events with `--json` and the last message with
+# `--output-last-message FILE`. decode keeps their option names, so CI recipes carry over.
+#
+# No key and no network: every run here is the scripted model (`script:FILE`).
+
+# %% [markdown]
+# A scratch project with a notes file; paths and session ids print in a stable form.
+
+# %%
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from course import show, show_diff
+
+LESSON = Path.cwd()  # the notebook runs in its lesson's folder
+scratch = Path(tempfile.mkdtemp(prefix="decode-lesson15-")).resolve()
+os.environ["HOME"] = str(scratch / "home")
+(scratch / "home").mkdir()
+project = scratch / "project"
+project.mkdir()
+(project / "notes.txt").write_text("hello from the notes\nTODO: ship lesson 15\n")
+os.chdir(project)
+REVIEW = f"script:{LESSON / 'review.json'}"
+
+
+def shown(text: object) -> str:
+    """Text with the scratch folder and session ids (different on every run) made stable."""
+    return re.sub(r"\b[0-9a-f]{8}\b", "<session>", str(text).replace(str(scratch), "<scratch>"))
+
+
+def decode_run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """`decode run ARGS` as a CI job runs it: a process, stdin a pipe, stdout and stderr kept apart."""
+    argv = [sys.executable, "-m", "decode", "run", *args]
+    return subprocess.run(argv, cwd=project, input=stdin, capture_output=True, text=True, timeout=120)
+
+
+# %% [markdown]
+# ## 1. A small version first: events in, JSON lines out
+#
+# The Agent Loop already yields typed events (lesson 02): `TextDelta`, `ToolCallStarted`,
+# `ToolCallFinished`, `TurnFinished`… A stream-json printer is one `json.dumps` per event. Here is
+# the whole idea in fifteen lines, run in this process on the scripted model:
+
+# %%
+from decode.agent.compose import LoopOptions, build_loop
+from decode.config.settings import Settings
+from decode.entities import events as ev
+
+
+async def tiny_stream_json(task: str, model: str) -> None:
+    conversation = build_loop(LoopOptions(project, Settings(_env_file=None), model=model))
+    print(shown(json.dumps({"type": "init", "session_id": conversation.session.session_id})))
+    async for event in conversation.loop.run_turn(task):
+        if isinstance(event, ev.TextDelta):
+            line = {"type": "text", "text": event.text}
+        elif isinstance(event, ev.ToolCallStarted):
+            line = {"type": "tool_call", "id": event.call.id, "name": event.call.name, "args": event.call.args}
+        elif isinstance(event, ev.ToolCallFinished):
+            line = {"type": "tool_result", "id": event.result.call_id, "is_error": event.result.is_error}
+        elif isinstance(event, ev.TurnFinished):
+            line = {"type": "result", "result": event.output, "num_requests": event.usage.requests}
+        else:
+            continue
+        print(json.dumps(line), flush=True)  # flushed: a reader sees each line as it happens
+
+
+await tiny_stream_json("what is in notes.txt?", REVIEW)
+
+# %% [markdown]
+# It works, and it shows what the real one must fix:
+#
+# - **Text comes in deltas**: one line per few characters is noise for a reader. decode
+#   *coalesces* them: one `text` event per model response, sent when the response is complete.
+# - **A failed run prints no `result`**: an exception ends the loop, and the reader is left
+#   guessing. The real one prints the result object whatever happened, with `is_error`,
+#   `exit_code` and `error`.
+# - **A tool's output can be huge** (a 50 MB log): `tool_result.content` is cut to 4000
+#   characters, with `truncated: true`.
+# - **Nothing says what was run with**: the real `init` carries the model, the Harness Home, the
+#   agent, the permission mode, the tools and the sandbox; `usage` events carry tokens and cost.
+#
+# ## 2. The real code
+#
+# Three small modules beside `decode/runtime/run.py`: `options.py` (the click options and what
+# they ask of a run), `output.py` (the three formats), `summary.py` (the Run Summary, the one
+# result object). `RunOutput.event` is the printer above, grown up:
+
+# %%
+show("decode.runtime.output", "RunOutput.event")
+
+# %% [markdown]
+# The Run Summary: every key always present, `null` when unknown (no price for the model, no
+# hand-back without `--repo`), so a script can index it without checks.
+
+# %%
+show("decode.runtime.summary", "RunSummary.to_json")
+
+# %% [markdown]
+# `--allowed-tools` and `--disallowed-tools` are permission rules in the syntax of lesson 06,
+# added to the gate for this run only; the gate's order (deny, ask, allow, mode) makes a deny
+# win over any allow and over bypass. `--append-system-prompt` adds to the agent's instructions
+# (lesson 12's Active Agent reads them at every request):
+
+# %%
+show("decode.runtime.options", "HeadlessOptions.apply")
+
+# %% [markdown]
+# And what this lesson changed in `run.py`: the options taken out before the loop is built, each
+# event handed to the output, the answer printed only in `text`, and `_finish` at the single exit
+# of the command, so the result object is printed however the run ended.
+
+# %%
+show_diff(15, "decode/runtime/run.py")
+
+# %% [markdown]
+# ## 3. Real runs
+#
+# `--output-format stream-json`, as a program reads it: one object per line, `init` first,
+# `result` last. Progress is still on stderr, for the log.
+
+# %%
+done = decode_run("--output-format", "stream-json", "--model", REVIEW, "what is in notes.txt?")
+lines = [json.loads(line) for line in done.stdout.splitlines()]
+print("exit code", done.returncode)
+for line in lines:
+    brief = {key: value for key, value in line.items() if key in ("type", "name", "text", "is_error", "agent", "tools")}
+    print(shown(json.dumps(brief)))
+
+# %% [markdown]
+# Every line is checked against `docs/schemas/stream-json.schema.json` (the tests do the same for
+# every event type):
+
+# %%
+from jsonschema import Draft202012Validator
+
+schema = json.loads((LESSON.parents[1] / "docs" / "schemas" / "stream-json.schema.json").read_text())
+validator = Draft202012Validator(schema)
+print("invalid lines:", [line["type"] for line in lines if not validator.is_valid(line)])
+result = lines[-1]
+print({key: result[key] for key in ("result", "num_requests", "is_error", "exit_code", "error", "handback")})
+
+# %% [markdown]
+# `--output-format json` is that last object alone, and `--summary-json PATH` writes it to a
+# file whatever the format (a CI job keeps it as an artifact). The task can come on stdin:
+
+# %%
+done = decode_run(
+    "--output-format", "json", "--summary-json", "summary.json", "--model", REVIEW, stdin="what is in notes.txt?"
+)
+print(done.returncode, json.loads(done.stdout)["result"])
+print("summary.json is the same object:", json.loads((project / "summary.json").read_text()) == json.loads(done.stdout))
+
+# %% [markdown]
+# ### Exit codes, each for real
+#
+# A script that ran out (1), the request ceiling (3), a rule that cannot be read (2): the result
+# object says the same as the exit code, with the reason in `error`.
+
+# %%
+exhausted = str(scratch / "one.json")
+Path(exhausted).write_text(json.dumps([{"tool_calls": [{"name": "read", "args": {"path": "notes.txt"}}]}]))
+for args in (
+    ["--model", f"script:{exhausted}"],
+    ["--model", REVIEW, "--max-requests", "1"],
+    ["--model", REVIEW, "--allowed-tools", "Bash(git diff:*"],
+):
+    done = decode_run("--output-format", "json", *args, "go")
+    summary = json.loads(done.stdout) if done.stdout else None
+    print(done.returncode, shown(summary["error"]) if summary else f"(no JSON) {done.stderr.strip().splitlines()[-1]}")
+
+# %% [markdown]
+# A malformed rule is caught by the option parser, before anything runs: there is no result
+# object then (the output format itself may be the bad option), only exit 2 and the message.
+#
+# SIGTERM (a CI job cancelled, a container stopped): the run stops its tools, saves the session,
+# and still ends the stream with its result, exit code 128 + 15.
+
+# %%
+slow = str(scratch / "slow.json")
+Path(slow).write_text(json.dumps([{"text": "thinking…", "delay_s": 60}]))
+argv = [sys.executable, "-m", "decode", "run", "--output-format", "stream-json", "--model", f"script:{slow}", "go"]
+process = subprocess.Popen(
+    argv, cwd=project, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+)
+print(json.loads(process.stdout.readline())["type"])  # `init`: the run has started
+process.send_signal(signal.SIGTERM)
+out, err = process.communicate(timeout=60)
+last = json.loads(out.splitlines()[-1])
+print(process.returncode, last["type"], last["exit_code"], last["error"])
+
+# %% [markdown]
+# ### Session rules decide a real call
+#
+# Headless, in the default mode, a command that writes is refused (no one can approve). An allow
+# rule lets it run; a deny rule refuses it even in bypass, and the model is told why.
+
+# %%
+touch = str(scratch / "touch.json")
+Path(touch).write_text(
+    json.dumps([{"tool_calls": [{"name": "bash", "args": {"command": "touch made.txt"}}]}, {"text": "ok"}])
+)
+for args in (
+    [],
+    ["--allowed-tools", "Read, Bash(touch:*)"],
+    ["--permission-mode", "bypass", "--disallowed-tools", "Bash(touch:*)"],
+):
+    done = decode_run("--output-format", "stream-json", "--model", f"script:{touch}", *args, "go")
+    (result,) = [json.loads(line) for line in done.stdout.splitlines() if '"tool_result"' in line]
+    print(
+        args or "(no rule)",
+        "→",
+        "refused:" if result["is_error"] else "ran",
+        result["content"][:60] if result["is_error"] else "",
+        "| made.txt:",
+        (project / "made.txt").exists(),
+    )
+    (project / "made.txt").unlink(missing_ok=True)
+
+# %% [markdown]
+# ## 4. Exercise: read a transcript as CI does
+#
+# Write `tool_outcomes(stream)`: from the stdout of a `stream-json` run, the tools called in call
+# order, each with whether it succeeded, and the run's exit code from the `result` line. Pair
+# each result with its call **by id**: calls of one response run in parallel and finish in any
+# order. A call with no result (the run stopped) did not succeed. A stream that does not end with
+# a `result` line (the process was killed with SIGKILL) raises `ValueError`.
+
+# %%
+from exercises import check_tool_outcomes
+
+
+def tool_outcomes(stream: str) -> tuple[list[tuple[str, bool]], int]:
+    raise NotImplementedError  # your code here
+
+
+# %%
+check_tool_outcomes(tool_outcomes)
+
+# %% [markdown]
+# ## Part 2 — decode remote: the same run on Modal
+
+# %% [markdown]
+# Part 1 made `decode run` a contract: a task in, a result object out, an exit code that says how
+# it went. A contract like that does not care *where* it runs. Part 2 runs it on Modal, for two
+# reasons a laptop cannot answer:
+#
+# - **Scale past one machine.** A nightly job on every repository, a webhook per issue, ten runs
+#   while you sleep: each one is a container in Modal's cloud, not a process on your machine.
+# - **N attempts, then pick the best.** The model samples: two runs of the same task differ. Run
+#   N at once (`decode remote attempts 5 "fix the flaky test" --repo URL`), each on its own clone,
+#   each handing back its own branch, and compare them in one table before you review any.
+#
+# The shape is one Modal app, `decode-headless-<env>`, with three functions: `run_task` (one
+# `decode run --output-format json --repo URL` in an image with git and decode installed),
+# `nightly` (the same on a cron, only when its settings are there) and `webhook` (a POST endpoint
+# behind Modal's proxy auth that starts `run_task` and answers with the call id). The provider
+# keys come from one Modal Secret; the repository gets the work back the way `--repo` always does:
+# as branch `decode/<session-id>`.
+
+# %%
+show("decode.remote.app", "build_app")
+
+# %% [markdown]
+# What `run_task` runs is plain Python, `decode.remote.task.run_remote_task`: a `decode run`
+# subprocess in a scratch directory, its JSON parsed, plus the size of the branch's diff. The task
+# goes in on stdin, so no task can pass for an option.
+
+# %%
+show("decode.remote.task", "run_remote_task")
+
+# %% [markdown]
+# ### The offline proof: what `deploy` would create
+#
+# Defining a Modal app needs no token: `modal.App`, images and functions are local objects until
+# `deploy`. So the app can be checked here, before any cloud sees it. `describe` reads the
+# definition back: with the nightly settings absent there is no `nightly` at all; with them, its
+# cron line is the setting's.
+
+# %%
+from decode.remote.app import build_app, build_image
+from decode.remote.definition import describe, image_commands
+
+for row in describe(build_app(Settings())):
+    print(row)
+print("--- with DECODE_REMOTE_NIGHTLY_SCHEDULE/_TASK/_REPO set:")
+nightly_settings = Settings(
+    remote_nightly_schedule="0 3 * * *", remote_nightly_task="fix the lint", remote_nightly_repo="https://…"
+)
+for row in describe(build_app(nightly_settings)):
+    print(row)
+
+# %% [markdown]
+# The image, as the Dockerfile commands Modal will build: Python 3.12, git, this checkout copied in
+# (without `.git`, `.venv`, `.decode` and every `.env`: no secret is baked into an image) and
+# installed, and the deploy-time settings as environment, so the container that imports the module
+# again builds the same app.
+
+# %%
+for command in image_commands(build_image(Settings()))[-8:]:
+    print(command[:110])
+
+# %% [markdown]
+# ### A real `run_task`, here
+#
+# `.local()` runs a Modal function's body in this process, no cloud involved. It is the real
+# thing: a git repository as `--repo`, a scripted model that writes a file, a `decode run`
+# subprocess, the branch pushed back. Only the container is missing.
+
+# %%
+from decode.remote.app import app
+from decode.remote.definition import functions
+
+origin = scratch / "origin"
+subprocess.run(["git", "init", "-q", "-b", "main", str(origin)], check=True)
+(origin / "README.md").write_text("# demo\n")
+for step in (["config", "user.email", "dev@example.com"], ["config", "user.name", "Dev"], ["add", "."]):
+    subprocess.run(["git", "-C", str(origin), *step], check=True)
+subprocess.run(["git", "-C", str(origin), "commit", "-qm", "start"], check=True)
+writer = scratch / "writer.json"
+writer.write_text(
+    json.dumps(
+        [
+            {"tool_calls": [{"name": "write", "args": {"path": "hello.py", "content": "print('hello')\n"}}]},
+            {"text": "Wrote hello.py."},
+        ]
+    )
+)
+
+result = functions(app)["run_task"].local("write hello.py", str(origin), model=f"script:{writer}")
+print(shown(json.dumps({key: result[key] for key in ("result", "exit_code", "num_requests", "handback", "diff")})))
+branch = result["handback"]["branch"]
+print(shown(subprocess.run(["git", "-C", str(origin), "branch", "--list"], capture_output=True, text=True).stdout))
+
+# %% [markdown]
+# ### N attempts and the table
+#
+# `decode remote attempts N` spawns N calls of the deployed `run_task` and gathers them. The
+# Runner is the one seam between decode and Modal's cloud: `ModalRunner` spawns Modal calls,
+# `LocalRunner` runs the same body in threads. Two local attempts, at once, then the table the
+# command prints:
+
+# %%
+import io
+
+from rich.console import Console
+
+from decode.remote.attempts import attempts_table, run_attempts
+from decode.remote.runners import LocalRunner
+from decode.remote.task import RunOptions
+
+results = run_attempts(LocalRunner(), 2, "write hello.py", str(origin), RunOptions(model=f"script:{writer}"))
+console = Console(width=110, record=True, file=io.StringIO(), force_jupyter=False)  # text, made stable below
+console.print(attempts_table(results))
+print(shown(console.export_text()))
+
+# %% [markdown]
+# ### On Modal: the commands (not run here: they need a token and Modal's cloud)
+#
+# ```sh
+# modal token new                                   # once: the token lives in ~/.modal.toml
+# modal secret create decode-secrets GEMINI_API_KEY=… VLLM_API_KEY=…   # the one Secret
+# DECODE_ENV=prod decode remote deploy              # app decode-headless-prod
+# decode remote run "fix the failing test" --repo https://x-access-token:TOKEN@github.com/me/app.git
+# decode remote attempts 5 "fix the failing test" --repo https://…   # the table above, on Modal
+# decode remote logs fc-…                           # one attempt's logs (the ids go to stderr)
+# DECODE_REMOTE_NIGHTLY_SCHEDULE="0 3 * * *" DECODE_REMOTE_NIGHTLY_TASK="…" \
+#   DECODE_REMOTE_NIGHTLY_REPO=https://… decode remote deploy   # now with a nightly
+# ```
+#
+# Without a token every one of them stops before any call, with one line and exit code 2:
+
+# %%
+no_token = {k: v for k, v in os.environ.items() if not k.startswith("MODAL_")}
+done = subprocess.run(
+    [sys.executable, "-m", "decode", "remote", "run", "x", "--repo", "r"], capture_output=True, text=True, env=no_token
+)
+print(done.returncode, done.stderr.strip())
+
+# %% [markdown]
+# ### An open model on Modal
+#
+# `decode remote serve-model` deploys a second app, `decode-llm-<env>`: vLLM's OpenAI-compatible
+# server for Qwen2.5-Coder-7B-Instruct (it calls tools), on one **L40S** (48 GB: the 15 GB of
+# bf16 weights plus a 32k-token cache), weights kept in a Modal Volume so only the first start
+# downloads them, scaled to zero after five idle minutes. Modal publishes the L40S at
+# **$0.000542/s ≈ $1.95/hour** (Modal's blog "How much does it cost to run NVIDIA L40S GPUs",
+# 12 August 2025, quoting modal.com/pricing; CPU and memory are billed on top — check the live page
+# before budgeting). decode reaches it through the `modal:` provider:
+# `DECODE_MODAL_LLM_URL=https://…modal.run/v1`, `DECODE_MODAL_LLM_TOKEN` = the Secret's
+# `VLLM_API_KEY`, `--model modal:qwen2.5-coder-7b`.
+
+# %%
+from decode.remote import llm
+
+print(" ".join(llm.serve_command()))
+for row in describe(llm.app):
+    print(row)
+
+# %% [markdown]
+# ## Exercise: the best of N attempts
+#
+# Write `best_attempt(results)`: the number (1-based) of the attempt to review first. Only runs
+# that ended with exit code 0 *and* shipped their branch count (`handback.outcome == "shipped"`:
+# a failed run's half-done work is small, not good, and a run that changed nothing has nothing to
+# review); among them the smallest diff (insertions + deletions), fewer tokens breaking a tie;
+# `None` when no attempt qualifies.
+
+# %%
+from exercises import check_best_attempt
+
+
+def best_attempt(results: list[dict]) -> int | None:
+    raise NotImplementedError  # your code here
+
+
+# %%
+check_best_attempt(best_attempt)

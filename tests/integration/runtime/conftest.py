@@ -1,0 +1,78 @@
+"""Helpers for `decode run` as scripts and CI run it: a real process, stdin given, JSON read back."""
+
+import json
+import os
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from tests.integration.conftest import DECODE
+
+SCHEMA_PATH = Path(__file__).parents[3] / "docs" / "schemas" / "stream-json.schema.json"
+RESULT_KEYS = {
+    "type",
+    "result",
+    "session_id",
+    "usage",
+    "cost_usd",
+    "num_requests",
+    "duration_s",
+    "is_error",
+    "exit_code",
+    "error",
+    "handback",
+}
+
+Headless = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def script(path: Path, responses: list[dict[str, Any]]) -> str:
+    path.write_text(json.dumps(responses))
+    return f"script:{path}"
+
+
+def bash(command: str) -> dict[str, Any]:
+    return {"tool_calls": [{"name": "bash", "args": {"command": command}}]}
+
+
+@pytest.fixture(scope="session")
+def validator() -> Draft202012Validator:
+    schema = json.loads(SCHEMA_PATH.read_text())
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def events(stdout: str, validator: Draft202012Validator) -> list[dict[str, Any]]:
+    """Every stdout line as JSON, each one checked against the schema (all errors in the message)."""
+    lines = [json.loads(line) for line in stdout.splitlines()]
+    for line in lines:
+        problems = [error.message for error in validator.iter_errors(line)]
+        assert not problems, f"{line} does not match the schema: {problems}"
+    return lines
+
+
+def _headless(
+    *args: str, cwd: Path, stdin: bytes | str | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    data = stdin.encode() if isinstance(stdin, str) else stdin
+    done = subprocess.run(
+        [DECODE, "run", *args],
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        input=data if data is not None else b"",
+        timeout=120,
+    )
+    return subprocess.CompletedProcess(
+        done.args, done.returncode, done.stdout.decode("utf-8"), done.stderr.decode("utf-8", "replace")
+    )
+
+
+@pytest.fixture
+def headless() -> Headless:
+    """`headless(*run_args, cwd=…, stdin=…, env=…)`: `decode run …` to the end, stdin a pipe (empty by default)."""
+    return _headless

@@ -1,0 +1,53 @@
+"""The stream-json printer over events: text coalesced, tool output cut to the cap, result last."""
+
+import json
+
+import pytest
+
+from decode.entities.events import TextDelta, ToolCallFinished, ToolCallStarted, TurnFinished, UsageUpdated
+from decode.entities.tools import ToolCall, ToolResult
+from decode.entities.usage import Usage
+from decode.runtime.output import CONTENT_CAP, RunOutput
+
+
+def lines(capsys: pytest.CaptureFixture[str]) -> list[dict]:
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def test_text_is_coalesced_per_stretch_and_tool_output_capped(capsys: pytest.CaptureFixture[str]) -> None:
+    output = RunOutput("stream-json")
+    for event in [
+        TextDelta(text="Let me "), TextDelta(text="look."),
+        ToolCallStarted(call=ToolCall(id="c1", name="bash", args={"command": "seq 1 9999"})),
+        ToolCallFinished(result=ToolResult(call_id="c1", name="bash", content="x" * (CONTENT_CAP + 10))),
+        UsageUpdated(request=Usage(requests=1, input_tokens=3), total=Usage(requests=1, input_tokens=3)),
+        TextDelta(text="Done."), TurnFinished(output="Done.", usage=Usage(requests=1, input_tokens=3)),
+    ]:  # fmt: skip
+        output.event(event)
+    output.finish(0)
+    seen = lines(capsys)
+    assert [line["type"] for line in seen] == ["text", "tool_call", "tool_result", "usage", "text", "result"]
+    assert seen[0]["text"] == "Let me look."
+    assert (len(seen[2]["content"]), seen[2]["truncated"]) == (CONTENT_CAP, True)
+    assert (seen[-1]["result"], seen[-1]["num_requests"]) == ("Done.", 1)
+
+
+def test_text_format_prints_nothing_and_json_only_the_result(capsys: pytest.CaptureFixture[str]) -> None:
+    quiet = RunOutput("text")
+    quiet.event(TextDelta(text="hi"))
+    quiet.finish(0)
+    assert capsys.readouterr().out == ""
+    one = RunOutput("json")
+    one.event(TextDelta(text="hi"))
+    one.finish(1)
+    assert json.loads(capsys.readouterr().out)["exit_code"] == 1
+
+
+def test_control_characters_cannot_reach_the_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    output = RunOutput("stream-json")
+    output.event(TextDelta(text="\x1b]0;pwned\x07 hi"))
+    output.finish(0)
+    raw = capsys.readouterr().out
+    assert "\x1b" not in raw
+    assert "\x07" not in raw
+    assert json.loads(raw.splitlines()[0])["text"].startswith("\x1b]0;")
