@@ -1,0 +1,5 @@
+"""`python -m evals …`: the evals' command line (see evals/cli.py)."""
+
+from evals.cli import cli
+
+cli()

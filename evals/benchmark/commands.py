@@ -1,0 +1,110 @@
+"""The `verify` and `benchmark` verbs of `python -m evals` (registered in evals/cli.py).
+
+python -m evals verify --tasks fix-off-by-one-pagination
+python -m evals benchmark --difficulty easy --model google-gla:gemini-flash-latest --trials 3
+"""
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+SANDBOXES = ("bwrap", "docker", "none")
+
+
+def _names(value: str | None) -> list[str] | None:
+    """A comma-separated option as a list (None when not given)."""
+    if not value:
+        return None
+    return [name.strip() for name in value.split(",") if name.strip()]
+
+
+def _load(tasks: str | None, difficulty: str | None = None) -> list:
+    from evals.benchmark.tasks import TaskError, load_tasks
+
+    try:
+        found = load_tasks(names=_names(tasks), difficulties=_names(difficulty))
+    except TaskError as exc:
+        raise click.UsageError(str(exc)) from exc
+    if not found:
+        raise click.UsageError("no task matches")
+    return found
+
+
+@click.command()
+@click.option("--tasks", help="Comma-separated task names (default: every task in evals/tasks).")
+@click.option(
+    "--sandbox", type=click.Choice(["bwrap", "none"]), default="bwrap", show_default=True, help="Where solve.sh runs."
+)
+def verify(tasks: str | None, sandbox: str) -> None:
+    """Prove every task's solution scores 1 and its untouched seed scores 0."""
+    from evals.benchmark.verify import verify as run_verify
+
+    result = run_verify(_load(tasks), sandbox=sandbox)
+    for line in result.lines():
+        click.echo(line)
+    if not result.ok:
+        names = sorted({check.task for check in result.failures})
+        click.echo(f"failed: {', '.join(names)}", err=True)
+        sys.exit(1)
+
+
+@click.command()
+@click.option("--tasks", help="Comma-separated task names (default: every task).")
+@click.option("--difficulty", help="Comma-separated difficulties: easy, medium, hard.")
+@click.option(
+    "--model",
+    "-m",
+    default=None,
+    show_default=True,
+    help="Model string (default: DECODE_MODEL, else decode's); {task} becomes the task's name.",
+)
+@click.option("--trials", type=click.IntRange(min=1), default=1, show_default=True, help="Trials per task.")
+@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True, help="Trials at once.")
+@click.option(
+    "--sandbox",
+    type=click.Choice(SANDBOXES),
+    default="bwrap",
+    show_default=True,
+    help="Where the agent's commands run.",
+)
+@click.option("--job", help="Job name (default: UTC timestamp + model); results go to evals/results/JOB/.")
+@click.option(
+    "--results-root",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where job folders go instead of evals/results/.",
+)
+def benchmark(
+    tasks: str | None,
+    difficulty: str | None,
+    model: str | None,
+    trials: int,
+    threads: int,
+    sandbox: str,
+    job: str | None,
+    results_root: Path | None,
+) -> None:
+    """Run decode on benchmark tasks and grade every trial; writes evals/results/JOB/."""
+    from decode.sandbox.backends import check_sandbox
+    from evals.benchmark.job import run_job
+
+    if model is None:
+        from decode.config.loading import ConfigError, load_settings
+
+        try:
+            model = load_settings().model
+        except ConfigError as exc:
+            raise click.UsageError(str(exc)) from exc
+    if (why := check_sandbox(sandbox, Path.cwd())) is not None:
+        click.echo(f"error: {why}", err=True)
+        sys.exit(2)
+    chosen = _load(tasks, difficulty)
+    where = {"results_root": results_root.resolve()} if results_root is not None else {}
+    try:
+        job_dir = run_job(chosen, model=model, trials=trials, threads=threads, sandbox=sandbox, job=job, **where)
+    except (ValueError, FileExistsError) as exc:  # a bad or used --job: nothing was run, nothing overwritten
+        raise click.UsageError(str(exc)) from exc
+    records = (job_dir / "trials.jsonl").read_text(encoding="utf-8").splitlines()
+    passed = sum(json.loads(line)["passed"] for line in records)
+    click.echo(f"{job_dir}: {passed}/{len(records)} trials passed")
