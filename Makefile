@@ -35,7 +35,8 @@ endef
 
 .PHONY: help install hooks test unit-tests integration-tests notebooks lock-check lint-check lint-fix \
 	format-check format-fix type-check sync-check lesson-check check lab bench pre-commit ci \
-	lesson-snapshot lesson-diff lesson-notebook lesson-repl sandbox-image
+	lesson-snapshot lesson-diff lesson-notebook lesson-repl sandbox-image kitaru-local kitaru-stop \
+	eval-verify eval-benchmark eval-smoke eval-regression eval-judge eval-harbor-check
 
 help: ## Show this list
 	@echo "usage: make VERB   (the project's tools run from .venv through uv)"
@@ -45,7 +46,7 @@ help: ## Show this list
 # --compile-bytecode: `decode` then starts from .pyc files instead of compiling every module it
 # imports, which is most of its start-up wherever PYTHONDONTWRITEBYTECODE is set (see evals/perf).
 install: ## Install uv if missing, then the locked dependencies (with the dev group) into .venv
-	@uv_bin=$$(scripts/ensure-uv) && "$$uv_bin" sync --locked --compile-bytecode
+	@uv_bin=$$(scripts/ensure-uv) && "$$uv_bin" sync --locked --all-extras --compile-bytecode
 
 hooks: ## Install the git hooks of .pre-commit-config.yaml (commit: format, lint, pairs; push: unit tests)
 	$(RUN) pre-commit install --hook-type pre-commit --hook-type pre-push
@@ -120,11 +121,36 @@ lab: ## Open the lessons in JupyterLab; N=04 runs the kernels against lesson 04'
 bench: ## Run the performance benchmarks of evals/perf (tables also go to evals/perf/results/)
 	$(RUN) python evals/perf/run.py $(BENCH_ARGS)
 
+eval-verify: ## Prove every benchmark task: its solution (run in bubblewrap) scores 1, its seed 0
+	$(RUN) python -m evals verify $(ARGS)
+
+eval-benchmark: ## Run decode on the benchmark tasks (ARGS='--model M --difficulty easy --trials 3'); evals/results/
+	$(RUN) python -m evals benchmark $(ARGS)
+
+eval-regression: ## Behaviour regression cases on a model (ARGS='--model M --cases a,b'); skips without a key
+	$(RUN) python -m evals regression $(ARGS)
+
+eval-smoke: ## The benchmark pipeline offline on scripted models: one task solved, one failed (no key)
+	$(RUN) python -m evals smoke $(ARGS)
+
+eval-harbor-check: ## The Harbor adapter against Harbor's real classes, in a throwaway env that has harbor (CI runs it)
+	$(RUN) --with harbor==0.26.0 pytest -p no:cacheprovider -q tests/evals/test_harbor_agent.py
+
+eval-judge: ## The LLM judge over the regression cases' assertions (ARGS='--model M'); skips without a key
+	$(RUN) python -m evals judge $(ARGS)
+
 sandbox-image: ## Build the Docker sandbox's image offline from this machine's programs (TAG=decode-sandbox:latest)
 	$(RUN) python scripts/sandbox-image $(if $(TAG),--tag $(TAG))
+
+# No Docker: the system's PostgreSQL and kitaru[server] under .decode/kitaru/ (docs/recording.md).
+kitaru-local: ## Start a local Kitaru server (PostgreSQL, server, worker) and print its .env lines; again: reuse it
+	$(RUN) python scripts/kitaru-local start
+
+kitaru-stop: ## Stop the local Kitaru server, its worker and its PostgreSQL
+	$(RUN) python scripts/kitaru-local stop
 
 pre-commit: ## Run every pre-commit hook (commit and push stages) on every file
 	$(RUN) pre-commit run --all-files --hook-stage pre-commit
 	$(RUN) pre-commit run --all-files --hook-stage pre-push
 
-ci: check test ## What CI runs: the static checks, then the whole test suite with every notebook
+ci: check eval-verify eval-smoke eval-harbor-check test ## What CI runs: the static checks, the evals proofs, then the whole test suite

@@ -29,6 +29,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "sessions": ("decode.context.commands:sessions", "List the sessions saved in this directory."),  # [lesson 08]
     "mcp": ("decode.mcp.command:mcp", "List the MCP servers, their state and their tools."),  # [lesson 11]
     "agents": ("decode.agents.command:agents", "List the agents decode can be, and their files."),  # [lesson 12]
+    "remote": ("decode.remote.command:remote", "Run decode on Modal: one task or N attempts at once."),  # [lesson 15]
+    "replay": ("decode.recording.command:replay", "Replay a recorded session through Kitaru."),  # [lesson 17]
 }
 
 

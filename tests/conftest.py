@@ -15,7 +15,7 @@ WriteText = Callable[[Path, str], Path]
 
 
 def _is_decode_setting(name: str) -> bool:
-    return name.startswith(("DECODE_", "SANDBOX_")) or name in {
+    return name.startswith(("DECODE_", "SANDBOX_", "OPIK_", "KITARU_")) or name in {  # OPIK_: 16, KITARU_: 17
         "GEMINI_API_KEY",
         "GOOGLE_API_KEY",
         "GEMINI_BASE_URL",

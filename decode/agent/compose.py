@@ -25,11 +25,13 @@ from pathlib import Path
 
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
+from decode.agent.traced_loop import agent_loop  # [lesson 16]
 from decode.agents.active import ActiveAgent, resumed_agent  # [lesson 12]
 from decode.agents.catalog import DEFAULT_AGENT, discover_agents  # [lesson 12]
 from decode.agents.definition import AGENT_TOOL, AgentDefinition  # [lesson 12]
 from decode.agents.subagents import OnSubagent, Parent, Subagents  # [lesson 12]
 from decode.config.settings import Settings
+from decode.context.planted import came_with_repository  # [lesson 15]
 from decode.context.session import Session  # [lesson 08]
 from decode.entities.asking import AskUser, ReviewPlan  # [lesson 10]
 from decode.entities.deps import AgentDeps
@@ -46,6 +48,7 @@ from decode.permissions.hook import ApproveCallback, PermissionHook  # [lesson 0
 from decode.permissions.settings_files import SettingsProblem  # [lesson 08]
 from decode.permissions.situation import PermissionSituation  # [lesson 06]
 from decode.permissions.types import Mode  # [lesson 06]
+from decode.recording.seam import recorded  # [lesson 17]
 from decode.sandbox.executor import SandboxExecutor  # [lesson 14]
 from decode.sandbox.types import SandboxError, SandboxMode  # [lesson 14]
 from decode.sandbox.workspace import Workspace, discard_workspace, session_workspace  # [lesson 14]
@@ -122,6 +125,10 @@ class LoopOptions:
     """`--repo PATH|URL`: clone it into a Workspace under `.decode/workspaces/` and work there (its
     work comes back as branch `decode/<session-id>`); None: the settings' `sandbox_repo`, else none."""
     # [/lesson 14]
+    # [lesson 16]
+    trace_name: str = "decode_turn"
+    """The name of each turn's trace when tracing is on: `chat_turn` (the REPL), `decode_run` (headless)."""
+    # [/lesson 16]
 
 
 @dataclass
@@ -227,8 +234,17 @@ def build_loop(options: LoopOptions) -> Conversation:
     # [lesson 14]
     # A resumed session stays in the sandbox it started in, unless `sandbox` says otherwise.
     header = session.log.header
-    if options.resume is not None and options.sandbox is None and header.sandbox:
-        options = replace(options, sandbox=header.sandbox)
+    # [lesson 15]
+    # A log the repository committed was written by whoever wrote the repository: it chooses neither
+    # the sandbox nor the mode. And a resumed sandbox only ever adds one: `none` leaves the settings'.
+    planted = options.resume is not None and came_with_repository(session.log.path)
+    resumed_sandbox = header.sandbox if header.sandbox != "none" and not planted else None
+    if options.resume is not None and options.sandbox is None and resumed_sandbox:
+        options = replace(options, sandbox=resumed_sandbox)
+    # [before lesson 15]
+    # if options.resume is not None and options.sandbox is None and header.sandbox:
+    #     options = replace(options, sandbox=header.sandbox)
+    # [/lesson 15]
     elif options.parent is None and not session.log.path.exists():
         header.sandbox = options.sandbox or settings.sandbox_mode
     # A `--repo` clone named after the session (a resumed one goes on in its own); a subagent
@@ -257,7 +273,12 @@ def build_loop(options: LoopOptions) -> Conversation:
     # mode = options.permission_mode
     # [/lesson 12]
     # [lesson 08]
-    resumed_mode = mode is None and options.resume is not None and session.mode in {m.value for m in Mode}
+    # [lesson 15]
+    resumed = options.resume is not None and not planted
+    resumed_mode = mode is None and resumed and session.mode in {m.value for m in Mode}
+    # [before lesson 15]
+    # resumed_mode = mode is None and options.resume is not None and session.mode in {m.value for m in Mode}
+    # [/lesson 15]
     if resumed_mode:
         mode = Mode.parse(session.mode)
     # A session log lives in the project, where a repository can plant one: it never chooses
@@ -292,6 +313,13 @@ def build_loop(options: LoopOptions) -> Conversation:
     if dropped_bypass:
         message = "the resumed session ran in bypass mode; bypass is chosen only with --permission-mode bypass"
         gate.problems.append(SettingsProblem(session.log.path, None, message))
+    # [lesson 15]
+    if planted:
+        message = (
+            "this session log is tracked by git (it came with the repository): its sandbox and mode are not resumed"
+        )
+        gate.problems.append(SettingsProblem(session.log.path, None, message))
+    # [/lesson 15]
     session.switch_mode(gate.mode.value)
     # [/lesson 08]
     # [lesson 14]
@@ -360,7 +388,19 @@ def build_loop(options: LoopOptions) -> Conversation:
         ],
         # [/lesson 06]
     )
-    loop = AgentLoop(agent, deps, model=model, max_requests=options.max_requests or settings.max_requests)
+    # [lesson 17]
+    # Recorded to Kitaru only when recording is configured (`KITARU_…`), else kitaru is never imported.
+    # A subagent's requests are not recorded on their own.
+    if options.parent is None:
+        agent = recorded(agent, settings, session.session_id)
+    # [/lesson 17]
+    # [lesson 16]
+    # Traced only when tracing is configured (`OPIK_…`); otherwise the plain loop, and opik is never imported.
+    limit = options.max_requests or settings.max_requests
+    loop = agent_loop(agent, deps, model, limit, options, session, gate, active)
+    # [before lesson 16]
+    # loop = AgentLoop(agent, deps, model=model, max_requests=options.max_requests or settings.max_requests)
+    # [/lesson 16]
     loop.session, loop.history = session, history  # [lesson 08]
     if subagents is not None:  # [lesson 12]
         subagents.attach(loop, gate, session, mcp)  # [lesson 12]

@@ -156,7 +156,11 @@ class AgentLoop:
             # [before lesson 08]
             # self.keep_turn(run.result.all_messages(), run.result.new_messages(), turn_usage)
             # [/lesson 08]
-            yield TurnFinished(output=str(run.result.output), usage=turn_usage)
+            # [lesson 15]
+            yield TurnFinished(output=valid_text(str(run.result.output)), usage=turn_usage)
+            # [before lesson 15]
+            # yield TurnFinished(output=str(run.result.output), usage=turn_usage)
+            # [/lesson 15]
             if unsaved is not None:  # [lesson 08]
                 yield unsaved  # [lesson 08]
 
@@ -169,6 +173,7 @@ class AgentLoop:
                 async with node.stream(run.ctx) as stream:
                     async for event in stream:
                         if (delta := _model_delta(event)) is not None:
+                            delta.text = valid_text(delta.text)  # [lesson 15]
                             yield delta
                         # [lesson 07]
                         elif isinstance(event, EnqueuedMessagesEvent):  # a steer or follow-up reached the model
@@ -239,6 +244,14 @@ def _why(error: BaseException) -> str:
 
 
 # [/lesson 08]
+# [lesson 15]
+def valid_text(text: str) -> str:
+    """`text` with any lone surrogate (`\\ud800`, which a provider's JSON may carry) as U+FFFD: text that
+    every output format, the terminal and the session log can encode as UTF-8."""
+    return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+
+
+# [/lesson 15]
 def _model_delta(event: object) -> TextDelta | ThinkingDelta | None:
     """Text and thinking as they stream; other model events (tool-call parts) are not shown."""
     if isinstance(event, PartStartEvent):

@@ -9,6 +9,7 @@ Import the ready-made object: `from decode.config.settings import settings`.
 """
 
 import json  # [lesson 05]
+import os  # [lesson 18]
 import re  # [lesson 05]
 from pathlib import Path
 from typing import (
@@ -16,6 +17,7 @@ from typing import (
     Literal,
     get_args,  # [lesson 05]
 )
+from uuid import UUID  # [lesson 17]
 
 from pydantic import (
     AliasChoices,
@@ -53,7 +55,15 @@ class Settings(BaseSettings):
         populate_by_name=True,
     )
 
-    env: Literal["dev", "test", "prod"] = Field("dev", validation_alias=_env("DECODE_ENV"))
+    # [lesson 15]
+    env: Literal["dev", "test", "prod"] = Field(
+        "dev",
+        validation_alias=_env("DECODE_ENV"),
+        json_schema_extra=user_only("chooses which Modal app `decode remote deploy` replaces"),
+    )
+    # [before lesson 15]
+    # env: Literal["dev", "test", "prod"] = Field("dev", validation_alias=_env("DECODE_ENV"))
+    # [/lesson 15]
     """Deployment name: it names what decode deploys (lesson 15's Modal app), never changes behaviour."""
 
     model: str = Field(DEFAULT_MODEL, validation_alias=_env("DECODE_MODEL"))
@@ -245,7 +255,104 @@ class Settings(BaseSettings):
         json_schema_extra=user_only("lets every sandboxed command reach the network"),
     )
     """Let every sandboxed command reach the network, without asking per command (bwrap, docker)."""
+    # [lesson 18]
+
+    sandbox_hide: Annotated[list[Path], NoDecode] = Field(
+        default_factory=list, validation_alias=_env("DECODE_SANDBOX_HIDE")
+    )
+    """Host paths a command in `--sandbox bwrap` cannot read, besides `.env` files and home
+    credentials: a folder looks empty, a file is empty. Separated by `:` as in PATH (or a JSON
+    list). A benchmark hides its tests with it. Docker and Modal never see the host's files."""
+
+    @field_validator("sandbox_hide", mode="before")
+    @classmethod
+    def _split_paths(cls, value: object) -> object:
+        """`/a:/b` or `["/a", "/b"]` from the environment, a list as it is; `~` is expanded."""
+        if isinstance(value, str):
+            if value.lstrip().startswith("["):
+                try:
+                    value = json.loads(value)
+                except json.JSONDecodeError:
+                    raise ValueError("expected paths separated by ':', or a JSON list of paths") from None
+            else:
+                value = [part for part in value.split(os.pathsep) if part.strip()]
+        if isinstance(value, list):
+            return [Path(str(part)).expanduser() for part in value]
+        return value
+
+    # [/lesson 18]
     # [/lesson 14]
+    # [lesson 15]
+
+    remote_secret: str = Field(
+        "decode-secrets",
+        validation_alias=_env("DECODE_REMOTE_SECRET"),
+        json_schema_extra=user_only("chooses which of your Modal Secrets the remote run gets"),
+    )
+    """The one Modal Secret `decode remote` runs with: the provider keys (`GEMINI_API_KEY`…) and a push token."""
+
+    remote_nightly_schedule: str | None = Field(
+        None,
+        validation_alias=_env("DECODE_REMOTE_NIGHTLY_SCHEDULE"),
+        json_schema_extra=user_only("deploys a run on a schedule, with your Secret"),
+    )
+    """A cron line (UTC), e.g. `0 3 * * *`: `decode remote deploy` adds a nightly run; unset: no nightly."""
+
+    remote_nightly_task: str | None = Field(
+        None,
+        validation_alias=_env("DECODE_REMOTE_NIGHTLY_TASK"),
+        json_schema_extra=user_only("is the prompt a scheduled run gives your agent"),
+    )
+    """The task the nightly run gives `decode run`."""
+
+    remote_nightly_repo: str | None = Field(
+        None,
+        validation_alias=_env("DECODE_REMOTE_NIGHTLY_REPO"),
+        json_schema_extra=user_only("names where the nightly run pushes its work"),
+    )
+    """The repository (URL) the nightly run clones and pushes its branch to."""
+    # [/lesson 15]
+    # [lesson 16]
+
+    opik_api_key: SecretStr | None = Field(
+        None, validation_alias=_env("OPIK_API_KEY"), json_schema_extra=user_only("sends every turn to Opik's cloud")
+    )
+    """Opik's API key: set (or `OPIK_URL_OVERRIDE`), every turn is traced to Opik (lesson 16)."""
+
+    opik_url_override: str | None = Field(None, validation_alias=_env("OPIK_URL_OVERRIDE"), json_schema_extra=SENDS)
+    """The Opik server traces go to (`http://localhost:5173/api` for a local one); unset: Opik's cloud."""
+
+    opik_workspace: str | None = Field(
+        None, validation_alias=_env("OPIK_WORKSPACE"), json_schema_extra=user_only("decides whose account sees them")
+    )
+    """The Opik workspace traces are logged in; unset: Opik's `default`."""
+
+    opik_project_name: str = Field("decode", validation_alias=_env("OPIK_PROJECT_NAME"))
+    """The Opik project traces are grouped under."""
+    # [/lesson 16]
+    # [lesson 17]
+
+    kitaru_api_url: str | None = Field(
+        None,
+        validation_alias=_env("KITARU_API_URL"),
+        json_schema_extra=user_only("sends your prompts, code and tool results to that address"),
+    )
+    """The Kitaru server sessions are recorded to (`make kitaru-local` prints a local one's);
+    with `KITARU_AGENT_ID`, every turn is recorded (lesson 17)."""
+
+    kitaru_agent_id: UUID | None = Field(None, validation_alias=_env("KITARU_AGENT_ID"))
+    """The Kitaru agent decode's sessions are recorded under (`make kitaru-local` registers one)."""
+
+    kitaru_api_key: SecretStr | None = Field(None, validation_alias=_env("KITARU_API_KEY", "KITARU_API_TOKEN"))
+    """The Kitaru server's API key (`make kitaru-local` prints the local server's)."""
+
+    kitaru_task_id: str | None = Field(
+        None,
+        validation_alias=_env("KITARU_TASK_ID"),
+        json_schema_extra=user_only("says a Kitaru Worker launched this run"),
+    )
+    """Set by a Kitaru Worker: its run must be recorded, so an unreachable server fails it (exit 1)."""
+    # [/lesson 17]
     # [lesson 05]
 
     # [lesson 06]

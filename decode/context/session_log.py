@@ -155,6 +155,37 @@ def prompt_preview(messages: Sequence[ModelMessage]) -> str:
     return ""
 
 
+# [lesson 15]
+def _json(value: BaseModel | list[ModelMessage]) -> bytes:
+    """A record (or the header) or messages (bytes as base64) as one line of JSON. A lone surrogate
+    (`\\ud800` from a provider, `\\udcff` from a command line's bytes), which UTF-8 cannot carry, is
+    written as U+FFFD: the rest of the session is not lost with it."""
+    try:
+        if isinstance(value, BaseModel):
+            return value.model_dump_json().encode()
+        return to_json(value, bytes_mode="base64")
+    except ValueError:  # pydantic_core's PydanticSerializationError: "surrogates not allowed"
+        from pydantic_core import to_jsonable_python
+
+        plain = (
+            value.model_dump(mode="json")
+            if isinstance(value, BaseModel)
+            else to_jsonable_python(value, bytes_mode="base64")
+        )
+        return to_json(_valid(plain))
+
+
+def _valid(value: object) -> object:
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    if isinstance(value, dict):
+        return {_valid(key): _valid(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_valid(item) for item in value]
+    return value
+
+
+# [/lesson 15]
 def _fsync_directory(directory: Path) -> None:
     """Make a new file's directory entry durable too (a file fsynced in a lost directory is lost)."""
     descriptor = os.open(directory, os.O_RDONLY)
@@ -201,13 +232,23 @@ class SessionLog:
         pydantic-ai's `ModelMessagesTypeAdapter` writes (a test holds them equal) without building
         its schema, a few hundred milliseconds that only reading a log back needs.
         """
-        line = record.model_dump_json().encode()
+        # [lesson 15]
+        line = _json(record)
         if messages is not None:
-            line = line[:-1] + b',"messages":' + to_json(list(messages), bytes_mode="base64") + b"}"
+            line = line[:-1] + b',"messages":' + _json(list(messages)) + b"}"
+        # [before lesson 15]
+        # line = record.model_dump_json().encode()
+        # if messages is not None:
+        #     line = line[:-1] + b',"messages":' + to_json(list(messages), bytes_mode="base64") + b"}"
+        # [/lesson 15]
         line += b"\n"
         if not self.path.exists():
             make_parent_dirs(self.path)
-            line = self.header.model_dump_json().encode() + b"\n" + line
+            # [lesson 15]
+            line = _json(self.header) + b"\n" + line
+            # [before lesson 15]
+            # line = self.header.model_dump_json().encode() + b"\n" + line
+            # [/lesson 15]
             with private_open(self.path, "xb") as file:  # 0600, in a 0700 directory: the user's alone
                 file.write(line)
                 file.flush()

@@ -68,6 +68,9 @@ def parse_rule(text: str, action: Decision, source: RuleSource | None = None) ->
     name, paren, rest = text.partition("(")
     if paren and not rest.endswith(")"):
         raise RuleError(f"rule {text!r} opens a parenthesis it does not close")
+    if paren and not _balanced(rest[:-1]):
+        # `Bash(rm:*))` would otherwise be the pattern `rm:*)`, which matches nothing: a deny that denies nothing.
+        raise RuleError(f"rule {text!r}: its parentheses do not pair up")
     if not _TOOL_NAME.fullmatch(name.removesuffix("__*") if name.startswith("mcp__") else name):
         raise RuleError(f"rule {text!r}: a tool name is ASCII letters, digits, '_' and '-'")
     tool = _CANONICAL.get(name.lower(), name)
@@ -75,6 +78,16 @@ def parse_rule(text: str, action: Decision, source: RuleSource | None = None) ->
     if specifier is not None:
         _check_specifier(tool, specifier, text)
     return Rule(action=action, tool=tool, specifier=specifier, source=source)
+
+
+def _balanced(text: str) -> bool:
+    """True when every `)` in `text` closes a `(` before it, and every `(` is closed."""
+    depth = 0
+    for char in text:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def _check_specifier(tool: str, specifier: str, text: str) -> None:

@@ -16,6 +16,12 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from decode.logging import init_logger
+
+# [lesson 15]
+from decode.runtime.options import EXIT_CODES, HeadlessOptions, headless_options, take_headless_options
+from decode.runtime.output import RunOutput
+
+# [/lesson 15]
 from decode.visible import visible
 
 if TYPE_CHECKING:
@@ -39,7 +45,26 @@ EXIT_INTERRUPTED = 130
 def progress(text: str, *, nl: bool = True) -> None:
     """A line on stderr. Made `visible()`: it carries text decode did not write (the model's, a
     tool's, a server's), and no escape sequence of it may act on the user's terminal."""
+    # [lesson 15]
+    # `-q` keeps warnings and errors; the first error is the Run Summary's `error`.
+    if text.startswith("decode: error: ") and _output.summary.error is None:
+        _output.summary.error = text.removeprefix("decode: error: ")
+    if _quiet and not text.startswith(("decode: error", "decode: warning")):
+        return
+    # [/lesson 15]
     click.echo(visible(text), err=True, nl=nl)
+
+
+# [lesson 15]
+_output = RunOutput()
+"""This run's output format and Run Summary (set by `run`)."""
+_headless = HeadlessOptions()
+"""This run's lesson-15 options (set by `run`)."""
+_quiet = False
+"""`-q`: no progress on stderr."""
+
+
+# [/lesson 15]
 
 
 def fail(message: str, code: int) -> NoReturn:
@@ -111,21 +136,34 @@ def _permission_mode(ctx: click.Context, param: click.Parameter, value: str | No
     "back to it as branch decode/<session-id> (its checkout untouched). Default: SANDBOX_REPO.",
 )
 # [/lesson 14]
+@headless_options  # [lesson 15]
 def run(task: str | None, **options: Any) -> None:
     """Run TASK headless and print the final answer on stdout.
 
     TASK "-" reads the task from stdin. Exit codes: 0 done, 1 the run failed, 2 usage or
     configuration error, 3 request ceiling reached, 130 interrupted.
     """
+    # [lesson 15]
+    global _output, _headless, _quiet
+    _headless = take_headless_options(options)  # a bad rule: a usage error; `--cwd DIR`: now in DIR
+    _output, _quiet = RunOutput(_headless.output_format), _headless.quiet
+    # [/lesson 15]
     # [lesson 08]
     if task is None and options.get("resume"):  # `decode run --resume "TASK"`: the newest session
         task, options["resume"] = _resume_newest(options["resume"])
     # [/lesson 08]
+    if task is None and not sys.stdin.isatty():  # `echo TASK | decode run`  # [lesson 15]
+        task = "-"  # [lesson 15]
     if task is None:
         raise click.UsageError("Missing argument 'TASK'.")
     task = _task_text(sys.stdin.buffer.read() if task == "-" else os.fsencode(task))
     if not task.strip():
-        fail("the task is empty", EXIT_USAGE)
+        # [lesson 15]
+        progress("decode: error: the task is empty")
+        sys.exit(_finish(EXIT_USAGE))
+        # [before lesson 15]
+        # fail("the task is empty", EXIT_USAGE)
+        # [/lesson 15]
     try:
         # [lesson 14]
         code = asyncio.run(_run_closing(task, options))
@@ -139,7 +177,36 @@ def run(task: str | None, **options: Any) -> None:
     except asyncio.CancelledError:  # a signal that came after the turn was over
         code = 128 + (_stop.signum if _stop is not None and _stop.signum else signal.SIGTERM)
     # [/lesson 05]
-    sys.exit(code)
+    # [lesson 15]
+    except SystemExit as exc:  # `fail()` during the run: a usage or configuration error
+        code = exc.code if isinstance(exc.code, int) else EXIT_FAILED
+    sys.exit(_finish(code))
+    # [before lesson 15]
+    # sys.exit(code)
+    # [/lesson 15]
+
+
+# [lesson 15]
+run.epilog = EXIT_CODES  # at the end of `decode run --help`
+
+
+def _finish(code: int) -> int:
+    """The run ended with `code`: its result object on stdout (json, stream-json) and in
+    `--summary-json PATH` (one that cannot be written is a warning: the exit code stays)."""
+    if code == EXIT_INTERRUPTED:
+        _output.summary.error = _output.summary.error or "interrupted"
+    elif code > 128:
+        _output.summary.error = _output.summary.error or f"stopped by {signal.Signals(code - 128).name}"
+    result = _output.finish(code)
+    if _headless.summary_json is not None:
+        from decode.runtime.summary import write_summary
+
+        if (problem := write_summary(_headless.summary_json, result)) is not None:
+            progress(f"decode: warning: could not write the summary: {problem}")
+    return code
+
+
+# [/lesson 15]
 
 
 # [lesson 08]
@@ -193,6 +260,7 @@ def _build(options: dict[str, Any]) -> "Conversation":
         settings = load_settings()
         init_logger(settings.log_level)
         # The Harness Home is the launch directory. Headless: nothing here asks the user anything.
+        options.setdefault("trace_name", "decode_run")  # each turn's trace, when tracing is on  # [lesson 16]
         conversation = build_loop(LoopOptions(home=Path.cwd(), settings=settings, on_retry=on_retry, **options))
     except (
         ConfigError,
@@ -254,12 +322,14 @@ async def _run(task: str, options: dict[str, Any]) -> int:
     # [/lesson 05]
     options["on_subagent"] = _show_subagent  # each subagent's progress, one line per step  # [lesson 12]
     conversation = _build(options)
+    _headless.apply(conversation)  # --allowed-tools, --disallowed-tools, --append-system-prompt  # [lesson 15]
     # [lesson 14]
     from decode.sandbox.backends import start_sandbox
 
     if (problem := await start_sandbox(conversation.loop.deps.executor)) is not None:
         fail(problem, EXIT_USAGE)  # the sandbox is closed on the way out (`_run_closing`)
     # [/lesson 14]
+    _output.start(conversation)  # stream-json: the `init` event  # [lesson 15]
     loop = conversation.loop
     commentary: list[str] = []
     called: dict[str, str] = {}  # call id -> `read(a.txt)`: parallel calls finish in any order
@@ -267,6 +337,7 @@ async def _run(task: str, options: dict[str, Any]) -> int:
     saved, why = True, ""  # [lesson 08]
     try:
         async for event in loop.run_turn(task):
+            _output.event(event)  # [lesson 15]
             if isinstance(event, TextDelta):
                 commentary.append(event.text)
             elif isinstance(event, ToolCallStarted):
@@ -294,7 +365,11 @@ async def _run(task: str, options: dict[str, Any]) -> int:
                 saved = saved and not event.message.startswith(UNSAVED)  # [lesson 08]
             elif isinstance(event, TurnFinished):
                 # The answer as it is for a file or a pipe; on a terminal, made visible too.
-                click.echo(visible(event.output) if sys.stdout.isatty() else event.output)
+                # [lesson 15]
+                _output.answer(visible(event.output) if sys.stdout.isatty() else event.output)
+                # [before lesson 15]
+                # click.echo(visible(event.output) if sys.stdout.isatty() else event.output)
+                # [/lesson 15]
     # [lesson 05]
     except asyncio.CancelledError:  # Ctrl-C, SIGTERM, SIGHUP
         signum = _stop.signum
@@ -311,10 +386,14 @@ async def _run(task: str, options: dict[str, Any]) -> int:
         return 128 + signum
     # [/lesson 05]
     except UsageLimitExceeded:
-        click.echo(
-            f"decode: error: stopped at the request ceiling ({loop.max_requests}); raise it with --max-requests",
-            err=True,
-        )
+        # [lesson 15]
+        progress(f"decode: error: stopped at the request ceiling ({loop.max_requests}); raise it with --max-requests")
+        # [before lesson 15]
+        # click.echo(
+        #     f"decode: error: stopped at the request ceiling ({loop.max_requests}); raise it with --max-requests",
+        #     err=True,
+        # )
+        # [/lesson 15]
         code = EXIT_REQUEST_LIMIT
         why = f"the request ceiling ({loop.max_requests}) was reached"  # [lesson 08]
     except ModelAPIError as exc:
@@ -360,6 +439,7 @@ async def _hand_back(workspace: "Workspace", conversation: "Conversation", code:
     from decode.sandbox.handback import Outcome, hand_back
 
     result = await hand_back(workspace, conversation.loop.deps.executor)  # still open: a remote one answers
+    _output.summary.handback = result  # [lesson 15]
     lines = result.report()
     progress(f"decode: {lines[0]}")
     for line in lines[1:]:
@@ -405,6 +485,7 @@ def _keep_unfinished(conversation: "Conversation", note: str | None, cancelled: 
 def _show_subagent(update: "events.SubagentProgress") -> None:
     """A subagent started, called a tool or ended: `  ⋮ explore-1a2b3c4d · find tests · grep(x) · 2 requests`."""
     progress(f"  ⋮ {update.agent_id} · {update.line().removeprefix(update.agent).lstrip(' ·')}")
+    _output.subagent(update)  # [lesson 15]
 
 
 # [/lesson 12]

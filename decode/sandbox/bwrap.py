@@ -112,6 +112,19 @@ def hidden_paths(workspace: Path, env_file: Path, home: Path | None) -> list[Pat
     return [hidden for path in candidates if (hidden := _to_hide(path, workspace)) is not None]
 
 
+# [lesson 18]
+def configured_hidden(paths: Sequence[Path], workspace: Path) -> list[Path]:
+    """The `sandbox_hide` paths that exist, resolved; never the Workspace or a folder above it,
+    which would hide the work itself (its own files can be hidden)."""
+    found = []
+    for path in paths:
+        real = Path(os.path.realpath(path))
+        if os.path.lexists(real) and not workspace.is_relative_to(real):
+            found.append(real)
+    return found
+
+
+# [/lesson 18]
 def _to_hide(path: Path, workspace: Path) -> Path | None:
     """`path`, or for a symlink (`.env -> config/prod.env`) the file it leads to, which is what a
     read gets; None when nothing is there or the link leads to the Workspace or above it."""
@@ -238,6 +251,7 @@ class BwrapBackend:
     def _argv(self, argv: Sequence[str], cwd: Path, network: bool) -> tuple[list[str], list[Path]]:
         home = os.environ.get("HOME")
         hidden = hidden_paths(self.workspace, self.settings.env_file, Path(home) if home else None)
+        hidden += configured_hidden(self.settings.sandbox_hide, self.workspace)  # [lesson 18]
         placeholders = [path for path in protected_paths(self.workspace) if not os.path.lexists(path)]
         args = sandbox_argv(
             self.bwrap,

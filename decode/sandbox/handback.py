@@ -120,8 +120,9 @@ async def hand_back(workspace: Workspace, executor: CommandExecutor | None = Non
         logger.warning("cannot list what %s holds: %s", workspace.branch, exc)
         commits, count, files = (), 0, ()
     ref = f"refs/heads/{workspace.branch}"
+    # push_url: the credential `--repo` gave, in host git's argv only (the Workspace's origin has none).
     pushed = await git(
-        "push", "--porcelain", "--no-verify", "--", workspace.source, f"{ref}:{ref}", git_dir=repo, private=False
+        "push", "--porcelain", "--no-verify", "--", workspace.push_url, f"{ref}:{ref}", git_dir=repo, private=False
     )
     if not pushed.ok:
         logger.warning("push of %s to %s failed: %s", workspace.branch, workspace.source, pushed.why())

@@ -21,11 +21,13 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 import signal
 import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 logger = logging.getLogger(__name__)
 
@@ -53,6 +55,33 @@ _LOCATING = (
 )
 """Variables that would point git at another repository or config than the one decode chose."""
 
+_USERINFO = re.compile(r"(?<=://)[^/@\s]+@")
+
+
+def without_credential(url: str) -> str:
+    """`url` as it may be shown or written down: no password or token in it.
+
+    `https://x-access-token:TOKEN@host/r.git` becomes `https://host/r.git` (a token may be the user
+    name alone too); an ssh URL keeps its user (`ssh://git@host/r`), as does `git@host:r` and a path."""
+    if "://" not in url:
+        return url
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return _USERINFO.sub("", url)
+    userinfo, at, host = parts.netloc.rpartition("@")
+    if not at:
+        return url
+    if parts.scheme.lower() in ("ssh", "git+ssh", "ssh+git"):
+        user = userinfo.partition(":")[0]
+        return urlunsplit(parts._replace(netloc=f"{user}@{host}" if user else host))
+    return urlunsplit(parts._replace(netloc=host))
+
+
+def scrub(text: str) -> str:
+    """`text` (git's own words, a command line) with the user:password of every URL in it removed."""
+    return _USERINFO.sub("", text)
+
 
 @dataclass(frozen=True)
 class GitResult:
@@ -72,7 +101,7 @@ class GitResult:
         if self.code is None:
             return f"git {self.argv[0]} did not finish in {GIT_TIMEOUT_S:.0f}s"
         lines = [line for line in self.stderr.strip().splitlines() if line.strip()]
-        return " / ".join(lines[-3:]) or f"git {self.argv[0]} exited with {self.code}"
+        return scrub(" / ".join(lines[-3:])) or f"git {self.argv[0]} exited with {self.code}"
 
 
 class GitError(Exception):
@@ -148,7 +177,7 @@ async def git(
         _kill_group(process.pid)
         raise
     result = GitResult(tuple(args), process.returncode, out.decode(errors="replace"), err.decode(errors="replace"))
-    logger.debug("git %s -> %s %s", " ".join(args), result.code, result.stderr.strip()[:200])
+    logger.debug("git %s -> %s %s", scrub(" ".join(args)), result.code, scrub(result.stderr.strip()[:200]))
     return result
 
 

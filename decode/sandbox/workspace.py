@@ -17,12 +17,12 @@ import logging
 import os
 import re
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
-from decode.sandbox.host_git import git_sync
+from decode.sandbox.host_git import git_sync, scrub, without_credential
 from decode.sandbox.types import SandboxError
 
 logger = logging.getLogger(__name__)
@@ -45,12 +45,21 @@ class Workspace:
     path: Path
     """The clone: the executor's (and the sandbox's) working directory."""
     source: str
-    """What it was cloned from and is handed back to: an absolute path or a URL."""
+    """What it was cloned from and is handed back to: an absolute path or a URL, with no credential
+    in it (`without_credential`): it is written down, in the record and as the clone's `origin`."""
     session_id: str
     base: str
     """The commit the clone started at ("" when the source had none): nothing beyond it, nothing to ship."""
     fresh: bool = field(default=False, compare=False)
     """Cloned just now (not a resumed session's): `discard_workspace` may remove it if the session never starts."""
+    remote: str = field(default="", compare=False, repr=False)
+    """`--repo` as given, credential and all, when that differs from `source`: held in memory only, on
+    the host, for host git's push; never written in the Workspace, its record or a log."""
+
+    @property
+    def push_url(self) -> str:
+        """Where the hand-back pushes: `remote` if there is one (its credential), else `source`."""
+        return self.remote or self.source
 
     @property
     def branch(self) -> str:
@@ -98,27 +107,35 @@ def open_workspace(home: Path, repo: str, session_id: str) -> Workspace:
 
     `WorkspaceError` when the clone fails (the message is git's) or the session's Workspace is a
     clone of another repository."""
-    source = resolve_source(repo, home)
+    remote = resolve_source(repo, home)
+    source = without_credential(remote)  # what is shown and written down; `remote` only reaches host git
+    kept = remote if remote != source else ""
     path = home / WORKSPACES_DIR / session_id
     existing = _load(path)
     if existing is not None:
-        if existing.source != source:
+        if existing.source not in (source, remote):  # (a record from before the credential was left out)
             raise WorkspaceError(
-                f"session {session_id}'s Workspace is a clone of {existing.source}, not {source}: "
-                "resume it with that --repo, or start a new session"
+                f"session {session_id}'s Workspace is a clone of {without_credential(existing.source)}, "
+                f"not {source}: resume it with that --repo, or start a new session"
             )
-        return existing
+        return replace(existing, source=source, remote=kept)
     if path.exists():
         raise WorkspaceError(f"{path} exists but is not a Workspace decode made: move it away and start again")
     make_parent_dirs(path)  # `.decode/` gets its .gitignore first
     # --no-hardlinks: the agent may write to the clone's object files; linked, they would be the source's.
-    cloned = git_sync("clone", "--quiet", "--no-hardlinks", "--", source, str(path), cwd=home)
+    cloned = git_sync("clone", "--quiet", "--no-hardlinks", "--", remote, str(path), cwd=home)
     if not cloned.ok:
         shutil.rmtree(path, ignore_errors=True)
-        raise WorkspaceError(f"could not clone {repo}: {cloned.why()}")
+        raise WorkspaceError(f"could not clone {scrub(repo)}: {cloned.why()}")
     # The clone is host git's own work so far (nothing from the sandbox yet): safe to ask it.
+    if kept:  # its `origin` names the source without the credential: the agent reads .git/config
+        unset = git_sync("remote", "set-url", "origin", source, cwd=path)
+        if not unset.ok:
+            shutil.rmtree(path, ignore_errors=True)
+            raise WorkspaceError(f"could not clone {source}: {unset.why()}")
     head = git_sync("rev-parse", "--verify", "--quiet", "HEAD^{commit}", cwd=path)
-    workspace = Workspace(path, source, session_id, head.stdout.strip() if head.ok else "", fresh=True)
+    base = head.stdout.strip() if head.ok else ""
+    workspace = Workspace(path, source, session_id, base, fresh=True, remote=kept)
     record = {"source": source, "base": workspace.base, "created_at": datetime.now(UTC).isoformat()}
     workspace.record.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     logger.info("cloned %s into the Workspace %s (at %s)", source, path, workspace.base[:12] or "no commit")

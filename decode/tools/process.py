@@ -358,6 +358,27 @@ async def _drain(pumps: "asyncio.Future[Any]", seconds: float) -> bool:
     return True
 
 
+async def _start(
+    argv: Sequence[str], tag: str, pipes: Sequence[int] = (), **options: Any
+) -> asyncio.subprocess.Process:
+    """`create_subprocess_exec` in a session of its own (pgid == pid), which a cancellation cannot cut short.
+
+    The program runs, and may start others, before asyncio has finished connecting it; cancelled
+    then, asyncio would kill only the leader. So the start always completes, and a cancelled one
+    ends the program and everything it started before the cancellation goes on.
+    """
+    start = asyncio.ensure_future(asyncio.create_subprocess_exec(*argv, start_new_session=True, **options))
+    try:
+        return await asyncio.shield(start)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            process = await start
+            release(track(process.pid, tag, pipes))
+            kill_group(process.pid)
+            await process.wait()
+        raise
+
+
 async def run_process(
     argv: Sequence[str],
     *,
@@ -378,14 +399,15 @@ async def run_process(
     global _spawning
     _spawning += 1
     try:
-        process = await asyncio.create_subprocess_exec(
-            *argv,
+        process = await _start(
+            argv,
+            tag,
+            (out_write, err_write),
             cwd=cwd,
             env={**env, TAG_VARIABLE: tag},
             stdin=asyncio.subprocess.DEVNULL if stdin is None else asyncio.subprocess.PIPE,
             stdout=out_write,
             stderr=err_write,
-            start_new_session=True,  # its own session, so its own process group (pgid == pid)
         )
     except BaseException:
         _spawning -= 1
@@ -483,15 +505,7 @@ async def spawn_process(argv: Sequence[str], *, cwd: Path, env: Mapping[str, str
     global _spawning
     _spawning += 1
     try:
-        process = await asyncio.create_subprocess_exec(
-            *argv,
-            cwd=cwd,
-            env={**env, TAG_VARIABLE: tag},
-            stdin=pipe,
-            stdout=pipe,
-            stderr=pipe,
-            start_new_session=True,  # its own process group: `kill()` ends its children too
-        )
+        process = await _start(argv, tag, cwd=cwd, env={**env, TAG_VARIABLE: tag}, stdin=pipe, stdout=pipe, stderr=pipe)
         return SpawnedProcess(process, track(process.pid, tag))
     finally:
         _spawning -= 1

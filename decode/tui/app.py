@@ -175,6 +175,7 @@ class Repl:
         self.model_choices: list[str] = []  # offered after `/model ` (known once the warm-up is done)
         self._warming: asyncio.Future[None] | None = None  # the task that finishes the warm-up
         self._exit = False
+        self._kept = ""  # kept while no prompt runs: the next prompt starts with it
         self._follow_ups: set[asyncio.Future[None]] = set()
         self.session = build_prompt_session(
             commands=self.commands,
@@ -208,7 +209,7 @@ class Repl:
         try:
             while not self._exit:
                 try:
-                    line = await self.session.prompt_async()
+                    line = await self.session.prompt_async(default=self._take_kept())
                 except EOFError:
                     break
                 await self.submit(line)
@@ -272,9 +273,16 @@ class Repl:
 
     def keep_in_input(self, text: str) -> None:
         """Put `text` back into the input line, ahead of anything typed since."""
+        if not self.session.app.is_running:  # between two prompts: the next one would reset the line
+            self._kept = "\n".join([text, *([self._kept] if self._kept else [])])
+            return
         buffer = self.session.default_buffer
         buffer.text = "\n".join([text, *([buffer.text] if buffer.text else [])])
         buffer.cursor_position = len(buffer.text)
+
+    def _take_kept(self) -> str:
+        kept, self._kept = self._kept, ""
+        return kept
 
     def in_background(self, work: Coroutine[object, object, None]) -> asyncio.Future[None]:
         """Run `work` without waiting for it; leaving the REPL gives it `LEAVE_WAIT_S` to finish."""

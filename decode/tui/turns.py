@@ -109,9 +109,6 @@ def hand_back(repl: Repl, messages: tuple[Message, ...]) -> None:
     """Put messages the model never got back into the input line, ahead of anything typed since."""
     if not messages:
         return
-    buffer = repl.session.default_buffer
-    text = "\n".join([*(message.display for message in messages), *([buffer.text] if buffer.text else [])])
-    buffer.text = text
-    buffer.cursor_position = len(text)
+    repl.keep_in_input("\n".join(message.display for message in messages))
     count = f"{len(messages)} messages" if len(messages) > 1 else "1 message"
     repl.renderer.notice(f"not sent, back in the input line: {count}")

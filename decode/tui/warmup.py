@@ -106,6 +106,7 @@ class LoopFactory:
                 agent=self.agent,  # [lesson 12]
                 sandbox=self.sandbox,  # [lesson 14]
                 repo=self.repo,  # [lesson 14]
+                trace_name="chat_turn",  # each turn's trace, when tracing is on  # [lesson 16]
                 on_tool_output=self.on_tool_output,  # [lesson 05]
                 on_retry=self.on_retry,
             )

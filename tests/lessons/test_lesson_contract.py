@@ -47,21 +47,22 @@ class Lesson:
 
     @cached_property
     def manifest(self) -> dict[str, list[str]]:
-        """`introduces` and `extends` of lesson.toml; an AssertionError saying what is wrong."""
+        """`introduces`, `extends` and `builds` (outside the package) of lesson.toml; an AssertionError if wrong."""
         path = self.folder / "lesson.toml"
         assert path.is_file(), f"lessons/{self.name}: lesson.toml is missing"
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as exc:
             raise AssertionError(f"lessons/{self.name}/lesson.toml: {exc}") from None
-        assert set(data) <= {"title", "introduces", "extends"}, f"lessons/{self.name}/lesson.toml: unknown keys"
+        known = {"title", "introduces", "extends", "builds"}
+        assert set(data) <= known, f"lessons/{self.name}/lesson.toml: unknown keys"
         assert isinstance(data.get("title"), str), f"lessons/{self.name}/lesson.toml: `title` must be a string"
         assert data["title"].strip(), f"lessons/{self.name}/lesson.toml: `title` is empty"
-        for key in ("introduces", "extends"):
+        for key in ("introduces", "extends", "builds"):
             value = data.get(key, [])
             assert isinstance(value, list), f"lessons/{self.name}/lesson.toml: `{key}` must be a list of paths"
             assert all(isinstance(item, str) for item in value), f"lessons/{self.name}: `{key}` must hold strings"
-        return {key: data.get(key, []) for key in ("introduces", "extends")}
+        return {key: data.get(key, []) for key in ("introduces", "extends", "builds")}
 
     def code_cells(self) -> list[nbformat.NotebookNode]:
         if not self.notebook_ipynb.is_file():
@@ -114,7 +115,10 @@ def test_lesson_has_readme_manifest_and_notebook_pair(lesson: Lesson) -> None:
     expected = ["README.md", "lesson.toml", lesson.notebook_py.name, lesson.notebook_ipynb.name]
     missing = [name for name in expected if not (lesson.folder / name).is_file()]
     assert not missing, f"lessons/{lesson.name} is missing {missing}"
-    assert lesson.manifest["introduces"] or lesson.manifest["extends"], f"lessons/{lesson.name} adds nothing"
+    builds = lesson.manifest["builds"]  # what it adds outside the package (lesson 18: evals/)
+    assert lesson.manifest["introduces"] or lesson.manifest["extends"] or builds, f"lessons/{lesson.name} adds nothing"
+    missing = [path for path in builds if not (ROOT / path).exists()]
+    assert not missing, f"lessons/{lesson.name} builds {missing}, which do not exist"
 
 
 def test_notebook_ends_with_its_exercises(lesson: Lesson) -> None:
@@ -168,7 +172,8 @@ def test_every_package_file_is_introduced_by_exactly_one_lesson(introduced_by: d
 
 def test_manifest_entries_are_existing_package_files(lesson: Lesson) -> None:
     problems = []
-    for key, entries in lesson.manifest.items():
+    for key in ("introduces", "extends"):
+        entries = lesson.manifest[key]
         for entry in entries:
             path = PurePosixPath(entry)
             if path.is_absolute() or path.parts[:1] != ("decode",) or ".." in path.parts:

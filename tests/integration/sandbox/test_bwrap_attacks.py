@@ -425,3 +425,54 @@ async def test_a_planted_env_link_to_the_workspace_hides_nothing_of_it(sandbox: 
 
     assert result.exit_code == 0, said
     assert "still here" in said
+
+
+# -- sandbox_hide: host paths a benchmark (or a user) keeps out of reach ---------------------------
+
+
+@pytest.fixture
+def host_dir() -> Iterator[Path]:
+    """A folder on the host outside /tmp (which the sandbox replaces with an empty one anyway)."""
+    path = Path(tempfile.mkdtemp(prefix="decode-hide-", dir="/var/tmp"))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+async def test_the_sandbox_hide_setting_hides_folders_and_files_but_never_the_workspace(
+    host_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answers = host_dir / "answers"
+    (answers / "solution").mkdir(parents=True)
+    (answers / "solution" / "solve.sh").write_text("echo the-answer\n")
+    key = host_dir / "key.txt"
+    key.write_text("the-key\n")
+    (host_dir / "link").symlink_to(answers)  # a link to a hidden folder leads nowhere
+    workspace = host_dir / "work" / "project"
+    workspace.mkdir(parents=True)
+    (workspace / "mine.txt").write_text("the-work\n")
+    hide = os.pathsep.join([str(answers), str(key), str(workspace.parent)])  # the Workspace's parent: ignored
+    monkeypatch.chdir(workspace)
+    executor = open_sandbox(SandboxMode.BWRAP, workspace, Settings(sandbox_hide=hide, _env_file=None))  # type: ignore[call-arg]
+    await executor.start()
+    try:
+        _, out = await run(
+            executor,
+            f"cat {answers}/solution/solve.sh {host_dir}/link/solution/solve.sh; ls -A {answers}; "
+            f"echo key=$(cat {key}); cat {workspace}/mine.txt",
+        )
+    finally:
+        await close_sandboxes()
+
+    assert "the-answer" not in out, out
+    assert "key=\n" in out, out  # an empty file
+    assert "the-work" in out, out  # the Workspace stays visible
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("/a:/b", ["/a", "/b"]), ('["/a b", "/c:d"]', ["/a b", "/c:d"]), ("", []), ("~/x", ["~/x"])],
+)
+def test_sandbox_hide_reads_a_path_list_or_a_json_list(raw: str, expected: list[str]) -> None:
+    assert Settings(sandbox_hide=raw, _env_file=None).sandbox_hide == [Path(p).expanduser() for p in expected]  # type: ignore[call-arg]

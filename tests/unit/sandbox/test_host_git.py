@@ -3,7 +3,9 @@ none of decode's own keys, no terminal prompt; and in the private phase, no user
 
 import os
 
-from decode.sandbox.host_git import OVERRIDES, git_environment
+import pytest
+
+from decode.sandbox.host_git import OVERRIDES, git_environment, scrub, without_credential
 
 HOST = {
     "PATH": "/usr/bin",
@@ -46,3 +48,27 @@ def test_the_private_phase_reads_no_config_but_decodes_own_repository() -> None:
 def test_every_command_line_turns_hooks_and_fsmonitor_off() -> None:
     assert "core.hooksPath=/dev/null" in OVERRIDES
     assert "core.fsmonitor=false" in OVERRIDES
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("https://x-access-token:TOKEN@github.com/o/r.git", "https://github.com/o/r.git"),
+        ("https://TOKEN@github.com/o/r.git", "https://github.com/o/r.git"),
+        ("http://u:p@127.0.0.1:8080/r.git", "http://127.0.0.1:8080/r.git"),
+        ("ssh://git:pw@host/r.git", "ssh://git@host/r.git"),
+        ("ssh://git@host/r.git", "ssh://git@host/r.git"),
+        ("git@github.com:o/r.git", "git@github.com:o/r.git"),
+        ("https://github.com/o/r.git", "https://github.com/o/r.git"),
+        ("/home/u/repo", "/home/u/repo"),
+    ],
+)
+def test_a_url_is_written_down_without_its_credential(url: str, shown: str) -> None:
+    assert without_credential(url) == shown
+
+
+def test_gits_words_lose_a_urls_credential() -> None:
+    assert (
+        scrub("fatal: unable to access 'https://x:TOKEN@h/r.git/': 403")
+        == "fatal: unable to access 'https://h/r.git/': 403"
+    )

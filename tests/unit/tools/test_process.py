@@ -136,6 +136,37 @@ async def test_an_abort_ends_what_left_the_group_too(tmp_path: Path) -> None:
     assert [pid for pid in pids(tmp_path) if not gone(pid)] == []
 
 
+def _started(marker: str) -> bool:
+    """Has a child of this process exec'd a command line holding `marker`?"""
+    for proc in Path("/proc").iterdir():
+        try:
+            stat, cmdline = (proc / "stat").read_text(), (proc / "cmdline").read_bytes()
+        except (OSError, ValueError):
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid() and marker.encode() in cmdline:
+            return True
+    return False
+
+
+async def test_a_command_cancelled_while_it_is_being_started_leaves_nothing(tmp_path: Path) -> None:
+    # The program runs, and starts others, before asyncio has finished connecting it: a
+    # cancellation then (Ctrl-C on a busy machine) must still end all of it, not just its leader.
+    marker = "started-7f3a"
+    command = f": {marker}; setsid sleep 1000 & echo $! > a.pid; sleep 1000 & echo $! > b.pid; wait"
+    task = asyncio.create_task(run(command, tmp_path, timeout=600))
+    deadline = time.monotonic() + 20
+    while not _started(marker):  # the start has forked and exec'd bash...
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0)
+    while len(pids(tmp_path)) < 2:  # ...which runs on while the event loop is held here, before it connects
+        assert time.monotonic() < deadline
+        time.sleep(0.01)  # noqa: ASYNC251 (holding the event loop is the point)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert [pid for pid in pids(tmp_path) if not gone(pid)] == []
+
+
 async def test_ending_everything_on_exit_stops_running_commands(tmp_path: Path) -> None:
     task = asyncio.create_task(run("setsid sleep 1000 & echo $! > a.pid; sleep 1000", tmp_path, timeout=600))
     deadline = time.monotonic() + 10
