@@ -6,24 +6,39 @@ The verifier runs on this machine with only a whitelisted environment (`clean_en
 `APP_DIR`, `TESTS_DIR`, `REWARD_DIR`): it never sees the runner's keys. It is run from its own
 folder in the repository, so the agent cannot have changed it; it writes `reward.txt` into a
 temporary folder outside the workspace.
+
+Where bubblewrap is installed the verifier runs in a sandbox of its own: the host read-only but
+for the workspace and that temporary folder, no network, `.env` files and home credentials
+hidden, and a pid namespace whose first process (`verifier_init.py`) scores 0 a run in which a
+process test.sh started outlived it, or ended after the reward was written.
 """
 
 import contextlib
 import logging
 import os
+import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
+from decode.sandbox.bwrap import KERNEL_PROC_PATHS, hidden_paths
 from evals.benchmark.tasks import Task
+from evals.benchmark.verifier_init import OUTLIVED
 from evals.benchmark.workspace import clean_environment
 
 logger = logging.getLogger(__name__)
 
 OUTPUT_CAP = 20_000
 """The most characters of the verifier's output kept (its tail)."""
+
+VERIFIER_INIT = Path(__file__).with_name("verifier_init.py")
+REPOSITORY = Path(__file__).resolve().parents[2]
+READER_GRACE_S = 5.0
+"""How long the output is still read once the verifier has exited and its group was killed."""
 
 
 @dataclass(frozen=True)
@@ -48,33 +63,74 @@ def grade(task: Task, workspace: Path) -> Grade:
         home, rewards = Path(scratch, "home"), Path(scratch, "verifier")
         home.mkdir()
         env = clean_environment(home, APP_DIR=str(workspace), TESTS_DIR=str(task.tests_dir), REWARD_DIR=str(rewards))
-        # Its own process group, so a timeout kills what the tests started too; not its own session:
-        # decode's process tracking, when this process runs sandboxed commands (verify), takes a
-        # child in a session of its own for one of their leftovers.
-        process = subprocess.Popen(
-            ["bash", str(task.tests_dir / "test.sh")],
-            cwd=workspace,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            process_group=0,
-        )
-        try:
-            raw, _ = process.communicate(timeout=task.verifier_timeout_s)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            raw, _ = process.communicate()
-            output = raw.decode("utf-8", "replace")[-OUTPUT_CAP:]
+        command = ["bash", str(task.tests_dir / "test.sh")]
+        if (bwrap := shutil.which("bwrap")) is not None:
+            command = verifier_sandbox(bwrap, command, task=task, workspace=workspace, scratch=Path(scratch))
+        returncode, output = run_verifier(command, cwd=workspace, env=env, timeout=task.verifier_timeout_s)
+        if returncode is None:
             return Grade(0.0, False, output, f"verifier timed out after {task.verifier_timeout_s:.0f}s")
-        with contextlib.suppress(ProcessLookupError):  # nothing it left behind may write a reward later
-            os.killpg(process.pid, signal.SIGKILL)
-        output = raw.decode("utf-8", "replace")[-OUTPUT_CAP:]
         reward, error = read_reward(rewards / "reward.txt")
-    if error is None and process.returncode != 0:
-        logger.info("%s: test.sh exited %s (reward %s)", task.name, process.returncode, reward)
-        reward, error = 0.0, f"the verifier exited {process.returncode} (a verifier always exits 0)"
+    if returncode == OUTLIVED and bwrap is not None:
+        return Grade(0.0, False, output, "a process the verifier started outlived it or wrote after it")
+    if error is None and returncode != 0:
+        logger.info("%s: test.sh exited %s (reward %s)", task.name, returncode, reward)
+        reward, error = 0.0, f"the verifier exited {returncode} (a verifier always exits 0)"
     return Grade(reward, error is None and reward >= 1.0, output, error)
+
+
+def run_verifier(command: list[str], *, cwd: Path, env: dict[str, str], timeout: float) -> tuple[int | None, str]:
+    """Run `command`; its exit status (None if it timed out and was killed) and its output's tail.
+
+    Only the last `OUTPUT_CAP` characters are ever held, however much the verifier prints.
+    """
+    # Its own process group, so a timeout kills what the tests started too; not its own session:
+    # decode's process tracking, when this process runs sandboxed commands (verify), takes a
+    # child in a session of its own for one of their leftovers.
+    process = subprocess.Popen(
+        command,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        process_group=0,
+    )
+    tail = bytearray()
+    reader = threading.Thread(target=_keep_tail, args=(process.stdout, tail), daemon=True)
+    reader.start()
+    try:
+        returncode: int | None = process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        returncode = None
+    with contextlib.suppress(ProcessLookupError):  # nothing it left behind may write a reward later
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    reader.join(timeout=READER_GRACE_S)  # unsandboxed, a leftover in another session may hold the pipe
+    return returncode, bytes(tail).decode("utf-8", "replace")[-OUTPUT_CAP:]
+
+
+def _keep_tail(stream: IO[bytes], tail: bytearray) -> None:
+    """Read `stream` to its end, keeping only its last bytes in `tail`."""
+    with stream:
+        while chunk := stream.read(65536):
+            tail += chunk
+            del tail[: -4 * OUTPUT_CAP]  # 4 bytes a character at most
+
+
+def verifier_sandbox(bwrap: str, command: list[str], *, task: Task, workspace: Path, scratch: Path) -> list[str]:
+    """The bwrap command line that runs the verifier's `command` (see the module docstring)."""
+    args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"]
+    for kernel in KERNEL_PROC_PATHS:
+        args += ["--ro-bind-try", kernel, kernel]
+    for path in hidden_paths(workspace, REPOSITORY / ".env", Path.home()):
+        args += ["--tmpfs", str(path)] if path.is_dir() else ["--ro-bind", "/dev/null", str(path)]
+    for path in (task.tests_dir, VERIFIER_INIT):
+        args += ["--ro-bind", str(path), str(path)]
+    args += ["--bind", str(workspace), str(workspace), "--bind", str(scratch), str(scratch)]
+    args += ["--unshare-pid", "--as-pid-1", "--unshare-net", "--unshare-ipc", "--cap-drop", "ALL"]
+    args += ["--die-with-parent", "--new-session", "--chdir", str(workspace)]
+    rewards = scratch / "verifier"
+    return [*args, "--", "python3", "-I", "-B", str(VERIFIER_INIT), str(rewards), *command]
 
 
 def _tampered_git(workspace: Path) -> str | None:

@@ -8,11 +8,14 @@ in it as a subprocess (its session log lands in the workspace's `.decode/session
 more with `--resume` per follow-up. The model string may name `{case}` (the case id) and `{turn}`
 (0, 1, …): a scripted model then gets a script per case and turn, since each process replays its
 script from the start.
+
+As a benchmark trial does, each run is sandboxed in bubblewrap (where it is installed) with only a
+whitelisted environment: the model's own key, nothing else of the caller's.
 """
 
 import json
 import logging
-import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -22,6 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from evals.benchmark.trial import agent_environment
 from evals.regression.cases import Case
 from evals.regression.metrics import Evidence, Score, Snapshot, score
 
@@ -68,24 +72,25 @@ def decode_run(workspace: Path, case: Case, model: str, prompt: str, resume: str
     """One `decode run` in `workspace`; its JSON result object (or one describing the failure)."""
     command = [sys.executable, "-m", "decode", "run", "--output-format", "json", "--quiet"]
     command += ["--permission-mode", case.permission_mode, "--max-requests", str(case.max_requests)]
-    command += ["--model", model, "--cwd", str(workspace)]
+    command += ["--model", model, "--cwd", str(workspace), "--sandbox", sandbox_mode()]
     if case.disallowed_tools:
         command += ["--disallowed-tools", case.disallowed_tools]
     if resume:
         command += ["--resume", resume]
-    env = dict(os.environ)
-    if case.context_window:
-        env["DECODE_CONTEXT_WINDOW"] = str(case.context_window)
     try:
-        done = subprocess.run(
-            [*command, "--", prompt],
-            cwd=workspace,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=TURN_TIMEOUT_S,
-            check=False,
-        )
+        with tempfile.TemporaryDirectory(prefix="decode-regression-home-") as home:
+            env = agent_environment(model, Path(home))
+            if case.context_window:
+                env["DECODE_CONTEXT_WINDOW"] = str(case.context_window)
+            done = subprocess.run(
+                [*command, "--", prompt],
+                cwd=workspace,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=TURN_TIMEOUT_S,
+                check=False,
+            )
     except subprocess.TimeoutExpired:
         return {"exit_code": None, "error": f"timed out after {TURN_TIMEOUT_S} s", "session_id": resume}
     try:
@@ -95,6 +100,14 @@ def decode_run(workspace: Path, case: Case, model: str, prompt: str, resume: str
         return {"exit_code": done.returncode, "error": last[0], "session_id": resume}
     result["exit_code"] = done.returncode
     return result
+
+
+def sandbox_mode() -> str:
+    """`bwrap` where bubblewrap is installed, else `none` (with a warning: commands run on the host)."""
+    if shutil.which("bwrap") is not None:
+        return "bwrap"
+    logger.warning("bubblewrap is not installed: regression cases run their commands unsandboxed")
+    return "none"
 
 
 def session_log(workspace: Path, session_id: str) -> Path | None:

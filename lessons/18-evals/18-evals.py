@@ -169,12 +169,27 @@ for name, result in zip(["careful", "sloppy"], results, strict=True):
 show("evals.benchmark.trial", "run_trial")
 
 # %% [markdown]
-# The grader: the verifier in its own process group (so a timeout kills what the tests started
-# too, and nothing they leave behind can write a reward later), its reward read by `read_reward`:
-# a number in 0..1, or 0 with a reason. Exercise 2 asks you to write that reader.
+# The grader runs the verifier, and the verifier runs the agent's code: `pytest` imports it, a
+# script executes it. So the verifier gets a sandbox of its own (`verifier_sandbox`, where
+# bubblewrap is installed): the host read-only but for the workspace and a scratch folder holding
+# `REWARD_DIR`, no network, `.env` files and the runner's credentials hidden. Its reward is read by
+# `read_reward`: a number in 0..1, or 0 with a reason. Exercise 2 asks you to write that reader.
 
 # %%
 show("evals.benchmark.grade", "grade")
+
+# %% [markdown]
+# One attack is left: code the tests ran can start a daemon in a session of its own, which
+# outlives test.sh and writes 1 over the reward once test.sh has written 0. The sandbox's first
+# process is `verifier_init.py`: in a pid namespace it adopts every orphan, so it knows when each
+# one ended. When test.sh ends it reaps and looks again until it is alone (a daemon that exits
+# at that moment is a zombie: it must be reaped to be counted), and refuses the run if one is
+# still alive, or ended after the reward last changed (read from `ctime`, which no process can
+# set back), since only such a process can have written it last. Then the kernel kills whatever
+# is left with the namespace.
+
+# %%
+show("evals.benchmark.verifier_init", "main")
 
 # %% [markdown]
 # Now two real tasks of `evals/tasks/`, each with its own scripted model (`{task}` in the model

@@ -1,5 +1,7 @@
-"""The grader does not take the workspace's word: a verifier cut short, or a `.git` redirected, scores 0."""
+"""The grader does not take the workspace's word: a verifier cut short, a `.git` redirected, or a
+process the verifier started that outlives it, scores 0; the verifier's sandbox holds no host secret."""
 
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -43,3 +45,69 @@ def test_a_git_dir_pointed_at_another_config_is_not_graded(tmp_path: Path) -> No
     assert (result.reward, result.passed) == (0.0, False)
     assert "commondir" in (result.error or "")
     assert not (tmp_path / "ran-on-host").exists()
+
+
+needs_bwrap = pytest.mark.skipif(
+    shutil.which("bwrap") is None, reason="bubblewrap is not installed: the verifier runs unsandboxed"
+)
+
+KEEPS_WRITING = """
+import os, time
+path = os.path.join(os.environ["REWARD_DIR"], "reward.txt")
+for _ in range(2000):  # ~10 s, so it cannot outlive a run on a machine without the verifier's sandbox
+    with open(path + ".new", "w") as new:
+        new.write("1")
+    os.replace(path + ".new", path)
+    time.sleep(0.005)
+"""
+"""A daemon that writes 1 over the reward again and again."""
+
+WRITES_ONCE_AFTER = """
+import os, time
+parent = os.getppid()
+while os.getppid() == parent:  # until the verifier's python that imported calc.py has exited
+    time.sleep(0.001)
+with open(os.path.join(os.environ["REWARD_DIR"], "reward.txt"), "w") as reward:
+    reward.write("1")
+"""
+"""A daemon that writes 1 once, after the tests that imported it are done, then exits."""
+
+
+def plant_daemon(workspace: Path, code: str) -> None:
+    """Make the unsolved `calc.py` start `code` in a session of its own when the verifier imports it."""
+    daemon = (
+        "import subprocess, sys\n"
+        f"subprocess.Popen([sys.executable, '-c', {code!r}], start_new_session=True,"
+        " stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+    )
+    calc = workspace / "calc.py"
+    calc.write_text(daemon + calc.read_text())
+
+
+@needs_bwrap
+@pytest.mark.parametrize("code", [KEEPS_WRITING, WRITES_ONCE_AFTER], ids=["keeps-writing", "writes-once-after"])
+def test_a_process_the_verifier_started_that_writes_the_reward_after_it_scores_0(tmp_path: Path, code: str) -> None:
+    task_dir = copy_task(tmp_path / "tasks", "fix-add")
+    workspace = prepare(load_task(task_dir), tmp_path / "work")  # the seed: calc.add still subtracts
+    plant_daemon(workspace, code)
+    result = grade(load_task(task_dir), workspace)
+    assert (result.reward, result.passed) == (0.0, False)
+    assert result.error == "a process the verifier started outlived it or wrote after it"
+
+
+@needs_bwrap
+def test_the_verifier_reads_no_host_secret_and_writes_nothing_outside_the_workspace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "runner-home"
+    home.mkdir()
+    (home / ".bashrc").write_text("export GEMINI_API_KEY=sk-runner-secret\n")
+    monkeypatch.setenv("HOME", str(home))
+    task_dir, workspace = solved(tmp_path, "fix-add")
+    outside = tmp_path / "written-by-the-verifier"
+    test_sh = task_dir / "tests" / "test.sh"
+    test_sh.write_text(f"cat {home / '.bashrc'}; touch {outside}\n" + test_sh.read_text())
+    result = grade(load_task(task_dir), workspace)
+    assert result.reward == 1.0  # the solution still passes: only what it must not see is gone
+    assert "sk-runner-secret" not in result.output
+    assert not outside.exists()

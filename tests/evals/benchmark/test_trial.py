@@ -79,9 +79,8 @@ def test_no_secret_of_the_runner_reaches_the_agent_or_the_grader(
     home = Path(os.environ["HOME"])
     (home / ".bash_history").write_text(f"export HOST_SECRET={SECRET}\n")
     task_dir = copy_task(tmp_path / "tasks", "fix-add", "probe")
-    grader_env = task_dir / "grader-env.txt"  # outside the workspace: in the task's folder
     test_sh = task_dir / "tests" / "test.sh"
-    test_sh.write_text('env > "$TESTS_DIR/../grader-env.txt"\n' + test_sh.read_text())
+    test_sh.write_text("env | sed 's/^/GRADER-ENV /'\n" + test_sh.read_text())  # into verifier.log
     probe = "env; cat ~/.bash_history; cat /proc/1/environ | tr '\\0' '\\n'; echo \"[$HOST_SECRET][$GEMINI_API_KEY]\""
     model = scripted(
         tmp_path / "probe.json", [{"tool_calls": [{"name": "bash", "args": {"command": probe}}]}, {"text": "Done."}]
@@ -94,11 +93,13 @@ def test_no_secret_of_the_runner_reaches_the_agent_or_the_grader(
     assert "PATH=/usr/local/bin:/usr/bin:/bin" in session  # the probe ran…
     assert "[][]" in session  # …and saw neither variable
     result = (trial_dir / "stdout.json").read_text() + (trial_dir / "stderr.log").read_text()
-    for text in (session, result, json.dumps(record), grader_env.read_text()):
+    verifier_log = (trial_dir / "verifier.log").read_text()
+    for text in (session, result, json.dumps(record), verifier_log):
         assert SECRET not in text
         assert KEY not in text
-    assert "REWARD_DIR=" in grader_env.read_text()  # the grader's environment was dumped
-    assert {line.split("=", 1)[0] for line in grader_env.read_text().splitlines()} <= {
+    grader_env = [line.removeprefix("GRADER-ENV ") for line in verifier_log.splitlines() if "GRADER-ENV " in line]
+    assert any(line.startswith("REWARD_DIR=") for line in grader_env)  # the grader's environment was dumped
+    assert {line.split("=", 1)[0] for line in grader_env} <= {
         "PATH", "HOME", "LANG", "APP_DIR", "TESTS_DIR", "REWARD_DIR", "PWD", "SHLVL", "_", "OLDPWD",
     }  # fmt: skip
 
