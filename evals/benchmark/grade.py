@@ -18,6 +18,7 @@ import logging
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 import threading
@@ -149,15 +150,30 @@ def _tampered_git(workspace: Path) -> str | None:
 
 
 def read_reward(path: Path) -> tuple[float, str | None]:
-    """The reward in `path` (a number in 0..1), or 0 and why it could not be read."""
+    """The reward in `path` (a number in 0..1), or 0 and why it could not be read.
+
+    A reward test.sh cannot have been the last to write scores 0 too: `reward.txt` a link or not
+    a regular file, or it or its folder made read-only, so that test.sh's final `echo 0` failed.
+    """
     try:
-        text = path.read_text(encoding="utf-8").strip()
+        folder = path.parent.lstat()
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)  # a FIFO must not hang the grader
     except FileNotFoundError:
         return 0.0, "the verifier wrote no reward.txt"
-    except (OSError, UnicodeDecodeError) as exc:
-        return 0.0, f"reward.txt unreadable: {exc}"
+    except OSError as exc:
+        return 0.0, f"reward.txt unreadable (a link?): {exc}"
+    with open(fd, "rb") as file:
+        info = os.fstat(file.fileno())
+        if not stat.S_ISDIR(folder.st_mode) or not stat.S_ISREG(info.st_mode):
+            return 0.0, "reward.txt or its folder is not a regular file or folder: not read"
+        if not (info.st_mode & stat.S_IWUSR and folder.st_mode & stat.S_IWUSR and folder.st_mode & stat.S_IXUSR):
+            return 0.0, "reward.txt or its folder was made read-only: test.sh cannot have written it last"
+        data = file.read(4096)
     try:
+        text = data.decode("utf-8").strip()
         reward = float(text)
+    except UnicodeDecodeError as exc:
+        return 0.0, f"reward.txt unreadable: {exc}"
     except ValueError:
         return 0.0, f"reward.txt is not a number: {text[:80]!r}"
     if not 0.0 <= reward <= 1.0:

@@ -95,6 +95,31 @@ def test_a_process_the_verifier_started_that_writes_the_reward_after_it_scores_0
     assert result.error == "a process the verifier started outlived it or wrote after it"
 
 
+LOCKS_THE_FILE = "os.chmod(reward, 0o444)"
+LOCKS_THE_FOLDER = "os.chmod(reward, 0o444); os.chmod(folder, 0o555)"
+LINKS_TO_A_LOCKED_ONE = (
+    "one = os.path.abspath('one.txt'); open(one, 'w').write('1'); os.chmod(one, 0o444);"
+    " os.unlink(reward); os.symlink(one, reward)"
+)
+
+
+@pytest.mark.parametrize(
+    "lock", [LOCKS_THE_FILE, LOCKS_THE_FOLDER, LINKS_TO_A_LOCKED_ONE], ids=["file", "folder", "link"]
+)
+def test_a_reward_locked_so_that_test_sh_cannot_write_it_last_scores_0(tmp_path: Path, lock: str) -> None:
+    task_dir = copy_task(tmp_path / "tasks", "fix-add")
+    workspace = prepare(load_task(task_dir), tmp_path / "work")  # the seed: calc.add still subtracts
+    cheat = (  # run by the tests' own python when it imports calc.py: no process outlives anything
+        "import os\nfolder = os.environ['REWARD_DIR']; reward = os.path.join(folder, 'reward.txt')\n"
+        f"open(reward, 'w').write('1')\n{lock}\n"
+    )
+    calc = workspace / "calc.py"
+    calc.write_text(cheat + calc.read_text())
+    result = grade(load_task(task_dir), workspace)
+    assert (result.reward, result.passed) == (0.0, False)
+    assert "reward.txt" in (result.error or "")
+
+
 @needs_bwrap
 def test_the_verifier_reads_no_host_secret_and_writes_nothing_outside_the_workspace(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
