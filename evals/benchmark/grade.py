@@ -10,12 +10,14 @@ temporary folder outside the workspace.
 Where bubblewrap is installed the verifier runs in a sandbox of its own: the host read-only but
 for the workspace and that temporary folder, no network, `.env` files and home credentials
 hidden, and a pid namespace whose first process (`verifier_init.py`) scores 0 a run in which a
-process test.sh started outlived it, or ended after the reward was written.
+process test.sh started outlived it, or ended after the reward was written. A seccomp filter
+(`seccomp.py`) keeps what the tests run from tampering with the verifier's own processes.
 """
 
 import contextlib
 import logging
 import os
+import platform
 import shutil
 import signal
 import stat
@@ -27,6 +29,7 @@ from pathlib import Path
 from typing import IO
 
 from decode.sandbox.bwrap import KERNEL_PROC_PATHS, hidden_paths
+from evals.benchmark.seccomp import tamper_filter
 from evals.benchmark.tasks import Task
 from evals.benchmark.verifier_init import OUTLIVED
 from evals.benchmark.workspace import clean_environment
@@ -64,10 +67,23 @@ def grade(task: Task, workspace: Path) -> Grade:
         home, rewards = Path(scratch, "home"), Path(scratch, "verifier")
         home.mkdir()
         env = clean_environment(home, APP_DIR=str(workspace), TESTS_DIR=str(task.tests_dir), REWARD_DIR=str(rewards))
-        command = ["bash", str(task.tests_dir / "test.sh")]
+        command, seccomp_fd = ["bash", str(task.tests_dir / "test.sh")], None
         if (bwrap := shutil.which("bwrap")) is not None:
-            command = verifier_sandbox(bwrap, command, task=task, workspace=workspace, scratch=Path(scratch))
-        returncode, output = run_verifier(command, cwd=workspace, env=env, timeout=task.verifier_timeout_s)
+            seccomp_fd = _seccomp_file()
+            command = verifier_sandbox(
+                bwrap, command, task=task, workspace=workspace, scratch=Path(scratch), seccomp_fd=seccomp_fd
+            )
+        try:
+            returncode, output = run_verifier(
+                command,
+                cwd=workspace,
+                env=env,
+                timeout=task.verifier_timeout_s,
+                pass_fds=() if seccomp_fd is None else (seccomp_fd,),
+            )
+        finally:
+            if seccomp_fd is not None:
+                os.close(seccomp_fd)
         if returncode is None:
             return Grade(0.0, False, output, f"verifier timed out after {task.verifier_timeout_s:.0f}s")
         reward, error = read_reward(rewards / "reward.txt")
@@ -79,7 +95,9 @@ def grade(task: Task, workspace: Path) -> Grade:
     return Grade(reward, error is None and reward >= 1.0, output, error)
 
 
-def run_verifier(command: list[str], *, cwd: Path, env: dict[str, str], timeout: float) -> tuple[int | None, str]:
+def run_verifier(
+    command: list[str], *, cwd: Path, env: dict[str, str], timeout: float, pass_fds: tuple[int, ...] = ()
+) -> tuple[int | None, str]:
     """Run `command`; its exit status (None if it timed out and was killed) and its output's tail.
 
     Only the last `OUTPUT_CAP` characters are ever held, however much the verifier prints.
@@ -95,6 +113,7 @@ def run_verifier(command: list[str], *, cwd: Path, env: dict[str, str], timeout:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         process_group=0,
+        pass_fds=pass_fds,
     )
     tail = bytearray()
     reader = threading.Thread(target=_keep_tail, args=(process.stdout, tail), daemon=True)
@@ -118,8 +137,13 @@ def _keep_tail(stream: IO[bytes], tail: bytearray) -> None:
             del tail[: -4 * OUTPUT_CAP]  # 4 bytes a character at most
 
 
-def verifier_sandbox(bwrap: str, command: list[str], *, task: Task, workspace: Path, scratch: Path) -> list[str]:
-    """The bwrap command line that runs the verifier's `command` (see the module docstring)."""
+def verifier_sandbox(
+    bwrap: str, command: list[str], *, task: Task, workspace: Path, scratch: Path, seccomp_fd: int | None = None
+) -> list[str]:
+    """The bwrap command line that runs the verifier's `command` (see the module docstring).
+
+    `seccomp_fd` is an open file holding `tamper_filter()`, loaded for every process in it.
+    """
     args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"]
     for kernel in KERNEL_PROC_PATHS:
         args += ["--ro-bind-try", kernel, kernel]
@@ -130,8 +154,21 @@ def verifier_sandbox(bwrap: str, command: list[str], *, task: Task, workspace: P
     args += ["--bind", str(workspace), str(workspace), "--bind", str(scratch), str(scratch)]
     args += ["--unshare-pid", "--as-pid-1", "--unshare-net", "--unshare-ipc", "--cap-drop", "ALL"]
     args += ["--die-with-parent", "--new-session", "--chdir", str(workspace)]
+    if seccomp_fd is not None:
+        args += ["--seccomp", str(seccomp_fd)]
     rewards = scratch / "verifier"
     return [*args, "--", "python3", "-I", "-B", str(VERIFIER_INIT), str(rewards), *command]
+
+
+def _seccomp_file() -> int | None:
+    """An open, inheritable file holding `tamper_filter()` for bwrap to read, or None."""
+    if (program := tamper_filter()) is None:
+        logger.warning("no seccomp filter for %s: verifier processes can be tampered with", platform.machine())
+        return None
+    fd = os.memfd_create("verifier-seccomp", 0)
+    os.write(fd, program)
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
 
 
 def _tampered_git(workspace: Path) -> str | None:

@@ -9,12 +9,18 @@ exits would win the race. So it records when each adopted process ended, and ref
 (exit `OUTLIVED`) if one was still alive when test.sh ended, or ended after the reward was last
 changed: only such a process could have written it last. Otherwise it exits with test.sh's status.
 
+Before it starts test.sh it closes `/proc` to writes with Landlock, for itself and everything
+it starts: workspace code has the verifier's uid and could otherwise write the memory of
+test.sh's shell through `/proc/<pid>/mem` (the grader's seccomp filter shuts `ptrace`).
+
 Stdlib only: it runs under the machine's `python3`, not decode's.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
+import struct
 import sys
 import time
 
@@ -24,6 +30,8 @@ OUTLIVED = 86
 
 def main(argv: list[str]) -> int:
     reward_dir, command = argv[0], argv[1:]
+    if (why := close_proc_to_writes()) is not None:
+        print(f"verifier_init: /proc stays writable ({why})", file=sys.stderr)
     child = os.posix_spawnp(command[0], command, os.environ)
     adopted_ends: list[int] = []  # when each adopted process ended (ns, CLOCK_REALTIME)
     while True:
@@ -31,22 +39,60 @@ def main(argv: list[str]) -> int:
         if pid == child:
             break
         adopted_ends.append(time.time_ns())
-    # Until this process is alone in the namespace: reap what has ended (a zombie is stamped
-    # now, which is after it wrote anything), and refuse the run if anything still lives.
+    # Until this process is alone in the namespace: reap what has ended (a process is stamped
+    # when reaped, which is after anything it wrote); anything else left is still running, or
+    # is the ended child of a process still running.
     while True:
         adopted_ends += _reap_finished()
-        others = _others()
-        if any(state != "Z" for state in others.values()):
+        if not _anyone_else():
+            break
+        if not _an_adopted_process_has_ended():
             print("verifier_init: a process test.sh started outlived it", file=sys.stderr)
             return OUTLIVED
-        if not others:
-            break
     last_change = _last_change(reward_dir)
     if last_change is not None and any(end >= last_change for end in adopted_ends):
         print("verifier_init: a process test.sh started ended after the reward was written", file=sys.stderr)
         return OUTLIVED
     code = os.waitstatus_to_exitcode(status)
     return code if code >= 0 else 128 - code  # killed by a signal: as a shell reports it
+
+
+LANDLOCK_CREATE_RULESET, LANDLOCK_ADD_RULE, LANDLOCK_RESTRICT_SELF = 444, 445, 446
+"""Landlock's system call numbers (the same on every architecture)."""
+WRITE_FILE = 1 << 1  # LANDLOCK_ACCESS_FS_WRITE_FILE
+PATH_BENEATH = 1  # LANDLOCK_RULE_PATH_BENEATH
+PR_SET_NO_NEW_PRIVS = 38
+
+
+def close_proc_to_writes() -> str | None:
+    """Allow writing files everywhere but under `/proc`, from now on; None, or why it could not.
+
+    Landlock rules grant, they cannot exclude: so writing is granted beneath every top-level
+    folder but `/proc`. Pipes (`/dev/fd/N`, which bash's `<(…)` uses) stay writable.
+    """
+    libc = ctypes.CDLL(None, use_errno=True)
+    ruleset = libc.syscall(LANDLOCK_CREATE_RULESET, struct.pack("<Q", WRITE_FILE), ctypes.c_size_t(8), 0)
+    if ruleset < 0:
+        return f"no Landlock: {os.strerror(ctypes.get_errno())}"
+    try:
+        for entry in os.listdir("/"):
+            if entry == "proc":
+                continue
+            try:
+                beneath = os.open(f"/{entry}", os.O_PATH | os.O_CLOEXEC)
+            except OSError:
+                continue
+            rule = struct.pack("<Qi", WRITE_FILE, beneath)  # struct landlock_path_beneath_attr (packed)
+            added = libc.syscall(LANDLOCK_ADD_RULE, ruleset, PATH_BENEATH, rule, 0)
+            os.close(beneath)
+            if added != 0 and ctypes.get_errno() != 22:  # EINVAL: a file, not a folder
+                return f"a Landlock rule for /{entry}: {os.strerror(ctypes.get_errno())}"
+        libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        if libc.syscall(LANDLOCK_RESTRICT_SELF, ruleset, 0) != 0:
+            return f"Landlock refused: {os.strerror(ctypes.get_errno())}"
+    finally:
+        os.close(ruleset)
+    return None
 
 
 def _reap_finished() -> list[int]:
@@ -62,18 +108,27 @@ def _reap_finished() -> list[int]:
         ends.append(time.time_ns())
 
 
-def _others() -> dict[int, str]:
-    """Every other process in this pid namespace, with its state (`Z` for a zombie)."""
-    others = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="utf-8") as stat:
-                others[int(entry)] = stat.read().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue  # gone while we looked
-    return others
+def _anyone_else() -> bool:
+    """Whether any other process, a zombie included, is left in this pid namespace.
+
+    From process 1 of a namespace, `kill(-1, 0)` asks every process in it but itself, at once:
+    no scan of `/proc` that a process can slip past while it forks.
+    """
+    try:
+        os.kill(-1, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # one it may not signal is still one
+        return True
+    return True
+
+
+def _an_adopted_process_has_ended() -> bool:
+    """Whether a child of this process has ended and waits to be reaped."""
+    try:
+        return os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return False
 
 
 def _last_change(reward_dir: str) -> int | None:

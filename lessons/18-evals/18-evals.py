@@ -187,6 +187,12 @@ show("evals.benchmark.grade", "grade")
 # still alive, or ended after the reward last changed (read from `ctime`, which no process can
 # set back), since only such a process can have written it last. Then the kernel kills whatever
 # is left with the namespace.
+#
+# Code the tests run has the verifier's own uid, so it could also reach into test.sh's shell:
+# `ptrace` it, write its memory through `/proc/<pid>/mem`, or lower its open-file limit so its
+# final `echo 0` fails. A seccomp filter (`evals/benchmark/seccomp.py`) refuses those calls in
+# the whole sandbox, and `verifier_init` closes `/proc` to writes with Landlock before it starts
+# test.sh.
 
 # %%
 show("evals.benchmark.verifier_init", "main")

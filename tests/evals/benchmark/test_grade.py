@@ -63,21 +63,38 @@ for _ in range(2000):  # ~10 s, so it cannot outlive a run on a machine without 
 """A daemon that writes 1 over the reward again and again."""
 
 WRITES_ONCE_AFTER = """
-import os, time
-parent = os.getppid()
-while os.getppid() == parent:  # until the verifier's python that imported calc.py has exited
+import os, sys, time
+shell = int(sys.argv[1])
+while True:  # until test.sh's shell has ended (and been reaped): its last `echo 0` is done
+    try:
+        os.kill(shell, 0)
+    except ProcessLookupError:
+        break
     time.sleep(0.001)
 with open(os.path.join(os.environ["REWARD_DIR"], "reward.txt"), "w") as reward:
     reward.write("1")
 """
-"""A daemon that writes 1 once, after the tests that imported it are done, then exits."""
+"""A daemon that writes 1 once, after test.sh has ended, then exits."""
+
+FIND_THE_SHELL = """
+def parent_of(pid):
+    with open(f"/proc/{pid}/stat") as stat:
+        return int(stat.read().rsplit(")", 1)[1].split()[1])
+shell = os.getpid()
+while b"test.sh" not in open(f"/proc/{shell}/cmdline", "rb").read():
+    shell = parent_of(shell)
+"""
+"""Sets `shell` to the pid of test.sh's shell, an ancestor of the tests' python."""
 
 
 def plant_daemon(workspace: Path, code: str) -> None:
-    """Make the unsolved `calc.py` start `code` in a session of its own when the verifier imports it."""
+    """Make the unsolved `calc.py` start `code` in a session of its own when the verifier imports it.
+
+    `code` gets the pid of test.sh's shell as its argument.
+    """
     daemon = (
-        "import subprocess, sys\n"
-        f"subprocess.Popen([sys.executable, '-c', {code!r}], start_new_session=True,"
+        f"import os, subprocess, sys\n{FIND_THE_SHELL}\n"
+        f"subprocess.Popen([sys.executable, '-c', {code!r}, str(shell)], start_new_session=True,"
         " stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
     )
     calc = workspace / "calc.py"
@@ -118,6 +135,62 @@ def test_a_reward_locked_so_that_test_sh_cannot_write_it_last_scores_0(tmp_path:
     result = grade(load_task(task_dir), workspace)
     assert (result.reward, result.passed) == (0.0, False)
     assert "reward.txt" in (result.error or "")
+
+
+LOWERS_THE_SHELLS_LIMITS = (
+    "import os, resource\n"
+    + FIND_THE_SHELL
+    + """
+open(os.path.join(os.environ["REWARD_DIR"], "reward.txt"), "w").write("1")
+resource.prlimit(shell, resource.RLIMIT_NOFILE, (3, 3))  # its final `echo 0` cannot open the file
+"""
+)
+
+
+def plant_in_process(workspace: Path, code: str) -> None:
+    """Make the unsolved `calc.py` run `code` in the tests' own python when it is imported."""
+    calc = workspace / "calc.py"
+    calc.write_text(code + "\n" + calc.read_text())
+
+
+@needs_bwrap
+def test_workspace_code_that_lowers_the_verifier_shells_limits_scores_0(tmp_path: Path) -> None:
+    task_dir = copy_task(tmp_path / "tasks", "fix-add")
+    workspace = prepare(load_task(task_dir), tmp_path / "work")
+    plant_in_process(workspace, LOWERS_THE_SHELLS_LIMITS)
+    result = grade(load_task(task_dir), workspace)
+    assert (result.reward, result.passed) == (0.0, False)
+    assert "Too many open files" not in result.output
+
+
+REACHES_INTO_THE_SHELL = """
+import ctypes, os, resource, sys
+libc = ctypes.CDLL(None, use_errno=True)
+numbers = {"x86_64": (101, 311, 438), "aarch64": (117, 271, 438)}[os.uname().machine]
+calls = {"ptrace": (16, 2, 0, 0), "process_vm_writev": (2, 0, 0, 0), "pidfd_getfd": (0, 0, 0, 0)}  # attach to pid 2
+for (name, args), number in zip(calls.items(), numbers):
+    result = libc.syscall(number, *[ctypes.c_long(a) for a in args])
+    print(name, "refused" if result == -1 and ctypes.get_errno() == 1 else f"allowed {result}", file=sys.stderr)
+resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))  # its own limits stay its own to set
+print("own limit", resource.getrlimit(resource.RLIMIT_NOFILE), file=sys.stderr)
+try:
+    open("/proc/2/mem", "r+b")  # test.sh's shell: the sandbox's second process
+    print("mem writable", file=sys.stderr)
+except OSError as exc:
+    print("mem", exc.strerror, file=sys.stderr)
+"""
+
+
+@needs_bwrap
+def test_workspace_code_cannot_ptrace_or_write_the_memory_of_the_verifiers_processes(tmp_path: Path) -> None:
+    task_dir = copy_task(tmp_path / "tasks", "fix-add")
+    workspace = prepare(load_task(task_dir), tmp_path / "work")
+    plant_in_process(workspace, REACHES_INTO_THE_SHELL)
+    output = grade(load_task(task_dir), workspace).output
+    for name in ("ptrace", "process_vm_writev", "pidfd_getfd"):
+        assert f"{name} refused" in output, output
+    assert "own limit (64, 64)" in output
+    assert "mem Permission denied" in output  # /proc is closed to writes
 
 
 @needs_bwrap
