@@ -71,7 +71,11 @@ def close_proc_to_writes() -> str | None:
     folder but `/proc`. Pipes (`/dev/fd/N`, which bash's `<(…)` uses) stay writable.
     """
     libc = ctypes.CDLL(None, use_errno=True)
-    ruleset = libc.syscall(LANDLOCK_CREATE_RULESET, struct.pack("<Q", WRITE_FILE), ctypes.c_size_t(8), 0)
+
+    def call(*args: int | bytes) -> int:  # every argument a full machine word, as the kernel reads it
+        return libc.syscall(*(arg if isinstance(arg, bytes) else ctypes.c_long(arg) for arg in args))
+
+    ruleset = call(LANDLOCK_CREATE_RULESET, struct.pack("<Q", WRITE_FILE), 8, 0)
     if ruleset < 0:
         return f"no Landlock: {os.strerror(ctypes.get_errno())}"
     try:
@@ -81,14 +85,14 @@ def close_proc_to_writes() -> str | None:
             try:
                 beneath = os.open(f"/{entry}", os.O_PATH | os.O_CLOEXEC)
             except OSError:
-                continue
+                continue  # a dangling link: nothing beneath it to write
             rule = struct.pack("<Qi", WRITE_FILE, beneath)  # struct landlock_path_beneath_attr (packed)
-            added = libc.syscall(LANDLOCK_ADD_RULE, ruleset, PATH_BENEATH, rule, 0)
+            added = call(LANDLOCK_ADD_RULE, ruleset, PATH_BENEATH, rule, 0)
             os.close(beneath)
-            if added != 0 and ctypes.get_errno() != 22:  # EINVAL: a file, not a folder
+            if added != 0:
                 return f"a Landlock rule for /{entry}: {os.strerror(ctypes.get_errno())}"
-        libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-        if libc.syscall(LANDLOCK_RESTRICT_SELF, ruleset, 0) != 0:
+        no_new_privs = libc.prctl(PR_SET_NO_NEW_PRIVS, *(ctypes.c_ulong(arg) for arg in (1, 0, 0, 0)))
+        if no_new_privs != 0 or call(LANDLOCK_RESTRICT_SELF, ruleset, 0) != 0:
             return f"Landlock refused: {os.strerror(ctypes.get_errno())}"
     finally:
         os.close(ruleset)
