@@ -7,28 +7,31 @@ The verifier runs on this machine with only a whitelisted environment (`clean_en
 folder in the repository, so the agent cannot have changed it; it writes `reward.txt` into a
 temporary folder outside the workspace.
 
-Where bubblewrap is installed the verifier runs in a sandbox of its own: the host read-only but
-for the workspace and that temporary folder, no network, `.env` files and home credentials
-hidden, and a pid namespace whose first process (`verifier_init.py`) scores 0 a run in which a
-process test.sh started outlived it, or ended after the reward was written. A seccomp filter
-(`seccomp.py`) keeps what the tests run from tampering with the verifier's own processes.
+Where bubblewrap is installed the verifier runs in a sandbox of its own: of the host only the
+system's folders (read-only), the workspace and that temporary folder; no network; a pid
+namespace whose first process (`verifier_init.py`) scores 0 a run in which a process test.sh
+started outlived it, or ended after the reward was written. A seccomp filter (`seccomp.py`)
+keeps what the tests run from tampering with the verifier's own processes.
 """
 
 import contextlib
+import fcntl
 import logging
 import os
 import platform
 import shutil
 import signal
 import stat
+import struct
 import subprocess
 import tempfile
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from decode.sandbox.bwrap import KERNEL_PROC_PATHS, hidden_paths
+from decode.sandbox.bwrap import KERNEL_PROC_PATHS
 from evals.benchmark.seccomp import tamper_filter
 from evals.benchmark.tasks import Task
 from evals.benchmark.verifier_init import OUTLIVED
@@ -40,7 +43,8 @@ OUTPUT_CAP = 20_000
 """The most characters of the verifier's output kept (its tail)."""
 
 VERIFIER_INIT = Path(__file__).with_name("verifier_init.py")
-REPOSITORY = Path(__file__).resolve().parents[2]
+SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+"""All of the host the verifier sees, read-only, besides the workspace, its tests and the scratch folder."""
 READER_GRACE_S = 5.0
 """How long the output is still read once the verifier has exited and its group was killed."""
 
@@ -63,7 +67,7 @@ def grade(task: Task, workspace: Path) -> Grade:
     """
     if (why := _tampered_git(workspace)) is not None:
         return Grade(0.0, False, "", why)
-    with tempfile.TemporaryDirectory(prefix="decode-grade-") as scratch:
+    with _scratch_folder() as scratch:
         home, rewards = Path(scratch, "home"), Path(scratch, "verifier")
         home.mkdir()
         env = clean_environment(home, APP_DIR=str(workspace), TESTS_DIR=str(task.tests_dir), REWARD_DIR=str(rewards))
@@ -93,6 +97,24 @@ def grade(task: Task, workspace: Path) -> Grade:
         logger.info("%s: test.sh exited %s (reward %s)", task.name, returncode, reward)
         reward, error = 0.0, f"the verifier exited {returncode} (a verifier always exits 0)"
     return Grade(reward, error is None and reward >= 1.0, output, error)
+
+
+@contextlib.contextmanager
+def _scratch_folder() -> Iterator[str]:
+    """A temporary folder for the verifier's home and reward, removed however the verifier left it.
+
+    Code the tests ran may have made folders in it read-only, or nested thousands deep (which
+    `shutil.rmtree` cannot remove: it recurses): `chmod -R` and `rm -rf` walk it without recursing
+    into symlinks.
+    """
+    scratch = tempfile.mkdtemp(prefix="decode-grade-")
+    try:
+        yield scratch
+    finally:
+        subprocess.run(["chmod", "-R", "u+rwx", scratch], capture_output=True, check=False)
+        subprocess.run(["rm", "-rf", "--", scratch], capture_output=True, check=False)
+        if os.path.lexists(scratch):
+            logger.warning("could not remove the verifier's scratch folder %s", scratch)
 
 
 def run_verifier(
@@ -144,11 +166,12 @@ def verifier_sandbox(
 
     `seccomp_fd` is an open file holding `tamper_filter()`, loaded for every process in it.
     """
-    args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"]
+    args = [bwrap]
+    for system in SYSTEM_FOLDERS:  # the machine's programs, nothing of its users
+        args += ["--ro-bind-try", system, system]
+    args += ["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"]
     for kernel in KERNEL_PROC_PATHS:
         args += ["--ro-bind-try", kernel, kernel]
-    for path in hidden_paths(workspace, REPOSITORY / ".env", Path.home()):
-        args += ["--tmpfs", str(path)] if path.is_dir() else ["--ro-bind", "/dev/null", str(path)]
     for path in (task.tests_dir, VERIFIER_INIT):
         args += ["--ro-bind", str(path), str(path)]
     args += ["--bind", str(workspace), str(workspace), "--bind", str(scratch), str(scratch)]
@@ -205,6 +228,8 @@ def read_reward(path: Path) -> tuple[float, str | None]:
             return 0.0, "reward.txt or its folder is not a regular file or folder: not read"
         if not (info.st_mode & stat.S_IWUSR and folder.st_mode & stat.S_IWUSR and folder.st_mode & stat.S_IXUSR):
             return 0.0, "reward.txt or its folder was made read-only: test.sh cannot have written it last"
+        if _inode_flags(file.fileno()) & SEALED_FLAGS:
+            return 0.0, "reward.txt was sealed (verity, immutable or append-only): test.sh cannot have written it last"
         data = file.read(4096)
     try:
         text = data.decode("utf-8").strip()
@@ -216,3 +241,15 @@ def read_reward(path: Path) -> tuple[float, str | None]:
     if not 0.0 <= reward <= 1.0:
         return 0.0, f"reward.txt is out of range 0..1: {reward}"
     return reward, None
+
+
+FS_IOC_GETFLAGS = 0x80086601
+SEALED_FLAGS = 0x10 | 0x20 | 0x00100000  # FS_IMMUTABLE_FL, FS_APPEND_FL, FS_VERITY_FL
+
+
+def _inode_flags(fd: int) -> int:
+    """The file's inode flags (`lsattr`), 0 where the filesystem keeps none."""
+    try:
+        return struct.unpack("<i", fcntl.ioctl(fd, FS_IOC_GETFLAGS, bytes(8))[:4])[0]
+    except OSError:
+        return 0

@@ -9,9 +9,10 @@ exits would win the race. So it records when each adopted process ended, and ref
 (exit `OUTLIVED`) if one was still alive when test.sh ended, or ended after the reward was last
 changed: only such a process could have written it last. Otherwise it exits with test.sh's status.
 
-Before it starts test.sh it closes `/proc` to writes with Landlock, for itself and everything
-it starts: workspace code has the verifier's uid and could otherwise write the memory of
-test.sh's shell through `/proc/<pid>/mem` (the grader's seccomp filter shuts `ptrace`).
+Before it starts test.sh it closes the files under `/proc` with Landlock, for itself and
+everything it starts: workspace code has the verifier's uid and could otherwise read or write
+the memory of test.sh's shell through `/proc/<pid>/mem` (a nonce in it, or its decision); the
+grader's seccomp filter shuts `ptrace`.
 
 Stdlib only: it runs under the machine's `python3`, not decode's.
 """
@@ -30,8 +31,8 @@ OUTLIVED = 86
 
 def main(argv: list[str]) -> int:
     reward_dir, command = argv[0], argv[1:]
-    if (why := close_proc_to_writes()) is not None:
-        print(f"verifier_init: /proc stays writable ({why})", file=sys.stderr)
+    if (why := close_proc()) is not None:
+        print(f"verifier_init: /proc stays open ({why})", file=sys.stderr)
     child = os.posix_spawnp(command[0], command, os.environ)
     adopted_ends: list[int] = []  # when each adopted process ended (ns, CLOCK_REALTIME)
     while True:
@@ -59,23 +60,24 @@ def main(argv: list[str]) -> int:
 
 LANDLOCK_CREATE_RULESET, LANDLOCK_ADD_RULE, LANDLOCK_RESTRICT_SELF = 444, 445, 446
 """Landlock's system call numbers (the same on every architecture)."""
-WRITE_FILE = 1 << 1  # LANDLOCK_ACCESS_FS_WRITE_FILE
+READ_AND_WRITE_FILE = 1 << 1 | 1 << 2  # LANDLOCK_ACCESS_FS_WRITE_FILE, _READ_FILE
 PATH_BENEATH = 1  # LANDLOCK_RULE_PATH_BENEATH
 PR_SET_NO_NEW_PRIVS = 38
 
 
-def close_proc_to_writes() -> str | None:
-    """Allow writing files everywhere but under `/proc`, from now on; None, or why it could not.
+def close_proc() -> str | None:
+    """Allow reading and writing files everywhere but under `/proc`, from now on; None, or why not.
 
-    Landlock rules grant, they cannot exclude: so writing is granted beneath every top-level
-    folder but `/proc`. Pipes (`/dev/fd/N`, which bash's `<(…)` uses) stay writable.
+    Landlock rules grant, they cannot exclude: so access is granted beneath every top-level
+    folder but `/proc`. Folders stay listable, and pipes (`/dev/fd/N`, which bash's `<(…)` uses)
+    usable: they are not paths to Landlock.
     """
     libc = ctypes.CDLL(None, use_errno=True)
 
     def call(*args: int | bytes) -> int:  # every argument a full machine word, as the kernel reads it
         return libc.syscall(*(arg if isinstance(arg, bytes) else ctypes.c_long(arg) for arg in args))
 
-    ruleset = call(LANDLOCK_CREATE_RULESET, struct.pack("<Q", WRITE_FILE), 8, 0)
+    ruleset = call(LANDLOCK_CREATE_RULESET, struct.pack("<Q", READ_AND_WRITE_FILE), 8, 0)
     if ruleset < 0:
         return f"no Landlock: {os.strerror(ctypes.get_errno())}"
     try:
@@ -86,7 +88,7 @@ def close_proc_to_writes() -> str | None:
                 beneath = os.open(f"/{entry}", os.O_PATH | os.O_CLOEXEC)
             except OSError:
                 continue  # a dangling link: nothing beneath it to write
-            rule = struct.pack("<Qi", WRITE_FILE, beneath)  # struct landlock_path_beneath_attr (packed)
+            rule = struct.pack("<Qi", READ_AND_WRITE_FILE, beneath)  # struct landlock_path_beneath_attr (packed)
             added = call(LANDLOCK_ADD_RULE, ruleset, PATH_BENEATH, rule, 0)
             os.close(beneath)
             if added != 0:

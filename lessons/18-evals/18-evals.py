@@ -171,8 +171,8 @@ show("evals.benchmark.trial", "run_trial")
 # %% [markdown]
 # The grader runs the verifier, and the verifier runs the agent's code: `pytest` imports it, a
 # script executes it. So the verifier gets a sandbox of its own (`verifier_sandbox`, where
-# bubblewrap is installed): the host read-only but for the workspace and a scratch folder holding
-# `REWARD_DIR`, no network, `.env` files and the runner's credentials hidden. Its reward is read by
+# bubblewrap is installed): of the host only the system's folders, read-only, then the tests, the
+# workspace and a scratch folder holding `REWARD_DIR`; no network. Its reward is read by
 # `read_reward`: a number in 0..1, or 0 with a reason. Exercise 2 asks you to write that reader.
 
 # %%
@@ -191,8 +191,8 @@ show("evals.benchmark.grade", "grade")
 # Code the tests run has the verifier's own uid, so it could also reach into test.sh's shell:
 # `ptrace` it, write its memory through `/proc/<pid>/mem`, or lower its open-file limit so its
 # final `echo 0` fails. A seccomp filter (`evals/benchmark/seccomp.py`) refuses those calls in
-# the whole sandbox, and `verifier_init` closes `/proc` to writes with Landlock before it starts
-# test.sh.
+# the whole sandbox, and `verifier_init` closes the files of `/proc` with Landlock before it
+# starts test.sh.
 
 # %%
 show("evals.benchmark.verifier_init", "main")

@@ -1,8 +1,10 @@
 """The grader does not take the workspace's word: a verifier cut short, a `.git` redirected, or a
 process the verifier started that outlives it, scores 0; the verifier's sandbox holds no host secret."""
 
+import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -77,14 +79,9 @@ with open(os.path.join(os.environ["REWARD_DIR"], "reward.txt"), "w") as reward:
 """A daemon that writes 1 once, after test.sh has ended, then exits."""
 
 FIND_THE_SHELL = """
-def parent_of(pid):
-    with open(f"/proc/{pid}/stat") as stat:
-        return int(stat.read().rsplit(")", 1)[1].split()[1])
-shell = os.getpid()
-while b"test.sh" not in open(f"/proc/{shell}/cmdline", "rb").read():
-    shell = parent_of(shell)
+shell = 2  # test.sh's shell: the second process of the verifier's pid namespace (verifier_init is 1)
 """
-"""Sets `shell` to the pid of test.sh's shell, an ancestor of the tests' python."""
+"""Sets `shell` to the pid of test.sh's shell (the sandbox keeps /proc's files closed to look it up)."""
 
 
 def plant_daemon(workspace: Path, code: str) -> None:
@@ -173,16 +170,17 @@ for (name, args), number in zip(calls.items(), numbers):
     print(name, "refused" if result == -1 and ctypes.get_errno() == 1 else f"allowed {result}", file=sys.stderr)
 resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))  # its own limits stay its own to set
 print("own limit", resource.getrlimit(resource.RLIMIT_NOFILE), file=sys.stderr)
-try:
-    open("/proc/2/mem", "r+b")  # test.sh's shell: the sandbox's second process
-    print("mem writable", file=sys.stderr)
-except OSError as exc:
-    print("mem", exc.strerror, file=sys.stderr)
+for name, mode in (("mem", "r+b"), ("mem", "rb"), ("environ", "rb")):  # test.sh's shell is pid 2
+    try:
+        open(f"/proc/2/{name}", mode)
+        print(name, mode, "opened", file=sys.stderr)
+    except OSError as exc:
+        print(name, mode, exc.strerror, file=sys.stderr)
 """
 
 
 @needs_bwrap
-def test_workspace_code_cannot_ptrace_or_write_the_memory_of_the_verifiers_processes(tmp_path: Path) -> None:
+def test_workspace_code_cannot_reach_into_the_verifiers_processes(tmp_path: Path) -> None:
     task_dir = copy_task(tmp_path / "tasks", "fix-add")
     workspace = prepare(load_task(task_dir), tmp_path / "work")
     plant_in_process(workspace, REACHES_INTO_THE_SHELL)
@@ -190,22 +188,64 @@ def test_workspace_code_cannot_ptrace_or_write_the_memory_of_the_verifiers_proce
     for name in ("ptrace", "process_vm_writev", "pidfd_getfd"):
         assert f"{name} refused" in output, output
     assert "own limit (64, 64)" in output
-    assert "mem Permission denied" in output  # /proc is closed to writes
+    for name, mode in (("mem", "r+b"), ("mem", "rb"), ("environ", "rb")):  # the files of /proc are closed
+        assert f"{name} {mode} Permission denied" in output, output
+
+
+def writable_outside_tmp() -> Path | None:
+    """A folder for a fake home that the sandbox's own `/tmp` does not already cover, if any."""
+    for folder in (Path("/var/tmp"), Path.cwd()):
+        if os.access(folder, os.W_OK):
+            return folder
+    return None
 
 
 @needs_bwrap
 def test_the_verifier_reads_no_host_secret_and_writes_nothing_outside_the_workspace(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    home = tmp_path / "runner-home"
-    home.mkdir()
-    (home / ".bashrc").write_text("export GEMINI_API_KEY=sk-runner-secret\n")
-    monkeypatch.setenv("HOME", str(home))
-    task_dir, workspace = solved(tmp_path, "fix-add")
-    outside = tmp_path / "written-by-the-verifier"
-    test_sh = task_dir / "tests" / "test.sh"
-    test_sh.write_text(f"cat {home / '.bashrc'}; touch {outside}\n" + test_sh.read_text())
-    result = grade(load_task(task_dir), workspace)
-    assert result.reward == 1.0  # the solution still passes: only what it must not see is gone
-    assert "sk-runner-secret" not in result.output
-    assert not outside.exists()
+    place = writable_outside_tmp()
+    if place is None:
+        pytest.skip("no writable folder outside /tmp for a fake home")
+    home = Path(tempfile.mkdtemp(prefix="decode-test-home-", dir=place))
+    try:
+        secrets = {".bashrc": "export GEMINI_API_KEY=sk-runner-bashrc", ".config/anthropic/api_key": "sk-runner-config"}
+        secrets["projects/app/.env"] = "OPENAI_API_KEY=sk-runner-nested-env"
+        for name, text in secrets.items():
+            (home / name).parent.mkdir(parents=True, exist_ok=True)
+            (home / name).write_text(text + "\n")
+        monkeypatch.setenv("HOME", str(home))
+        task_dir, workspace = solved(tmp_path, "fix-add")
+        outside = home / "written-by-the-verifier"
+        reads = " ".join(f"cat {home / name};" for name in secrets)
+        test_sh = task_dir / "tests" / "test.sh"
+        test_sh.write_text(f"{reads} touch {outside}\n" + test_sh.read_text())
+        result = grade(load_task(task_dir), workspace)
+        assert result.reward == 1.0  # the solution still passes: only what it must not see is gone
+        assert "sk-runner" not in result.output
+        assert not outside.exists()
+    finally:
+        shutil.rmtree(home)
+
+
+DEEP_TREE = """
+import os
+os.chdir(os.environ["HOME"])  # the verifier's own home, in the grader's scratch folder
+for _ in range(3000):
+    os.mkdir("d")
+    os.chdir("d")
+"""
+
+
+def test_a_verifier_that_leaves_a_tree_too_deep_to_recurse_is_graded_and_cleaned_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scratch_parent = tmp_path / "scratch"
+    scratch_parent.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch_parent))
+    task_dir = copy_task(tmp_path / "tasks", "fix-add")
+    workspace = prepare(load_task(task_dir), tmp_path / "work")
+    plant_in_process(workspace, DEEP_TREE)
+    result = grade(load_task(task_dir), workspace)  # shutil.rmtree raised RecursionError here
+    assert (result.reward, result.passed) == (0.0, False)
+    assert list(scratch_parent.iterdir()) == []
