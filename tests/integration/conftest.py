@@ -54,15 +54,21 @@ class Terminal:
     def __init__(self, socket: str) -> None:
         self.socket = socket
 
-    def tmux(self, *args: str) -> str:
+    def tmux(self, *args: str, check: bool = False) -> str:
+        """Run a tmux command on this server; its output. `check`: fail the test if tmux fails."""
         done = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=30)
+        assert done.returncode == 0 or not check, f"tmux {args[0]} failed: {done.stderr}"
         return done.stdout
 
     def start(self, command: str, cwd: Path, size: tuple[int, int] = (110, 40)) -> None:
         """Run `command` in `cwd` in a new pane of `size` (columns, rows), replacing any earlier one."""
         columns, rows = size
         self.tmux("kill-session", "-t", "t")  # a test may start a second command, e.g. `decode --resume`
-        self.tmux("new-session", "-d", "-s", "t", "-x", str(columns), "-y", str(rows), "-c", str(cwd), command)
+        size_args = ("-x", str(columns), "-y", str(rows))
+        self.tmux("new-session", "-d", "-s", "t", *size_args, "-c", str(cwd), command, check=True)
+        # A server whose last session is killed exits, and a client that connects meanwhile fails
+        # ("server exited unexpectedly"): this one stays until the test ends (`kill-server`).
+        self.tmux("set-option", "-g", "exit-empty", "off")
         # By default tmux copies a cleared screen into the scrollback; prompt_toolkit clears its own
         # lines often, which would repeat them there.
         self.tmux("set-option", "-t", "t", "scroll-on-clear", "off")
@@ -83,10 +89,13 @@ class Terminal:
         """Everything printed so far: -S - includes what scrolled off the top, -J joins wrapped lines."""
         return self.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "t")
 
+    def pane(self) -> str:
+        """What is on the screen now, row by row as the terminal shows it."""
+        return self.tmux("capture-pane", "-p", "-t", "t")
+
     def footer(self) -> str:
         """The footer: the last line of the visible screen that has its separators."""
-        visible = self.tmux("capture-pane", "-p", "-t", "t")
-        return next((line for line in reversed(visible.splitlines()) if " │ " in line), "")
+        return next((line for line in reversed(self.pane().splitlines()) if " │ " in line), "")
 
     def wait_for(self, condition: Callable[[str], bool], what: str) -> str:
         """Poll the screen until `condition(screen)` holds; returns that screen."""

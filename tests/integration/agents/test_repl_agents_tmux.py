@@ -24,9 +24,12 @@ def test_a_subagents_approval_is_asked_labelled_and_agent_switches_the_mode(
     terminal.wait_for_text("❯")
 
     terminal.submit("make a file through a subagent")
-    # The child's question comes through the parent's Decision Channel, saying which subagent asks.
-    screen = terminal.wait_for_text("allow bash(touch made.txt)?")
-    assert "subagent general (make a file) asks:" in screen
+    # The child's question comes through the parent's Decision Channel, saying which subagent asks
+    # (on the detail line, printed above the prompt a moment after the question shows).
+    terminal.wait_for(
+        lambda screen: "allow bash(touch made.txt)?" in screen and "subagent general (make a file) asks:" in screen,
+        "the child's question, saying who asks",
+    )
     terminal.keys("y")
     screen = terminal.wait_for_text("The child made it.")
     assert (project / "made.txt").exists()

@@ -128,19 +128,23 @@ def test_an_approval_shows_the_whole_command_and_y_answers_alone(
     terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer")
     terminal.submit("format everything")
 
-    def pane() -> str:  # what is on the screen now, row by row as the terminal shows it
-        return terminal.tmux("capture-pane", "-p", "-t", "t")
-
     captured: list[str] = []
 
-    def question_drawn(_: str) -> bool:  # one capture that holds the question and its choices (no mid-redraw frame)
-        captured.append(pane())
+    def question_drawn(_: str) -> bool:
+        # One whole frame (down to the footer, not one caught mid-redraw) with the question, its
+        # choices and the tail of the command. The panel prints above the prompt a moment after the
+        # question first shows, so the first frame with the question may not have it yet.
+        captured.append(terminal.pane())
         words = " ".join(captured[-1].split())
-        return "allow the bash call above?" in words and "or type what to do instead" in words
+        return (
+            "⏵⏵ default" in captured[-1]  # the footer, the frame's last row
+            and "allow the bash call above?" in words
+            and "or type what to do instead" in words
+            and "HIDDEN_TAIL_RAN" in captured[-1]
+        )
 
-    terminal.wait_for(question_drawn, "the question and its choices")
+    terminal.wait_for(question_drawn, "the question, its choices and the command's tail")
     shown = captured[-1]
-    assert "HIDDEN_TAIL_RAN" in shown  # the tail of the command, visible before answering
     footer = terminal.footer()  # the footer may shorten the folder's name; nothing else is cut
     assert not [row for row in shown.splitlines() if "…" in row and row != footer], shown
     words = " ".join(shown.split())

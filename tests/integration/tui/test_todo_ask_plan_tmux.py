@@ -65,8 +65,9 @@ def test_plan_mode_accepted_then_the_edit_runs_in_accept_edits(terminal: Termina
     terminal.wait_for_text("permission mode: plan")
 
     terminal.submit("plan the notes")
-    terminal.wait_for_text("a = yes, and accept edits · y = yes, and ask before edits · n = no, keep planning")
-    assert "1 Write notes.md." in terminal.screen()  # the plan, as Markdown
+    choices = "a = yes, and accept edits · y = yes, and ask before edits · n = no, keep planning"
+    # The plan, as Markdown, prints above the prompt a moment after the question shows.
+    terminal.wait_for(lambda screen: choices in screen and "1 Write notes.md." in screen, "the plan and its question")
     terminal.keys("a")
     screen = terminal.wait_for_text("Finished.")
 
