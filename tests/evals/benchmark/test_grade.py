@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from evals.benchmark.grade import grade
-from evals.benchmark.tasks import load_task
+from evals.benchmark.tasks import TASKS_ROOT, load_task
 from evals.benchmark.workspace import prepare
 from tests.evals.benchmark.conftest import copy_task
 
@@ -249,3 +249,78 @@ def test_a_verifier_that_leaves_a_tree_too_deep_to_recurse_is_graded_and_cleaned
     result = grade(load_task(task_dir), workspace)  # shutil.rmtree raised RecursionError here
     assert (result.reward, result.passed) == (0.0, False)
     assert list(scratch_parent.iterdir()) == []
+
+
+# Issue 25, section 8: workspace code the tests import runs in a child that holds no proof (ADR-0088).
+# Each attack is planted at the top of the unsolved seed's own module (pagination's pager.py).
+FRAME_WALK = """
+import os, re, sys
+def _forge():  # find the proof's secret and its destination in any frame of this interpreter
+    nonces, paths = set(), set()
+    frame = sys._getframe()
+    while frame is not None:
+        for value in list(frame.f_locals.values()) + list(frame.f_globals.values()):
+            if isinstance(value, str) and re.fullmatch(r"[0-9a-f]{32}", value.strip()):
+                nonces.add(value.strip())
+            elif isinstance(value, (str, os.PathLike)) and os.path.isfile(value) and not str(value).endswith(".py"):
+                paths.add(os.fspath(value))
+        frame = frame.f_back
+    for nonce in nonces:
+        print(nonce, flush=True)  # a proof read from stdout, too
+        for path in paths:
+            with open(path, "w") as file:
+                file.write(nonce + "\\n")
+    if nonces:
+        os._exit(0)
+_forge()
+"""
+PATCHES_THE_OUTCOME = """
+import unittest
+def _passes(self, result=None):  # every test reports success without running
+    result.startTest(self); result.addSuccess(self); result.stopTest(self)
+unittest.TestCase.run = unittest.TestCase.__call__ = _passes
+"""
+EXITS_0_AT_IMPORT = "import os\nos._exit(0)\n"
+ATEXIT_WRITES_THE_REWARD = """
+import atexit, os
+def _reward():
+    for folder in (os.environ.get("REWARD_DIR"), "/logs/verifier"):
+        if folder:
+            try:
+                open(os.path.join(folder, "reward.txt"), "w").write("1")
+            except OSError:
+                pass
+atexit.register(_reward)
+"""
+READS_PROC_SELF = """
+import os
+found = []
+for name in ("cmdline", "environ"):
+    try:
+        found += open(f"/proc/self/{name}", "rb").read().split(b"\\0")
+    except OSError:
+        pass
+found += [value.encode() for value in os.environ.values()]
+for raw in found:  # every file named there that the workspace does not own: a proof to forge
+    path = raw.decode(errors="replace").split("=")[-1]
+    if os.path.isfile(path) and not path.endswith(".py") and not path.startswith(os.getcwd()):
+        try:
+            open(path, "w").write("1\\n")
+        except OSError:
+            pass
+"""
+
+
+@pytest.mark.parametrize(
+    "attack",
+    [FRAME_WALK, PATCHES_THE_OUTCOME, EXITS_0_AT_IMPORT, ATEXIT_WRITES_THE_REWARD, READS_PROC_SELF],
+    ids=["frame-walk", "patched-outcome", "os-exit-0", "atexit-reward", "proc-self"],
+)
+def test_workspace_code_the_tests_import_cannot_forge_a_pass(tmp_path: Path, attack: str) -> None:
+    task_dir = tmp_path / "tasks" / "fix-off-by-one-pagination"
+    shutil.copytree(TASKS_ROOT / task_dir.name, task_dir)
+    workspace = prepare(load_task(task_dir), tmp_path / "work")
+    pager = workspace / "pager.py"
+    pager.write_text(attack + "\n" + pager.read_text())
+    result = grade(load_task(task_dir), workspace)
+    assert (result.reward, result.passed) == (0.0, False), result.output
