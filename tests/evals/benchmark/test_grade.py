@@ -268,8 +268,11 @@ def _forge():  # find the proof's secret and its destination in any frame of thi
     for nonce in nonces:
         print(nonce, flush=True)  # a proof read from stdout, too
         for path in paths:
-            with open(path, "w") as file:
-                file.write(nonce + "\\n")
+            try:
+                with open(path, "w") as file:
+                    file.write(nonce + "\\n")
+            except OSError:
+                pass
     if nonces:
         os._exit(0)
 _forge()
@@ -311,16 +314,25 @@ for raw in found:  # every file named there that the workspace does not own: a p
 """
 
 
-@pytest.mark.parametrize(
-    "attack",
-    [FRAME_WALK, PATCHES_THE_OUTCOME, EXITS_0_AT_IMPORT, ATEXIT_WRITES_THE_REWARD, READS_PROC_SELF],
-    ids=["frame-walk", "patched-outcome", "os-exit-0", "atexit-reward", "proc-self"],
-)
-def test_workspace_code_the_tests_import_cannot_forge_a_pass(tmp_path: Path, attack: str) -> None:
-    task_dir = tmp_path / "tasks" / "fix-off-by-one-pagination"
-    shutil.copytree(TASKS_ROOT / task_dir.name, task_dir)
+ATTACKS = {
+    "frame-walk": FRAME_WALK,
+    "patched-outcome": PATCHES_THE_OUTCOME,
+    "os-exit-0": EXITS_0_AT_IMPORT,
+    "atexit-reward": ATEXIT_WRITES_THE_REWARD,
+    "proc-self": READS_PROC_SELF,
+}
+CASES = [("fix-off-by-one-pagination", "pager.py", name) for name in ATTACKS]
+CASES += [("fix-circular-import", "shop/__init__.py", name) for name in ("frame-walk", "patched-outcome")]
+
+
+@pytest.mark.parametrize(("task", "module", "attack"), CASES, ids=[f"{t}-{a}" for t, _, a in CASES])
+def test_workspace_code_the_tests_import_cannot_forge_a_pass(
+    tmp_path: Path, task: str, module: str, attack: str
+) -> None:
+    task_dir = tmp_path / "tasks" / task
+    shutil.copytree(TASKS_ROOT / task, task_dir)
     workspace = prepare(load_task(task_dir), tmp_path / "work")
-    pager = workspace / "pager.py"
-    pager.write_text(attack + "\n" + pager.read_text())
+    seed_module = workspace / module
+    seed_module.write_text(ATTACKS[attack] + "\n" + seed_module.read_text())
     result = grade(load_task(task_dir), workspace)
     assert (result.reward, result.passed) == (0.0, False), result.output
