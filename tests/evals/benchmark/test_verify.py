@@ -38,7 +38,8 @@ def test_a_verifier_hands_its_nonce_only_to_the_judge() -> None:
     assert len(holders) >= 10
     for path in holders:
         text = path.read_text()
-        assert 'python3 -I -B "$TESTS/judge.py"' in text and "nonce_run" not in text, path
+        assert 'python3 -I -B "$TESTS/judge.py"' in text, path
+        assert "nonce_run" not in text, path
     assert not list(TASKS_ROOT.glob("*/tests/nonce_run.py"))
 
 

@@ -19,7 +19,7 @@ def raised(call, *args, **kwargs) -> str | None:
     """The built-in class of what `call` raised (a subclass counts as its built-in base), or None."""
     try:
         call(*args, **kwargs)
-    except Exception as exc:  # noqa: BLE001 - which one is the answer
+    except Exception as exc:
         return next(c.__name__ for c in type(exc).__mro__ if c.__module__ == "builtins")
     return None
 

@@ -98,17 +98,20 @@ class Child:
         line = self.process.stdout.readline(LINE_LIMIT)
         if not line.endswith(b"\n"):
             raise RemoteError("the child ended or sent an answer too long")
-        answer = json.loads(line)
-        if "raise" in answer:
-            cls = getattr(builtins, str(answer["raise"]), None)
-            if not (isinstance(cls, type) and issubclass(cls, Exception)):
-                cls = RemoteError
-            raise cls(f"{answer.get('type')}: {answer.get('message')}")
-        if "callable" in answer:
-            return Function(self, str(request["module"]), str(request["name"]))
-        if "object" in answer:
-            return Opaque(str(answer["object"]))
-        return decode(answer["value"])
+        try:
+            answer = json.loads(line)
+            if "raise" in answer:
+                cls = getattr(builtins, str(answer["raise"]), None)
+                error = f"{answer.get('message')} (a {answer.get('type')} in the workspace's code)"
+            elif "callable" in answer:
+                return Function(self, str(request["module"]), str(request["name"]))
+            elif "object" in answer:
+                return Opaque(str(answer["object"]))
+            else:
+                return decode(answer["value"])
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+            raise RemoteError(f"a malformed answer from the child: {exc}") from None
+        raise (cls if isinstance(cls, type) and issubclass(cls, Exception) else RemoteError)(error)
 
     def close(self) -> None:
         if self.process.stdin is not None:
@@ -261,7 +264,7 @@ def answer(request: dict) -> dict:
             value = value(*decode(request["args"]), **decode(request["kwargs"]))
         elif callable(value) and not isinstance(value, type):
             return {"callable": True}
-    except BaseException as exc:  # noqa: BLE001 - any failure is an answer: the judge decides
+    except BaseException as exc:
         base = next(c.__name__ for c in type(exc).__mro__ if getattr(builtins, c.__name__, None) is c)
         return {"raise": base, "type": type(exc).__qualname__, "message": str(exc)[:500]}
     try:

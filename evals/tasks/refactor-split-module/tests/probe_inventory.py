@@ -26,7 +26,7 @@ def raised(call, *args, **kwargs) -> str | None:
     """The name of the class of what `call` raised, or None."""
     try:
         call(*args, **kwargs)
-    except Exception as exc:  # noqa: BLE001 - which one is the answer
+    except Exception as exc:
         return type(exc).__name__
     return None
 
@@ -129,7 +129,7 @@ def unit() -> dict:
 def _exception(call, *args) -> BaseException | None:
     try:
         call(*args)
-    except Exception as exc:  # noqa: BLE001 - the exception is the answer
+    except Exception as exc:
         return exc
     return None
 
