@@ -336,3 +336,38 @@ def test_workspace_code_the_tests_import_cannot_forge_a_pass(
     seed_module.write_text(ATTACKS[attack] + "\n" + seed_module.read_text())
     result = grade(load_task(task_dir), workspace)
     assert (result.reward, result.passed) == (0.0, False), result.output
+
+
+def test_without_the_verifiers_sandbox_the_judge_still_holds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The judge's split does not rest on bwrap: where it is missing, test.sh runs on the host.
+    monkeypatch.setattr("evals.benchmark.grade.shutil.which", lambda name: None)
+    for attack in ("frame-walk", "patched-outcome", "proc-self"):
+        test_workspace_code_the_tests_import_cannot_forge_a_pass(
+            tmp_path / attack, "fix-off-by-one-pagination", "pager.py", attack
+        )
+
+
+LOOKS_AROUND = """
+import os, sys
+print("environment:", sorted(os.environ), file=sys.stderr)
+for path in [{tests!r} + "/test_hidden.py", "/proc/self/environ", "/proc/1/cmdline"]:
+    try:
+        open(path, "rb").read(1)
+        print("read", path, file=sys.stderr)
+    except OSError as exc:
+        print("refused", path, exc.strerror, file=sys.stderr)
+"""
+
+
+def test_the_child_that_imports_workspace_code_sees_no_test_and_no_secret(tmp_path: Path) -> None:
+    task_dir = tmp_path / "tasks" / "fix-off-by-one-pagination"
+    shutil.copytree(TASKS_ROOT / task_dir.name, task_dir)
+    workspace = prepare(load_task(task_dir), tmp_path / "work")
+    subprocess.run(["bash", str(task_dir / "solution" / "solve.sh")], cwd=workspace, check=True, capture_output=True)
+    pager = workspace / "pager.py"
+    pager.write_text(LOOKS_AROUND.format(tests=str(task_dir / "tests")) + pager.read_text())
+    result = grade(load_task(task_dir), workspace)
+    assert result.reward == 1.0, result.output  # the solution still passes: its values are right
+    assert "environment: ['HOME', 'LANG', 'PATH']" in result.output
+    for path in (f"{task_dir}/tests/test_hidden.py", "/proc/self/environ", "/proc/1/cmdline"):
+        assert f"refused {path} Permission denied" in result.output, result.output
