@@ -193,6 +193,12 @@ show("evals.benchmark.grade", "grade")
 # final `echo 0` fails. A seccomp filter (`evals/benchmark/seccomp.py`) refuses those calls in
 # the whole sandbox, and `verifier_init` closes the files of `/proc` with Landlock before it
 # starts test.sh.
+#
+# Last, the process that runs the tests. Code imported into a process can forge that process's
+# verdict: read its secret off the stack (`sys._getframe`), replace `unittest.TestCase.run`, exit 0.
+# So where a task's tests import the agent's code they run in `tests/judge.py`, which never imports
+# it: a child interpreter does, holding no secret, and answers the judge's calls with plain values;
+# every assertion is made in the judge, which alone prints this run's nonce (ADR-0088).
 
 # %%
 show("evals.benchmark.verifier_init", "main")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from evals.benchmark.grade import grade
-from evals.benchmark.tasks import load_task
+from evals.benchmark.tasks import TASKS_ROOT, load_task
 from evals.benchmark.workspace import prepare
 from tests.evals.benchmark.conftest import copy_task
 
@@ -249,3 +249,125 @@ def test_a_verifier_that_leaves_a_tree_too_deep_to_recurse_is_graded_and_cleaned
     result = grade(load_task(task_dir), workspace)  # shutil.rmtree raised RecursionError here
     assert (result.reward, result.passed) == (0.0, False)
     assert list(scratch_parent.iterdir()) == []
+
+
+# Issue 25, section 8: workspace code the tests import runs in a child that holds no proof (ADR-0088).
+# Each attack is planted at the top of the unsolved seed's own module (pagination's pager.py).
+FRAME_WALK = """
+import os, re, sys
+def _forge():  # find the proof's secret and its destination in any frame of this interpreter
+    nonces, paths = set(), set()
+    frame = sys._getframe()
+    while frame is not None:
+        for value in list(frame.f_locals.values()) + list(frame.f_globals.values()):
+            if isinstance(value, str) and re.fullmatch(r"[0-9a-f]{32}", value.strip()):
+                nonces.add(value.strip())
+            elif isinstance(value, (str, os.PathLike)) and os.path.isfile(value) and not str(value).endswith(".py"):
+                paths.add(os.fspath(value))
+        frame = frame.f_back
+    for nonce in nonces:
+        print(nonce, flush=True)  # a proof read from stdout, too
+        for path in paths:
+            try:
+                with open(path, "w") as file:
+                    file.write(nonce + "\\n")
+            except OSError:
+                pass
+    if nonces:
+        os._exit(0)
+_forge()
+"""
+PATCHES_THE_OUTCOME = """
+import unittest
+def _passes(self, result=None):  # every test reports success without running
+    result.startTest(self); result.addSuccess(self); result.stopTest(self)
+unittest.TestCase.run = unittest.TestCase.__call__ = _passes
+"""
+EXITS_0_AT_IMPORT = "import os\nos._exit(0)\n"
+ATEXIT_WRITES_THE_REWARD = """
+import atexit, os
+def _reward():
+    for folder in (os.environ.get("REWARD_DIR"), "/logs/verifier"):
+        if folder:
+            try:
+                open(os.path.join(folder, "reward.txt"), "w").write("1")
+            except OSError:
+                pass
+atexit.register(_reward)
+"""
+READS_PROC_SELF = """
+import os
+found = []
+for name in ("cmdline", "environ"):
+    try:
+        found += open(f"/proc/self/{name}", "rb").read().split(b"\\0")
+    except OSError:
+        pass
+found += [value.encode() for value in os.environ.values()]
+for raw in found:  # every file named there that the workspace does not own: a proof to forge
+    path = raw.decode(errors="replace").split("=")[-1]
+    if os.path.isfile(path) and not path.endswith(".py") and not path.startswith(os.getcwd()):
+        try:
+            open(path, "w").write("1\\n")
+        except OSError:
+            pass
+"""
+
+
+ATTACKS = {
+    "frame-walk": FRAME_WALK,
+    "patched-outcome": PATCHES_THE_OUTCOME,
+    "os-exit-0": EXITS_0_AT_IMPORT,
+    "atexit-reward": ATEXIT_WRITES_THE_REWARD,
+    "proc-self": READS_PROC_SELF,
+}
+CASES = [("fix-off-by-one-pagination", "pager.py", name) for name in ATTACKS]
+CASES += [("fix-circular-import", "shop/__init__.py", name) for name in ("frame-walk", "patched-outcome")]
+
+
+@pytest.mark.parametrize(("task", "module", "attack"), CASES, ids=[f"{t}-{a}" for t, _, a in CASES])
+def test_workspace_code_the_tests_import_cannot_forge_a_pass(
+    tmp_path: Path, task: str, module: str, attack: str
+) -> None:
+    task_dir = tmp_path / "tasks" / task
+    shutil.copytree(TASKS_ROOT / task, task_dir)
+    workspace = prepare(load_task(task_dir), tmp_path / "work")
+    seed_module = workspace / module
+    seed_module.write_text(ATTACKS[attack] + "\n" + seed_module.read_text())
+    result = grade(load_task(task_dir), workspace)
+    assert (result.reward, result.passed) == (0.0, False), result.output
+
+
+def test_without_the_verifiers_sandbox_the_judge_still_holds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The judge's split does not rest on bwrap: where it is missing, test.sh runs on the host.
+    monkeypatch.setattr("evals.benchmark.grade.shutil.which", lambda name: None)
+    for attack in ("frame-walk", "patched-outcome", "proc-self"):
+        test_workspace_code_the_tests_import_cannot_forge_a_pass(
+            tmp_path / attack, "fix-off-by-one-pagination", "pager.py", attack
+        )
+
+
+LOOKS_AROUND = """
+import os, sys
+print("environment:", sorted(os.environ), file=sys.stderr)
+for path in [{tests!r} + "/test_hidden.py", "/proc/self/environ", "/proc/1/cmdline"]:
+    try:
+        open(path, "rb").read(1)
+        print("read", path, file=sys.stderr)
+    except OSError as exc:
+        print("refused", path, exc.strerror, file=sys.stderr)
+"""
+
+
+def test_the_child_that_imports_workspace_code_sees_no_test_and_no_secret(tmp_path: Path) -> None:
+    task_dir = tmp_path / "tasks" / "fix-off-by-one-pagination"
+    shutil.copytree(TASKS_ROOT / task_dir.name, task_dir)
+    workspace = prepare(load_task(task_dir), tmp_path / "work")
+    subprocess.run(["bash", str(task_dir / "solution" / "solve.sh")], cwd=workspace, check=True, capture_output=True)
+    pager = workspace / "pager.py"
+    pager.write_text(LOOKS_AROUND.format(tests=str(task_dir / "tests")) + pager.read_text())
+    result = grade(load_task(task_dir), workspace)
+    assert result.reward == 1.0, result.output  # the solution still passes: its values are right
+    assert "environment: ['HOME', 'LANG', 'PATH']" in result.output
+    for path in (f"{task_dir}/tests/test_hidden.py", "/proc/self/environ", "/proc/1/cmdline"):
+        assert f"refused {path} Permission denied" in result.output, result.output

@@ -25,11 +25,22 @@ def test_the_benchmark_has_tasks_of_every_difficulty() -> None:
     assert {task.difficulty for task in load_tasks()} == {"easy", "medium", "hard"}
 
 
-def test_every_copy_of_the_nonce_runner_is_the_same() -> None:
+def test_every_copy_of_the_judge_is_the_same() -> None:
     # Harbor copies only a task's own tests/, so each task carries its copy: a fix must reach all.
-    copies = sorted(TASKS_ROOT.glob("*/tests/nonce_run.py"))
-    assert len(copies) >= 2
+    copies = sorted(TASKS_ROOT.glob("*/tests/judge.py"))
+    assert len(copies) >= 10
     assert len({path.read_bytes() for path in copies}) == 1, [str(path) for path in copies]
+
+
+def test_a_verifier_hands_its_nonce_only_to_the_judge() -> None:
+    # The process that holds the proof never imports the workspace's code (ADR-0088).
+    holders = [path for path in TASKS_ROOT.glob("*/tests/test.sh") if "nonce" in path.read_text()]
+    assert len(holders) >= 10
+    for path in holders:
+        text = path.read_text()
+        assert 'python3 -I -B "$TESTS/judge.py"' in text, path
+        assert "nonce_run" not in text, path
+    assert not list(TASKS_ROOT.glob("*/tests/nonce_run.py"))
 
 
 # One test per task (seconds each, spread over the workers); `make eval-verify` checks them all at once.

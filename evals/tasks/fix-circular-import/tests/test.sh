@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Verifier: each module of the workspace's shop/ imports first in a fresh interpreter and the
-# public API behaves as before; our copy of the tests passes.
+# public API behaves as before, as do the cases of its tests.
 APP="${APP_DIR:-/app}"
 TESTS="${TESTS_DIR:-/tests}"
 REWARD="${REWARD_DIR:-/logs/verifier}"
@@ -13,25 +13,22 @@ fail() { echo "FAIL: $*"; echo 0 > "$REWARD/reward.txt"; exit 0; }
 [ -d "$APP/shop" ] || fail "shop/ is missing"
 cmp -s "$TESTS/test_shop.py" "$APP/tests/test_shop.py" || fail "tests/test_shop.py was changed"
 work=$(mktemp -d)
-proof=$(mktemp)
-trap 'rm -rf "$work" "$proof"' EXIT
-# The checks and tests import the workspace's shop/ into their own process, so its exit code proves
-# nothing: `os._exit(0)` there would pass. nonce_run.py gets this run's secret on stdin and writes
-# it to $proof (outside the workspace) only when every check really passed.
+trap 'rm -rf "$work"' EXIT
+# judge.py runs judge_shop.py and never imports the workspace's shop/: a child interpreter does, runs
+# probe_shop.py's scenarios there and answers with plain values, which the judge compares with the
+# right ones. It holds this run's nonce (on stdin) and prints it only when every check passed; the
+# child knows no secret.
 nonce=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
-sealed() {  # sealed SECONDS NONCE_RUN_ARGS...: true only if nonce_run.py wrote the nonce
+judged() {  # judged SECONDS JUDGE_ARGS...: true only if the judge printed the nonce
   local limit=$1; shift
-  : > "$proof"
-  timeout "$limit" python3 -B "$TESTS/nonce_run.py" "$proof" "$@" <<<"$nonce"
-  [ "$(cat "$proof")" = "$nonce" ]
+  [ "$(timeout "$limit" python3 -I -B "$TESTS/judge.py" --in "$work" "$@" <<<"$nonce")" = "$nonce" ]
 }
 cp -R "$APP/shop" "$work/shop"
 find "$work/shop" -name __pycache__ -prune -exec rm -rf {} +
-mkdir "$work/tests" && touch "$work/tests/__init__.py" && cp "$TESTS/test_shop.py" "$work/tests/"
+cp "$TESTS/probe_shop.py" "$work/"
 for first in shop shop.models shop.pricing shop.orders; do
-  (cd "$work" && sealed 30 --script "$TESTS/check_api.py" "$first") || fail "import $first first"
+  FIRST_MODULE=$first judged 30 --remote probe_shop "$TESTS/judge_shop.py" || fail "import $first first"
 done
-(cd "$work" && sealed 60 tests/test_shop.py) || fail "unit tests"
 
 echo PASS
 echo 1 > "$REWARD/reward.txt"

@@ -12,22 +12,17 @@ fail() { echo "FAIL: $*"; echo 0 > "$REWARD/reward.txt"; exit 0; }
 
 [ -f "$APP/dayutil.py" ] || fail "dayutil.py is missing"
 work=$(mktemp -d)
-proof=$(mktemp)
-trap 'rm -rf "$work" "$proof"' EXIT
-# The tests import the workspace's dayutil.py into their own process, so its exit code proves
-# nothing: `os._exit(0)` there would pass. nonce_run.py gets this run's secret on stdin and writes
-# it to $proof (outside the workspace) only when every test really passed.
+trap 'rm -rf "$work"' EXIT
+# The tests run in judge.py, which never imports the workspace's code: a child interpreter does, and
+# answers the judge's calls with plain values; every assertion is made in the judge. It holds this
+# run's nonce (on stdin) and prints it only when every test passed; the child knows no secret.
 nonce=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
-sealed() {  # sealed SECONDS NONCE_RUN_ARGS...: true only if nonce_run.py wrote the nonce
+judged() {  # judged SECONDS JUDGE_ARGS...: true only if the judge printed the nonce
   local limit=$1; shift
-  : > "$proof"
-  timeout "$limit" python3 -B "$TESTS/nonce_run.py" "$proof" "$@" <<<"$nonce"
-  [ "$(cat "$proof")" = "$nonce" ]
+  [ "$(timeout "$limit" python3 -I -B "$TESTS/judge.py" --in "$work" "$@" <<<"$nonce")" = "$nonce" ]
 }
-# Only the workspace's dayutil.py is used; the tests come from our own folder.
 cp "$APP/dayutil.py" "$work/dayutil.py"
-cp "$TESTS/test_hidden.py" "$TESTS/test_dayutil.py" "$work/"
-(cd "$work" && sealed 60 test_hidden.py test_dayutil.py) || fail "unit tests"
+judged 60 --remote dayutil "$TESTS/test_hidden.py" "$TESTS/test_dayutil.py" || fail "unit tests"
 
 echo PASS
 echo 1 > "$REWARD/reward.txt"

@@ -36,17 +36,14 @@ done
 [ "${files[2]}" = "README.md " ] || fail "commit 3 touches: ${files[2]}"
 
 work=$(mktemp -d)
-proof=$(mktemp)
-trap 'rm -rf "$work" "$proof"' EXIT
-# The tests import the rebased textutil.py and slug.py into their own process, so its exit code
-# proves nothing: `os._exit(0)` there would pass. nonce_run.py gets this run's secret on stdin and
-# writes it to $proof (outside the workspace) only when every test really passed.
+trap 'rm -rf "$work"' EXIT
+# The tests run in judge.py, which never imports the workspace's code: a child interpreter does, and
+# answers the judge's calls with plain values; every assertion is made in the judge. It holds this
+# run's nonce (on stdin) and prints it only when every test passed; the child knows no secret.
 nonce=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
-sealed() {  # sealed SECONDS NONCE_RUN_ARGS...: true only if nonce_run.py wrote the nonce
+judged() {  # judged SECONDS JUDGE_ARGS...: true only if the judge printed the nonce
   local limit=$1; shift
-  : > "$proof"
-  timeout "$limit" python3 -B "$TESTS/nonce_run.py" "$proof" "$@" <<<"$nonce"
-  [ "$(cat "$proof")" = "$nonce" ]
+  [ "$(timeout "$limit" python3 -I -B "$TESTS/judge.py" --in "$work" "$@" <<<"$nonce")" = "$nonce" ]
 }
 for f in test_textutil.py test_acronyms.py test_slug.py README.md CHANGELOG.md; do
   g show "HEAD:$f" > "$work/$f" 2>/dev/null || fail "$f missing"
@@ -54,8 +51,7 @@ for f in test_textutil.py test_acronyms.py test_slug.py README.md CHANGELOG.md; 
 done
 g show HEAD:textutil.py > "$work/textutil.py" 2>/dev/null || fail "textutil.py missing"
 g show HEAD:slug.py > "$work/slug.py" 2>/dev/null || fail "slug.py missing"
-cp "$TESTS/test_hidden.py" "$work/"
-(cd "$work" && sealed 60 test_textutil.py test_acronyms.py test_slug.py test_hidden.py) \
+judged 60 --remote textutil,slug "$TESTS/test_textutil.py" "$TESTS/test_acronyms.py" "$TESTS/test_slug.py" "$TESTS/test_hidden.py" \
   || fail "unit tests"
 
 echo PASS

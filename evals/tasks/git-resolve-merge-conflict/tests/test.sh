@@ -24,17 +24,14 @@ g rev-parse --git-dir >/dev/null 2>&1 || fail "not a git repository"
 [ -z "$(g status --porcelain --untracked-files=no)" ] || fail "uncommitted changes"
 
 work=$(mktemp -d)
-proof=$(mktemp)
-trap 'rm -rf "$work" "$proof"' EXIT
-# The tests import the merged prices.py into their own process, so its exit code proves nothing:
-# `os._exit(0)` there would pass. nonce_run.py gets this run's secret on stdin and writes it to
-# $proof (outside the workspace) only when every test really passed.
+trap 'rm -rf "$work"' EXIT
+# The tests run in judge.py, which never imports the workspace's code: a child interpreter does, and
+# answers the judge's calls with plain values; every assertion is made in the judge. It holds this
+# run's nonce (on stdin) and prints it only when every test passed; the child knows no secret.
 nonce=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
-sealed() {  # sealed SECONDS NONCE_RUN_ARGS...: true only if nonce_run.py wrote the nonce
+judged() {  # judged SECONDS JUDGE_ARGS...: true only if the judge printed the nonce
   local limit=$1; shift
-  : > "$proof"
-  timeout "$limit" python3 -B "$TESTS/nonce_run.py" "$proof" "$@" <<<"$nonce"
-  [ "$(cat "$proof")" = "$nonce" ]
+  [ "$(timeout "$limit" python3 -I -B "$TESTS/judge.py" --in "$work" "$@" <<<"$nonce")" = "$nonce" ]
 }
 for f in test_prices.py test_discount.py test_rounding.py; do
   g show "HEAD:$f" > "$work/$f" 2>/dev/null || fail "$f missing from the merge"
@@ -42,8 +39,7 @@ for f in test_prices.py test_discount.py test_rounding.py; do
 done
 g show HEAD:prices.py > "$work/prices.py" 2>/dev/null || fail "prices.py missing"
 grep -qE '^(<<<<<<<|=======|>>>>>>>)' "$work/prices.py" && fail "conflict markers left in prices.py"
-cp "$TESTS/test_combined.py" "$work/"
-(cd "$work" && sealed 60 test_prices.py test_discount.py test_rounding.py test_combined.py) \
+judged 60 --remote prices "$TESTS/test_prices.py" "$TESTS/test_discount.py" "$TESTS/test_rounding.py" "$TESTS/test_combined.py" \
   || fail "unit tests"
 
 echo PASS
