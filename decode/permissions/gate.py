@@ -599,7 +599,7 @@ class PermissionGate:
     ) -> list[tuple[str, ...]]:
         """What an "always" answer may save, most useful first: each choice is a set of allow rules.
 
-        For a bash command, the first choice names each command's first words (`Bash(python:*)`,
+        For a bash command, the first choice names what each command ran (`Bash(python3 -m pytest:*)`,
         `Bash(git log:*)`: `prefixes.command_prefix`) where that is safe, the last one the exact
         commands (`narrowest_rules`). Other tools get their narrowest rules only. Empty when no
         rule can cover the call (a script with a hazard: ADR-0021).

@@ -9,9 +9,9 @@ the tool function is called. It asks its `PermissionGate`, passing the traits th
   (`outcome='denied'` in the history), with a plea not to work around it;
 - `ask`: the front end's `approve` callback decides (the REPL asks the user: yes, no,
   always, or no with a reason the model is told). It receives an `Asking` verdict: the call's id
-  and the rule choices an "always" may save (`gate.rule_choices`: `Bash(python:*)`, then the
-  exact command); the hook saves only one of those, and tells the answer's `on_saved` where it
-  wrote them. Without one — `decode run` is headless and never
+  and the rule choices an "always" may save (`gate.rule_choices`: `Bash(python3 -m pytest:*)`,
+  then the exact command; ADR-0085); the hook saves only one of those, and tells the answer's
+  `on_saved` where it wrote them. Without one — `decode run` is headless and never
   blocks on a prompt — an `ask` becomes a refusal the model is told about.
 """
 

@@ -5,9 +5,9 @@ cut: short ones on the "permission needed" line, long or multi-line ones in a pa
 lines above the `❯` ask the question with its choices (wrapped, never cut at the edge):
 
     y               run it this once
-    a               run it, and always allow its kind: the command's first words
-                    (`Bash(python:*)`, `Bash(git log:*)`; `gate.rule_choices`), saved to
-                    `.decode/settings.local.json` — the line after says so, with the path
+    a               run it, and always allow what the choice names, shown whole before the
+                    key is pressed: `a = always: Bash(python3 -m pytest:*)` (`gate.rule_choices`,
+                    ADR-0085), saved to `.decode/settings.local.json` — the line after says so
     e               (when it differs) run it, and always allow exactly this command
     n               do not run it; the model is told the user said no
     anything else   do not run it, and tell the model this text: "use pnpm here"
@@ -47,8 +47,9 @@ INSTEAD = "type what to do instead"
 HELP = Question("", OPTIONS, INSTEAD).hint()  # y = yes · a = always · n = no · or type what to do instead
 INLINE = 60
 """A call's argument up to this long, on one line, is shown inline; a longer one in a panel."""
-RULES_INLINE = 48
-"""Rules up to this long are named in the hint (`a = always: Bash(python:*)`)."""
+RULES_INLINE = 160
+"""Rules up to this long, on one line, are named in the hint (`a = always: Bash(python3 -m pytest:*)`);
+longer ones are printed whole with the question's detail, and the hint points to them."""
 MODE_HELP = {
     "default": "reads run; edits and commands ask",
     "accept-edits": "reads and edits in the project run; commands ask",
@@ -90,29 +91,43 @@ def approval_question(tool: str, args: dict[str, Any], verdict: Verdict) -> Ques
     argument = str(next(iter(args.values()), "")) if args else ""
     call = f"{tool}({argument})"
     options = (Option("y", "yes"), *_always_options(choices), Option("n", "no"))
+    saves = "" if not choices or _inline(choices[0]) else f"\na = always saves: {_named(choices[0])}"
     if "\n" in argument or len(argument) > INLINE:  # whole, in a panel; the question points to it
         return Question(
             f"allow the {tool} call above?",
             options,
             INSTEAD,
-            detail=f"permission needed: {verdict.reason}",
+            detail=f"permission needed: {verdict.reason}{saves}",
             body=argument,
             title=tool,
             about=about,
         )
     return Question(
-        f"allow {call}?", options, INSTEAD, detail=f"permission needed: {call} — {verdict.reason}", about=about
+        f"allow {call}?", options, INSTEAD, detail=f"permission needed: {call} — {verdict.reason}{saves}", about=about
     )
 
 
 def _always_options(choices: tuple[tuple[str, ...], ...]) -> list[Option]:
+    """`a` names the exact rules it saves (or points to where they are printed whole); `e` too, when short."""
     if not choices:
         return []  # no rule can cover it: it runs once, or not at all
-    named = ", ".join(choices[0])
-    first = Option("a", "always", f": {named}" if len(named) <= RULES_INLINE else ": each command's first words")
+    first = Option("a", "always", f": {_named(choices[0])}" if _inline(choices[0]) else ": the rules printed above")
     if len(choices) == 1:
         return [first]
-    return [first, Option("e", "exactly", " this command, always")]
+    exact = f": {_named(choices[-1])}" if _inline(choices[-1]) else " this command, always"
+    return [first, Option("e", "exactly", exact)]
+
+
+def _named(rules: tuple[str, ...]) -> str:
+    """The rules as the user reads them: every character shown, none obeyed (`visible`)."""
+    from decode.visible import visible
+
+    return visible(", ".join(rules))
+
+
+def _inline(rules: tuple[str, ...]) -> bool:
+    named = ", ".join(rules)
+    return len(named) <= RULES_INLINE and "\n" not in named
 
 
 def saved_line(saved: Saved, cwd: Path | None = None) -> tuple[str, str]:

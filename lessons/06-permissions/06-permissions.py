@@ -461,6 +461,16 @@ after = await PermissionGate.from_settings(project).check("bash", request, TRAIT
 print(after.decision, "<-", after.rule, shown(after.source))
 
 # %% [markdown]
+# The exact command is rarely typed twice, so the REPL's `a` offers a wider rule first and shows it
+# before the key is pressed (`gate.rule_choices`, ADR-0085): the words that name what ran — an
+# interpreter's script or module, a CLI's subcommand path — never the bare program. Code given
+# inline, and a reading command (`cat`, `head`) whose file could be any file, save only themselves.
+
+# %%
+for command in ["python3 -m pytest -x", "aws s3 ls s3://logs", "python3 -c 'print(1)'", "cat /etc/hosts"]:
+    print(f"{command:24}", await gate.rule_choices("bash", {"command": command}, TRAITS["bash"]))
+
+# %% [markdown]
 # ## 9. In the agent
 #
 # `PermissionHook` (`decode/permissions/hook.py`) is a pydantic-ai *capability* holding the gate:

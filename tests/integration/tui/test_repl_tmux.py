@@ -149,7 +149,9 @@ def test_an_approval_shows_the_whole_command_and_y_answers_alone(
     assert not [row for row in shown.splitlines() if "…" in row and row != footer], shown
     words = " ".join(shown.split())
     assert "allow the bash call above?" in words
-    assert "y = yes · a = always: Bash(echo:*), Bash(touch:*) · e = exactly this command, always · n = no" in words
+    exact = "Bash(echo 'running the formatter over every python file in the project, please wait while it works')"
+    rules = f"a = always: Bash(echo:*), Bash(touch:*) · e = exactly: {exact}, Bash(touch HIDDEN_TAIL_RAN)"
+    assert f"y = yes · {rules} · n = no" in words  # each choice names the rules it saves (ADR-0085)
     assert not (project / "HIDDEN_TAIL_RAN").exists()
 
     terminal.type("y")  # one key, no Enter
@@ -160,27 +162,27 @@ def test_an_approval_shows_the_whole_command_and_y_answers_alone(
     terminal.wait_for_text("decode-exited-0")
 
 
-def test_always_saves_the_commands_first_word_and_says_where(terminal: Terminal, project: Path, decode: str) -> None:
-    command = "python3 -c 'print(2 + 3)'"
+def test_always_shows_and_saves_the_script_and_says_where(terminal: Terminal, project: Path, decode: str) -> None:
+    (project / "calc.py").write_text("import sys\nprint(sum(map(int, sys.argv[1:])))\n")
     turns = project / "turns.json"
+    calls = ["python3 calc.py 2 3", "python3 calc.py 7 1", "python3 -c 'print(7)'"]
     turns.write_text(
         json.dumps(
-            [
-                {"tool_calls": [{"name": "bash", "args": {"command": command}}]},
-                {"tool_calls": [{"name": "bash", "args": {"command": "python3 -c 'print(7)'"}}]},
-                {"text": "All done."},
-            ]
+            [*({"tool_calls": [{"name": "bash", "args": {"command": c}}]} for c in calls), {"text": "All done."}]
         )
     )
     terminal.start(f"{decode} --model script:{turns}; echo decode-exited-$?; sleep 60", project, size=(70, 40))
     terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer")
     terminal.submit("add numbers")
-    terminal.wait_for(lambda screen: "a = always: Bash(python3:*)" in " ".join(screen.split()), "the always choice")
+    # The rule `a` saves is on screen before the key is pressed (ADR-0085): the script, not `python3:*`.
+    terminal.wait_for(lambda screen: "a = always: Bash(python3 calc.py:*)" in " ".join(screen.split()), "the rule")
     terminal.type("a")
+    terminal.wait_for_text("allow bash(python3 -c 'print(7)')?")  # outside what was approved: it asks
+    terminal.type("n")
     screen = terminal.wait_for_text("All done.")
-    assert "saved Bash(python3:*) to .decode/settings.local.json" in screen
-    assert screen.count("permission needed") == 1  # the second python3 call ran without asking
+    assert "saved Bash(python3 calc.py:*) to .decode/settings.local.json" in screen
+    assert screen.count("permission needed") == 2  # the second calc.py call ran without asking
     saved = json.loads((project / ".decode" / "settings.local.json").read_text())
-    assert saved == {"permissions": {"allow": ["Bash(python3:*)"]}}
+    assert saved == {"permissions": {"allow": ["Bash(python3 calc.py:*)"]}}
     terminal.submit("/quit")
     terminal.wait_for_text("decode-exited-0")

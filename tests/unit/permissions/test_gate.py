@@ -490,10 +490,9 @@ async def test_a_path_the_system_refuses_is_judged_as_written(tmp_path: Path, pa
 @pytest.mark.parametrize(
     ("command", "choices"),
     [
-        (
-            "python -c 'import calc; print(calc.add(2, 3))'",
-            [("Bash(python:*)",), ("Bash(python -c 'import calc; print(calc.add(2, 3))')",)],
-        ),
+        # Code given inline names no script: only the exact command (ADR-0085)
+        ("python -c 'import calc; print(calc.add(2, 3))'", [("Bash(python -c 'import calc; print(calc.add(2, 3))')",)]),
+        ("python calc.py --add 2 3", [("Bash(python calc.py:*)",), ("Bash(python calc.py --add 2 3)",)]),
         (
             "git log -1 && echo 'a b' > notes.txt",
             [
@@ -513,7 +512,8 @@ async def test_a_path_the_system_refuses_is_judged_as_written(tmp_path: Path, pa
         ("git stash list", [("Bash(git stash list)",)]),
         ("make test", [("Bash(make test)",)]),
         ("uv run pytest -x", [("Bash(uv run pytest:*)",), ("Bash(uv run pytest -x)",)]),
-        ("ls | xargs wc -l", [("Bash(ls:*)", "Bash(wc:*)"), ("Bash(ls)", "Bash(xargs wc -l)")]),
+        ("ls | xargs wc -l", [("Bash(ls)", "Bash(xargs wc -l)")]),  # readers: their files could be any (ADR-0085)
+        ("pytest -x | xargs echo", [("Bash(pytest:*)", "Bash(echo:*)"), ("Bash(pytest -x)", "Bash(xargs echo)")]),
         # Where a prefix would allow far more than the user saw, only the exact command:
         ("rm -rf build", [("Bash(rm -rf build)",)]),
         ("git push origin main", [("Bash(git push origin main)",)]),
@@ -532,15 +532,16 @@ async def test_always_offers_the_commands_first_words_then_the_exact_command(
 
 
 async def test_each_choice_allows_the_call_and_the_first_one_covers_its_next_spelling(tmp_path: Path) -> None:
-    command = "python -c 'import calc; print(calc.add(2, 3))'"
+    command = "python calc.py --add 2 3"
     for choice in await gate_with(tmp_path).rule_choices("bash", bash(command), BASH.traits):
         gate = gate_with(tmp_path)
         gate.add_rules(parse_rule(rule, Decision.ALLOW) for rule in choice)
         assert (await gate.check("bash", bash(command), BASH.traits)).decision is Decision.ALLOW
     gate = gate_with(tmp_path)
-    gate.add_rules([parse_rule("Bash(python:*)", Decision.ALLOW)])
-    assert (await gate.check("bash", bash("python -c 'print(1)'"), BASH.traits)).decision is Decision.ALLOW
-    assert (await gate.check("bash", bash("python x.py && rm -rf /"), BASH.traits)).decision is Decision.ASK
+    gate.add_rules([parse_rule("Bash(python calc.py:*)", Decision.ALLOW)])
+    assert (await gate.check("bash", bash("python calc.py --sub 5 1"), BASH.traits)).decision is Decision.ALLOW
+    assert (await gate.check("bash", bash("python -c 'print(1)'"), BASH.traits)).decision is Decision.ASK
+    assert (await gate.check("bash", bash("python calc.py && rm -rf /"), BASH.traits)).decision is Decision.ASK
 
 
 async def test_other_tools_are_offered_their_narrowest_rule(tmp_path: Path) -> None:

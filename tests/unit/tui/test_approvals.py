@@ -47,7 +47,7 @@ def approvals() -> tuple[Approvals, QuestionLine, io.StringIO]:
 VERDICT = Verdict(Decision.ASK, "npm install: no rule allows it in default mode")
 CHOICES = (("Bash(npm install:*)",), ("Bash(npm install)",))
 ASKING = Asking(Decision.ASK, "npm install: no rule allows it in default mode", call_id="c1", choices=CHOICES)
-OFFERED = "y = yes · a = always: Bash(npm install:*) · e = exactly this command, always · n = no"
+OFFERED = "y = yes · a = always: Bash(npm install:*) · e = exactly: Bash(npm install) · n = no"
 
 
 async def test_a_question_waits_for_the_line_that_answers_it() -> None:
@@ -134,6 +134,42 @@ async def test_always_saves_the_rule_and_the_next_call_does_not_ask(start_repl, 
     saved = json.loads((project / ".decode" / "settings.local.json").read_text())
     assert saved == {"permissions": {"allow": ["Bash(touch:*)"]}}  # the command's first word, not the string
     assert "→ always\nsaved Bash(touch:*) to .decode/settings.local.json\n" in output  # the REPL runs in project
+
+
+async def test_always_saves_the_script_and_a_command_outside_it_still_asks(start_repl, script, project: Path) -> None:
+    (project / "calc.py").write_text("import sys\nprint(sum(map(int, sys.argv[1:])))\n")
+    calls = ["python3 calc.py 2 3", "python3 calc.py 7 1", "python3 -c 'print(7)'"]
+    model = script(
+        [*({"tool_calls": [{"name": "bash", "args": {"command": c}}]} for c in calls), {"text": "Finished."}]
+    )
+    session = await start_repl(model)
+    session.send("add numbers")
+    await session.wait_until(lambda: session.repl.questions.channel.current)
+    assert "a = always: Bash(python3 calc.py:*) · e = exactly: Bash(python3 calc.py 2 3)" in session.repl.questions.text
+    session.send("a")
+    await session.wait_for("permission needed: bash(python3 -c 'print(7)')")  # not what was approved: it asks
+    await session.wait_until(lambda: session.repl.questions.channel.current)
+    session.send("n")
+    output = await session.wait_for("Finished.")
+    assert output.count("permission needed") == 2  # the second `calc.py` call ran without asking
+    assert "saved Bash(python3 calc.py:*) to .decode/settings.local.json" in output
+    saved = json.loads((project / ".decode" / "settings.local.json").read_text())
+    assert saved == {"permissions": {"allow": ["Bash(python3 calc.py:*)"]}}  # the script, never `python3:*`
+
+
+async def test_a_rule_too_long_for_the_hint_is_printed_whole_before_the_key() -> None:
+    long_rule = f"Bash(echo {'x' * 200})"
+    choices = ((long_rule, "Bash(touch \x1b]0;owned\x07)"),)
+    asking = Asking(Decision.ASK, "echo: no rule allows it in default mode", call_id="c1", choices=choices)
+    prompts, line, out = approvals()
+    waiting = asyncio.create_task(prompts.ask("bash", {"command": "echo x && touch y"}, asking))
+    await asyncio.sleep(0)
+    assert "a = always: the rules printed above · n = no" in line.text
+    printed = out.getvalue()
+    assert f"a = always saves: {long_rule}, Bash(touch ␛]0;owned␇)".replace(" ", "") in "".join(printed.split())
+    assert "\x1b" not in printed  # a rule's text is shown, never obeyed
+    line.answer("a")
+    assert await waiting == Approval(Answer.ALWAYS, rules=choices[0])
 
 
 def test_the_line_after_always_names_the_file(tmp_path: Path) -> None:
