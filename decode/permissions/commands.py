@@ -380,8 +380,8 @@ def _subcommand(name: str, words: Words) -> list[Words]:
     spec = _GLOBALS.get(name)
     if spec is None or len(words) < 2:
         return []
-    words = drop_toolchain(words)
-    cores = _cores(words, spec, name, _Found([], [], [], []))  # a word known at run time: matched as None
+    bare = drop_toolchain(words)
+    cores = _cores(bare, spec, name, _Found([], [], [], []))  # a word known at run time: matched as None
     return [(words[0], *core) for core in cores if core and core != words[1:]]
 
 
