@@ -338,8 +338,9 @@ show("decode.permissions.gate", "PermissionGate._check_bash")
 #
 # 1. a **deny** rule matching any part denies the whole request;
 # 2. **plan mode** refuses a tool that changes things;
-# 3. an **ask** rule asks, in every mode, bypass included (ADR-0083); so does a deny rule that *might* match (`_matches` answers `None` when
-#    run time decides, `rm $X`), and a deny or ask rule covering a `named` word;
+# 3. an **ask** rule asks, in every mode, bypass included (ADR-0083); so does a deny rule that
+#    *might* match (`_matches` answers `None` when run time decides, `rm $X`), and a deny or ask
+#    rule covering a `named` word;
 # 4. a **secret** file asks, unless an allow rule names it (`_named_by_allow`: `Read(.env)`, or the
 #    command's own rule spelling the word, `Bash(cat .env)`, which is what "always" saves);
 # 5. **bypass** mode allows what is left;

@@ -22,7 +22,13 @@ def user_rules(write: WriteText) -> Path:
 @pytest.mark.parametrize("mode", ["default", "bypass"])
 @pytest.mark.parametrize(
     "command",
-    ["git -C . push", "git --no-pager -c a=b push origin", "rm --recursive --force build", "rm -f -r build", "pwsh -c ls"],
+    [
+        "git -C . push",
+        "git --no-pager -c a=b push origin",
+        "rm --recursive --force build",
+        "rm -f -r build",
+        "pwsh -c ls",
+    ],
 )
 def test_a_deny_holds_however_the_command_is_spelled(
     project: Path, user_rules: Path, decode_cmd: RunDecode, command: str, mode: str

@@ -45,7 +45,8 @@ async def test_a_bash_deny_in_force_denies_their_string_in_every_mode(tmp_path: 
     verdict = await gate.check("bash", {"command": command}, BASH.traits)
     assert verdict.decision is Decision.DENY, verdict.reason
     if mode is not Mode.PLAN:
-        assert verdict.rule is not None and verdict.rule.text == "Bash(git push --force:*)"
+        assert verdict.rule is not None
+        assert verdict.rule.text == "Bash(git push --force:*)"
 
 
 @pytest.mark.parametrize("command", STRINGS)
@@ -59,12 +60,16 @@ async def test_without_a_deny_their_string_asks_even_where_bash_is_allowed(tmp_p
 async def test_a_script_file_is_its_own_command(tmp_path: Path, command: str) -> None:
     # Like `bash build.sh`: the file is the command, which a rule on it governs.
     assert analyse_command(command).hazards == ()
-    verdict = await gate_with(tmp_path, "deny Bash(rm:*)", "allow Bash").check("bash", {"command": command}, BASH.traits)
+    verdict = await gate_with(tmp_path, "deny Bash(rm:*)", "allow Bash").check(
+        "bash", {"command": command}, BASH.traits
+    )
     assert verdict.decision is Decision.ALLOW
 
 
 def test_which_shells_and_which_options() -> None:
     assert all(is_foreign_shell(name) for name in ("pwsh", "powershell", "nu", "xonsh", "elvish", "pwsh.exe"))
     assert not any(is_foreign_shell(name) for name in ("bash", "zsh", "fish", "python"))
-    assert runs_a_string(("pwsh", "-Comm", "x")) and runs_a_string(("nu",)) and runs_a_string(("pwsh", None))
+    assert runs_a_string(("pwsh", "-Comm", "x"))
+    assert runs_a_string(("nu",))
+    assert runs_a_string(("pwsh", None))
     assert not runs_a_string(("pwsh", "-NoProfile", "x.ps1"))

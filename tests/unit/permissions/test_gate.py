@@ -625,7 +625,8 @@ async def test_an_ask_rule_asks_in_every_mode(tmp_path: Path, rule: str, tool: s
     gate = gate_with(tmp_path, f"ask {rule}", "allow Bash", "allow Edit", "allow Read", mode=mode)
     verdict = await gate.check(tool, args, traits)
     assert verdict.decision is Decision.ASK, verdict.reason
-    assert verdict.rule is not None and verdict.rule.text == rule
+    assert verdict.rule is not None
+    assert verdict.rule.text == rule
 
 
 async def test_plan_mode_refuses_a_change_an_ask_rule_names_and_asks_for_a_read(tmp_path: Path) -> None:

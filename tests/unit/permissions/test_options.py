@@ -85,12 +85,14 @@ async def test_the_gate_denies_them_in_every_mode(tmp_path: Path, specifier: str
 async def test_only_for_deny_and_ask_never_to_allow(tmp_path: Path) -> None:
     gate = gate_with(tmp_path, "allow Bash(rm -rf build)", "ask Bash(git push --force:*)", mode=Mode.BYPASS)
     verdict = await gate.check("bash", {"command": "rm -fr build"}, BASH.traits)
-    assert verdict.decision is Decision.ALLOW and verdict.rule is None  # bypass ran it, not the rule
+    assert verdict.decision is Decision.ALLOW
+    assert verdict.rule is None
     gate.mode = Mode.DEFAULT
     verdict = await gate.check("bash", {"command": "rm -fr build"}, BASH.traits)
     assert verdict.decision is Decision.ASK, verdict.reason  # the allow names `-rf`, not `-fr`
     verdict = await gate.check("bash", {"command": "git push -f origin"}, BASH.traits)
-    assert verdict.decision is Decision.ASK and verdict.rule is not None
+    assert verdict.decision is Decision.ASK
+    assert verdict.rule is not None
     assert verdict.rule.text == "Bash(git push --force:*)"
 
 
@@ -104,4 +106,5 @@ def test_a_command_read_as_options_see_it() -> None:
     assert (reading.program, reading.options, reading.rest) == (("git", "branch"), {"-d", "-f"}, ("old",))
     assert read(("ls", "-la")) is None  # not in the table: words are compared as written
     reading = read(("git", "push", "-o", "ci.skip", "origin"))
-    assert reading is not None and reading.rest == ("origin",)  # -o takes a value
+    assert reading is not None
+    assert reading.rest == ("origin",)

@@ -65,7 +65,9 @@ async def test_global_options_do_not_hide_the_subcommand_from_a_deny(
 
 @pytest.mark.parametrize(("rule", "command"), HIDDEN[:3] + HIDDEN[10:12])
 async def test_an_ask_rule_sees_through_them_too(tmp_path: Path, rule: str, command: str) -> None:
-    verdict = await gate_with(tmp_path, f"ask {rule}", mode=Mode.BYPASS).check("bash", {"command": command}, BASH.traits)
+    verdict = await gate_with(tmp_path, f"ask {rule}", mode=Mode.BYPASS).check(
+        "bash", {"command": command}, BASH.traits
+    )
     assert verdict.decision is Decision.ASK, verdict.reason
 
 
