@@ -24,6 +24,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
+from decode.permissions.foreign_shells import FOREIGN, FOREIGN_SHELLS, is_foreign_shell, runs_a_string
 from decode.permissions.shell import (
     ARITHMETIC,
     SETS_VARIABLES,
@@ -34,6 +35,7 @@ from decode.permissions.shell import (
     parse_script,
     quiet_name,
 )
+from decode.permissions.subcommands import GLOBAL_OPTIONS, drop_toolchain
 
 Words = tuple[str | None, ...]
 
@@ -181,7 +183,9 @@ _RUNNERS: dict[tuple[str, str], _Wrapper] = {
 }
 # Commands that run a string as a script (the rest of `_explain_words` knows how to find it).
 _STRING_RUNNERS = frozenset({"eval", "trap", "su", "runuser", "script", "flock", "sg", "watch", "parallel", "ssh"})
-_KNOWN = frozenset({*_WRAPPERS, *SHELLS, *_STRING_RUNNERS, "xargs", "find", "source", "."})
+_KNOWN = frozenset(
+    {*_WRAPPERS, *SHELLS, *_STRING_RUNNERS, *GLOBAL_OPTIONS, *FOREIGN_SHELLS, "xargs", "find", "source", "."}
+)
 _XARGS = _w("adEILnPs", "--arg-file --delimiter --max-args --max-procs --max-chars --process-slot-var", "0oprtxeil")
 _SSH = _w("BbcDEeFIiJLlmOoPpQRSWw", flags="46AaCfGgKkMNnqsTtVvXxYy", positionals=1)
 _WATCH = _w("nq", "--interval", "bcCdegtxprwhv", "--beep --color --no-color --differences --errexit --chgexit --exec")
@@ -198,6 +202,9 @@ _SCRIPT = _w(
     "ETIOBm", "--echo --timing --log-in --log-out --log-io --logging-format", "aefqt", "--append --flush --quiet"
 )
 _PARALLEL = _w("jSaEIdnNLlXsC", "--jobs --arg-file --delimiter --sshlogin --results --joblog --colsep", "0kquvgt")
+_GLOBALS = {
+    name: _w(spec.valued, spec.long_valued, spec.flags, spec.long_flags) for name, spec in GLOBAL_OPTIONS.items()
+}
 _BASH = _w("oO", "--rcfile --init-file", "abefhkmnptuvxBCEHPTilrsD", "--login --norc --noprofile --posix --restricted")
 
 
@@ -331,6 +338,10 @@ def _inner(name: str, words: Words, stdin: bool | str, found: _Found) -> list[Wo
         return [form for core in cores for form in ((core or ("echo",)), (*(core or ("echo",)), None))]
     if name in SHELLS or _SHELL_NAME.fullmatch(name):
         _shell(words, stdin, found)
+    elif is_foreign_shell(name):
+        if runs_a_string(words):  # `pwsh -c …`: nothing to parse; a Bash deny in force denies it (gate.py)
+            found.hazards.append(f"{FOREIGN} ({name})")
+            found.scripts.append(None)
     elif name in _STRING_RUNNERS:
         return _string_runner(name, words, stdin, found)
     elif name in ("source", "."):
@@ -361,7 +372,17 @@ def _inner(name: str, words: Words, stdin: bool | str, found: _Found) -> list[Wo
         found.hazards.append(SETS_VARIABLES)
         if not all(w is not None and (w.startswith("-") or quiet_name(w)) for w in words[1:]):
             found.scripts.append(None)  # `read 'a[$(id)]'`, `printf -v PATH …`: code or the environment
-    return []
+    return _subcommand(name, words)
+
+
+def _subcommand(name: str, words: Words) -> list[Words]:
+    """`git -C x push` → `git push`: the command without the program's global options (subcommands.py)."""
+    spec = _GLOBALS.get(name)
+    if spec is None or len(words) < 2:
+        return []
+    bare = drop_toolchain(words)
+    cores = _cores(bare, spec, name, _Found([], [], [], []))  # a word known at run time: matched as None
+    return [(words[0], *core) for core in cores if core and core != words[1:]]
 
 
 def _allow_forms(words: Words) -> list[Words]:
@@ -463,14 +484,15 @@ def _risky_set(words: Words) -> bool:
 
 def _git_config(words: Words, found: _Found) -> None:
     """`git -c core.pager='rm x' log`, `-c alias.x='!rm x'`: git runs configuration values as commands."""
-    for index, word in enumerate(words[1:], start=1):
-        if word in ("-c", "--config-env"):
-            value = _at(words, index + 1)
+    # git's own options end where its subcommand starts: after the longest reading of them (`-C x -c …`).
+    cores = _cores(words, _GLOBALS["git"], "git", _Found([], [], [], []))
+    end = len(words) - min((len(core) for core in cores), default=0)
+    for index, word in enumerate(words[1:end], start=1):
+        if word in ("-c", "--config-env") or (word or "").startswith("--config-env="):
+            value = _at(words, index + 1) if word in ("-c", "--config-env") else (word or "").partition("=")[2]
             found.hazards.append("git -c sets configuration that git may run as a command")
             found.scripts.append(None if value is None else value.partition("=")[2].removeprefix("!"))
             found.scripts.append(None)
-        elif word is None or not word.startswith("-"):
-            return  # the subcommand: its own options are not git's
 
 
 def _shell_flag(words: Words) -> bool:

@@ -30,6 +30,8 @@ from decode.config.harness_home import HARNESS_DIR
 from decode.entities.tools import UNDECLARED, ToolKind, ToolTraits
 from decode.permissions import paths
 from decode.permissions.commands import Check, CommandAnalysis, analyse_command
+from decode.permissions.foreign_shells import FOREIGN
+from decode.permissions.options import deny_matches
 from decode.permissions.prefixes import command_prefix
 from decode.permissions.readonly import ReadOnly, judge
 from decode.permissions.rules import (
@@ -322,6 +324,9 @@ class PermissionGate:
             hazards.append("an empty command")
         elif not analysis.checks:
             hazards.append("it runs no command a rule could allow, and nothing proves it harmless")
+        foreign = next((h for h in analysis.hazards if h.startswith(FOREIGN)), None)
+        if foreign and (denies := self._governing_rules(Decision.DENY, ("Bash",))):  # its string could be denied
+            return Verdict(Decision.DENY, f"{foreign}, and it could run what {denies[0]} denies", denies[0])
         # [lesson 12]
         if self.read_only and (why := _changes_something(parts, hazards)) is not None:
             return Verdict(Decision.DENY, f"{why} ({READ_ONLY_AGENT})")
@@ -484,11 +489,11 @@ class PermissionGate:
             asks = self._governing_rules(Decision.ASK, REDIRECT_READ_RULES if part.named else part.rule_names)
             for rule in (*asks, *self._governing_rules(Decision.DENY, part.rule_names)):
                 match = self._matches(rule, part, broad=True)
-                if part.named is not None and match and (rule.action is Decision.DENY or self.mode is not Mode.BYPASS):
+                if part.named is not None and match:
                     return Verdict(Decision.ASK, f"{part.label}, a file {rule.action.value} rule {rule} covers", rule)
                 if match is None and rule.action is Decision.DENY:
                     return Verdict(Decision.ASK, f"{part.label}: might match deny rule {rule}", rule)
-                if match and self.mode is not Mode.BYPASS:
+                if match:  # in every mode, bypass included: the user who wrote it wants the question
                     return Verdict(Decision.ASK, f"{part.label}: ask rule {rule}", rule)
         for part in parts:
             if part.sensitive is not None and not self._named_by_allow(part, parts):
@@ -539,7 +544,8 @@ class PermissionGate:
             return True
         if part.check is not None:
             forms = part.check.block_forms if broad else part.check.allow_forms
-            results = [command_matches(rule.specifier, form, broad=broad) for form in forms]
+            match = deny_matches if broad else command_matches  # `rm -fr` is `rm -rf` to a deny (options.py)
+            results = [match(rule.specifier, form) for form in forms]
             return True if True in results else (None if None in results else False)
         if part.is_path:
             if part.path is None:

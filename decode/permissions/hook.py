@@ -88,6 +88,12 @@ def refusal(verdict: Verdict, *, headless: bool = False) -> str:
         return f"Permission denied: {verdict.reason}"  # plan mode: the reason is the guidance
     if verdict.decision is Decision.DENY:
         return f"Permission denied: {verdict.reason} ({verdict.source}). {DO_NOT_WORK_AROUND}"
+    if headless and verdict.rule is not None and verdict.rule.action is Decision.ASK:
+        where = f" in {verdict.source}" if verdict.source else ""
+        return (
+            f"Permission needed ({verdict.reason}), and this run is headless: the ask rule {verdict.rule.text}{where} "
+            f"asks in every mode, bypass included, so only the user can approve it. {DO_NOT_WORK_AROUND}"
+        )
     if headless:
         return (
             f"Permission needed ({verdict.reason}), and this run is headless: nothing that needs the "

@@ -42,7 +42,8 @@ MODE_TEXT = {
     # ),
     # [/lesson 10]
     Mode.BYPASS: (
-        "every tool runs without asking, except what a deny rule forbids; nothing stops a mistake, so be careful."
+        "every tool runs without asking, except what a deny rule forbids or an ask rule asks about; nothing "
+        "stops a mistake, so be careful."
     ),
 }
 

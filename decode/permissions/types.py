@@ -19,7 +19,8 @@ class Mode(StrEnum):
 
     `default`: read-only tools run, everything else asks. `plan`: read-only tools run, changes are
     refused (the model should present a plan instead). `accept-edits`: file edits inside the
-    workspace run too, bash still asks. `bypass`: everything runs, except what a deny rule forbids.
+    workspace run too, bash still asks. `bypass`: everything runs, except what a deny rule forbids or an
+    ask rule asks about.
     """
 
     DEFAULT = "default"

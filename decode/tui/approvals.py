@@ -54,7 +54,7 @@ MODE_HELP = {
     "default": "reads run; edits and commands ask",
     "accept-edits": "reads and edits in the project run; commands ask",
     "plan": "reads run; nothing is changed, the model presents a plan",
-    "bypass": "everything runs except what a deny rule forbids",
+    "bypass": "everything runs except what a deny rule forbids or an ask rule asks",
 }
 
 

@@ -338,8 +338,9 @@ show("decode.permissions.gate", "PermissionGate._check_bash")
 #
 # 1. a **deny** rule matching any part denies the whole request;
 # 2. **plan mode** refuses a tool that changes things;
-# 3. an **ask** rule asks; so does a deny rule that *might* match (`_matches` answers `None` when
-#    run time decides, `rm $X`), and a deny or ask rule covering a `named` word;
+# 3. an **ask** rule asks, in every mode, bypass included (ADR-0083); so does a deny rule that
+#    *might* match (`_matches` answers `None` when run time decides, `rm $X`), and a deny or ask
+#    rule covering a `named` word;
 # 4. a **secret** file asks, unless an allow rule names it (`_named_by_allow`: `Read(.env)`, or the
 #    command's own rule spelling the word, `Bash(cat .env)`, which is what "always" saves);
 # 5. **bypass** mode allows what is left;
@@ -347,7 +348,9 @@ show("decode.permissions.gate", "PermissionGate._check_bash")
 # 7. every part needs an **allow** rule, or the **mode's default** to allow it.
 #
 # `_matches(rule, part, broad=…)`: deny and ask rules match *broadly* (`Bash(rm:*)` sees `sudo rm`,
-# `/bin/rm`, `xargs rm`), allow rules *narrowly* (the command as written), ADR-0021.
+# `/bin/rm`, `xargs rm`; `Bash(git push:*)` sees `git -C x push`; `Bash(rm -rf:*)` sees `rm -r -f`,
+# `options.deny_matches`), allow rules *narrowly* (the command as written), ADR-0021, ADR-0083.
+# A string for a shell decode cannot parse (`pwsh -c …`) is denied while any Bash deny rule is in force.
 
 # %%
 show("decode.permissions.gate", "PermissionGate._finish")
@@ -416,9 +419,9 @@ print({key: shown(value) if isinstance(value, str) else value for key, value in 
 # `Mode`'s order. `default`: read-only tools run inside the workspace. `plan`: only read-only and
 # side-effect-free tools run (a to-do list, a question to the user); the model is told to present
 # its plan. `accept-edits`: file edits inside the workspace run too, bash still needs a rule.
-# `bypass`: everything runs except what a deny rule forbids. Shift+Tab cycles default →
-# accept-edits → plan (the last line); bypass is only chosen on purpose. The `todo` tool here is
-# made up: all the gate needs is its traits.
+# `bypass`: everything runs except what a deny rule forbids or an ask rule asks about (an ask rule
+# asks in every mode, ADR-0083). Shift+Tab cycles default → accept-edits → plan (the last line);
+# bypass is only chosen on purpose. The `todo` tool here is made up: all the gate needs is its traits.
 
 # %%
 from decode.entities.tools import ToolKind, ToolTraits

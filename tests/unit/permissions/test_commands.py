@@ -165,3 +165,16 @@ def test_a_name_only_known_at_run_time_is_a_hazard_even_inside_a_wrapper() -> No
     assert "the command's name is only known at run time" in analyse_command("r* x").hazards
     assert "the command's name is only known at run time" in analyse_command("sudo $CMD x").hazards
     assert "the command's name is only known at run time" in analyse_command("{ls,-la}").hazards
+
+
+def test_a_runner_behind_global_options_is_still_unwrapped() -> None:
+    # `uv --directory x run CMD` is `uv run CMD`, which runs CMD (issue 25).
+    (check,) = analyse_command("uv --directory x run rm -rf /").checks
+    assert ("rm", "-rf", "/") in check.block_forms
+    assert check.allow_forms == (("uv", "--directory", "x", "run", "rm", "-rf", "/"),)
+
+
+def test_a_foreign_shell_string_is_a_hazard_behind_wrappers_too() -> None:
+    analysis = analyse_command("sudo -u x env pwsh -NoProfile -c 'Remove-Item x'")
+    assert analysis.hazards == ("a shell whose language decode does not parse runs a string (pwsh)",)
+    assert analysis.opaque

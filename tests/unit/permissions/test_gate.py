@@ -601,3 +601,36 @@ async def test_an_always_answer_for_a_fetch_saves_only_a_rule_that_can_be_read(
     rules = await gate.narrowest_rules("web_fetch", {"url": url}, WEB_FETCH)
     assert rules == saved
     assert all(parse_rule(rule, Decision.ALLOW) for rule in rules)
+
+
+# --- an ask rule asks in every mode, bypass included (issue 25) -------------------------------------
+
+
+@pytest.mark.parametrize("mode", [Mode.DEFAULT, Mode.ACCEPT_EDITS, Mode.BYPASS])
+@pytest.mark.parametrize(
+    ("rule", "tool", "argument"),
+    [
+        ("Bash(npm publish:*)", "bash", "npm publish"),
+        ("Bash(git push:*)", "bash", "git -C . push origin"),  # through git's global options too
+        ("Bash(git push --force:*)", "bash", "git push -f"),  # and options spelled another way
+        ("Edit(docs/**)", "edit", "docs/guide.md"),
+        ("Read(notes.md)", "read", "notes.md"),
+        ("Read(notes.md)", "bash", "cat notes.md"),  # a word naming the file
+        ("WebFetch(domain:x.org)", "web_fetch", "https://x.org/a"),
+        ("mcp__srv__drop", "mcp__srv__drop", ""),
+    ],
+)
+async def test_an_ask_rule_asks_in_every_mode(tmp_path: Path, rule: str, tool: str, argument: str, mode: Mode) -> None:
+    traits = corpus_traits(tool)
+    args = {argument_key(traits): argument} if argument else {}
+    gate = gate_with(tmp_path, f"ask {rule}", "allow Bash", "allow Edit", "allow Read", mode=mode)
+    verdict = await gate.check(tool, args, traits)
+    assert verdict.decision is Decision.ASK, verdict.reason
+    assert verdict.rule is not None
+    assert verdict.rule.text == rule
+
+
+async def test_plan_mode_refuses_a_change_an_ask_rule_names_and_asks_for_a_read(tmp_path: Path) -> None:
+    gate = gate_with(tmp_path, "ask Read(notes.md)", "ask Edit(notes.md)", mode=Mode.PLAN)
+    assert (await gate.check("read", {"path": "notes.md"}, READ.traits)).decision is Decision.ASK
+    assert (await gate.check("edit", {"path": "notes.md"}, EDIT.traits)).decision is Decision.DENY

@@ -190,7 +190,7 @@ async def test_a_rule_naming_an_agent_covers_that_agent_only(workspace: Path, ru
 async def test_an_ask_rule_naming_an_agent_asks_before_it_runs(workspace: Path) -> None:
     parent = gate(workspace, Mode.BYPASS, ("Agent(general)", Decision.ASK))
     verdict = await parent.check("agent", {"prompt": "x", "agent": "general", "description": ""}, AGENT_TRAITS)
-    assert verdict.decision is Decision.ALLOW  # bypass: ask rules do not ask
+    assert verdict.decision is Decision.ASK  # an ask rule asks in every mode, bypass included (issue 25)
     parent.mode = Mode.DEFAULT
     verdict = await parent.check("agent", {"prompt": "x", "agent": "general", "description": ""}, AGENT_TRAITS)
     assert verdict.decision is Decision.ASK

@@ -206,3 +206,11 @@ async def test_refusals_name_the_rule_and_its_file(project: Path) -> None:
     )
     ask = await gate.check("bash", {"command": "make"}, BASH.traits)
     assert refusal(ask).startswith("The user did not allow this (make: no rule allows it")
+
+
+async def test_headless_an_ask_rule_refuses_in_bypass_and_names_the_rule(project: Path) -> None:
+    gate = gate_with(project, "ask Bash(npm publish:*)", mode=Mode.BYPASS)
+    output, _ = await run("npm publish", project, gate)
+    assert ran(project) == []
+    assert output.startswith("[denied] Permission needed (npm publish: ask rule Bash(npm publish:*))")
+    assert "the ask rule Bash(npm publish:*) asks in every mode, bypass included" in output
