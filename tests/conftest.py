@@ -224,7 +224,7 @@ def planted_repository(parent: Path, kind: str, markers: Path) -> Path:
     (`PLANTED_KINDS`), and `a.txt` rewritten (same bytes, new time: git must read it again)."""
     markers.mkdir(parents=True, exist_ok=True)
     repo = parent / "planted"
-    repo.mkdir()
+    repo.mkdir(parents=True)
     git(repo, "init", "-q", "-b", "main")
     identity = ("-c", "user.name=T", "-c", "user.email=t@x", "-c", "commit.gpgSign=false")
     (repo / "a.txt").write_text("a\n", encoding="utf-8")
