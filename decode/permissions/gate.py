@@ -10,7 +10,9 @@ Files that hold secrets (`.env`, `.env.*` and the names `DECODE_SECRET_FILES` ad
 any tool reads or writes them, in every mode, unless an allow rule names them (`Read(.env)`); so
 does a bash command whose words name one (`cat .env`, `grep KEY .env`, `dd if=.env`). A word that
 names a file a Read deny or ask rule covers asks too (it is an argument, not a redirection: the
-program may or may not read it), and so does one inside decode's settings or git's internals.
+program may or may not read it), and so does one in a Protected Path (`.git` at any depth,
+`.decode`, `.claude`: `decode.permissions.protected`). No allow rule lets a write into one
+through unless the rule spells the folder.
 
 The gate only decides; front ends do the asking (the REPL prompts, `decode run` refuses).
 """
