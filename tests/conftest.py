@@ -109,3 +109,146 @@ def source_repository(parent: Path) -> Path:
     git(repo, "add", "a.txt")
     git(repo, "commit", "-qm", "first")
     return repo
+
+
+# -- programs a repository's own files make git run (issue 25, section 4) ----------------------------
+
+GIT_HOOKS = (
+    "pre-commit",
+    "prepare-commit-msg",
+    "commit-msg",
+    "post-commit",
+    "post-checkout",
+    "post-merge",
+    "post-rewrite",
+    "post-index-change",
+    "reference-transaction",
+    "pre-auto-gc",
+    "pre-push",
+    "pre-receive",
+    "update",
+    "post-receive",
+    "post-update",
+    "push-to-checkout",
+)
+PLANTED_KINDS = (
+    "hooks",
+    "hooks-path",
+    "fsmonitor",
+    "filter",
+    "filter-process",
+    "include",
+    "pager",
+    "ssh-command",
+    "alias",
+    "external-diff",
+    "editor",
+    "gpg",
+    "credential",
+    "ext-remote",
+    "pack-objects-hook",
+    "alternate-refs",
+    "merge-driver",
+    "submodule",
+    "nested-repository",
+)
+"""Each way a repository's `.git/config`, its includes, `.gitattributes`, `.git/hooks` or a nested
+repository names a program git runs (`planted_repository` plants one)."""
+
+
+def _touch(markers: Path, name: str) -> str:
+    return f"touch {markers}/{name}"
+
+
+def _hooks(folder: Path, markers: Path, kind: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in GIT_HOOKS:
+        (folder / name).write_text(f"#!/bin/sh\n{_touch(markers, f'{kind}-{name}')}\n", encoding="utf-8")
+        (folder / name).chmod(0o755)
+
+
+def _config(repo: Path, *pairs: str) -> None:
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        git(repo, "config", "--add", key, value)
+
+
+def _programs(repo: Path, kind: str, markers: Path) -> None:
+    """Plant `kind` in `repo`'s own files; the program it names creates `markers/<kind>…` when run."""
+    run = _touch(markers, kind)
+    attributes = {
+        "filter": "*.txt filter=planted\n",
+        "filter-process": "*.txt filter=planted\n",
+        "include": "*.txt filter=included\n",
+        "external-diff": "*.txt diff=planted\n",
+        "merge-driver": "*.txt merge=planted\n",
+    }
+    git_dir = Path(git(repo, "rev-parse", "--absolute-git-dir"))  # a submodule's `.git` is a file
+    if kind in attributes:
+        (git_dir / "info").mkdir(exist_ok=True)
+        with (git_dir / "info" / "attributes").open("a", encoding="utf-8") as file:
+            file.write(attributes[kind])
+    planted = {
+        "fsmonitor": [f"core.fsmonitor={run}; false #"],
+        "filter": [
+            f"filter.planted.clean={run}; cat",
+            f"filter.planted.smudge={run}; cat",
+            "filter.planted.required=true",
+        ],
+        "filter-process": [f"filter.planted.process={run}"],
+        "pager": [f"core.pager={run}; cat", f"pager.status={run}; cat", f"pager.log={run}; cat", f"pager.diff={run}"],
+        "ssh-command": [f"core.sshCommand={run}; false"],
+        "alias": [f"alias.st=!{run}", f"alias.stat=!{run}"],
+        "external-diff": [f"diff.external={run}", f"diff.planted.command={run}", f"diff.planted.textconv={run}; cat"],
+        "editor": [f"core.editor={run}", f"sequence.editor={run}"],
+        "gpg": [f"gpg.program={run}; false", "commit.gpgSign=true", "log.showSignature=true"],
+        "credential": [f"credential.helper=!{run}", f"core.askPass={run}"],
+        "ext-remote": ["protocol.ext.allow=always", f"remote.planted.url=ext::sh -c {run.replace(' ', '% ')}"],
+        "pack-objects-hook": [f"uploadpack.packObjectsHook={run}; git"],
+        "alternate-refs": [f"core.alternateRefsCommand={run}"],
+        "merge-driver": [f"merge.planted.driver={run}"],
+        "hooks-path": [f"core.hooksPath={repo / 'planted-hooks'}"],
+    }
+    _config(repo, *planted.get(kind, []))
+    if kind == "hooks":
+        _hooks(git_dir / "hooks", markers, kind)
+    elif kind == "hooks-path":
+        _hooks(repo / "planted-hooks", markers, kind)
+    elif kind == "include":  # a file of the work tree, pulled into .git/config
+        (repo / "planted.cfg").write_text(f'[filter "included"]\n\tclean = "{run}; cat"\n', encoding="utf-8")
+        _config(repo, "include.path=../planted.cfg")
+
+
+def planted_repository(parent: Path, kind: str, markers: Path) -> Path:
+    """`parent/planted`: a repository with a commit of `a.txt`, then `kind` planted in its own files
+    (`PLANTED_KINDS`), and `a.txt` rewritten (same bytes, new time: git must read it again)."""
+    markers.mkdir(parents=True, exist_ok=True)
+    repo = parent / "planted"
+    repo.mkdir(parents=True)
+    git(repo, "init", "-q", "-b", "main")
+    identity = ("-c", "user.name=T", "-c", "user.email=t@x", "-c", "commit.gpgSign=false")
+    (repo / "a.txt").write_text("a\n", encoding="utf-8")
+    inner_repo = repo
+    if kind in ("submodule", "nested-repository"):
+        inner = parent / "inner"
+        inner.mkdir()
+        git(inner, "init", "-q", "-b", "main")
+        (inner / "b.txt").write_text("b\n", encoding="utf-8")
+        git(inner, "add", "b.txt")
+        git(inner, *identity, "commit", "-qm", "inner")
+        if kind == "submodule":
+            git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(inner), "sub")
+            inner_repo = repo / "sub"
+        else:  # a repository copied in whole, staged as a gitlink
+            git(inner, "clone", "-q", str(inner), str(repo / "vendor" / "lib"))
+            inner_repo = repo / "vendor" / "lib"
+    git(repo, "add", "-A")
+    git(repo, *identity, "commit", "-qm", "first")
+    if kind in ("submodule", "nested-repository"):
+        for inner_kind in ("fsmonitor", "filter", "hooks"):
+            _programs(inner_repo, inner_kind, markers)
+    else:
+        _programs(repo, kind, markers)
+    for text in repo.rglob("*.txt"):
+        text.write_bytes(text.read_bytes())
+    return repo

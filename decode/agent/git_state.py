@@ -11,12 +11,15 @@ the Workspace is (a sandbox's too), and turns it into a few lines:
 It never blocks long (`TIMEOUT_S`, then it says git did not answer) and never says much
 (`MAX_FILES` files listed, the output read up to `MAX_BYTES`). No git, or no repository, is said
 in one line. The command changes nothing: `--no-optional-locks` leaves the index alone (the
-user's own git commands never find it locked), and a repository's `core.fsmonitor` (a command
-its config names) is switched off.
+user's own git commands never find it locked). It runs nothing the repository's config names
+(fsmonitor, a filter driver, a hook: `decode.config.safe_git`): the config is read first, every
+program it names is switched off on the status's command line, and nested repositories are not
+entered (`--ignore-submodules=dirty`: a submodule's new commit shows, its own files are not read).
 """
 
 from pydantic_ai import RunContext
 
+from decode.config.safe_git import LIST_CONFIG, SAFE_OPTIONS, UnsafeConfig, safe_git
 from decode.entities.deps import AgentDeps
 from decode.entities.executor import OutputCallback
 
@@ -24,42 +27,73 @@ TIMEOUT_S = 2.0
 MAX_FILES = 20
 MAX_BYTES = 64_000
 
-STATUS = [
-    "env",
-    "LC_ALL=C",
-    "git",
+STATUS = (
     "--no-optional-locks",
-    "-c",
-    "core.fsmonitor=false",
     "status",
     "--porcelain=v2",
     "--branch",
     "--untracked-files=normal",
-]
+    "--ignore-submodules=dirty",
+)
+"""The subcommand; `safe_git` puts the options that switch off the repository's programs before it."""
+_ENV = ["env", "LC_ALL=C"]
 
 
 async def git_instructions(ctx: RunContext[AgentDeps]) -> str:
     """The Workspace's git state, as the instructions of this request carry it."""
+    listed = await _git(ctx, ["git", *SAFE_OPTIONS, *LIST_CONFIG])
+    if isinstance(listed, _Said):
+        return listed
+    try:
+        if listed.cut:  # a key past the cut could name a program
+            raise UnsafeConfig(f"the repository's config is over {MAX_BYTES} bytes")
+        argv = safe_git(*STATUS, listing=listed)
+    except UnsafeConfig as exc:
+        return f"Git: unknown (git status was not run: {exc})."
+    status = await _git(ctx, argv)
+    if isinstance(status, _Said):
+        return status
+    return describe_status(status, cut=status.cut)
+
+
+class _Said(str):
+    """What `_git` says instead of git's output: the line the instructions carry."""
+
+    __slots__ = ()
+
+
+class _Output(str):
+    """git's output, and whether it was cut at `MAX_BYTES`."""
+
+    cut: bool = False
+
+
+async def _git(ctx: RunContext[AgentDeps], argv: list[str]) -> _Output | _Said:
+    """The output of git `argv`, run by the executor, or the line that says why there is none."""
     out, err = bytearray(), bytearray()
 
     def keep(buffer: bytearray) -> OutputCallback:
         return lambda chunk: buffer.extend(chunk[: max(0, MAX_BYTES - len(buffer))])
 
     try:
-        result = await ctx.deps.executor.run(STATUS, timeout=TIMEOUT_S, on_stdout=keep(out), on_stderr=keep(err))
+        result = await ctx.deps.executor.run(
+            [*_ENV, *argv], timeout=TIMEOUT_S, on_stdout=keep(out), on_stderr=keep(err)
+        )
     except OSError as exc:
-        return f"Git: unknown (git status could not run: {exc})."
+        return _Said(f"Git: unknown (git status could not run: {exc}).")
     if result.timed_out:
-        return f"Git: unknown (git status did not answer within {TIMEOUT_S:g} s)."
+        return _Said(f"Git: unknown (git status did not answer within {TIMEOUT_S:g} s).")
     errors = err.decode("utf-8", errors="replace")
     if result.exit_code == 127:
-        return "Git: git is not installed here."
+        return _Said("Git: git is not installed here.")
     if result.exit_code != 0:
         if "not a git repository" in errors:
-            return "Git: the working directory is not in a git repository."
+            return _Said("Git: the working directory is not in a git repository.")
         last = errors.strip().splitlines()[-1:] or [f"exit code {result.exit_code}"]
-        return f"Git: unknown (git status failed: {last[0][:200]})."
-    return describe_status(out.decode("utf-8", errors="replace"), cut=len(out) >= MAX_BYTES)
+        return _Said(f"Git: unknown (git status failed: {last[0][:200]}).")
+    output = _Output(out.decode("utf-8", errors="replace"))
+    output.cut = len(out) >= MAX_BYTES
+    return output
 
 
 def describe_status(porcelain: str, *, cut: bool = False) -> str:

@@ -10,7 +10,9 @@ Files that hold secrets (`.env`, `.env.*` and the names `DECODE_SECRET_FILES` ad
 any tool reads or writes them, in every mode, unless an allow rule names them (`Read(.env)`); so
 does a bash command whose words name one (`cat .env`, `grep KEY .env`, `dd if=.env`). A word that
 names a file a Read deny or ask rule covers asks too (it is an argument, not a redirection: the
-program may or may not read it), and so does one inside decode's settings or git's internals.
+program may or may not read it), and so does one in a Protected Path (`.git` at any depth,
+`.decode`, `.claude`: `decode.permissions.protected`). No allow rule lets a write into one
+through unless the rule spells the folder.
 
 The gate only decides; front ends do the asking (the REPL prompts, `decode run` refuses).
 """
@@ -33,6 +35,8 @@ from decode.permissions.commands import Check, CommandAnalysis, analyse_command
 from decode.permissions.foreign_shells import FOREIGN
 from decode.permissions.options import deny_matches
 from decode.permissions.prefixes import command_prefix
+from decode.permissions.protected import WHY as _PROTECTED
+from decode.permissions.protected import git_dir_of, is_protected, spells_protected
 from decode.permissions.readonly import ReadOnly, judge
 from decode.permissions.rules import (
     NETWORK_RULE,  # [lesson 14]
@@ -61,7 +65,6 @@ DEFAULT_SECRET_FILES = (".env", ".env*", "*.env")  # `.env.local`, `.envrc` (dir
 """Files that hold secrets whatever the settings say; `DECODE_SECRET_FILES` adds more."""
 _MAX_RESOLVED_WORDS = 64  # words of one bash command resolved through symlinks; the rest by name
 _SECRET = "a file that holds secrets (.env, .env.*, DECODE_SECRET_FILES): only an allow rule naming it lets it through"
-_PROTECTED = "in decode's settings or git's internals (.decode, .git): only an allow rule naming it lets it through"
 # A word may name a file the program reads or writes: Read, Edit and Write denies all make it ask.
 _WORD_RULES = (*REDIRECT_READ_RULES, *REDIRECT_WRITE_RULES)
 _UNKNOWN_COMMAND = Check("a command only known at run time", ((None,),), ((None,),))
@@ -116,10 +119,13 @@ class PermissionGate:
             self.realpath is local_realpath or getattr(self.realpath, "__func__", None) is LocalExecutor.realpath
         )
         # Settings files and git's hooks/config run or grant things: no mode edits them unasked.
+        # Besides these, every `.git`, `.decode` and `.claude` on the way (`protected.is_protected`).
         self.protected = (
             os.path.join(self.workspace, HARNESS_DIR.name),
             os.path.join(self.workspace, ".git"),
             os.path.join(self.home, HARNESS_DIR.name),
+            os.path.join(self.home, ".claude"),
+            *filter(None, [git_dir_of(self.workspace)]),  # where a `.git` file points
         )
         # The same folders through symlinks, as they are now (a link cannot hide them).
         self.protected = tuple(dict.fromkeys([*self.protected, *map(os.path.realpath, self.protected)]))
@@ -434,12 +440,15 @@ class PermissionGate:
             ):
                 return True
         # [/lesson 14]
+        if any(c is not None and is_protected(c, self.workspace) for c in candidates):
+            return True
         return any(c is not None and paths.is_within(c, root) for c in candidates for root in self.protected)
 
     async def _path_part(self, path: str, names: tuple[str, ...], *, writes: bool, searches: bool = False) -> _Part:
         written, real = await self.resolve(path)
         verb = "write" if writes else "search" if searches else "read"
         secret = self.is_secret(written) or self.is_secret(real)
+        protected = writes and self.mode is not Mode.BYPASS and self._protected(written, real)
         return _Part(
             f"{verb} {path}",
             names,
@@ -448,7 +457,7 @@ class PermissionGate:
             writes=writes,
             searches=searches,
             is_path=True,
-            sensitive=_SECRET if secret else None,
+            sensitive=_SECRET if secret else _PROTECTED if protected else None,
         )
 
     async def _word_part(self, word: str, *, resolve: bool) -> _Part:
@@ -526,8 +535,10 @@ class PermissionGate:
     def _named_by_allow(self, part: _Part, parts: list[_Part]) -> bool:
         """Does an allow rule name this sensitive file: a path rule aimed at it, or the command's
         own Bash rule spelling the word (`Bash(cat .env)`, what "always" saves)?"""
+        # A protected folder needs a rule that spells it: `Edit(**)` names no file, `Edit(**/*.sh)` no `.git`.
+        names = spells_protected if part.sensitive == _PROTECTED else _names_a_file
         for rule in self._governing_rules(Decision.ALLOW, part.rule_names):
-            if rule.specifier is not None and _names_a_file(rule.specifier) and self._matches(rule, part, broad=False):
+            if rule.specifier is not None and names(rule.specifier) and self._matches(rule, part, broad=False):
                 return True
         if part.named is None:
             return False
@@ -535,7 +546,9 @@ class PermissionGate:
         return any(
             part.named in command_pattern(rule.specifier)[0] and any(command_matches(rule.specifier, f) for f in forms)
             for rule in self._governing_rules(Decision.ALLOW, ("Bash",))
-            if rule.specifier is not None and rule.specifier != "*"
+            if rule.specifier is not None
+            and rule.specifier != "*"
+            and (part.sensitive != _PROTECTED or spells_protected(rule.specifier))
         )
 
     def _matches(self, rule: Rule, part: _Part, *, broad: bool) -> bool | None:

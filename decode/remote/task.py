@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from decode.config.safe_git import safe_git
+
 logger = logging.getLogger(__name__)
 
 RUN_TIMEOUT_S = 3600
@@ -82,7 +84,15 @@ def diff_size(workdir: Path, session_id: str, branch: str) -> dict[str, int]:
         return size
     git_dir = workspace.with_name(f"{session_id}.git")
     done = subprocess.run(
-        ["git", f"--git-dir={git_dir}", "diff", "--shortstat", base or "--root", f"refs/heads/{branch}"],
+        safe_git(
+            f"--git-dir={git_dir}",
+            "diff",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--shortstat",
+            base or "--root",
+            f"refs/heads/{branch}",
+        ),
         capture_output=True,
         text=True,
         check=False,

@@ -9,8 +9,10 @@ for a local Workspace: the snapshot's parent is the HEAD, its tree the files.
 """
 
 import asyncio
+import shlex
 from pathlib import Path
 
+from decode.config.safe_git import SAFE_OPTIONS
 from decode.entities.executor import CommandExecutor
 from decode.sandbox.host_git import checked, git
 from decode.sandbox.workspace import Workspace, WorkspaceError
@@ -20,8 +22,12 @@ SNAPSHOT_TIMEOUT_S = 300.0
 MAX_BUNDLE_BYTES = 1 << 30
 """A bigger bundle is refused: the sandbox's output must not fill this machine's memory."""
 
-# $1: the base commit the host already has ("" for none). Runs in the Workspace, inside.
-SNAPSHOT_SCRIPT = r"""set -e
+# $1: the base commit the host already has ("" for none). Runs in the Workspace, inside, with
+# no hook, fsmonitor or pager of the Workspace's (`SAFE_OPTIONS`; its filters run, but only in there).
+_SAFE_GIT = f'git() {{ command {shlex.join(["git", *SAFE_OPTIONS])} "$@"; }}\n'
+SNAPSHOT_SCRIPT = (
+    _SAFE_GIT
+    + r"""set -e
 GIT_INDEX_FILE="$(mktemp)"; export GIT_INDEX_FILE; trap 'rm -f "$GIT_INDEX_FILE"' EXIT
 head=$(git rev-parse --verify --quiet 'HEAD^{commit}') || head=
 if [ -n "$head" ]; then git read-tree "$head"; else git read-tree --empty; fi
@@ -33,6 +39,7 @@ exclude=
 if [ -n "$1" ] && git cat-file -e "$1^{commit}" 2>/dev/null; then exclude="^$1"; fi
 git bundle create - refs/decode/snapshot $exclude
 """
+)
 
 
 def is_remote(executor: CommandExecutor | None) -> bool:

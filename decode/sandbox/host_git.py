@@ -14,7 +14,8 @@ Two environments, one per phase:
 - the push (and the clone): the host's config as it is, for its credential helper and ssh
   settings; it reads no work tree.
 
-Both carry `-c core.hooksPath=/dev/null -c core.fsmonitor=false` and never prompt on the terminal.
+Both carry `decode.config.safe_git.SAFE_OPTIONS` (no hook, fsmonitor, pager, editor or `ext::`
+remote, whatever a config file says) and never prompt on the terminal.
 """
 
 import asyncio
@@ -29,12 +30,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from decode.config.safe_git import SAFE_OPTIONS
+
 logger = logging.getLogger(__name__)
 
 GIT_TIMEOUT_S = 120.0
 """The longest one git command may take (a push over a slow network); then its group is killed."""
 
-OVERRIDES = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "core.pager=cat")
+OVERRIDES = SAFE_OPTIONS
 """Given on every command line: they win over any config file."""
 
 _LOCATING = (

@@ -15,6 +15,7 @@ import pytest
 from decode.agent import git_state
 from decode.agent.git_state import MAX_FILES, describe_status, git_instructions
 from decode.tools.local import LocalExecutor
+from tests.conftest import PLANTED_KINDS, planted_repository
 
 
 class Context:
@@ -128,3 +129,25 @@ def test_a_git_that_does_not_answer_in_time_is_given_up_on(tmp_path: Path, monke
     text = instructions_in(tmp_path, env={"PATH": f"{fake}:{os.environ['PATH']}"})
 
     assert text == "Git: unknown (git status did not answer within 0.2 s)."
+
+
+@pytest.mark.parametrize("kind", PLANTED_KINDS)
+def test_the_status_line_runs_no_program_the_repository_names(tmp_path: Path, kind: str) -> None:
+    markers = tmp_path / "markers"
+    repo = planted_repository(tmp_path, kind, markers)
+
+    text = instructions_in(repo)
+
+    assert text.startswith("Git: branch main"), text
+    assert sorted(p.name for p in markers.iterdir()) == []
+
+
+def test_a_config_key_that_cannot_be_switched_off_stops_the_status(repo: Path, tmp_path: Path) -> None:
+    git(repo, "config", "filter.a=b.clean", f"touch {tmp_path}/ran; cat")  # `-c` cannot name it
+    (repo / ".gitattributes").write_text("* filter=a=b\n")
+    (repo / "a.py").write_bytes((repo / "a.py").read_bytes())
+
+    text = instructions_in(repo)
+
+    assert text.startswith("Git: unknown (git status was not run: the repository's config names a program"), text
+    assert not (tmp_path / "ran").exists()
