@@ -103,7 +103,7 @@ NOT_HOMES = frozenset(map(Path, ("/", "/bin", "/boot", "/dev", "/etc", "/lib", "
 NOT_HOMES |= frozenset(map(Path, ("/run", "/sbin", "/srv", "/sys", "/tmp", "/usr", "/var")))
 """A `HOME` set to a system folder is never masked: the sandbox could not run a program."""
 
-NESTED_GIT_LIMIT = 5_000
+NESTED_GIT_LIMIT = 2_000
 """Folders the walk for nested repositories visits, at most, per look (nearest the root first)."""
 NESTED_GIT_SKIP = frozenset({".git", RECORDS, "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox"})
 NESTED_GIT_SKIP |= frozenset({".mypy_cache", ".pytest_cache", ".ruff_cache"})
