@@ -187,6 +187,14 @@ def records_folders(workspace: Path, launch: Path) -> list[Path]:
     return folders
 
 
+def private_records(workspace: Path) -> list[Path]:
+    """The entries of the Workspace's `.decode/` a sandbox never gets (all but `SHARED_RECORDS`)."""
+    try:
+        return sorted(entry for entry in (workspace / RECORDS).iterdir() if entry.name not in SHARED_RECORDS)
+    except OSError:
+        return []
+
+
 def nested_git(workspace: Path, limit: int = NESTED_GIT_LIMIT) -> list[Path]:
     """Every `.git` (folder or file) below the Workspace's root, breadth first; never through a
     symlink, never into `.git`, `.decode/`, `node_modules`, virtualenvs or caches. Past `limit`
