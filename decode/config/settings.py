@@ -9,7 +9,7 @@ Import the ready-made object: `from decode.config.settings import settings`.
 """
 
 import json  # [lesson 05]
-import os  # [lesson 18]
+import os  # [lesson 14]
 import re  # [lesson 05]
 from pathlib import Path
 from typing import (
@@ -21,6 +21,7 @@ from uuid import UUID  # [lesson 17]
 
 from pydantic import (
     AliasChoices,
+    BeforeValidator,  # [lesson 14]
     Field,
     SecretStr,
     field_validator,  # [lesson 05]
@@ -45,6 +46,27 @@ def _env(*names: str) -> AliasChoices:
     return AliasChoices(*names)
 
 
+# [lesson 14]
+def _split_paths(value: object) -> object:
+    """`/a:/b` or `["/a", "/b"]` from the environment, a list as it is; `~` is expanded."""
+    if isinstance(value, str):
+        if value.lstrip().startswith("["):
+            try:
+                value = json.loads(value)
+            except json.JSONDecodeError:
+                raise ValueError("expected paths separated by ':', or a JSON list of paths") from None
+        else:
+            value = [part for part in value.split(os.pathsep) if part.strip()]
+    if isinstance(value, list):
+        return [Path(str(part)).expanduser() for part in value]
+    return value
+
+
+PathList = Annotated[list[Path], NoDecode, BeforeValidator(_split_paths)]
+"""Paths from one setting: `:`-separated as in PATH, or a JSON list."""
+
+
+# [/lesson 14]
 class Settings(BaseSettings):
     """decode's settings. Field docs double as the comments of `.env.example`."""
 
@@ -255,30 +277,21 @@ class Settings(BaseSettings):
         json_schema_extra=user_only("lets every sandboxed command reach the network"),
     )
     """Let every sandboxed command reach the network, without asking per command (bwrap, docker)."""
+
+    sandbox_home_paths: PathList = Field(
+        default_factory=list,
+        validation_alias=_env("DECODE_SANDBOX_HOME_PATHS"),
+        json_schema_extra=user_only("shows your files to the agent's commands"),
+    )
+    """Paths a sandboxed command may read (bwrap, docker), read-only, besides the toolchains of your
+    home: inside, the home is otherwise empty. Relative ones are under your home; `:`-separated (or
+    a JSON list). The credential files decode knows (`~/.ssh`, `~/.config/gh`…) stay hidden even there."""
     # [lesson 18]
 
-    sandbox_hide: Annotated[list[Path], NoDecode] = Field(
-        default_factory=list, validation_alias=_env("DECODE_SANDBOX_HIDE")
-    )
+    sandbox_hide: PathList = Field(default_factory=list, validation_alias=_env("DECODE_SANDBOX_HIDE"))
     """Host paths a command in `--sandbox bwrap` cannot read, besides `.env` files and home
     credentials: a folder looks empty, a file is empty. Separated by `:` as in PATH (or a JSON
     list). A benchmark hides its tests with it. Docker and Modal never see the host's files."""
-
-    @field_validator("sandbox_hide", mode="before")
-    @classmethod
-    def _split_paths(cls, value: object) -> object:
-        """`/a:/b` or `["/a", "/b"]` from the environment, a list as it is; `~` is expanded."""
-        if isinstance(value, str):
-            if value.lstrip().startswith("["):
-                try:
-                    value = json.loads(value)
-                except json.JSONDecodeError:
-                    raise ValueError("expected paths separated by ':', or a JSON list of paths") from None
-            else:
-                value = [part for part in value.split(os.pathsep) if part.strip()]
-        if isinstance(value, list):
-            return [Path(str(part)).expanduser() for part in value]
-        return value
 
     # [/lesson 18]
     # [/lesson 14]

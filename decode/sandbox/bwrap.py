@@ -8,8 +8,12 @@ What a command inside sees (`sandbox_argv`):
   protected paths (`decode/sandbox/protected.py`), bound read-only over it; one that does not
   exist yet gets `/dev/null` bound there, so it cannot be created, and the empty placeholder
   bwrap leaves on the host is removed once no sandboxed process is left;
-- `.env` files (the launch directory's and the Workspace's) and the usual credential files of
-  the user's home (`~/.ssh`, `~/.git-credentials`…) replaced by nothing: the host is readable;
+- the user's home empty and read-only, but for the toolchains and paths bound back read-only
+  (`decode/sandbox/host_view.py`); `.decode/` empty (but for `skills/`, `agents/`); every nested
+  repository's `.git` read-only;
+- `.env` files (the launch directory's and the Workspace's) replaced by nothing, and the usual
+  credential files of a home that shows (`~/.ssh`, `~/.git-credentials`…): the rest of the host
+  is readable;
 - no network (`--unshare-net`: only a loopback of its own) unless this one command may have it;
   its own pid, IPC and hostname namespaces, no capabilities, a new session (no terminal to type
   into), and death with decode (`--die-with-parent`).
@@ -19,6 +23,7 @@ show in the process list). bwrap runs under `run_process`, so timeouts and lefto
 as for any command: killing bwrap, pid 1 of the namespace, kills everything in it.
 """
 
+import asyncio
 import contextlib
 import os
 import shutil
@@ -30,64 +35,12 @@ from pathlib import Path
 
 from decode.config.settings import Settings
 from decode.entities.executor import ExecResult, OutputCallback, Process
+from decode.sandbox.host_view import NO_VIEW, HostView, hidden_paths, host_view
 from decode.sandbox.protected import PROTECTED, protected_paths
 from decode.sandbox.types import SandboxError, SandboxMode
 from decode.tools.process import SpawnedProcess, run_process, spawn_process
 
 PREFLIGHT_TIMEOUT_S = 10.0
-HOME_CREDENTIALS = (
-    ".ssh",
-    ".gnupg",
-    ".aws",
-    ".azure",
-    ".docker",
-    ".kube",
-    ".config/gh",
-    ".config/gcloud",
-    ".config/hub",
-    ".git-credentials",
-    ".config/git/credentials",  # git's second place for them
-    ".netrc",
-    ".pypirc",
-    ".npmrc",
-    ".modal.toml",
-    ".decode",  # the user's mcp.json hands servers their tokens in `env`
-    ".claude",
-    ".codex",
-    ".cache/huggingface",
-    ".huggingface",
-    ".kaggle",
-    ".vault-token",
-    ".terraform.d",
-    ".cargo/credentials",
-    ".cargo/credentials.toml",
-    ".gem/credentials",
-    ".pgpass",
-    ".my.cnf",
-    ".s3cfg",
-    ".password-store",
-    ".local/share/keyrings",
-    ".config/op",
-    ".config/rclone",
-    ".gemini",
-    ".config/opencode",
-    ".local/share/opencode",
-    ".config/github-copilot",
-    # Start-up files, where keys are exported (`bash -c` reads none of them).
-    ".profile",
-    ".bashrc",
-    ".bash_profile",
-    ".zshrc",
-    ".zshenv",
-    ".zprofile",
-    ".config/fish",
-    ".bash_history",  # `export TOKEN=…` typed once stays here
-    ".zsh_history",
-    ".python_history",
-)
-"""Files and directories of the user's home hidden inside (the rest of it stays readable)."""
-
-
 KERNEL_PROC_PATHS = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs")
 """Parts of /proc that change the host's kernel, not the sandbox's processes."""
 
@@ -99,17 +52,6 @@ def python_under_tmp() -> list[Path]:
     tmp = Path("/tmp")
     places = {Path(sys.prefix), Path(sys.base_prefix), Path(os.path.realpath(sys.executable)).parent.parent}
     return sorted(place for place in places if place.is_relative_to(tmp) and place != tmp)
-
-
-def hidden_paths(workspace: Path, env_file: Path, home: Path | None) -> list[Path]:
-    """Existing host paths a sandboxed command must not read: `.env` files and home credentials."""
-    candidates: list[Path] = []
-    for folder in {workspace, env_file.parent}:
-        with contextlib.suppress(OSError):
-            candidates += [entry for entry in folder.iterdir() if _env_file(entry.name)]
-    if home is not None:
-        candidates += [home / name for name in HOME_CREDENTIALS]
-    return [hidden for path in candidates if (hidden := _to_hide(path, workspace)) is not None]
 
 
 # [lesson 18]
@@ -125,24 +67,6 @@ def configured_hidden(paths: Sequence[Path], workspace: Path) -> list[Path]:
 
 
 # [/lesson 18]
-def _to_hide(path: Path, workspace: Path) -> Path | None:
-    """`path`, or for a symlink (`.env -> config/prod.env`) the file it leads to, which is what a
-    read gets; None when nothing is there or the link leads to the Workspace or above it."""
-    if not path.is_symlink():
-        return path if os.path.lexists(path) else None
-    target = Path(os.path.realpath(path))
-    if not target.exists() or workspace.is_relative_to(target):
-        return None
-    return target
-
-
-def _env_file(name: str) -> bool:
-    """`.env`, `.env.local`…, but not a template (`.env.example`) the project keeps in git."""
-    if name != ".env" and not name.startswith(".env."):
-        return False
-    return name.rpartition(".")[2] not in {"example", "sample", "template", "dist"}
-
-
 def sandbox_argv(
     bwrap: str,
     argv: Sequence[str],
@@ -153,11 +77,13 @@ def sandbox_argv(
     hidden: Sequence[Path] = (),
     placeholders: Sequence[Path] = (),
     shared: Sequence[Path] = (),
+    view: HostView = NO_VIEW,
 ) -> list[str]:
     """The bwrap command line that runs `argv` in the sandbox (see the module docstring).
 
     `placeholders`: protected paths that do not exist yet, made uncreatable with `/dev/null`;
-    `shared`: host files the command reads at the same path (under `/tmp` too).
+    `shared`: host files the command reads at the same path (under `/tmp` too); `view`: the home
+    and `.decode/` masked, what is bound back, nested `.git` read-only (`decode/sandbox/host_view.py`).
     """
     args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
     # A fresh /proc is writable where the kernel's own settings live: as root, `kernel.core_pattern`
@@ -167,6 +93,9 @@ def sandbox_argv(
     # Host services listen on sockets in /run (docker.sock: root on the host; D-Bus, containerd), and
     # a read-only bind does not stop connect(): hidden, but for the resolver's file if it lives there.
     args += ["--tmpfs", "/run", *_resolver_binds()]
+    # A later mount covers an earlier one: what is around the Workspace (the home) before it, what is
+    # in it (`.decode/`) after it; what a mask lets through after the mask.
+    args += _view_mounts(view, inside=False, workspace=workspace)
     for path in shared:
         args += ["--ro-bind", str(path), str(path)]
     for path in hidden:  # before the Workspace bind: a hidden file inside it stays hidden
@@ -177,18 +106,39 @@ def sandbox_argv(
         # repository whose config (not protected) host-side git then reads.
         args += ["--bind", str(git), str(git)]
     for path in protected_paths(workspace):
+        if path in view.masked:
+            continue
         if path in placeholders:
             args += ["--ro-bind", "/dev/null", str(path)]
         elif os.path.lexists(path):
             args += ["--ro-bind", str(path), str(path)]
+    args += _view_mounts(view, inside=True, workspace=workspace)
     for path in hidden:  # and again on top of the Workspace, for `.env` inside it
         if path.is_relative_to(workspace):
             args += ["--tmpfs", str(path)] if path.is_dir() else ["--ro-bind", "/dev/null", str(path)]
+    for path in view.masked:  # read-only once everything below them is mounted
+        args += ["--remount-ro", str(path)]
     args += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
     if not network:
         args.append("--unshare-net")
     args += ["--cap-drop", "ALL", "--die-with-parent", "--new-session", "--chdir", str(cwd), "--", *argv]
     return args
+
+
+def _view_mounts(view: HostView, *, inside: bool, workspace: Path) -> list[str]:
+    """The masks, what is bound back under them, and nested `.git`, in or around the Workspace."""
+    args: list[str] = []
+    for path in view.masked:
+        if _inside(path, workspace) is inside:
+            args += ["--tmpfs", str(path)]
+    for path in (*view.revealed, *(view.read_only if inside else ())):
+        if _inside(path, workspace) is inside:
+            args += ["--ro-bind", str(path), str(path)]
+    return args
+
+
+def _inside(path: Path, workspace: Path) -> bool:
+    return path.is_relative_to(workspace) and path != workspace
 
 
 class BwrapBackend:
@@ -214,7 +164,9 @@ class BwrapBackend:
                 "`apt install bubblewrap`), or choose another --sandbox. decode does not run unsandboxed instead."
             )
         self.bwrap = found
-        probe = sandbox_argv(found, ["true"], workspace=self.workspace, cwd=self.workspace, network=False)
+        probe = sandbox_argv(
+            found, ["true"], workspace=self.workspace, cwd=self.workspace, network=False, view=self.view()
+        )
         try:
             done = subprocess.run(probe, capture_output=True, timeout=PREFLIGHT_TIMEOUT_S, check=False, env={})
         except (OSError, subprocess.TimeoutExpired) as exc:
@@ -248,10 +200,19 @@ class BwrapBackend:
             extra["GIT_CONFIG_VALUE_0"] = str(self._exclude)
         return {**env, **extra}
 
-    def _argv(self, argv: Sequence[str], cwd: Path, network: bool) -> tuple[list[str], list[Path]]:
+    def view(self) -> HostView:
+        """The home and `.decode/` masked, nested `.git` read-only: looked at again for every command,
+        so a repository made by one command is read-only in the next."""
+        home = os.environ.get("HOME")
+        launch = self.settings.env_file.parent
+        return host_view(self.workspace, launch, Path(home) if home else None, tuple(self.settings.sandbox_home_paths))
+
+    def _argv(self, argv: Sequence[str], cwd: Path, network: bool, view: HostView) -> tuple[list[str], list[Path]]:
         home = os.environ.get("HOME")
         hidden = hidden_paths(self.workspace, self.settings.env_file, Path(home) if home else None)
         hidden += configured_hidden(self.settings.sandbox_hide, self.workspace)  # [lesson 18]
+        # Under a masked home only what is bound back needs hiding again (`~/.config/gh` in an added `~/.config`).
+        hidden = [path for path in hidden if _shown(path, view)]
         placeholders = [path for path in protected_paths(self.workspace) if not os.path.lexists(path)]
         args = sandbox_argv(
             self.bwrap,
@@ -262,6 +223,7 @@ class BwrapBackend:
             hidden=hidden,
             placeholders=placeholders,
             shared=[*([self._exclude] if self._exclude is not None else []), *python_under_tmp()],
+            view=view,
         )
         return args, placeholders
 
@@ -278,7 +240,12 @@ class BwrapBackend:
         network: bool,
     ) -> ExecResult:
         self._starting += 1
-        args, placeholders = self._argv(argv, cwd, network)
+        try:
+            view = await asyncio.to_thread(self.view)  # a walk of the Workspace: off the event loop
+        except BaseException:
+            self._starting -= 1
+            raise
+        args, placeholders = self._argv(argv, cwd, network, view)
         self._placeholders.update(placeholders)
         try:
             return await run_process(
@@ -297,7 +264,8 @@ class BwrapBackend:
     async def spawn(self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str]) -> Process:
         self._starting += 1
         try:
-            args, placeholders = self._argv(argv, cwd, network=False)  # its placeholders stay while it runs
+            view = await asyncio.to_thread(self.view)
+            args, placeholders = self._argv(argv, cwd, False, view)  # its placeholders stay while it runs
             self._placeholders.update(placeholders)
             process = await spawn_process(args, cwd=cwd, env=self._environment(env))
             self._spawned.append(process)
@@ -326,6 +294,13 @@ class BwrapBackend:
         if self._exclude is not None:
             self._exclude.unlink(missing_ok=True)
             self._exclude = None
+
+
+def _shown(path: Path, view: HostView) -> bool:
+    """Is `path` visible inside before it is hidden: not under a mask, or under what is bound back?"""
+    if not any(path.is_relative_to(mask) for mask in view.masked):
+        return True
+    return any(path.is_relative_to(shown) for shown in view.revealed)
 
 
 def _resolver_binds() -> list[str]:

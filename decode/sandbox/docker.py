@@ -5,9 +5,12 @@ What a command inside sees (`container_argv`):
 - an image built offline from this machine's programs (`scripts/sandbox-image`), its root
   filesystem read-only, a private `/tmp` (a tmpfs, also `HOME`), no capabilities, no new privileges;
 - the Workspace writable at the same path as on the host (file tools then do direct I/O there),
-  except the protected paths (`decode/sandbox/protected.py`) that exist, bound read-only over it,
+  except the protected paths (`decode/sandbox/protected.py`) that exist and every nested
+  repository's `.git`, bound read-only over it, `.decode/` empty (but for `skills/`, `agents/`),
   and the Workspace's `.env` files (and credential folders, in a home Workspace) replaced by
   nothing; a protected path the container created is removed;
+- nothing of the user's home but the paths added with `DECODE_SANDBOX_HOME_PATHS`, read-only
+  (`decode/sandbox/host_view.py`);
 - no network (`--network none`). A command allowed the network runs in a container of its own
   on the host's network (`--network host`, as bwrap's command shares the host's), removed after.
 
@@ -29,7 +32,7 @@ from pathlib import Path
 
 from decode.config.settings import Settings
 from decode.entities.executor import ExecResult, OutputCallback, Process
-from decode.sandbox.bwrap import hidden_paths
+from decode.sandbox.host_view import added_paths, hidden_paths, workspace_view
 from decode.sandbox.inside import CONTAINER_PATH, killer, wrapped
 from decode.sandbox.protected import protected_paths
 from decode.sandbox.types import SandboxError, SandboxMode
@@ -62,8 +65,12 @@ def container_argv(
     network: bool,
     user: str,
     env_names: Sequence[str] = (),
+    masked: Sequence[Path] = (),
 ) -> list[str]:
-    """`docker run` for a sandbox container (see the module docstring), up to its image; the command follows."""
+    """`docker run` for a sandbox container (see the module docstring), up to its image; the command follows.
+
+    `read_only`: host paths mounted read-only at the same path (in the Workspace: on top of it);
+    `masked`: folders of the Workspace that are empty and read-only inside (`.decode/`)."""
     args = [docker, "run", "-i", "--rm", "--name", name, "--label", "decode.sandbox=1", "--init"]
     args += ["--network", "host" if network else "none", "--read-only"]
     args += ["--tmpfs", "/tmp:rw,exec,nosuid,nodev,mode=1777"]  # private, writable: `HOME` too
@@ -73,6 +80,7 @@ def container_argv(
     if git.is_dir() and git not in read_only:  # a mount point cannot be renamed: no `mv .git x && mkdir .git`
         args += ["-v", f"{git}:{git}"]
     args += [arg for path in read_only for arg in ("-v", f"{path}:{path}:ro")]
+    args += [arg for path in masked for arg in ("--tmpfs", f"{path}:ro")]
     for path in hidden:  # a secret file becomes empty, a secret folder (`~/.ssh`, in a home Workspace) too
         args += ["--tmpfs", f"{path}:ro"] if path.is_dir() else ["-v", f"/dev/null:{path}:ro"]
     args += [arg for variable in env_names for arg in ("-e", variable)]
@@ -123,13 +131,41 @@ class DockerBackend:
     def _container(
         self, name: str, *, network: bool, cwd: Path | None = None, env_names: Sequence[str] = ()
     ) -> list[str]:
-        read_only = [path for path in protected_paths(self.workspace) if os.path.lexists(path)]
-        home = os.environ.get("HOME")
-        hidden = hidden_paths(self.workspace, self.settings.env_file, Path(home) if home else None)
-        inside = [path for path in hidden if path.is_relative_to(self.workspace)]
-        options = {"read_only": read_only, "hidden": inside, "network": network, "env_names": env_names}
+        read_only, hidden, masked = self._mounts()
         user = f"{os.getuid()}:{os.getgid()}"
-        return container_argv(self.docker, self.image, name, workspace=self.workspace, cwd=cwd, user=user, **options)
+        return container_argv(
+            self.docker,
+            self.image,
+            name,
+            workspace=self.workspace,
+            cwd=cwd,
+            read_only=read_only,
+            hidden=hidden,
+            masked=masked,
+            network=network,
+            user=user,
+            env_names=env_names,
+        )
+
+    def _mounts(self) -> tuple[list[Path], list[Path], list[Path]]:
+        """Read-only, hidden and masked paths (ADR-0086): nothing of the home but the paths
+        the user added, read-only; `.decode/` masked (but for `skills/`, `agents/`); every `.git` read-only.
+        Fixed when the container starts: a repository made later stays writable for the session."""
+        home = os.environ.get("HOME")
+        homes = [Path(os.path.realpath(home))] if home else []
+        view = workspace_view(self.workspace, self.settings.env_file.parent)
+        masked = [path for path in view.masked if path.is_relative_to(self.workspace)]
+        added = [
+            path
+            for path in added_paths(homes, tuple(self.settings.sandbox_home_paths))
+            if not _in(path, [self.workspace])
+        ]
+        shared = [path for path in view.revealed if _in(path, masked)]
+        protected = [path for path in protected_paths(self.workspace) if os.path.lexists(path) and path not in masked]
+        hidden = hidden_paths(self.workspace, self.settings.env_file, homes[0] if homes else None)
+        hidden = [path for path in hidden if _in(path, [self.workspace, *added])]
+        read_only = list(dict.fromkeys([*added, *shared, *protected, *view.read_only]))
+        return read_only, hidden, masked
 
     async def start(self) -> None:
         if self._keeper is not None:
@@ -285,6 +321,10 @@ async def _call(argv: Sequence[str]) -> tuple[int | None, bytes, bytes]:
 def _env_flags(env: Mapping[str, str]) -> list[str]:
     """`-e NAME` for each variable: docker takes the value from the client's environment, off the command line."""
     return [arg for name in sorted(env) for arg in ("-e", name)]
+
+
+def _in(path: Path, places: Sequence[Path]) -> bool:
+    return any(path.is_relative_to(place) for place in places)
 
 
 def _why(done: subprocess.CompletedProcess[bytes]) -> str:

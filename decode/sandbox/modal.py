@@ -28,7 +28,7 @@ from typing import Any
 
 from decode.config.settings import Settings
 from decode.entities.executor import ExecResult, OutputCallback, Process
-from decode.sandbox.bwrap import hidden_paths
+from decode.sandbox.host_view import hidden_paths, private_records
 from decode.sandbox.inside import CONTAINER_PATH, killer, wrapped
 from decode.sandbox.modal_process import ModalProcess, drive
 from decode.sandbox.types import SandboxError, SandboxMode
@@ -137,9 +137,7 @@ class ModalBackend:
 
     async def upload(self) -> None:
         """Copy the host-side Workspace into the sandbox, at the same path, without its secrets."""
-        home = os.environ.get("HOME")
-        leave_out = hidden_paths(self.source, self.settings.env_file, Path(home) if home else None)
-        archive = await asyncio.to_thread(workspace_archive, self.source, leave_out)
+        archive = await asyncio.to_thread(workspace_archive, self.source, self.left_out())
         err = bytearray()
         script = 'mkdir -p "$1" && tar -x -f - -C /'
         result = await self.run(
@@ -154,6 +152,13 @@ class ModalBackend:
         )
         if result.exit_code != 0:
             raise SandboxError(f"--sandbox modal: the Workspace could not be uploaded: {err.decode(errors='replace')}")
+
+    def left_out(self) -> list[Path]:
+        """What the upload leaves on this machine: secrets, and decode's records (ADR-0086)."""
+        home = os.environ.get("HOME")
+        return hidden_paths(self.source, self.settings.env_file, Path(home) if home else None) + private_records(
+            self.source
+        )
 
     def _started(self) -> Any:
         if self.sandbox is None:

@@ -154,6 +154,18 @@ table = sandbox_argv("bwrap", ["bash", "-c", "ls"], workspace=project, cwd=proje
 print(shown(" ".join(table).replace(" --", "\n  --")))
 
 # %% [markdown]
+# That table has no `view`: the backend adds one, computed for every command. Your home would be
+# readable there (`--ro-bind / /`), and a list of secret files to hide is never complete: a new
+# tool's token file is readable the day it appears. So the home is turned round into an allow
+# list: an empty, read-only folder into which only toolchains (and what you add with
+# `DECODE_SANDBOX_HOME_PATHS`) are bound back. `.decode/` (your sessions, saved output, memory)
+# is empty inside but for what a team shares for the agent (`skills/`, `agents/`), and every
+# nested repository's `.git` is read-only: your `git status` in the parent runs git in submodules.
+
+# %%
+show("decode.sandbox.host_view", "host_view")
+
+# %% [markdown]
 # The environment, from nothing. Outside a sandbox decode removes what *looks like* a secret
 # (a deny list, lesson 05); inside, only what is known to be harmless passes (an allow list), and
 # `GITHUB_TOKEN` only when you set `SANDBOX_GIT_TOKEN` for the sandbox, on purpose.

@@ -253,3 +253,16 @@ def test_the_upload_holds_the_workspace_with_git_but_not_its_env_files(tmp_path:
     assert f"{base}/.env" not in names
     assert f"{base}/services/api/.env.local" not in names
     assert f"{base}/notes.txt" not in names
+
+
+def test_the_upload_leaves_decodes_records_on_this_machine(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    for name in (".decode/sessions/s1.jsonl", ".decode/MEMORY.md", ".decode/skills/check/SKILL.md", "a.py"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("x\n")
+    backend = ModalBackend(root, Settings(_env_file=None))  # type: ignore[call-arg]
+    with tarfile.open(fileobj=io.BytesIO(workspace_archive(root, backend.left_out()))) as opened:
+        names = set(opened.getnames())
+    base = str(root).lstrip("/")
+    assert {f"{base}/a.py", f"{base}/.decode/skills/check/SKILL.md"} <= names  # what a team shares goes up
+    assert not {name for name in names if "sessions" in name or "MEMORY" in name}
