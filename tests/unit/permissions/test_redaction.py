@@ -2,12 +2,23 @@
 
 import json
 from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pydantic import SecretStr
 from pydantic_ai import RunContext
-from pydantic_ai.messages import ModelMessage, ModelMessagesTypeAdapter, ModelRequest, ToolReturn, ToolReturnPart
+from pydantic_ai.capabilities import AbstractCapability, CapabilityOrdering, WrapToolExecuteHandler
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelMessagesTypeAdapter,
+    ModelRequest,
+    ToolCallPart,
+    ToolReturn,
+    ToolReturnPart,
+)
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
+from pydantic_ai.tools import ToolDefinition
 
 from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
@@ -79,3 +90,39 @@ async def test_structured_results_and_tool_returns_are_redacted_too(tmp_path: Pa
         assert seen
         assert KEY not in "".join(seen)
         assert MARKER in "".join(seen)
+
+
+@dataclass
+class Recorder(AbstractCapability[Any]):
+    """Records each tool result from the outermost position, where Kitaru's recording capability sits."""
+
+    recorded: list[Any] = field(default_factory=list)
+
+    def get_ordering(self) -> CapabilityOrdering:
+        return CapabilityOrdering(position="outermost")
+
+    async def wrap_tool_execute(
+        self,
+        ctx: RunContext[Any],
+        *,
+        call: ToolCallPart,
+        tool_def: ToolDefinition,
+        args: dict[str, Any],
+        handler: WrapToolExecuteHandler,
+    ) -> Any:
+        result = await handler(args)
+        self.recorded.append(result)
+        return result
+
+
+async def test_a_recording_capability_outside_records_the_marker(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text(f"OPENROUTER_API_KEY={KEY}\n")
+    settings = Settings(_env_file=None, openrouter_api_key=SecretStr(KEY))  # type: ignore[call-arg]
+    recorder = Recorder()
+    model = calling("read", {"path": ".env"}, [])
+    agent = build_agent(model, tools=[READ], capabilities=[recorder, SecretRedaction(redactor_for(settings))])
+    deps = AgentDeps(LocalExecutor(tmp_path), settings, harness_home=tmp_path)
+    [event async for event in AgentLoop(agent, deps).run_turn("go")]
+    assert len(recorder.recorded) == 1
+    assert KEY not in str(recorder.recorded[0])
+    assert MARKER in str(recorder.recorded[0])
