@@ -30,6 +30,7 @@ from decode.agents.active import ActiveAgent, resumed_agent  # [lesson 12]
 from decode.agents.catalog import DEFAULT_AGENT, discover_agents  # [lesson 12]
 from decode.agents.definition import AGENT_TOOL, AgentDefinition  # [lesson 12]
 from decode.agents.subagents import OnSubagent, Parent, Subagents  # [lesson 12]
+from decode.config.redaction import redactor_for  # [lesson 06]
 from decode.config.settings import Settings
 from decode.context.planted import came_with_repository  # [lesson 15]
 from decode.context.session import Session  # [lesson 08]
@@ -45,6 +46,7 @@ from decode.models.gateway import resolve_model
 from decode.models.retry import OnRetry
 from decode.permissions.gate import PermissionGate  # [lesson 06]
 from decode.permissions.hook import ApproveCallback, PermissionHook  # [lesson 06]
+from decode.permissions.redaction import SecretRedaction  # [lesson 06]
 from decode.permissions.settings_files import SettingsProblem  # [lesson 08]
 from decode.permissions.situation import PermissionSituation  # [lesson 06]
 from decode.permissions.types import Mode  # [lesson 06]
@@ -381,6 +383,7 @@ def build_loop(options: LoopOptions) -> Conversation:
         # [lesson 06]
         capabilities=[
             PermissionHook(gate, harness_home=options.home, approve=options.approve),
+            SecretRedaction(redactor_for(settings)),  # decode's keys never reach the model in a tool result
             # The model is told the mode (and that no one can approve, headless); plan mode offers only reads.
             PermissionSituation(gate, headless=options.approve is None),
             *mcp_capabilities(mcp),  # the MCP servers' tools, read again at every request  # [lesson 11]

@@ -5,7 +5,9 @@ print. Two ways lead from a command to a key in decode's environment:
 
 1. The command's own environment. `decode.tools.environment` builds it without decode's keys and
    without every variable `looks_like_credential` flags (`GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`,
-   `DB_PASSWORD`…), unless the user passes one through by name (`DECODE_PASS_ENV`).
+   `DB_PASSWORD`…), unless the user passes one through by name (`DECODE_PASS_ENV`). What flags a
+   variable is data, two tables below: `NAME_PATTERNS` and `VALUE_PATTERNS` (a URL with a password,
+   a connection string's `AccountKey=`, a webhook URL, a key's well-known shape), each with examples.
 2. decode's own process. `tr '\\0' '\\n' < /proc/$PPID/environ` prints the environment decode was
    started with: the kernel shows the block of memory `execve` wrote, not Python's `os.environ`,
    so deleting a variable from `os.environ` changes nothing there. `hide_credentials`, called once
@@ -32,34 +34,67 @@ import re
 import sys
 from collections.abc import Mapping
 
-CREDENTIAL_NAME = re.compile(
-    # Anywhere in the name: GITHUB_TOKEN, aws_secret_access_key, DB_PASSWORD, OPENAI_API_KEY, APIKEY,
-    # GOOGLE_APPLICATION_CREDENTIALS, AWS_CREDS, SSH_PRIVATE_KEY, SESSION_COOKIE, PHPSESSID,
-    # SLACK_WEBHOOK_URL, BEARER, JWT_SIGNING…
-    r"KEY|SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|CRED|PRIVATE|COOKIE|SESSID|WEBHOOK|BEARER|JWT"
+NAME_PATTERNS: tuple[tuple[str, str], ...] = (
+    # (pattern, names it catches): searched in the upper-cased name, anywhere unless anchored.
+    (r"KEY|SECRET|TOKEN|CRED|PRIVATE", "OPENAI_API_KEY, AWS_SECRET_ACCESS_KEY, GITHUB_TOKEN, AWS_CREDS"),
+    (r"COOKIE|SESSID|BEARER|JWT", "SESSION_COOKIE, PHPSESSID, BEARER, CI_JOB_JWT"),
+    # PASS anywhere: DB_PASSWORD, PASSPHRASE, SMTP_PASS, SSH_ASKPASS (a program that hands out
+    # passwords); not the words COMPASS, BYPASS or PASSENGER (Phusion Passenger's settings).
+    (r"(?<!COM)(?<!BY)PASS(?!ENGER)", "DB_PASSWORD, REDIS_PASSWD, DBPASS, GIT_ASKPASS"),
+    (r"HOOK", "SLACK_WEBHOOK_URL, DISCORD_HOOK, TEAMS_HOOK_URL: a webhook URL is its own credential"),
+    (r"SALT|SEED|MNEMONIC", "PASSWORD_SALT, WALLET_SEED, SEED_PHRASE, MNEMONIC"),
     # AUTH, OAUTH_CLIENT, HTTP_AUTHORIZATION, DOCKER_AUTH_CONFIG, but not GIT_AUTHOR_NAME or XAUTHORITY.
-    r"|AUTH(?!OR(?!I[SZ]))"
-    # As a whole word between `_`, `-` or `.`: DB_PASS, MYSQL_PWD, GITHUB_PAT, SENTRY_DSN (not `PW`:
+    (r"AUTH(?!OR(?!I[SZ]))", "BASIC_AUTH, HTTP_AUTHORIZATION, PROXY_AUTHORISATION"),
+    # As a whole word between `_`, `-` or `.`: MYSQL_PWD, GITHUB_PAT, SENTRY_DSN (not `PW`:
     # Playwright's settings are PW_…).
-    r"|(?:^|[_.-])(?:PASS|PWD|PAT|DSN)(?:$|[_.-])"
+    (r"(?:^|[_.-])(?:PWD|PAT|DSN)(?:$|[_.-])", "MYSQL_PWD, GITHUB_PAT, SENTRY_DSN"),
 )
-"""A variable whose name (upper-cased) matches is a credential. A false alarm costs a variable the
-command does not get, which `DECODE_PASS_ENV` gives back; a miss costs a key."""
+"""What a credential's name looks like. A false alarm costs a variable the command does not get,
+which `DECODE_PASS_ENV` gives back; a miss costs a key."""
 
-CREDENTIAL_VALUE = re.compile(
-    # A URL with a password: postgres://user:pw@host, an HTTPS_PROXY with one.
-    r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}://[^/\s:@]{0,256}:[^/\s@]{1,256}@"
-    r"|^(?:sk-|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abeprs]-|hf_|AIza)[A-Za-z0-9_-]{16}"  # known key shapes
-    r"|^(?:AKIA|ASIA)[0-9A-Z]{16}$"  # AWS access key ids
-    r"|-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----",  # a PEM private key pasted into a variable
-    re.IGNORECASE,
+VALUE_PATTERNS: tuple[tuple[str, str], ...] = (
+    # (pattern, values it catches), any case. Every repeat is bounded, so a huge value costs linear
+    # time, not quadratic.
+    (
+        r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}://[^/\s:@]{0,256}:[^/\s@]{1,256}@",
+        "a URL with a password: postgres://user:pw@host, an HTTPS_PROXY with one",
+    ),
+    (
+        r"(?<![a-z0-9+.-])(?:https?|wss?|ftps?)://[^/\s:@]{1,256}@",
+        "a web URL with a user and no password: https://ghp_…@github.com (a token as the user name)",
+    ),
+    (
+        r"(?:^|;)\s{0,8}(?:AccountKey|Password|Pwd|SharedAccessSignature|SharedAccessKey)\s{0,8}=\s{0,8}[^;\s]",
+        "a connection string: AccountKey=…, Server=…;Password=…, Endpoint=…;SharedAccessKey=…",
+    ),
+    (
+        r"hooks\.slack\.com/(?:services|workflows|triggers)/|discord(?:app)?\.com/api/webhooks/"
+        r"|\.webhook\.office\.com/|chat\.googleapis\.com/v1/spaces/",
+        "a webhook URL (Slack, Discord, Teams, Google Chat): whoever has it can post",
+    ),
+    (
+        r"^(?:sk-|sk_live_|sk_test_|rk_live_|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abeprs]-|xapp-"
+        r"|hf_|npm_|pypi-AgE|AIza)[A-Za-z0-9_-]{16}",
+        "a well-known key's prefix: OpenAI/Anthropic, Stripe, GitHub, GitLab, Slack, Hugging Face, npm, PyPI…",
+    ),
+    (r"^(?-i:SG)\.[A-Za-z0-9_-]{16,64}\.[A-Za-z0-9_-]{16}", "a SendGrid key"),
+    (r"^(?:AKIA|ASIA)[0-9A-Z]{16}$", "an AWS access key id"),
+    (r"^eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.", "a JSON Web Token (a bearer credential until it expires)"),
+    (r"-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----", "a PEM private key pasted into a variable"),
 )
-"""A variable whose value matches is a credential too, whatever its name (`DATABASE_URL`…). Every
-repeat is bounded, so a huge value costs linear time, not quadratic."""
+"""What a credential's value looks like, whatever its name (`DATABASE_URL`…). Not a plain
+`ssh://git@host` or `user@host`: outside web URLs a user name before `@` is not a secret."""
 
-NOT_CREDENTIALS = frozenset({"PWD", "SSH_AUTH_SOCK"})
-"""Names that match but hold no secret and that tools need: the working directory, and the ssh
-agent's socket (a path: `git` over ssh needs it; the agent never hands out the key itself)."""
+CREDENTIAL_NAME = re.compile("|".join(pattern for pattern, _ in NAME_PATTERNS))
+"""A variable whose name (upper-cased) matches `NAME_PATTERNS` is a credential."""
+
+CREDENTIAL_VALUE = re.compile("|".join(pattern for pattern, _ in VALUE_PATTERNS), re.IGNORECASE)
+"""A variable whose value matches `VALUE_PATTERNS` is a credential."""
+
+NOT_CREDENTIALS = frozenset({"PWD", "SSH_AUTH_SOCK", "PYTHONHASHSEED"})
+"""Names that match but hold no secret and that tools need: the working directory, the ssh
+agent's socket (a path: `git` over ssh needs it; the agent never hands out the key itself), and
+the seed a test run sets for reproducible hashing."""
 
 _PR_SET_DUMPABLE = 4  # <linux/prctl.h>
 

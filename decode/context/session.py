@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from decode.config.redaction import redactor_for
 from decode.context.compaction import Compaction, needs_summary, summarise
 from decode.context.pruning import ToolOutputPruning
 from decode.context.session_log import SessionLog
@@ -44,6 +45,8 @@ class Session:
         settings: Settings | None = None,
     ) -> None:
         self.log = log
+        if settings is not None:
+            log.redactor = redactor_for(settings)  # no line of the log holds one of decode's keys
         self.mode = mode
         self.settings = settings
         self.model = model

@@ -33,6 +33,7 @@ from pydantic_ai.messages import ModelMessage, ModelRequest, UserPromptPart
 from pydantic_core import to_json
 
 from decode.config.harness_home import HARNESS_DIR, make_parent_dirs, private_open
+from decode.config.redaction import NO_REDACTION
 from decode.entities.todos import Todo  # [lesson 10]
 from decode.entities.usage import Usage
 
@@ -201,6 +202,8 @@ class SessionLog:
     def __init__(self, path: Path, header: SessionHeader) -> None:
         self.path = path
         self.header = header
+        self.redactor = NO_REDACTION
+        """Replaces decode's own keys in every line written (`Session` sets it from the settings)."""
 
     @classmethod
     def new(cls, home: Path, *, model: str, mode: str | None = None) -> "SessionLog":
@@ -241,7 +244,7 @@ class SessionLog:
         # if messages is not None:
         #     line = line[:-1] + b',"messages":' + to_json(list(messages), bytes_mode="base64") + b"}"
         # [/lesson 15]
-        line += b"\n"
+        line = self.redactor.encoded(line) + b"\n"  # a key the user typed or a tool printed: a marker
         if not self.path.exists():
             make_parent_dirs(self.path)
             # [lesson 15]

@@ -29,6 +29,7 @@ from pydantic_ai.mcp import TOOL_SCHEMA_VALIDATOR
 from pydantic_ai.tools import ToolDefinition
 from pydantic_ai.toolsets import AbstractToolset, PreparedToolset, ToolsetTool
 
+from decode.config.redaction import redactor_for
 from decode.entities.deps import AgentDeps
 from decode.entities.tools import TRAITS_KEY, ToolKind, ToolTraits
 from decode.mcp.names import rule_names, tool_name
@@ -212,10 +213,13 @@ def _capped(result: Any, ctx: RunContext[AgentDeps], name: str) -> Any:
         return [*(kept if isinstance(kept, list) else [kept]), *binaries]
     if isinstance(result, (dict, list)):
         text = json.dumps(result, ensure_ascii=False, default=str)
-        limit = ctx.deps.settings.tool_output_limit
-        return result if len(text) <= limit else shorten(text, limit, harness_home=ctx.deps.harness_home, label=name)
+        limit, redactor = ctx.deps.settings.tool_output_limit, redactor_for(ctx.deps.settings)
+        if len(text) <= limit:
+            return result
+        return shorten(text, limit, harness_home=ctx.deps.harness_home, label=name, redactor=redactor)
     if isinstance(result, str):
-        return shorten(result, ctx.deps.settings.tool_output_limit, harness_home=ctx.deps.harness_home, label=name)
+        limit, redactor = ctx.deps.settings.tool_output_limit, redactor_for(ctx.deps.settings)
+        return shorten(result, limit, harness_home=ctx.deps.harness_home, label=name, redactor=redactor)
     return result
 
 

@@ -1,12 +1,16 @@
 """The Opik backend: the only module that imports opik (imported only when tracing is configured).
 
 Each finished record becomes one `client.trace(...)` or `client.span(...)` call with its start and
-end, never a create followed by an update. opik sends them in the background, in batches.
+end, never a create followed by an update. opik sends them in the background, in batches. What is
+sent holds none of decode's own keys: each becomes a marker here, the one door to the server
+(`decode.config.redaction`), whether the user typed it, a tool printed it or the model wrote it.
 """
 
 import logging
 import os
+from typing import Any, cast
 
+from decode.config.redaction import Redactor, redactor_for
 from decode.config.settings import Settings
 from decode.observability.records import ErrorInfo, SpanRecord, TraceRecord
 
@@ -27,11 +31,11 @@ from opik.types import ErrorInfoDict  # noqa: E402
 logger = logging.getLogger(__name__)
 
 
-def _error(error: ErrorInfo | None) -> ErrorInfoDict | None:
+def _error(error: ErrorInfo | None, redactor: Redactor) -> ErrorInfoDict | None:
     """opik's `ErrorInfoDict`; its server requires a traceback, and decode sends none (it may hold secrets)."""
     if error is None:
         return None
-    return ErrorInfoDict(exception_type=error.exception_type, message=error.message, traceback="")
+    return ErrorInfoDict(exception_type=error.exception_type, message=redactor.text(error.message), traceback="")
 
 
 class OpikSink:
@@ -49,6 +53,7 @@ class OpikSink:
             _show_misconfiguration_message=False,
         )
         self.closed = False
+        self.redactor = redactor_for(settings)
 
     def write_trace(self, trace: TraceRecord) -> None:
         self.client.trace(
@@ -56,11 +61,11 @@ class OpikSink:
             name=trace.name,
             start_time=trace.start,
             end_time=trace.end,
-            input=trace.input,
-            output=trace.output,
-            metadata=trace.metadata,
+            input=self._clean(trace.input),
+            output=self._clean(trace.output),
+            metadata=self._clean(trace.metadata),
             thread_id=trace.thread_id,
-            error_info=_error(trace.error),
+            error_info=_error(trace.error, self.redactor),
         )
 
     def write_span(self, span: SpanRecord) -> None:
@@ -72,15 +77,19 @@ class OpikSink:
             type=span.type,
             start_time=span.start,
             end_time=span.end,
-            input=span.input,
-            output=span.output,
-            metadata=span.metadata,
+            input=self._clean(span.input),
+            output=self._clean(span.output),
+            metadata=self._clean(span.metadata),
             usage=span.usage,
             model=span.model,
             provider=span.provider,
             total_cost=span.cost_usd,
-            error_info=_error(span.error),
+            error_info=_error(span.error, self.redactor),
         )
+
+    def _clean(self, data: dict[str, Any] | None) -> dict[str, Any] | None:
+        """`data` with decode's keys replaced by markers."""
+        return cast("dict[str, Any] | None", self.redactor.data(data))
 
     def close(self, timeout_s: int) -> None:
         """Send what is queued, waiting at most `timeout_s` (then drop it, with one warning line)."""

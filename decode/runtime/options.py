@@ -31,6 +31,7 @@ class HeadlessOptions:
     """What the lesson-15 options ask of this run (the rest are `LoopOptions`)."""
 
     output_format: OutputFormat = "text"
+    raw: bool = False
     summary_json: Path | None = None
     quiet: bool = False
     append_system_prompt: str | None = None
@@ -58,6 +59,12 @@ def headless_options[F: Callable[..., Any]](command: F) -> F:
             show_default=True,
             help="text: the answer on stdout. json: one result object on stdout at the end. stream-json: one "
             "JSON event per line (init … result); see docs/headless.md. Progress stays on stderr.",
+        ),
+        click.option(
+            "--raw",
+            is_flag=True,
+            help="text format: the answer as the model wrote it, terminal escape sequences included, when stdout "
+            "is a pipe or a file (by default they are taken out; a terminal always gets them made visible).",
         ),
         click.option(
             "--cwd",
@@ -113,6 +120,7 @@ def take_headless_options(options: dict[str, Any]) -> HeadlessOptions:
         options["resume"] = ""  # the newest session
     return HeadlessOptions(
         output_format=options.pop("output_format", "text") or "text",
+        raw=bool(options.pop("raw", False)),
         summary_json=options.pop("summary_json", None),
         quiet=bool(options.pop("quiet", False)),
         append_system_prompt=options.pop("append_system_prompt", None),

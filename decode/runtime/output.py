@@ -1,6 +1,7 @@
 """The three output formats of `decode run`: what goes on stdout, for a person or a program.
 
-- `text`: the final answer alone (printed by `decode.runtime.run`, as before lesson 15);
+- `text`: the final answer alone: on a terminal made `visible()`, on a pipe or in a file `plain()`
+  (no terminal control sequence in it), as the model wrote it with `--raw` (not on a terminal);
 - `json`: one Run Summary object at the end (`decode.runtime.summary`);
 - `stream-json`: one JSON object per line as the run goes, flushed per line: `init` first, then
   `text`, `tool_call`, `tool_result`, `usage`, `notice`, `todos`, `subagent` as they happen, and
@@ -22,7 +23,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from decode.runtime.options import OutputFormat
+from decode.runtime.plain import plain
 from decode.runtime.summary import RunSummary
+from decode.visible import visible
 
 if TYPE_CHECKING:
     from decode.agent.compose import Conversation
@@ -46,8 +49,10 @@ def usage_json(usage: "Usage") -> dict[str, Any]:
 class RunOutput:
     """What the run shows on stdout in `format`, and the Run Summary it fills in on the way."""
 
-    def __init__(self, output_format: OutputFormat = "text") -> None:
+    def __init__(self, output_format: OutputFormat = "text", *, raw: bool = False) -> None:
         self.format = output_format
+        self.raw = raw
+        """`--raw`: the text answer as the model wrote it, escape sequences and all (never to a terminal)."""
         self.summary = RunSummary()
         self._text: list[str] = []
 
@@ -63,7 +68,8 @@ class RunOutput:
     def answer(self, text: str) -> None:
         """The final answer: on stdout in `text`; in the result object in the JSON formats."""
         if self.format == "text":
-            _write(text)
+            terminal = sys.stdout.isatty()
+            _write(shown_answer(text, terminal=terminal, raw=self.raw), keep_ansi=self.raw and not terminal)
 
     def start(self, conversation: "Conversation") -> None:
         """The conversation is built: its session is this run's; stream-json says what it runs with."""
@@ -152,11 +158,20 @@ class RunOutput:
         return result
 
 
-def _write(line: str) -> None:
+def shown_answer(text: str, *, terminal: bool, raw: bool) -> str:
+    """The text answer as stdout gets it: a terminal sees control characters as pictures, a pipe or
+    a file gets none (`decode.runtime.plain`), unless `raw` asks for the model's very bytes."""
+    if terminal:
+        return visible(text)
+    return text if raw else plain(text)
+
+
+def _write(line: str, *, keep_ansi: bool = False) -> None:
     """`line` on stdout, flushed (a reader sees each line as it comes). A reader that went away
-    (`| head -1`) does not stop the run: the rest of its stdout is discarded, its session still saved."""
+    (`| head -1`) does not stop the run: the rest of its stdout is discarded, its session still saved.
+    `keep_ansi`: click would take colour codes out on a pipe; `--raw` wants every byte."""
     try:
-        click.echo(line)
+        click.echo(line, color=True if keep_ansi else None)
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # so neither this nor the flush at exit fails again

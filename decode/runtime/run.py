@@ -146,7 +146,7 @@ def run(task: str | None, **options: Any) -> None:
     # [lesson 15]
     global _output, _headless, _quiet
     _headless = take_headless_options(options)  # a bad rule: a usage error; `--cwd DIR`: now in DIR
-    _output, _quiet = RunOutput(_headless.output_format), _headless.quiet
+    _output, _quiet = RunOutput(_headless.output_format, raw=_headless.raw), _headless.quiet
     # [/lesson 15]
     # [lesson 08]
     if task is None and options.get("resume"):  # `decode run --resume "TASK"`: the newest session
@@ -364,10 +364,10 @@ async def _run(task: str, options: dict[str, Any]) -> int:
                 progress(f"decode: {event.level}: {event.message}")
                 saved = saved and not event.message.startswith(UNSAVED)  # [lesson 08]
             elif isinstance(event, TurnFinished):
-                # The answer as it is for a file or a pipe; on a terminal, made visible too.
                 # [lesson 15]
-                _output.answer(visible(event.output) if sys.stdout.isatty() else event.output)
+                _output.answer(event.output)  # on a terminal made visible, on a pipe plain (runtime/output.py)
                 # [before lesson 15]
+                # # The answer as it is for a file or a pipe; on a terminal, made visible too.
                 # click.echo(visible(event.output) if sys.stdout.isatty() else event.output)
                 # [/lesson 15]
     # [lesson 05]

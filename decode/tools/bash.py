@@ -17,6 +17,7 @@ from typing import Literal
 
 from pydantic_ai import ModelRetry, RunContext
 
+from decode.config.redaction import redactor_for
 from decode.entities.deps import AgentDeps
 from decode.entities.events import ToolOutputDelta
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
@@ -81,8 +82,11 @@ async def bash(
     limit = settings.bash_timeout if timeout is None else timeout
     if not 0 < limit <= settings.bash_max_timeout:
         raise ModelRetry(f"timeout must be more than 0 and at most {settings.bash_max_timeout:g} seconds.")
+    redactor = redactor_for(settings)  # decode's keys never reach a saved output
     captures = {
-        stream: OutputCapture(settings.tool_output_limit, harness_home=ctx.deps.harness_home, label=f"bash-{stream}")
+        stream: OutputCapture(
+            settings.tool_output_limit, harness_home=ctx.deps.harness_home, label=f"bash-{stream}", redactor=redactor
+        )
         for stream in ("stdout", "stderr")
     }
     try:

@@ -5,7 +5,8 @@ head and the tail. Holding all of it in memory to cut it afterwards would not be
 capture keeps only the head and a rolling tail, and past the limit streams the raw bytes to a
 file under `.decode/tool-output/`, whose path the model gets. When that file cannot be written
 (a read-only or full disk), the model still gets head and tail, and a note saying why the rest
-is not kept.
+is not kept. decode's own keys never reach that file, nor head and tail (`decode.config.redaction`):
+the bytes are redacted as they stream, holding back the few that may be the start of a key.
 """
 
 import codecs
@@ -13,16 +14,20 @@ from pathlib import Path
 from typing import BinaryIO
 
 from decode.config.harness_home import private_open
+from decode.config.redaction import NO_REDACTION, Redactor
 from decode.tools.truncate import head_tail, new_output_path, omission_note, shown_path, unsaved_note
 
 
 class OutputCapture:
     """Feed it chunks of bytes; `render()` gives the model's view of all of them."""
 
-    def __init__(self, limit: int, *, harness_home: Path, label: str) -> None:
+    def __init__(self, limit: int, *, harness_home: Path, label: str, redactor: Redactor = NO_REDACTION) -> None:
         self.limit = limit
         self.harness_home = harness_home
         self.label = label
+        self.redactor = redactor
+        self._redaction = redactor.stream()
+        self._margin = redactor.longest  # the rolling tail keeps this much more, where a key may be cut
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._text = ""  # everything so far, until it outgrows the limit
         self._head = ""
@@ -40,8 +45,8 @@ class OutputCapture:
         self.total_chars += len(text)
         if self._spilled:
             if self._file is not None:
-                self._write(chunk)
-            self._tail = (self._tail + text)[-(self.limit // 2) :]
+                self._write(self._redaction.feed(chunk))
+            self._tail = (self._tail + text)[-(self.limit // 2 + self._margin) :]
             return
         self._text += text
         self._raw.extend(chunk)
@@ -56,8 +61,8 @@ class OutputCapture:
         except OSError as exc:
             self.path, self.unsaved = None, exc.strerror or str(exc)
         else:
-            self._write(bytes(self._raw))
-        self._head, self._tail = head_tail(self._text, self.limit)
+            self._write(self._redaction.feed(bytes(self._raw)))
+        self._head, self._tail = head_tail(self.redactor.text(self._text), self.limit)
         self._text, self._raw = "", bytearray()
 
     def _write(self, data: bytes) -> None:
@@ -77,7 +82,9 @@ class OutputCapture:
             if not self._spilled:
                 self._text += rest
             else:
-                self._tail = (self._tail + rest)[-(self.limit // 2) :]
+                self._tail = (self._tail + rest)[-(self.limit // 2 + self._margin) :]
+        if self._file is not None:
+            self._write(self._redaction.end())
         if self._file is not None:
             try:
                 self._file.close()
@@ -89,9 +96,15 @@ class OutputCapture:
         """All of the output if it fitted; otherwise head, a note naming the saved file, and tail."""
         if not self._spilled:
             return self._text
-        omitted = self.total_chars - len(self._head) - len(self._tail)
+        tail = self._safe_tail()
+        omitted = self.total_chars - len(self._head) - len(tail)
         if self.path is None or self.unsaved:
-            return self._head + unsaved_note(omitted, self.total_chars, self.unsaved) + self._tail
-        return (
-            self._head + omission_note(omitted, self.total_chars, shown_path(self.harness_home, self.path)) + self._tail
-        )
+            return self._head + unsaved_note(omitted, self.total_chars, self.unsaved) + tail
+        return self._head + omission_note(omitted, self.total_chars, shown_path(self.harness_home, self.path)) + tail
+
+    def _safe_tail(self) -> str:
+        """The tail, redacted before it is cut: its first `_margin` characters may end a key whose
+        start fell off, so they go, and the rest is cut to the tail's size."""
+        if not self.redactor:
+            return self._tail
+        return self.redactor.text(self._tail)[self._margin :][-(self.limit // 2) :]

@@ -24,6 +24,7 @@ from typing import Literal
 
 from pydantic_ai import ModelRetry, RunContext
 
+from decode.config.redaction import redactor_for
 from decode.entities.deps import AgentDeps, SearchFilter
 from decode.entities.executor import CommandExecutor, EntryKind
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
@@ -263,7 +264,14 @@ async def grep(
     text = await render(executor, found, output_mode, prefix)
     if found.cut_short:
         text += "\n[the search produced too much output and was cut short; narrow the pattern, path or glob]"
-    return shorten(text, ctx.deps.settings.tool_output_limit, harness_home=ctx.deps.harness_home, label="grep")
+    settings = ctx.deps.settings
+    return shorten(
+        text,
+        settings.tool_output_limit,
+        harness_home=ctx.deps.harness_home,
+        label="grep",
+        redactor=redactor_for(settings),
+    )
 
 
 GREP = ToolSpec("grep", grep, ToolTraits(ToolKind.READ_ONLY, rules=("Grep", "Read"), path="path", searches=True))

@@ -6,7 +6,8 @@ past a limit the model gets the head and the tail, which is where a command's li
 usually are, and a note with the path of a file holding the full text, which it can `read` or
 `grep` like any other.
 
-The files go under `.decode/tool-output/` in the Harness Home (the launch directory).
+The files go under `.decode/tool-output/` in the Harness Home (the launch directory), with
+decode's own keys replaced by a marker (`decode.config.redaction`): a saved output is a store too.
 """
 
 import secrets
@@ -14,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from decode.config.harness_home import HARNESS_DIR, make_parent_dirs, private_open
+from decode.config.redaction import NO_REDACTION, Redactor
 
 OUTPUT_DIR = HARNESS_DIR / "tool-output"
 
@@ -51,11 +53,13 @@ def shown_path(harness_home: Path, path: Path) -> str:
     return "harness:tool-output/" + path.relative_to(harness_home / OUTPUT_DIR).as_posix()
 
 
-def shorten(text: str, limit: int, *, harness_home: Path, label: str) -> str:
+def shorten(text: str, limit: int, *, harness_home: Path, label: str, redactor: Redactor = NO_REDACTION) -> str:
     """`text` itself when it fits in `limit` characters; else head, a note and tail, with the
-    full text saved to a file under the Harness Home."""
+    full text saved to a file under the Harness Home. `redactor` clears decode's keys from what
+    is saved, and from head and tail before they are cut (a key cut in two would pass)."""
     if len(text) <= limit:
         return text
+    text = redactor.text(text)
     head, tail = head_tail(text, limit)
     omitted = len(text) - len(head) - len(tail)
     try:

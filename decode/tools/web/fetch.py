@@ -13,6 +13,7 @@ import time
 
 from pydantic_ai import ModelRetry, RunContext
 
+from decode.config.redaction import redactor_for
 from decode.entities.deps import AgentDeps
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.tools.paths import Refusal
@@ -119,7 +120,8 @@ async def web_fetch(ctx: RunContext[AgentDeps], url: str, prompt: str | None = N
             remember(deps.web_cache, url, page, now)
     if prompt and prompt.strip():
         page = f"You asked: {' '.join(prompt.split())}\n\n{page}"
-    return shorten(page, deps.settings.tool_output_limit, harness_home=deps.harness_home, label="web_fetch")
+    limit, redactor = deps.settings.tool_output_limit, redactor_for(deps.settings)
+    return shorten(page, limit, harness_home=deps.harness_home, label="web_fetch", redactor=redactor)
 
 
 def remember(cache: dict[str, tuple[float, str]], url: str, page: str, now: float) -> None:

@@ -61,6 +61,21 @@ CREDENTIAL_NAMES = [
     "BEARER",
     "my-secret",
     "x.token",
+    # issue 25: PASS anywhere, webhooks, salts and seeds, whatever surrounds them
+    "DBPASS",
+    "MYSQLPASSWORD",
+    "PASSCODE",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "SLACK_WEBHOOK",
+    "DISCORD_HOOK_URL",
+    "TEAMS_HOOK",
+    "HOOKURL",
+    "PASSWORD_SALT",
+    "HASHSALT",
+    "WALLET_SEED",
+    "SEED_PHRASE",
+    "BIP39_MNEMONIC",
 ]
 
 ORDINARY_NAMES = [
@@ -93,6 +108,9 @@ ORDINARY_NAMES = [
     "PATHEXT",
     "DECODE_MODEL",
     "OPENAI_BASE_URL",
+    "PYTHONHASHSEED",
+    "PASSENGER_APP_ENV",
+    "PROXY_BYPASS",
 ]
 
 
@@ -121,6 +139,28 @@ def test_ordinary_names_are_not(name: str) -> None:
         "AIzaSyA-abcdefghijklmnopqrstuvwxyz01234",
         "AKIAIOSFODNN7EXAMPLE",
         "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----",
+        # issue 25: URLs with userinfo, connection strings, webhook URLs, more key shapes
+        "https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/me/repo.git",
+        "https://oauth2:glpat-abcdefghijklmnopqrst@gitlab.com/me/repo.git",
+        "mongodb+srv://admin:s3cret@cluster0.example.mongodb.net/app",
+        "amqp://guest:guest@localhost:5672/",
+        "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=bXlrZXk=;EndpointSuffix=core.windows.net",
+        "Server=db.internal;Database=app;User Id=app;Password=hunter2;",
+        "Driver={ODBC Driver 18};Server=db;Uid=app;Pwd=hunter2",
+        "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=abc123=",
+        "BlobEndpoint=https://a.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&sig=abc",
+        "https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXXXXXX",
+        "https://discord.com/api/webhooks/123456789/abcdefABCDEF",
+        "https://contoso.webhook.office.com/webhookb2/abc@def/IncomingWebhook/123/456",
+        "https://chat.googleapis.com/v1/spaces/AAAA/messages?key=abc&token=def",
+        "sk-ant-api03-abcdefghijklmnopqrstuvwx",
+        "sk_live_abcdefghijklmnopqrstuvwx",
+        "xapp-1-A0000-1234567890-abcdef",
+        "npm_abcdefghijklmnopqrstuvwxyz0123456789",
+        "pypi-AgEIcHlwaS5vcmcCJGFiY2RlZmdoaWprbG1ub3A",
+        "SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789abcdefg",
+        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----",
     ],
 )
 def test_values_shaped_like_credentials_are_credentials_under_any_name(value: str) -> None:
@@ -130,7 +170,21 @@ def test_values_shaped_like_credentials_are_credentials_under_any_name(value: st
 
 @pytest.mark.parametrize(
     "value",
-    ["http://localhost:8080/v1", "ssh://git@github.com/me/repo.git", "/usr/local/bin:/usr/bin", "en_US.UTF-8", "sk-1"],
+    [
+        "http://localhost:8080/v1",
+        "ssh://git@github.com/me/repo.git",
+        "git@github.com:me/repo.git",
+        "postgres://app@db.internal/app",
+        "https://registry.npmjs.org/@scope/pkg",
+        "/usr/local/bin:/usr/bin",
+        "en_US.UTF-8",
+        "sk-1",
+        "ada@example.com",
+        "https://hooks.example.com/deploy",
+        "sg.mycompany-internal.example.com",
+        "--password-file=/run/secrets/db",
+        "eyJhbGciOi",
+    ],
 )
 def test_ordinary_values_are_not(value: str) -> None:
     assert not looks_like_credential("SOMETHING", value)

@@ -4,9 +4,12 @@ import json
 import stat
 from pathlib import Path
 
+from pydantic import SecretStr
 from pydantic_ai.messages import BinaryContent, ModelMessagesTypeAdapter, ModelRequest, UserPromptPart
 
+from decode.config.settings import Settings
 from decode.context.replay import load_session
+from decode.context.session import Session
 from decode.context.session_log import FORMAT_VERSION, SESSIONS_DIR, SessionLog
 from decode.entities.usage import Usage
 
@@ -96,3 +99,18 @@ def test_the_log_is_the_users_alone(log: SessionLog, histories, tmp_path: Path) 
     assert stat.S_IMODE((tmp_path / SESSIONS_DIR).stat().st_mode) == 0o700
     log.append_turn(histories.turn("again", "ok"), Usage(), model="test")
     assert stat.S_IMODE(log.path.stat().st_mode) == 0o600
+
+
+def test_no_line_of_a_real_log_holds_decodes_key(tmp_path: Path, histories, log_lines) -> None:
+    key = 'sk-or-v1-"session"-key-0123456789'  # a quote: JSON escapes it in the line
+    settings = Settings(_env_file=None, openrouter_api_key=SecretStr(key))  # type: ignore[call-arg]
+    session = Session.start(tmp_path, model="script:turns.json", settings=settings)
+    turn = histories.turn(f"use {key}", f"I used {key}", tools=[("read", {"path": ".env"}, f"KEY={key}")])
+    session.record_turn(turn, Usage(requests=1))
+    text = session.log.path.read_text()
+    assert key not in text
+    assert json.dumps(key)[1:-1] not in text
+    _, record = log_lines(session.log.path)
+    assert record["prompt"] == "use [REDACTED:OPENROUTER_API_KEY]"
+    assert text.count("[REDACTED:OPENROUTER_API_KEY]") == 4  # prompt preview, prompt, tool result, answer
+    assert load_session(session.log.path).history  # still a log decode reads back

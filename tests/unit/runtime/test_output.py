@@ -7,7 +7,7 @@ import pytest
 from decode.entities.events import TextDelta, ToolCallFinished, ToolCallStarted, TurnFinished, UsageUpdated
 from decode.entities.tools import ToolCall, ToolResult
 from decode.entities.usage import Usage
-from decode.runtime.output import CONTENT_CAP, RunOutput
+from decode.runtime.output import CONTENT_CAP, RunOutput, shown_answer
 
 
 def lines(capsys: pytest.CaptureFixture[str]) -> list[dict]:
@@ -51,3 +51,16 @@ def test_control_characters_cannot_reach_the_terminal(capsys: pytest.CaptureFixt
     assert "\x1b" not in raw
     assert "\x07" not in raw
     assert json.loads(raw.splitlines()[0])["text"].startswith("\x1b]0;")
+
+
+@pytest.mark.parametrize(
+    ("terminal", "raw", "expected"),
+    [
+        (False, False, "hi red"),  # a pipe or a file: taken out
+        (False, True, "hi\x1b]52;c;eA==\x07 \x1b[31mred"),  # --raw: the model's bytes
+        (True, False, "hi␛]52;c;eA==␇ ␛[31mred"),  # a terminal: shown, not obeyed
+        (True, True, "hi␛]52;c;eA==␇ ␛[31mred"),  # --raw never reaches a terminal
+    ],
+)
+def test_the_text_answer_is_shown_as_its_destination_needs(terminal: bool, raw: bool, expected: str) -> None:
+    assert shown_answer("hi\x1b]52;c;eA==\x07 \x1b[31mred", terminal=terminal, raw=raw) == expected

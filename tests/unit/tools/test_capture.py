@@ -3,6 +3,7 @@
 import stat
 from pathlib import Path
 
+from decode.config.redaction import Redactor
 from decode.tools.capture import OutputCapture
 
 
@@ -59,3 +60,21 @@ def test_output_that_cannot_be_saved_still_shows_head_and_tail_and_says_why(tmp_
     assert shown.endswith("line 9999\n")
     assert "the full output could not be saved (" in shown
     assert capture.path is None
+
+
+def test_a_saved_output_holds_no_key_and_head_and_tail_no_piece_of_one(tmp_path: Path) -> None:
+    key = "AIzaSyD-capture-key-0123456789abcdef"
+    redactor = Redactor.of({"GEMINI_API_KEY": key})
+    data = "".join(f"{n:05} {key}\n" for n in range(2000)).encode()
+    for size in (1, 7, 4096):
+        capture = OutputCapture(1000, harness_home=tmp_path, label=f"k{size}", redactor=redactor)
+        for start in range(0, len(data), size):
+            capture.feed(data[start : start + size])
+        capture.close()
+        assert capture.path is not None
+        saved = capture.path.read_text()
+        assert key not in saved
+        assert saved.count("[REDACTED:GEMINI_API_KEY]") == 2000
+        shown = capture.render()
+        assert not any(key[i : i + 8] in shown for i in range(len(key) - 7))  # not even a piece
+        assert shown.endswith("01999 [REDACTED:GEMINI_API_KEY]\n")

@@ -70,3 +70,26 @@ def test_the_inherited_environment_is_this_process_without_credentials(monkeypat
     assert env["PATH"] == os.environ["PATH"]
     assert "GITHUB_TOKEN" not in env
     assert "GEMINI_API_KEY" not in env
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("UPSTREAM", "https://deploy:hunter2@git.example.com/repo.git"),
+        ("GIT_REMOTE", "https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/me/repo.git"),
+        ("STORAGE", "DefaultEndpointsProtocol=https;AccountName=a;AccountKey=bXlrZXk=;EndpointSuffix=x"),
+        ("SQL", "Server=db;Database=app;User Id=app;Password=hunter2;"),
+        ("NOTIFY_URL", "https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXXXXXX"),
+        ("ALERTS", "https://discord.com/api/webhooks/123456789/abcdefABCDEF"),
+        ("SESSION", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"),
+        ("DBPASS", "hunter2"),
+        ("SLACK_HOOK", "anything"),
+        ("PASSWORD_SALT", "pepper"),
+        ("WALLET_SEED", "abandon abandon abandon"),
+    ],
+)
+def test_credentials_are_dropped_whatever_their_name_unless_passed_through(name: str, value: str) -> None:
+    base = {"PATH": "/bin", name: value}
+    assert command_environment(base, Settings.secret_env_names()) == {"PATH": "/bin", **NON_INTERACTIVE}
+    passed = command_environment(base, Settings.secret_env_names(), [name.lower()])  # DECODE_PASS_ENV names it
+    assert passed[name] == value

@@ -3,6 +3,7 @@
 import stat
 from pathlib import Path
 
+from decode.config.redaction import Redactor
 from decode.tools.truncate import OUTPUT_DIR, head_tail, shorten
 
 
@@ -41,3 +42,13 @@ def test_text_that_cannot_be_saved_keeps_head_and_tail_and_says_why(tmp_path: Pa
     assert shown.startswith("a" * 50)
     assert shown.endswith("b" * 50)
     assert "the full output could not be saved (" in shown
+
+
+def test_a_shortened_output_saves_and_shows_no_key(tmp_path: Path) -> None:
+    key = "AIzaSyD-truncate-key-0123456789abcdef"
+    text = "".join(f"{n:05} {key}\n" for n in range(500))
+    shown = shorten(text, 1000, harness_home=tmp_path, label="t", redactor=Redactor.of({"GEMINI_API_KEY": key}))
+    assert not any(key[i : i + 8] in shown for i in range(len(key) - 7))
+    (saved,) = (tmp_path / OUTPUT_DIR).iterdir()
+    assert key not in saved.read_text()
+    assert saved.read_text().count("[REDACTED:GEMINI_API_KEY]") == 500
