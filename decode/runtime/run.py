@@ -271,7 +271,7 @@ def _build(options: dict[str, Any]) -> "Conversation":
         fail(str(exc), EXIT_USAGE)
     # [lesson 06]
     gate = conversation.gate  # once per run: broken files, ignored modes, what the repository grants itself
-    for problem in [*gate.problems, *repository_grants(gate.rules, gate.mode, gate.mode_source)]:
+    for problem in [*gate.problems, *repository_grants(gate.settings)]:
         progress(f"decode: {problem.level}: {problem}")
     # [/lesson 06]
     if conversation.resumed_mode and conversation.gate.mode is not Mode.DEFAULT:  # [lesson 08]

@@ -171,7 +171,7 @@ def start_permissions(repl: Repl) -> None:
     gate = _gate(repl)
     if gate is None:
         return
-    for problem in [*gate.problems, *repository_grants(gate.rules, gate.mode, gate.mode_source)]:  # once
+    for problem in [*gate.problems, *repository_grants(gate.settings)]:  # once
         repl.renderer.notice(f"permissions: {problem}", "warning" if problem.level == "warning" else "info")
     repl.status.permission_mode = gate.mode.value
 
