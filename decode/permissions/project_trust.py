@@ -17,6 +17,9 @@ from decode.config.harness_home import HARNESS_DIR
 from decode.permissions.types import Mode, Rule, RuleSource
 
 TRUST_FILE = HARNESS_DIR / "trusted-settings.json"
+NOT_TRUSTED = (
+    "the project's settings are not trusted yet (decode permissions trust; decode run --trust-project-settings)"
+)
 GRANTING_MODES = (Mode.ACCEPT_EDITS,)
 """Modes that let more run than `default`, so wait for trust (`plan` restricts; `bypass` is refused)."""
 

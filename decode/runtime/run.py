@@ -108,6 +108,12 @@ def _permission_mode(ctx: click.Context, param: click.Parameter, value: str | No
     help="What runs without asking (the rules: `decode permissions`); headless, anything that would ask is refused "
     "and the model told why. Default: settings, else default.",
 )
+@click.option(
+    "--trust-project-settings",
+    is_flag=True,
+    help="Put this project's own settings' allow rules and accept-edits mode in force for this run (without it, "
+    "only those trusted before: `decode permissions trust`).",
+)
 # [/lesson 06]
 # [lesson 11]
 @click.option(
