@@ -4,8 +4,9 @@
                      "defaultMode": "default"}}
 
 The files and their order are `settings_layers`': Claude Code's and decode's, at the user, project
-and local scopes. When two files give the same rule different actions (allow in one, ask in
-another) the later file wins, except that a deny anywhere stands. The later file's `defaultMode`
+and local scopes. Rules are merged as Claude Code evaluates them: a deny anywhere stands, then an
+ask anywhere, then an allow (an allow of a rule another file denies or asks is not in force, whichever
+file wrote it). decode's files win on the rest: the later file's `defaultMode`
 wins, but only a user's file (or `--permission-mode`) can choose `bypass`: a repository cannot
 switch off its own guard. The repository's own allow rules and mode are in force only once the
 user trusts them (`project_trust`); untrusted, they are kept aside in `grants`, never merged, so
@@ -132,19 +133,18 @@ def load_permission_settings(
         if file.shared:
             _add_grants(file, found, result.grants)
     result.trusted = trust_project or is_trusted(project, result.grants, home)
-    merged: dict[str, Rule] = {}  # rule text -> the allow/ask rule in force
-    denies: dict[str, Rule] = {}
+    kept: dict[Decision, dict[str, Rule]] = {action: {} for action in _ACTIONS}  # rule text -> rule
     for file, found in read:
         held = file.shared and not result.trusted  # its grants wait for Project Trust
         for rule in found.rules:
-            if rule.action is Decision.DENY:
-                denies.setdefault(rule.text, rule)
-            elif not (held and rule.action is Decision.ALLOW):
-                merged.pop(rule.text, None)  # re-insert so the later file's rule takes its place
-                merged[rule.text] = rule
+            if not (held and rule.action is Decision.ALLOW):
+                kept[rule.action].setdefault(rule.text, rule)  # the first file that says so is named
         if not (held and found.mode in GRANTING_MODES):
             _apply_mode(file.layer, found, result)
-    result.rules = [*denies.values(), *merged.values()]
+    # A deny or ask anywhere stands: an allow of the same rule never decides, so it is not in force.
+    restricted = kept[Decision.DENY].keys() | kept[Decision.ASK].keys()
+    allows = [rule for text, rule in kept[Decision.ALLOW].items() if text not in restricted]
+    result.rules = [*kept[Decision.DENY].values(), *kept[Decision.ASK].values(), *allows]
     return result
 
 

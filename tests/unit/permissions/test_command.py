@@ -36,7 +36,8 @@ def test_the_listing_shows_each_rule_with_its_file_deny_first(settings: Path) ->
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == "mode: default (built-in)"
-    assert [line.split()[0] for line in lines[1:]] == ["deny", "ask", "allow"]
+    assert [line.split()[0] for line in lines[1:4]] == ["deny", "ask", "allow"]
+    assert lines[4:] == ["files read, lowest priority first:", f"  {settings} (project, from the repository)"]
     assert lines[1].split() == ["deny", "Bash(rm:*)", f"{settings}:3", "(project)"]
 
 

@@ -55,14 +55,17 @@ def test_rules_come_from_all_three_layers_with_their_files(project: Path) -> Non
     assert rules["Bash(rm:*)"].source.path == Path.home() / ".decode" / "settings.json"
 
 
-def test_the_later_layer_wins_a_conflict_but_a_deny_anywhere_stands(project: Path) -> None:
+def test_a_deny_or_an_ask_anywhere_stands_over_an_allow_of_the_same_rule(project: Path) -> None:
+    # As Claude Code evaluates rules (deny, then ask, then allow), whichever file wrote them (ADR-0081).
     paths = layers(project)
     write(paths[Layer.USER], {"permissions": {"deny": ["Bash(curl:*)"], "ask": ["Bash(git push:*)"]}})
-    write(paths[Layer.LOCAL], {"permissions": {"allow": ["Bash(curl:*)", "Bash(git push:*)"]}})
+    write(paths[Layer.LOCAL], {"permissions": {"allow": ["Bash(curl:*)", "Bash(git push:*)", "Bash(ls)"]}})
     actions = {(rule.action, rule.text) for rule in load_permission_settings(project, trust_project=True).rules}
-    assert (Decision.DENY, "Bash(curl:*)") in actions
-    assert (Decision.ALLOW, "Bash(git push:*)") in actions
-    assert (Decision.ASK, "Bash(git push:*)") not in actions
+    assert actions == {
+        (Decision.DENY, "Bash(curl:*)"),
+        (Decision.ASK, "Bash(git push:*)"),
+        (Decision.ALLOW, "Bash(ls)"),
+    }
 
 
 def test_the_later_default_mode_wins_and_claude_spellings_work(project: Path) -> None:
