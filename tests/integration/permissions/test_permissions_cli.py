@@ -1,9 +1,9 @@
 """`decode permissions` as a user runs it: a real process, real settings files in every layer."""
 
 import json
-from collections.abc import Callable
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest

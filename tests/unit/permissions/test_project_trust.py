@@ -75,11 +75,18 @@ def test_the_users_and_the_local_files_need_no_trust(project: Path) -> None:
     assert (loaded.trusted, repository_grants(loaded)) == (True, [])
 
 
-async def test_a_local_file_git_tracks_needs_trust_like_the_projects(project: Path) -> None:
+@pytest.fixture
+def tracked_local(project: Path) -> Path:
+    """A `.claude/settings.local.json` allowing curl, added to git (it came with the repository)."""
     local = write(project / ".claude" / "settings.local.json", {"permissions": {"allow": ["Bash(curl:*)"]}})
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
     subprocess.run([*git, "init", "-q"], cwd=project, check=True)
     subprocess.run([*git, "add", "-f", str(local)], cwd=project, check=True)
+    return local
+
+
+async def test_a_local_file_git_tracks_needs_trust_like_the_projects(project: Path, tracked_local: Path) -> None:
+    local = tracked_local
     gate = PermissionGate.from_settings(project, secret_files=())
     verdict = await gate.check("bash", {"command": "curl https://example.com"}, BASH.traits)
     assert verdict.decision is Decision.ASK
