@@ -163,7 +163,7 @@ def test_permissions_check_explains_the_ssrf_refusal(project: Path, web: WebServ
     assert done.stdout == (
         "deny\n  rule:   none (the SSRF Guard decides, in every mode)\n"
         "  why:    SSRF Guard: 127.0.0.1 is a loopback address: web_fetch reaches only public addresses "
-        "unless a rule allows the host (WebFetch(domain:127.0.0.1) in .decode/settings.json)\n"
+        "unless a rule allows the host (WebFetch(domain:127.0.0.1) in .decode/settings.local.json)\n"
     )
     allow(project, "WebFetch(domain:127.0.0.1)")
     done = decode(project, "permissions", "check", "web_fetch", web.url("/"))
