@@ -35,7 +35,7 @@ async def _permissions(repl: Repl, argument: str) -> None:
     if repl.conversation is None:
         repl.renderer.error(f"no permission rules yet: the agent has not started ({repl.unavailable or 'loading'})")
         return
-    from decode.permissions.command import describe_rules
+    from decode.permissions.command import describe_rules, describe_settings
 
     gate = repl.conversation.gate
     if argument.strip() == "trust":
@@ -44,6 +44,6 @@ async def _permissions(repl: Repl, argument: str) -> None:
         trust_settings(repl, gate)
         return
     where = "Shift+Tab switches"
-    lines = describe_rules(gate, where)
+    lines = [*describe_rules(gate, where), *describe_settings(gate)]
     lines.append("what one call gets: decode permissions check TOOL ARGUMENT")
     repl.renderer.info(Text("\n".join(lines)))
