@@ -55,6 +55,20 @@ def write() -> WriteText:
     return _write
 
 
+def _trust_settings(project: Path) -> Path:
+    from decode.permissions.project_trust import trust
+    from decode.permissions.settings_files import load_permission_settings
+
+    return trust(project, load_permission_settings(project).grants)
+
+
+@pytest.fixture
+def trust_settings() -> Callable[[Path], Path]:
+    """`trust_settings(project)`: trust the project's settings files as they are now (what
+    `decode permissions trust` does), so their allow rules and mode are in force."""
+    return _trust_settings
+
+
 def gone(pid: int, seconds: float = 20) -> bool:
     """Is `pid` gone (dead and reaped, or dead and left to init) within `seconds`? Polls /proc.
 

@@ -90,6 +90,8 @@ class LoopOptions:
     """None: the settings files' `defaultMode`, else `default`."""
     approve: ApproveCallback | None = None
     """The approval prompt; None means headless: a call that needs approval is refused."""
+    trust_project_settings: bool = False
+    """Put the project's own allow rules and mode in force untrusted (`decode run --trust-project-settings`)."""
     # [/lesson 06]
     # [lesson 08]
     resume: str | None = None
@@ -297,18 +299,31 @@ def build_loop(options: LoopOptions) -> Conversation:
         # The rules are the Harness Home's; the paths they judge, the Workspace's (a clone's own).
         scope = options.workspace
         gate = PermissionGate.from_settings(
-            options.home, mode=mode, realpath=executor.realpath, secret_files=settings.secret_files, scope=scope
+            options.home,
+            mode=mode,
+            realpath=executor.realpath,
+            secret_files=settings.secret_files,
+            scope=scope,
+            trust_project=options.trust_project_settings,
         )
         # [before lesson 14]
         # gate = PermissionGate.from_settings(
-        #     options.home, mode=mode, realpath=executor.realpath, secret_files=settings.secret_files
+        #     options.home,
+        #     mode=mode,
+        #     realpath=executor.realpath,
+        #     secret_files=settings.secret_files,
+        #     trust_project=options.trust_project_settings,
         # )
         # [/lesson 14]
         gate.read_only = definition.read_only
     gate.confined = definition.confinement()  # `tools: Bash(git diff:*)`: bash for that alone
     # [before lesson 12]
     # gate = PermissionGate.from_settings(
-    #     options.home, mode=mode, realpath=executor.realpath, secret_files=settings.secret_files
+    #     options.home,
+    #     mode=mode,
+    #     realpath=executor.realpath,
+    #     secret_files=settings.secret_files,
+    #     trust_project=options.trust_project_settings,
     # )
     # [/lesson 12]
     # [lesson 08]

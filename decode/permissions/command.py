@@ -17,6 +17,7 @@ import click
 
 from decode.entities.tools import ToolKind, ToolTraits
 from decode.permissions.gate import PermissionGate
+from decode.permissions.project_trust import NOT_TRUSTED
 from decode.permissions.types import Decision, Mode, Verdict
 
 if TYPE_CHECKING:
@@ -63,8 +64,10 @@ def _load(mode: Mode | None) -> PermissionGate:
 def permissions(ctx: click.Context, mode: Mode | None, as_json: bool) -> None:
     """Show the permission rules in force and the settings file each comes from.
 
-    Files, lowest priority first: ~/.decode/settings.json, .decode/settings.json,
-    .decode/settings.local.json. A deny anywhere stands; otherwise the later file wins.
+    Files, lowest priority first: ~/.claude/settings.json, ~/.decode/settings.json,
+    .claude/settings.json, .decode/settings.json, .claude/settings.local.json,
+    .decode/settings.local.json. A deny anywhere stands; otherwise the later file wins. The
+    project's own allow rules and accept-edits mode are in force once trusted (`trust`).
     """
     if ctx.invoked_subcommand is not None:
         return
@@ -82,9 +85,12 @@ def permissions(ctx: click.Context, mode: Mode | None, as_json: bool) -> None:
             for rule in gate.rules
         ]
         problems = [str(problem) for problem in gate.problems]
-        click.echo(json.dumps({"mode": gate.mode.value, "mode_source": where, "rules": rules, "problems": problems}))
+        shown = {"mode": gate.mode.value, "mode_source": where, "rules": rules, "problems": problems}
+        click.echo(json.dumps(shown | settings_json(gate)))
         return
     for line in describe_rules(gate, where):
+        click.echo(line)
+    for line in describe_settings(gate):
         click.echo(line)
 
 
@@ -98,6 +104,51 @@ def describe_rules(gate: PermissionGate, where: str) -> list[str]:
         layer = f" ({rule.source.layer})" if rule.source else ""
         lines.append(f"{rule.action.value:<5}  {rule.text:<{width}}  {rule.source}{layer}")
     return lines
+
+
+def describe_settings(gate: PermissionGate) -> list[str]:
+    """The settings files read, the project's grants not in force (and why), the keys not used."""
+    loaded = gate.settings
+    if loaded is None:
+        return []
+    lines = ["files read, lowest priority first:" if loaded.files else "files read: none"]
+    for file in loaded.files:
+        lines.append(f"  {file.path} ({file.layer}{', from the repository' if file.shared else ''})")
+    if loaded.grants and not loaded.trusted:
+        lines.append(f"not in force: {NOT_TRUSTED}")
+        lines += [f"  {grant}" for grant in loaded.grants.describe()]
+    lines += [f"note: {note}" for note in loaded.notes]
+    return lines
+
+
+def settings_json(gate: PermissionGate) -> dict[str, Any]:
+    """`describe_settings` as the fields of `decode permissions --json`."""
+    loaded = gate.settings
+    if loaded is None:
+        return {}
+    held = [] if loaded.trusted else loaded.grants.describe()
+    files = [{"path": str(file.path), "layer": file.layer.value, "shared": file.shared} for file in loaded.files]
+    return {"files": files, "not_in_force": held, "notes": [str(note) for note in loaded.notes]}
+
+
+@permissions.command("trust", context_settings={"help_option_names": ["-h", "--help"]})
+def trust_project() -> None:
+    """Trust this project's settings files: their allow rules and mode are in force from now on.
+
+    What is trusted is the grants as they are now; a changed grant asks again. Exit code 0, or 1
+    when the project's settings grant nothing.
+    """
+    from decode.permissions.project_trust import trust
+    from decode.permissions.settings_files import load_permission_settings
+
+    project = Path.cwd()
+    loaded = load_permission_settings(project)
+    if not loaded.grants:
+        raise click.ClickException(f"the settings files of {project} grant nothing to trust")
+    path = trust(project, loaded.grants)
+    for grant in loaded.grants.describe():
+        click.echo(f"trusted: {grant}")
+    click.echo(f"for {project} (remembered in {path}, until these grants change)")
 
 
 @permissions.command(context_settings={"help_option_names": ["-h", "--help"]})

@@ -50,7 +50,7 @@ from decode.permissions.rules import (
     is_rule_host,
     tool_matches,
 )
-from decode.permissions.settings_files import SettingsProblem, load_permission_settings
+from decode.permissions.settings_files import PermissionSettings, SettingsProblem, load_permission_settings
 from decode.permissions.shell import TOO_DEEP, Glob, globs_overlap
 from decode.permissions.types import Decision, Mode, Rule, RuleSource, Verdict
 from decode.tools.local import LocalExecutor, local_realpath
@@ -141,6 +141,7 @@ class PermissionGate:
         self.add_rules(rules)
         self.problems: list[SettingsProblem] = []  # what the settings files got wrong (from_settings)
         self.mode_source: RuleSource | None = None  # the file that set the mode, if one did
+        self.settings: PermissionSettings | None = None  # what the files said (from_settings)
         # [lesson 12]
         self.read_only = False
         """A read-only agent's gate: a call that would change something is denied, not asked; of
@@ -164,8 +165,12 @@ class PermissionGate:
         realpath: Realpath | None = None,
         secret_files: Sequence[str] | None = None,
         scope: Path | None = None,  # [lesson 14]
+        trust_project: bool = False,
     ) -> "PermissionGate":
         """A gate with the rules of the settings files; `gate.problems` lists what was skipped.
+
+        `trust_project`: the repository's own allow rules and mode are in force for this gate even
+        if the user has not trusted them (`--trust-project-settings`).
 
         `secret_files` defaults to the `DECODE_SECRET_FILES` setting (a bad value raises
         `decode.config.loading.ConfigError`).
@@ -174,7 +179,7 @@ class PermissionGate:
             from decode.config.loading import load_settings
 
             secret_files = load_settings().secret_files
-        loaded = load_permission_settings(workspace, home)
+        loaded = load_permission_settings(workspace, home, trust_project=trust_project)
         default = mode or loaded.default_mode or Mode.DEFAULT
         # [lesson 14]
         # `scope`: where paths are judged when it is not `workspace`, whose settings files are read
@@ -190,6 +195,7 @@ class PermissionGate:
         # [/lesson 14]
         gate.problems = loaded.problems
         gate.mode_source = None if mode else loaded.mode_source
+        gate.settings = loaded
         return gate
 
     @property

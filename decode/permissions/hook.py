@@ -98,7 +98,7 @@ def refusal(verdict: Verdict, *, headless: bool = False) -> str:
         return (
             f"Permission needed ({verdict.reason}), and this run is headless: nothing that needs the "
             f"user's approval can run. {DO_NOT_WORK_AROUND} They can allow it with a rule in "
-            f".decode/settings.json or a --permission-mode."
+            f".decode/settings.local.json or a --permission-mode."
         )
     return f"The user did not allow this ({verdict.reason}). {DO_NOT_WORK_AROUND}"
 

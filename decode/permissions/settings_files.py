@@ -1,14 +1,16 @@
-"""Permission rules from three settings files, in the format Claude Code uses:
+"""Permission rules from six settings files, in the format Claude Code uses:
 
     {"permissions": {"allow": ["Bash(git diff:*)"], "ask": [], "deny": ["Read(.env)"],
                      "defaultMode": "default"}}
 
-Layers, lowest priority first: user `~/.decode/settings.json`, project `.decode/settings.json`
-(shared with the team), local `.decode/settings.local.json` (git-ignored; "always" answers are
-written there). When two layers give the same rule different actions the later layer wins, except
-that a deny anywhere stands. The later layer's `defaultMode` wins, but only the user's file (or
-`--permission-mode`) can choose `bypass`: a repository cannot switch off its own guard. What the
-project's file allows is reported, so the user knows the repository grants itself permissions.
+The files and their order are `settings_layers`': Claude Code's and decode's, at the user, project
+and local scopes. Rules are merged as Claude Code evaluates them: a deny anywhere stands, then an
+ask anywhere, then an allow (an allow of a rule another file denies or asks is not in force, whichever
+file wrote it). decode's files win on the rest: the later file's `defaultMode`
+wins, but only a user's file (or `--permission-mode`) can choose `bypass`: a repository cannot
+switch off its own guard. The repository's own allow rules and mode are in force only once the
+user trusts them (`project_trust`); untrusted, they are kept aside in `grants`, never merged, so
+they cannot outvote a user's ask either. Keys decode does not use (`hooks`, `env`…) are noted.
 
 A broken file never loses its denies (ADR-0042). Broken means it cannot be read, is not JSON
 (a UTF-8 BOM is fine), is nested absurdly deep or over 1 MiB, or a deny or ask rule in it cannot
@@ -23,35 +25,28 @@ import json
 import logging
 import os
 import re
-import stat
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from itertools import accumulate
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
 from decode.files import write_atomic
+from decode.permissions.project_trust import GRANTING_MODES, ProjectGrants, is_trusted
 from decode.permissions.rules import RULE_NAMES, RuleError, parse_rule
+from decode.permissions.settings_json import BrokenFile, find_entry, line_of, parse_json, read_text
+from decode.permissions.settings_layers import SettingsFile, settings_files
 from decode.permissions.types import Decision, Layer, Mode, Rule, RuleSource
 
 logger = logging.getLogger(__name__)
 
 _ACTIONS = (Decision.ALLOW, Decision.ASK, Decision.DENY)
-MAX_BYTES = 1 << 20
-"""A settings file larger than this (1 MiB) is broken: real ones are a few hundred bytes."""
-MAX_DEPTH = 64
-"""Arrays and objects nested deeper than this make a file broken (settings need three levels)."""
 CACHE_DIR = "settings-cache"
 """Under `~/.decode/`: the last good copy of each settings file, out of any repository's reach."""
-_STRUCTURE = re.compile(r'["\\\[\]{}]')
-_ESCAPE = re.compile(r"\\.", re.DOTALL)
-_STRING = re.compile(r'"[^"]*"')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _SHOWN_GRANTS = 5
+_USED = ("permissions", "$schema")
+_USED_PERMISSIONS = ("allow", "ask", "deny", "defaultmode")
 _JSON_KINDS: dict[type, str] = {dict: "an object", list: "a list", bool: "true or false", type(None): "null"}
 
 
@@ -76,12 +71,21 @@ class SettingsProblem:
 
 @dataclass
 class PermissionSettings:
-    """The effective rules of all layers, the default mode (and where it was set), the problems."""
+    """The effective rules of all layers, the default mode (and where it was set), the problems.
+
+    `files`: every settings file found, lowest priority first. `grants`: what the repository's own
+    files allow (and the mode they choose), in force only when `trusted`. `notes`: a file's keys
+    decode does not use, once per file.
+    """
 
     rules: list[Rule] = field(default_factory=list)
     default_mode: Mode | None = None
     mode_source: RuleSource | None = None
     problems: list[SettingsProblem] = field(default_factory=list)
+    files: list[SettingsFile] = field(default_factory=list)
+    grants: ProjectGrants = field(default_factory=ProjectGrants)
+    trusted: bool = True
+    notes: list[SettingsProblem] = field(default_factory=list)
 
 
 @dataclass
@@ -94,18 +98,11 @@ class _FileRules:
     mode_line: int | None = None
     mode_text: str = ""
     problems: list[SettingsProblem] = field(default_factory=list)
-
-
-class _Broken(Exception):
-    """The file cannot be used at all, so what it denies is unknown."""
-
-    def __init__(self, line: int | None, message: str) -> None:
-        super().__init__(message)
-        self.line, self.message = line, message
+    unused: list[str] = field(default_factory=list)
 
 
 def settings_paths(project: Path, home: Path | None = None) -> dict[Layer, Path]:
-    """The three settings files, lowest priority first."""
+    """decode's own three settings files, lowest priority first (`settings_files` lists all six)."""
     home = home if home is not None else Path.home()
     return {
         Layer.USER: home / HARNESS_DIR / "settings.json",
@@ -114,28 +111,50 @@ def settings_paths(project: Path, home: Path | None = None) -> dict[Layer, Path]
     }
 
 
-def load_permission_settings(project: Path, home: Path | None = None) -> PermissionSettings:
-    """Read every layer that exists and merge them (see the module docstring for the order)."""
+def load_permission_settings(
+    project: Path, home: Path | None = None, *, trust_project: bool = False
+) -> PermissionSettings:
+    """Read every settings file that exists and merge them (see the module docstring for the order).
+
+    The repository's grants are in force when `trust_project` (`--trust-project-settings`) or
+    when the user trusted them as they are now (`decode permissions trust`)."""
     home = home if home is not None else Path.home()
     result = PermissionSettings()
-    merged: dict[str, Rule] = {}  # rule text -> the allow/ask rule in force
-    denies: dict[str, Rule] = {}
-    paths = settings_paths(project, home)
-    if os.path.realpath(paths[Layer.PROJECT]) == os.path.realpath(paths[Layer.USER]):
-        del paths[Layer.PROJECT]  # started in the home directory: that file is the user's
-    for layer, path in paths.items():
-        found = _load_file(layer, path, home, result)
+    read: list[tuple[SettingsFile, _FileRules]] = []
+    for file in settings_files(project, home):
+        found = _load_file(file.layer, file.path, home, result)
         if found is None:
             continue
+        result.files.append(file)
+        read.append((file, found))
+        if found.unused:
+            message = f"holds keys decode does not use: {', '.join(found.unused)}"
+            result.notes.append(SettingsProblem(file.path, None, message, level="notice"))
+        if file.shared:
+            _add_grants(file, found, result.grants)
+    result.trusted = trust_project or is_trusted(project, result.grants, home)
+    kept: dict[Decision, dict[str, Rule]] = {action: {} for action in _ACTIONS}  # rule text -> rule
+    for file, found in read:
+        held = file.shared and not result.trusted  # its grants wait for Project Trust
         for rule in found.rules:
-            if rule.action is Decision.DENY:
-                denies.setdefault(rule.text, rule)
-            else:
-                merged.pop(rule.text, None)  # re-insert so the later layer's rule takes its place
-                merged[rule.text] = rule
-        _apply_mode(layer, found, result)
-    result.rules = [*denies.values(), *merged.values()]
+            if not (held and rule.action is Decision.ALLOW):
+                kept[rule.action].setdefault(rule.text, rule)  # the first file that says so is named
+        if not (held and found.mode in GRANTING_MODES):
+            _apply_mode(file.layer, found, result)
+    # A deny or ask anywhere stands: an allow of the same rule never decides, so it is not in force.
+    restricted = kept[Decision.DENY].keys() | kept[Decision.ASK].keys()
+    allows = [rule for text, rule in kept[Decision.ALLOW].items() if text not in restricted]
+    result.rules = [*kept[Decision.DENY].values(), *kept[Decision.ASK].values(), *allows]
     return result
+
+
+def _add_grants(file: SettingsFile, found: _FileRules, grants: ProjectGrants) -> None:
+    """What a file the repository brought grants: its allow rules, and its mode if it lets more run
+    than `default` (accept-edits; bypass never counts, it is refused)."""
+    grants.rules += [rule for rule in found.rules if rule.action is Decision.ALLOW]
+    if found.mode in GRANTING_MODES:
+        grants.mode, grants.mode_text = found.mode, found.mode_text
+        grants.mode_source = RuleSource(file.layer, found.path, found.mode_line)
 
 
 def _apply_mode(layer: Layer, found: _FileRules, result: PermissionSettings) -> None:
@@ -144,7 +163,7 @@ def _apply_mode(layer: Layer, found: _FileRules, result: PermissionSettings) -> 
     if found.mode is Mode.BYPASS and layer is not Layer.USER:
         message = (
             f'"defaultMode": {found.mode_text!r} is ignored: bypass is chosen only with --permission-mode '
-            "bypass or in ~/.decode/settings.json"
+            "bypass or in the user's settings (~/.decode/settings.json, ~/.claude/settings.json)"
         )
         result.problems.append(SettingsProblem(found.path, found.mode_line, message))
         return
@@ -152,49 +171,51 @@ def _apply_mode(layer: Layer, found: _FileRules, result: PermissionSettings) -> 
     result.mode_source = RuleSource(layer, found.path, found.mode_line)
 
 
-def repository_grants(rules: Iterable[Rule], mode: Mode, mode_source: RuleSource | None) -> list[SettingsProblem]:
-    """A notice (or none) of what the project's file, the repository's own, lets run without asking:
-    its allow rules in force and an `accept-edits` default mode. Front ends show it once at start."""
-    allows = [rule for rule in rules if rule.action is Decision.ALLOW and _is_project(rule.source)]
-    granted = [rule.text for rule in allows[:_SHOWN_GRANTS]]
-    if len(allows) > _SHOWN_GRANTS:
-        granted.append(f"{len(allows) - _SHOWN_GRANTS} more (`decode permissions` lists them)")
-    mode_granted = mode is Mode.ACCEPT_EDITS and _is_project(mode_source)
-    if mode_granted:
-        granted.append(f"defaultMode {mode}")
-    source = allows[0].source if allows else mode_source if mode_granted else None
-    if source is None:
+def repository_grants(settings: PermissionSettings | None) -> list[SettingsProblem]:
+    """A notice (or none) of what the repository's own settings let run without asking: in force
+    once trusted, else waiting for the user's trust. Front ends show it once at start."""
+    if settings is None or not settings.grants:
         return []
-    message = f"this repository's settings let these run without asking: {', '.join(granted)}"
+    grants = settings.grants
+    granted = [rule.text for rule in grants.rules[:_SHOWN_GRANTS]]
+    if len(grants.rules) > _SHOWN_GRANTS:
+        granted.append(f"{len(grants.rules) - _SHOWN_GRANTS} more (`decode permissions` lists them)")
+    if grants.mode is not None:
+        granted.append(f"defaultMode {grants.mode}")
+    source = grants.rules[0].source if grants.rules else grants.mode_source
+    assert source is not None
+    if settings.trusted:
+        message = f"this repository's settings (trusted) let these run without asking: {', '.join(granted)}"
+    else:
+        message = (
+            f"this repository's settings would let these run without asking, not in force until you trust "
+            f"them (decode permissions trust, or --trust-project-settings for one run): {', '.join(granted)}"
+        )
     return [SettingsProblem(source.path, source.line, message, level="notice")]
-
-
-def _is_project(source: RuleSource | None) -> bool:
-    return source is not None and source.layer is Layer.PROJECT
 
 
 def _load_file(layer: Layer, path: Path, home: Path, result: PermissionSettings) -> _FileRules | None:
     """One layer's rules; None when it has no file. A broken file gets its stand-in (`_stand_in`)."""
     try:
-        text = _read_text(path)
+        text = read_text(path)
         if text is None:
             return None
         found = _interpret(layer, path, text)
-    except _Broken as broken:
+    except BrokenFile as broken:
         return _stand_in(layer, path, home, broken, result)
     result.problems.extend(found.problems)
     _keep_good_copy(home, path, text)
     return found
 
 
-def _stand_in(layer: Layer, path: Path, home: Path, broken: _Broken, result: PermissionSettings) -> _FileRules:
+def _stand_in(layer: Layer, path: Path, home: Path, broken: BrokenFile, result: PermissionSettings) -> _FileRules:
     """For a broken file: its last good copy, else a deny of every rule name. Reported once."""
     copy, saved = good_copy_path(home, path), ""
     try:
-        text = _read_text(copy)
+        text = read_text(copy)
         found = _interpret(layer, copy, text) if text is not None else None
         saved = datetime.fromtimestamp(copy.stat().st_mtime, UTC).strftime("%Y-%m-%d %H:%M UTC")
-    except (_Broken, OSError):
+    except (BrokenFile, OSError):
         found = None
     if found is not None:
         message = f"{broken.message}; until it is fixed, its last good copy is in force ({copy}, saved {saved})"
@@ -211,129 +232,36 @@ def _stand_in(layer: Layer, path: Path, home: Path, broken: _Broken, result: Per
     return _FileRules(path, rules=[Rule(Decision.DENY, name, None, source, note=note) for name in RULE_NAMES])
 
 
-def _read_text(path: Path) -> str | None:
-    """The text of a settings file, None when there is none; `_Broken` when it cannot be read.
-
-    Never blocks or reads without end: a FIFO, a device (a link to /dev/zero) or a directory is
-    refused before reading, and at most `MAX_BYTES` are read. UTF-8 with or without a BOM is
-    accepted, and UTF-16/32 as JSON detects them.
-    """
-    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
-    try:
-        fd = os.open(path, flags)
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    except OSError as exc:
-        raise _Broken(None, f"cannot be read ({exc.strerror or exc})") from None
-    try:
-        kind = os.fstat(fd).st_mode
-        if stat.S_ISDIR(kind):
-            raise _Broken(None, "is a directory, not a settings file")
-        if not stat.S_ISREG(kind):
-            raise _Broken(None, "is not a regular file")
-        chunks: list[bytes] = []
-        size = 0
-        while size <= MAX_BYTES and (chunk := os.read(fd, MAX_BYTES + 1 - size)):
-            chunks.append(chunk)
-            size += len(chunk)
-    except OSError as exc:
-        raise _Broken(None, f"cannot be read ({exc.strerror or exc})") from None
-    finally:
-        os.close(fd)
-    data = b"".join(chunks)
-    if len(data) > MAX_BYTES:
-        raise _Broken(None, f"is larger than {MAX_BYTES // (1 << 20)} MiB")
-    encoding = json.detect_encoding(data)
-    try:
-        return data.decode(encoding)
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1 if encoding.startswith("utf-8") else None
-        raise _Broken(line, f"is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-
-
-def _parse_json(text: str) -> Any:
-    """The JSON value of a settings file's text (empty text is `{}`); `_Broken` when it is not JSON."""
-    if not text.strip():
-        return {}
-    if (deep_at := _too_deep(text)) is not None:
-        raise _Broken(_line(text, deep_at), f"nested more than {MAX_DEPTH} levels deep")
-
-    def unique_restrictions(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        # `{"deny": ["Bash(rm:*)"], "deny": []}`: JSON keeps the last, so a deny would vanish unseen.
-        obj = dict(pairs)
-        if len(obj) < len(pairs):
-            keys = [key for key, _ in pairs]
-            for key in ("permissions", "deny", "ask"):
-                if keys.count(key) > 1:
-                    second = text.find(f'"{key}"', text.find(f'"{key}"') + 1)
-                    raise _Broken(_line(text, second), f'"{key}" is written twice in one object: which one holds?')
-        return obj
-
-    try:
-        return json.loads(text, object_pairs_hook=unique_restrictions)
-    except json.JSONDecodeError as exc:
-        raise _Broken(exc.lineno, f"not valid JSON ({exc.msg})") from None
-    except (ValueError, RecursionError) as exc:  # e.g. an integer of more than 4300 digits
-        raise _Broken(None, f"not valid JSON ({exc})") from None
-
-
-def _too_deep(text: str) -> int | None:
-    """Where arrays and objects first nest deeper than `MAX_DEPTH` (None: they never do).
-
-    Nothing here recurses. The depth is measured at C speed on the brackets left once escapes and
-    strings are taken out; only a file found too deep is walked again to find where.
-    """
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", _ESCAPE.sub("", text)))
-    if max(accumulate(map(_STEP.__getitem__, brackets)), default=0) <= MAX_DEPTH:
-        return None
-    depth, in_string, skip_to = 0, False, -1
-    for match in _STRUCTURE.finditer(text):
-        at, char = match.start(), match.group()
-        if at < skip_to:
-            continue  # the character after a backslash in a string
-        if in_string:
-            if char == "\\":
-                skip_to = at + 2
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                return at
-        elif char in "]}":
-            depth -= 1
-    return None
-
-
 def _interpret(layer: Layer, path: Path, text: str) -> _FileRules:
-    """The rules and mode a file's text says; `_Broken` when a restriction in it cannot be read."""
-    data = _parse_json(text)
+    """The rules and mode a file's text says; `BrokenFile` when a restriction in it cannot be read."""
+    data = parse_json(text)
     if not isinstance(data, dict):
-        raise _Broken(1, "the file must hold a JSON object")
+        raise BrokenFile(1, "the file must hold a JSON object")
     for key in data:  # `"Permissions"` would be another feature's key, and its rules ignored
         if key != "permissions" and key.strip().lower() == "permissions":
-            raise _Broken(_line(text, text.find(json.dumps(key))), f'{json.dumps(key)} is not "permissions"')
+            raise BrokenFile(line_of(text, text.find(json.dumps(key))), f'{json.dumps(key)} is not "permissions"')
     permissions = data.get("permissions", {})
     if not isinstance(permissions, dict):
-        raise _Broken(_line(text, text.find('"permissions"')), '"permissions" must be an object')
+        raise BrokenFile(line_of(text, text.find('"permissions"')), '"permissions" must be an object')
     found = _FileRules(path)
+    # Claude Code's other keys (hooks, env, model…) are not decode's: said once, never run.
+    found.unused = [key for key in data if key not in _USED]
+    found.unused += [f"permissions.{key}" for key in permissions if key.strip().lower() not in _USED_PERMISSIONS]
     for key in permissions:
         spelled = next((a for a in _ACTIONS if key != a.value and key.strip().lower() == a.value), None)
         if spelled is not None:
-            line = _line(text, text.find(json.dumps(key)))
+            line = line_of(text, text.find(json.dumps(key)))
             _unreadable(found, spelled, path, line, f'{json.dumps(key)} is not "{spelled}"')
     for action in _ACTIONS:
         entries = permissions.get(action.value, [])
         key_at = text.find(f'"{action.value}"')
         if not isinstance(entries, list):
-            _unreadable(found, action, path, _line(text, key_at), f'"{action}" must be a list of rules')
+            _unreadable(found, action, path, line_of(text, key_at), f'"{action}" must be a list of rules')
             continue
         cursor = max(key_at, 0)
         for entry in entries:
-            cursor = _find(text, entry, cursor)
-            line = _line(text, cursor)
+            cursor = find_entry(text, entry, cursor)
+            line = line_of(text, cursor)
             if not isinstance(entry, str):
                 what = _JSON_KINDS.get(type(entry), "a number")
                 _unreadable(found, action, path, line, f"an entry of {action} is {what}, not a rule")
@@ -344,7 +272,7 @@ def _interpret(layer: Layer, path: Path, text: str) -> _FileRules:
                 _unreadable(found, action, path, line, str(exc))
     if "defaultMode" in permissions:
         raw = permissions["defaultMode"]
-        found.mode_line = _line(text, text.find('"defaultMode"'))
+        found.mode_line = line_of(text, text.find('"defaultMode"'))
         try:
             if not isinstance(raw, str):
                 raise ValueError('"defaultMode" must be a string')
@@ -360,7 +288,7 @@ def _unreadable(found: _FileRules, action: Decision, path: Path, line: int | Non
     if action is Decision.ALLOW:
         found.problems.append(SettingsProblem(path, line, f"{message}; skipped"))
         return
-    raise _Broken(line, f"{message}; a {action} rule that cannot be read could forbid anything")
+    raise BrokenFile(line, f"{message}; a {action} rule that cannot be read could forbid anything")
 
 
 def good_copy_path(home: Path, path: Path) -> Path:
@@ -387,21 +315,6 @@ def _keep_good_copy(home: Path, path: Path, text: str) -> None:
         logger.info("could not keep a good copy of %s: %s", path, exc)
 
 
-def _find(text: str, entry: object, start: int) -> int:
-    """Where an entry of a list is written, searching from `start` (which it returns if not found)."""
-    if isinstance(entry, list | dict):
-        return start  # not spelled out again: its spelling is not unique, and could be deep
-    for spelling in (json.dumps(entry, ensure_ascii=False), json.dumps(entry)):
-        if (found := text.find(spelling, start)) >= 0:
-            return found
-    return start
-
-
-def _line(text: str, offset: int) -> int | None:
-    """The 1-based line of a character offset (None when the text was not found)."""
-    return text.count("\n", 0, offset) + 1 if offset >= 0 else None
-
-
 def add_allow_rules(project: Path, rules: list[str]) -> Path:
     """Append allow rules to the local settings file (creating it), keeping everything else in it.
 
@@ -410,9 +323,9 @@ def add_allow_rules(project: Path, rules: list[str]) -> Path:
     """
     path = settings_paths(project)[Layer.LOCAL]
     try:
-        text = _read_text(path) or ""
-        data = _parse_json(text)
-    except _Broken as broken:
+        text = read_text(path) or ""
+        data = parse_json(text)
+    except BrokenFile as broken:
         where = f"{path}:{broken.line}" if broken.line else str(path)
         raise ValueError(f"{where}: {broken.message}; not changed") from None
     if not isinstance(data, dict) or not isinstance(data.get("permissions", {}), dict):

@@ -30,8 +30,11 @@ class Mode(StrEnum):
 
     @classmethod
     def parse(cls, text: str) -> "Mode":
-        """A mode from its name, also accepting Claude Code's spellings (`acceptEdits`, `bypassPermissions`)."""
+        """A mode from its name, also accepting Claude Code's spellings (`acceptEdits`, `bypassPermissions`,
+        `manual`); Claude Code's modes decode does not have (`dontAsk`, `auto`) are a `ValueError` saying so."""
         mode = _MODE_ALIASES.get(text.strip().lower())
+        if mode is None and (meaning := _CLAUDE_ONLY.get(text.strip().lower())) is not None:
+            raise ValueError(f"permission mode {text!r} is Claude Code's ({meaning}); decode has no such mode")
         if mode is None:
             names = ", ".join(m.value for m in cls)
             raise ValueError(f"unknown permission mode {text!r} (expected one of: {names})")
@@ -53,7 +56,13 @@ _MODE_ALIASES: dict[str, Mode] = {
     "accept_edits": Mode.ACCEPT_EDITS,
     "bypass": Mode.BYPASS,
     "bypasspermissions": Mode.BYPASS,
+    "manual": Mode.DEFAULT,  # Claude Code's alias of `default`
 }
+_CLAUDE_ONLY = {
+    "dontask": "what would ask is refused",
+    "auto": "a classifier model approves calls",
+}
+"""Claude Code's modes with no decode equivalent: never guessed at (a near mode could allow more)."""
 _CYCLE = (Mode.DEFAULT, Mode.ACCEPT_EDITS, Mode.PLAN)
 
 

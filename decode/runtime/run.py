@@ -108,6 +108,12 @@ def _permission_mode(ctx: click.Context, param: click.Parameter, value: str | No
     help="What runs without asking (the rules: `decode permissions`); headless, anything that would ask is refused "
     "and the model told why. Default: settings, else default.",
 )
+@click.option(
+    "--trust-project-settings",
+    is_flag=True,
+    help="Put this project's own settings' allow rules and accept-edits mode in force for this run (without it, "
+    "only those trusted before: `decode permissions trust`).",
+)
 # [/lesson 06]
 # [lesson 11]
 @click.option(
@@ -271,7 +277,7 @@ def _build(options: dict[str, Any]) -> "Conversation":
         fail(str(exc), EXIT_USAGE)
     # [lesson 06]
     gate = conversation.gate  # once per run: broken files, ignored modes, what the repository grants itself
-    for problem in [*gate.problems, *repository_grants(gate.rules, gate.mode, gate.mode_source)]:
+    for problem in [*gate.problems, *repository_grants(gate.settings)]:
         progress(f"decode: {problem.level}: {problem}")
     # [/lesson 06]
     if conversation.resumed_mode and conversation.gate.mode is not Mode.DEFAULT:  # [lesson 08]

@@ -182,13 +182,15 @@ class Approvals:
 def start_permissions(repl: Repl) -> None:
     """After the warm-up: report broken settings files and show the mode the conversation starts in."""
     from decode.permissions.settings_files import repository_grants
+    from decode.tui.settings_trust import ask_settings_trust
 
     gate = _gate(repl)
     if gate is None:
         return
-    for problem in [*gate.problems, *repository_grants(gate.rules, gate.mode, gate.mode_source)]:  # once
+    for problem in [*gate.problems, *repository_grants(gate.settings)]:  # once
         repl.renderer.notice(f"permissions: {problem}", "warning" if problem.level == "warning" else "info")
     repl.status.permission_mode = gate.mode.value
+    ask_settings_trust(repl, gate)  # the repository's grants wait for a yes
 
 
 def cycle_mode(repl: Repl) -> None:

@@ -19,7 +19,14 @@ if TYPE_CHECKING:
 
 def add_permission_commands(registry: CommandRegistry) -> CommandRegistry:
     """Add `/permissions` to `registry` (and return it)."""
-    registry.add(SlashCommand("permissions", "Show the permission mode and the rules in force", _permissions))
+    registry.add(
+        SlashCommand(
+            "permissions",
+            "Show the permission mode and the rules in force (/permissions trust: the repository's settings)",
+            _permissions,
+            suggest=lambda repl: ["trust"],
+        )
+    )
     return registry
 
 
@@ -28,10 +35,15 @@ async def _permissions(repl: Repl, argument: str) -> None:
     if repl.conversation is None:
         repl.renderer.error(f"no permission rules yet: the agent has not started ({repl.unavailable or 'loading'})")
         return
-    from decode.permissions.command import describe_rules
+    from decode.permissions.command import describe_rules, describe_settings
 
     gate = repl.conversation.gate
+    if argument.strip() == "trust":
+        from decode.tui.settings_trust import trust_settings
+
+        trust_settings(repl, gate)
+        return
     where = "Shift+Tab switches"
-    lines = describe_rules(gate, where)
+    lines = [*describe_rules(gate, where), *describe_settings(gate)]
     lines.append("what one call gets: decode permissions check TOOL ARGUMENT")
     repl.renderer.info(Text("\n".join(lines)))

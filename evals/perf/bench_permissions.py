@@ -114,14 +114,19 @@ def benchmarks(ctx: Context) -> Iterator[Figure]:
     from decode.permissions.types import Mode
 
     secret_files = corpus["settings"]["secret_files"]
-    first_gate = PermissionGate.from_settings(places["workspace"], secret_files=secret_files)
+    first_gate = PermissionGate.from_settings(places["workspace"], secret_files=secret_files, trust_project=True)
     asyncio.run(first_gate.check("bash", {"command": "git status && ls"}, bash_traits))
     first = time.perf_counter() - started
 
     gates = {
-        mode: PermissionGate.from_settings(places["workspace"], mode=mode, secret_files=secret_files) for mode in Mode
+        mode: PermissionGate.from_settings(
+            places["workspace"], mode=mode, secret_files=secret_files, trust_project=True
+        )
+        for mode in Mode
     }
-    load = _per_call(lambda: PermissionGate.from_settings(places["workspace"], secret_files=secret_files), 20)
+    load = _per_call(
+        lambda: PermissionGate.from_settings(places["workspace"], secret_files=secret_files, trust_project=True), 20
+    )
     rules = len(first_gate.rules)
 
     async def time_cases() -> list[tuple[float, str]]:

@@ -9,7 +9,8 @@
 # 2. **Rules** written like Claude Code's: `Bash(git diff:*)`, `Read(src/**)`, `Edit(docs/**)`…
 # 3. **Reading bash for real** with tree-sitter-bash: `git status && rm -rf build` is two commands.
 # 4. **Paths compared resolved**: `src/../.env` and a symlink to `.env` are `.env`.
-# 5. **Three settings files**, merged; a broken one is reported, and its denies never vanish.
+# 5. **Six settings files** (Claude Code's too), merged; what the project's grant waits for trust; a
+#    broken one is reported, and its denies never vanish.
 # 6. **The gate**, in a fixed order; then **modes** (`default`, `accept-edits`, `plan`, `bypass`)
 #    and **"always"** (the narrowest rule that covers a request, saved to the local settings file).
 # 7. **In the agent**: the gate as a pydantic-ai capability, asked before every tool call.
@@ -253,12 +254,14 @@ for spelling in [".env", "src/../.env", str(project / ".env"), "docs/env-link"]:
     print(f"{shown(spelling):24} -> {shown(resolve(spelling, str(project), str(Path.home())))}")
 
 # %% [markdown]
-# ## 5. Three settings files
+# ## 5. Six settings files
 #
-# Rules live in JSON files of the same shape as Claude Code's. Lowest priority first: the user's
-# `~/.decode/settings.json`, the project's `.decode/settings.json` (shared with the team) and the
-# local `.decode/settings.local.json` (git-ignored; "always" answers go there). A later file wins a
-# conflict, but a deny anywhere stands (ADR-0023).
+# Rules live in JSON files of Claude Code's shape, and Claude Code's own files are read too. Lowest
+# priority first: the user's `~/.claude/settings.json` and `~/.decode/settings.json`, the project's
+# `.claude/settings.json` and `.decode/settings.json` (shared with the team), the local
+# `.claude/settings.local.json` and `.decode/settings.local.json` (git-ignored; "always" answers go
+# there). A deny anywhere stands, then an ask anywhere, then an allow; the later file's
+# `defaultMode` wins (ADR-0023, ADR-0081).
 
 # %%
 write(Path.home() / ".decode" / "settings.json", '{"permissions": {"deny": ["Bash(curl:*)", "Read(~/.ssh/**)"]}}')
@@ -277,6 +280,23 @@ from decode.permissions.settings_files import load_permission_settings
 loaded = load_permission_settings(project)
 for rule in loaded.rules:
     print(f"{rule.action:5} {rule.text:20} {shown(rule.source)} ({rule.source.layer})")
+print("waiting for trust:", [rule.text for rule in loaded.grants.rules])
+
+# %% [markdown]
+# The project's allow rules are missing: the project's files come with `git clone`, so what they
+# *grant* waits for the user's yes (Project Trust, as for `.mcp.json`); what they deny or ask holds
+# at once. The REPL asks; `decode permissions trust` says yes from a shell. The yes is kept in the
+# user's home for a hash of the grants: a changed grant asks again.
+
+# %%
+show("decode.permissions.project_trust", "is_trusted")
+
+# %%
+from decode.permissions.project_trust import trust
+
+trust(project, loaded.grants)
+trusted = load_permission_settings(project)
+print([rule.text for rule in trusted.rules if rule.action == "allow"])
 
 # %% [markdown]
 # A broken file does not stop decode, and it does not open anything either: the problem is reported

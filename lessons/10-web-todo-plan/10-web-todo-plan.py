@@ -215,7 +215,7 @@ await fetch_once(Mode.BYPASS)
 # host, the same call gets the page, as Markdown, headed by what the model asked:
 
 # %%
-settings_file = web_home / ".decode" / "settings.json"
+settings_file = web_home / ".decode" / "settings.local.json"
 settings_file.parent.mkdir(exist_ok=True)
 settings_file.write_text(json.dumps({"permissions": {"allow": ["WebFetch(domain:127.0.0.1)"]}}))
 await fetch_once(Mode.DEFAULT)

@@ -284,7 +284,7 @@ from decode.entities.events import ToolCallFinished
 
 (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"notes": entries["notes"]}}))
 trust(project, load_mcp_config(project, {}).project_servers())
-(project / ".decode" / "settings.json").write_text(json.dumps({"permissions": {"allow": ["mcp__notes"]}}))
+(project / ".decode" / "settings.local.json").write_text(json.dumps({"permissions": {"allow": ["mcp__notes"]}}))
 
 conversation = build_loop(LoopOptions(project, Settings(_env_file=None), model=f"script:{LESSON / 'notes.json'}"))
 async for event in conversation.loop.run_turn("Remember where the login bug is."):

@@ -165,4 +165,4 @@ async def screen(host: str, port: int, *, allowed: bool, resolve: Resolver = res
 def _advice(name: str, literal: Address | None) -> str:
     if literal is not None and literal.version == 6:  # rules name hosts and IPv4 addresses only
         return "a rule allows the host by name (an IPv6 address cannot be allowed: use a name or 127.0.0.1)"
-    return f"a rule allows the host (WebFetch(domain:{name}) in .decode/settings.json)"
+    return f"a rule allows the host (WebFetch(domain:{name}) in .decode/settings.local.json)"

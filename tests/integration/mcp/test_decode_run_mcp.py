@@ -38,7 +38,7 @@ def configure(project: Path, servers: dict, rules: dict | None = None) -> None:
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
     if rules is not None:
         (project / ".decode").mkdir(exist_ok=True)
-        (project / ".decode" / "settings.json").write_text(json.dumps({"permissions": rules}))
+        (project / ".decode" / "settings.local.json").write_text(json.dumps({"permissions": rules}))
 
 
 def time_server() -> dict:

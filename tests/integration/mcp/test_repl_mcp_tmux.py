@@ -32,7 +32,7 @@ def test_project_servers_are_trusted_once_and_their_tools_used(terminal: Termina
     entry = {"command": sys.executable, "args": [str(SERVERS / "marker_server.py"), str(marker)]}
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"marker": entry}}))
     (project / ".decode").mkdir()
-    (project / ".decode" / "settings.json").write_text(json.dumps({"permissions": {"allow": ["mcp__marker"]}}))
+    (project / ".decode" / "settings.local.json").write_text(json.dumps({"permissions": {"allow": ["mcp__marker"]}}))
     turns = project.parent / "turns.json"
     turns.write_text(json.dumps([{"tool_calls": [{"name": "mcp__marker__ping", "args": {}}]}, {"text": "Pinged."}]))
     command = f"{decode} --model script:{turns}; echo decode-exited-$?; sleep 60"

@@ -17,7 +17,7 @@ def session_text(project: Path) -> str:
 
 @pytest.fixture
 def settings(project: Path) -> Path:
-    path = project / ".decode" / "settings.json"
+    path = project / ".decode" / "settings.local.json"
     path.parent.mkdir()
     path.write_text(json.dumps({"permissions": {"allow": ["Bash(touch allowed.txt)"], "deny": ["Bash(rm:*)"]}}))
     (project / "build").mkdir()
@@ -73,6 +73,7 @@ def test_the_settings_default_mode_applies_and_reads_run_freely(project: Path) -
             {"name": "read", "args": {"path": "README.md"}},
             {"name": "edit", "args": {"path": "README.md", "old_string": "hi", "new_string": "hello"}},
         ],
+        "--trust-project-settings",  # the repository's own mode: in force once trusted
     )
     assert done.returncode == 0, done.stderr
     assert (project / "README.md").read_text() == "hello\n"

@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,16 +15,20 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
-def layered(project: Path, write: WriteText) -> dict[str, Path]:
-    """A user, a project and a local settings file, each with a rule."""
-    return {
+def layered(project: Path, write: WriteText, trust_settings: Callable[[Path], Path]) -> dict[str, Path]:
+    """A user, a project (trusted) and a local settings file, each with a rule."""
+    files = {
         "user": write(Path.home() / ".decode" / "settings.json", '{"permissions": {"deny": ["Bash(rm:*)"]}}'),
         "project": write(
             project / ".decode" / "settings.json",
             '{"permissions": {\n  "allow": ["Bash(git status)", "Read(src/**)"],\n  "defaultMode": "default"\n}}',
         ),
-        "local": write(project / ".decode" / "settings.local.json", '{"permissions": {"ask": ["Bash(git push:*)"]}}'),
     }
+    trust_settings(project)  # before the local file exists: no good copy of it is kept yet
+    files["local"] = write(
+        project / ".decode" / "settings.local.json", '{"permissions": {"ask": ["Bash(git push:*)"]}}'
+    )
+    return files
 
 
 def test_the_issue_example_is_denied_by_the_user_rule(

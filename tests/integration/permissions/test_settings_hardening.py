@@ -1,6 +1,7 @@
 """Settings files a repository or a slip of the keyboard got wrong, through the real `decode run`.
 
-A committed `.decode/settings.json` cannot switch on bypass; what it allows is reported once; a
+A committed `.decode/settings.json` cannot switch on bypass; what it allows waits for trust and is
+reported once; a
 BOM is fine; a broken file keeps its denies (its last good copy, or every tool refused); deep or
 odd input is one clear line, never a traceback (ADR-0042).
 """
@@ -48,7 +49,7 @@ def test_a_committed_bypass_mode_is_ignored_and_bash_is_refused(project: Path, s
     assert not (project / "pwned.txt").exists()
     assert settings_lines(done.stderr) == [
         f'decode: warning: {settings}:1: "defaultMode": {spelling!r} is ignored: bypass is chosen only with '
-        "--permission-mode bypass or in ~/.decode/settings.json"
+        "--permission-mode bypass or in the user's settings (~/.decode/settings.json, ~/.claude/settings.json)"
     ]
     assert "Permission needed (touch pwned.txt: no rule allows it in default mode)" in done.stderr
 
@@ -75,7 +76,7 @@ def test_bypass_from_the_user_file_or_the_command_line_still_works(project: Path
     assert (project / "by-option.txt").exists()
 
 
-def test_the_repositorys_allow_rules_work_and_are_reported_once(project: Path) -> None:
+def test_the_repositorys_allow_rules_wait_for_trust_and_are_reported_once(project: Path) -> None:
     settings = commit(
         project,
         '{"permissions": {\n  "allow": ["Bash(touch allowed.txt)"],\n  "defaultMode": "acceptEdits"\n}}',
@@ -83,10 +84,19 @@ def test_the_repositorys_allow_rules_work_and_are_reported_once(project: Path) -
     write = {"name": "write", "args": {"path": "notes.md", "content": "hi\n"}}
     done = decode_run(project, [bash("touch allowed.txt"), write])
     assert done.returncode == 0, done.stderr
+    assert not (project / "allowed.txt").exists()
+    assert not (project / "notes.md").exists()
+    assert settings_lines(done.stderr) == [
+        f"decode: notice: {settings}:2: this repository's settings would let these run without asking, not in "
+        "force until you trust them (decode permissions trust, or --trust-project-settings for one run): "
+        "Bash(touch allowed.txt), defaultMode accept-edits"
+    ]
+    done = decode_run(project, [bash("touch allowed.txt"), write], "--trust-project-settings")
+    assert done.returncode == 0, done.stderr
     assert (project / "allowed.txt").exists()
     assert (project / "notes.md").read_text() == "hi\n"
     assert settings_lines(done.stderr) == [
-        f"decode: notice: {settings}:2: this repository's settings let these run without asking: "
+        f"decode: notice: {settings}:2: this repository's settings (trusted) let these run without asking: "
         "Bash(touch allowed.txt), defaultMode accept-edits"
     ]
 
@@ -133,7 +143,7 @@ def test_a_broken_file_falls_back_to_its_last_good_copy(project: Path) -> None:
     settings = commit(project, {"permissions": {"deny": ["Bash(rm:*)"], "allow": ["Bash(touch ok.txt)"]}})
     assert settings_lines(decode_run(project, []).stderr)  # the notice; the good copy is kept now
     settings.write_text('{"permissions": {"deny": ["Bash(rm:*)"], "allow": ["Bash(touch ok.txt)"]')
-    done = decode_run(project, [bash("rm -rf build"), bash("touch ok.txt")])
+    done = decode_run(project, [bash("rm -rf build"), bash("touch ok.txt")], "--trust-project-settings")
     assert done.returncode == 0, done.stderr
     assert (project / "build").is_dir()
     assert (project / "ok.txt").exists()
@@ -206,6 +216,8 @@ def test_the_repl_reports_each_settings_problem_once(terminal: Terminal, project
     turns.write_text(json.dumps([{"tool_calls": [bash("touch ok.txt")]}, {"text": "Finished."}]))
     terminal.start(f"{decode} --model script:{turns}; echo decode-exited-$?; sleep 60", project, size=(200, 40))
     terminal.wait_for(lambda screen: "withoutasking" in re.sub(r"\s", "", screen), "the notice")
+    # The Project Trust question: answered by typing a prompt, which goes to the agent (nothing trusted).
+    terminal.wait_for(lambda screen: "Trustthem?" in re.sub(r"\s", "", screen), "the trust question")
     terminal.submit("make a file")
     screen = re.sub(r"\s", "", terminal.wait_for_text("Finished."))  # the REPL wraps long notices
 
@@ -213,7 +225,7 @@ def test_the_repl_reports_each_settings_problem_once(terminal: Terminal, project
         return screen.count(re.sub(r"\s", "", text))
 
     assert count("\"defaultMode\": 'bypassPermissions' is ignored") == 1
-    assert count("this repository's settings let these run without asking: Bash(touch ok.txt)") == 1
+    assert count("this repository's settings would let these run without asking, not in force") == 1
     assert count("settings.local.json:1: not valid JSON") == 1
     # The denial is the tool's error, not a settings notice: its line starts it, the body shows it whole.
     assert count("Permission denied: touch ok.txt: denied by Bash (refused:") >= 1

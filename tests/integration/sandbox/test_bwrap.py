@@ -378,7 +378,7 @@ def test_decode_run_in_bwrap_end_to_end(project: Path, tmp_path: Path, http_serv
     fetch = FETCH.format(python=sys.executable, url=http_server)
     rules = {"allow": ["Bash(env)", "Bash(touch made.txt)", f"Bash({sys.executable} -c:*)"]}
     rules["allow"].append(f"Network({sys.executable} -c:*)")
-    (project / ".decode" / "settings.json").write_text(json.dumps({"permissions": rules}))
+    (project / ".decode" / "settings.local.json").write_text(json.dumps({"permissions": rules}))
     calls = [
         {"name": "bash", "args": {"command": "env"}},
         {"name": "bash", "args": {"command": "touch made.txt"}},

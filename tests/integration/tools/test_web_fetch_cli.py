@@ -31,7 +31,7 @@ def web() -> Iterator[WebServer]:
 
 
 def allow(project: Path, *rules: str) -> None:
-    path = project / ".decode" / "settings.json"
+    path = project / ".decode" / "settings.local.json"
     path.parent.mkdir(exist_ok=True)
     path.write_text(json.dumps({"permissions": {"allow": list(rules)}}), encoding="utf-8")
 
@@ -110,7 +110,7 @@ def test_a_redirect_from_an_allowed_host_to_a_private_one_is_refused(project: Pa
 
 def test_a_redirect_to_a_host_a_rule_denies_is_refused_even_in_bypass(project: Path, web: WebServer) -> None:
     # The gate judges the URL the model gave; the hop to a denied host is judged by the tool.
-    path = project / ".decode" / "settings.json"
+    path = project / ".decode" / "settings.local.json"
     path.parent.mkdir(exist_ok=True)
     rules = {
         "allow": ["WebFetch(domain:127.0.0.1)", "WebFetch(domain:localhost)"],
@@ -163,7 +163,7 @@ def test_permissions_check_explains_the_ssrf_refusal(project: Path, web: WebServ
     assert done.stdout == (
         "deny\n  rule:   none (the SSRF Guard decides, in every mode)\n"
         "  why:    SSRF Guard: 127.0.0.1 is a loopback address: web_fetch reaches only public addresses "
-        "unless a rule allows the host (WebFetch(domain:127.0.0.1) in .decode/settings.json)\n"
+        "unless a rule allows the host (WebFetch(domain:127.0.0.1) in .decode/settings.local.json)\n"
     )
     allow(project, "WebFetch(domain:127.0.0.1)")
     done = decode(project, "permissions", "check", "web_fetch", web.url("/"))

@@ -1,6 +1,7 @@
 """The composition root: `build_loop()` wires session, model, executor, gate and tools; `switch_model()`."""
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -64,9 +65,12 @@ def test_a_new_session_runs_the_given_model_in_the_default_mode(home: Path, sett
     assert (conversation.loop.deps.workspace, conversation.loop.deps.harness_home) == (home, home)
 
 
-def test_the_settings_files_default_mode_is_the_gates_mode(home: Path, settings: Settings, script) -> None:
+def test_the_settings_files_default_mode_is_the_gates_mode(
+    home: Path, settings: Settings, script, trust_settings: Callable[[Path], Path]
+) -> None:
     (home / ".decode").mkdir()
     (home / ".decode" / "settings.json").write_text('{"permissions": {"defaultMode": "accept-edits"}}')
+    trust_settings(home)
 
     conversation = build_loop(LoopOptions(home, settings, model=script([{"text": "hi"}])))
 

@@ -55,7 +55,9 @@ def project_with(tmp_path: Path, servers: dict[str, Any], rules: dict[str, list[
     }
     (tmp_path / "home" / ".decode").mkdir(parents=True, exist_ok=True)
     (tmp_path / "home" / ".decode" / "mcp.json").write_text(json.dumps({"mcpServers": entries}))
-    (home / ".decode" / "settings.json").write_text(json.dumps({"permissions": rules or {"allow": ["mcp__echo"]}}))
+    (home / ".decode" / "settings.local.json").write_text(
+        json.dumps({"permissions": rules or {"allow": ["mcp__echo"]}})
+    )
     return home
 
 

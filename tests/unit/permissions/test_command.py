@@ -1,6 +1,7 @@
 """`decode permissions` and `decode permissions check`, through click's runner in-process."""
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,10 +18,11 @@ SETTINGS = """{"permissions": {
 
 
 @pytest.fixture
-def settings(project: Path) -> Path:
+def settings(project: Path, trust_settings: Callable[[Path], Path]) -> Path:
     path = project / ".decode" / "settings.json"
     path.parent.mkdir()
     path.write_text(SETTINGS, encoding="utf-8")
+    trust_settings(project)
     return path
 
 
@@ -34,7 +36,8 @@ def test_the_listing_shows_each_rule_with_its_file_deny_first(settings: Path) ->
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == "mode: default (built-in)"
-    assert [line.split()[0] for line in lines[1:]] == ["deny", "ask", "allow"]
+    assert [line.split()[0] for line in lines[1:4]] == ["deny", "ask", "allow"]
+    assert lines[4:] == ["files read, lowest priority first:", f"  {settings} (project, from the repository)"]
     assert lines[1].split() == ["deny", "Bash(rm:*)", f"{settings}:3", "(project)"]
 
 
@@ -127,7 +130,7 @@ def test_check_of_a_fetch_explains_the_ssrf_guards_refusal(project: Path, url: s
 
 
 def test_a_rule_naming_a_private_host_lets_the_fetch_through(project: Path) -> None:
-    path = project / ".decode" / "settings.json"
+    path = project / ".decode" / "settings.local.json"
     path.parent.mkdir()
     path.write_text('{"permissions": {"allow": ["WebFetch(domain:127.0.0.1)"]}}', encoding="utf-8")
     code, out, _ = invoke("check", "WebFetch", "http://127.0.0.1:8000/")

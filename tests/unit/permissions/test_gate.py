@@ -83,6 +83,7 @@ def corpus_places(project: Path) -> dict[str, Path]:
 
 def _case_id(case: dict) -> str:
     rules = ":no-rules" if case.get("rules") == "none" else ""
+    rules += {False: ":untrusted", True: ":trusted", None: ""}[case.get("project_trusted")]
     return f"{case['tool']}:{case['arg']}:{case.get('mode', 'default')}{rules}".replace("\n", "\\n")
 
 
@@ -92,7 +93,11 @@ async def test_bypass_corpus(case: dict, corpus_places: dict[str, Path]) -> None
     if case.get("rules") == "none":  # the built-in read-only list alone: no settings file at all
         (corpus_places["home"] / ".decode" / "settings.json").unlink()
         (corpus_places["workspace"] / ".decode" / "settings.json").unlink()
-    gate = PermissionGate.from_settings(corpus_places["workspace"], mode=mode, secret_files=SECRET_FILES)
+    # The corpus's project is trusted (`decode permissions trust`) unless a case says it is not.
+    trusted = case.get("project_trusted", True)
+    gate = PermissionGate.from_settings(
+        corpus_places["workspace"], mode=mode, secret_files=SECRET_FILES, trust_project=trusted
+    )
     assert gate.problems == []
     gate.network_isolated = case.get("sandbox", False)  # lesson 14: a sandbox without network
     traits = corpus_traits(case["tool"])
@@ -126,6 +131,7 @@ CLASSES = {
     "still-allowed": 15,
     "read-only": 120,
     "network": 15,
+    "project-trust": 5,
 }
 
 
@@ -144,6 +150,7 @@ def test_the_corpus_is_large_enough_and_covers_every_decision_and_class() -> Non
             case.get("rules"),
             case.get("network"),
             case.get("sandbox"),
+            case.get("project_trusted"),
         )
         for case in cases
     }

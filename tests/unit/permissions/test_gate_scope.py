@@ -18,7 +18,7 @@ def gate(tmp_path: Path) -> PermissionGate:
     (home / ".decode" / "settings.json").write_text('{"permissions": {"allow": ["Bash(make:*)"]}}')
     clone = home / ".decode" / "workspaces" / "s1"
     (clone / ".git").mkdir(parents=True)
-    return PermissionGate.from_settings(home, mode=Mode.ACCEPT_EDITS, secret_files=(), scope=clone)
+    return PermissionGate.from_settings(home, mode=Mode.ACCEPT_EDITS, secret_files=(), scope=clone, trust_project=True)
 
 
 async def decision(gate: PermissionGate, path: str) -> str:

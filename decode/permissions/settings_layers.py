@@ -1,0 +1,76 @@
+"""The six settings files decode reads, lowest priority first, and whose each one is.
+
+    ~/.claude/settings.json          user     Claude Code's, for every project
+    ~/.decode/settings.json          user     decode's
+    .claude/settings.json            project  Claude Code's, shared with the team (the repository's)
+    .decode/settings.json            project  decode's
+    .claude/settings.local.json      local    Claude Code's, the user's own in this project
+    .decode/settings.local.json      local    decode's ("always" answers are written here)
+
+The more specific scope wins (local over project over user), as in Claude Code; within one scope
+decode's file wins over Claude Code's. A file the repository brings (`shared`) speaks for whoever
+wrote the repository, not for the user: its allow rules and `defaultMode` wait for Project Trust.
+That is the project scope's files and a `*.local.json` that git tracks (it came with a clone).
+"""
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from decode.config.harness_home import HARNESS_DIR
+from decode.permissions.types import Layer
+
+CLAUDE_DIR = Path(".claude")
+_SCOPES = ((Layer.USER, "settings.json"), (Layer.PROJECT, "settings.json"), (Layer.LOCAL, "settings.local.json"))
+# Nothing a repository configures runs: no fsmonitor program, no hooks (ls-files runs none), no pager.
+_SAFE_GIT = ("git", "--no-pager", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false")
+
+
+@dataclass(frozen=True)
+class SettingsFile:
+    """One settings file: its layer, its path, and whether the repository brought it."""
+
+    layer: Layer
+    path: Path
+    shared: bool = False
+    """The repository's: its allow rules and mode are in force only once the project is trusted."""
+
+
+def settings_files(project: Path, home: Path | None = None) -> list[SettingsFile]:
+    """The settings files to read, lowest priority first (those that do not exist included)."""
+    home = home if home is not None else Path.home()
+    found: list[SettingsFile] = []
+    for layer, name in _SCOPES:
+        base = home if layer is Layer.USER else project
+        for folder in (CLAUDE_DIR, HARNESS_DIR):
+            path = base / folder / name
+            if layer is not Layer.USER and _same_file(path, home / folder / "settings.json"):
+                continue  # started in the home directory: that file is the user's, read once
+            shared = layer is Layer.PROJECT or (layer is Layer.LOCAL and path.is_file() and is_tracked(path))
+            found.append(SettingsFile(layer, path, shared))
+    return found
+
+
+def _same_file(path: Path, other: Path) -> bool:
+    return os.path.realpath(path) == os.path.realpath(other)
+
+
+def is_tracked(path: Path) -> bool:
+    """Does git track `path` (it came with the repository)? False outside a repository or without git.
+
+    Asks `git ls-files --error-unmatch`, which reads the index: it runs no hook, and the options
+    keep a repository's fsmonitor program and pager from running.
+    """
+    try:
+        done = subprocess.run(
+            [*_SAFE_GIT, "ls-files", "--error-unmatch", "--", path.name],
+            cwd=path.parent,
+            capture_output=True,
+            timeout=10,
+            check=False,
+            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"},
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0

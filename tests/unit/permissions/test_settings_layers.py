@@ -1,0 +1,79 @@
+"""The six settings files, in order; a `*.local.json` git tracks is the repository's (real git)."""
+
+import subprocess
+from pathlib import Path
+
+from decode.permissions.settings_layers import is_tracked, settings_files
+from decode.permissions.types import Layer
+
+GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+
+
+def git(project: Path, *args: str) -> None:
+    subprocess.run([*GIT, *args], cwd=project, check=True, capture_output=True)
+
+
+def test_six_files_lowest_priority_first_decodes_after_claudes_in_each_scope(project: Path) -> None:
+    home = Path.home()
+    found = [(file.layer, file.path, file.shared) for file in settings_files(project)]
+    assert found == [
+        (Layer.USER, home / ".claude" / "settings.json", False),
+        (Layer.USER, home / ".decode" / "settings.json", False),
+        (Layer.PROJECT, project / ".claude" / "settings.json", True),
+        (Layer.PROJECT, project / ".decode" / "settings.json", True),
+        (Layer.LOCAL, project / ".claude" / "settings.local.json", False),
+        (Layer.LOCAL, project / ".decode" / "settings.local.json", False),
+    ]
+
+
+def test_started_in_the_home_directory_its_files_are_read_once_as_the_users(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    assert [(file.layer, file.path.parent.name) for file in settings_files(home, home)] == [
+        (Layer.USER, ".claude"),
+        (Layer.USER, ".decode"),
+        (Layer.LOCAL, ".claude"),
+        (Layer.LOCAL, ".decode"),
+    ]
+
+
+def test_a_local_file_git_tracks_is_the_repositorys(project: Path) -> None:
+    for folder in (".claude", ".decode"):
+        (project / folder).mkdir()
+        (project / folder / "settings.local.json").write_text("{}")
+    git(project, "init", "-q")
+    git(project, "add", "-f", ".claude/settings.local.json")
+    git(project, "commit", "-q", "-m", "planted")
+    shared = {file.path.parent.name: file.shared for file in settings_files(project) if file.layer is Layer.LOCAL}
+    assert shared == {".claude": True, ".decode": False}  # the untracked one stays the user's
+
+
+def test_a_staged_local_file_counts_as_tracked(project: Path) -> None:
+    (project / ".decode").mkdir()
+    local = project / ".decode" / "settings.local.json"
+    local.write_text("{}")
+    git(project, "init", "-q")
+    assert not is_tracked(local)
+    git(project, "add", "-f", ".decode/settings.local.json")
+    assert is_tracked(local)
+
+
+def test_outside_a_repository_nothing_is_tracked(project: Path) -> None:
+    (project / ".decode").mkdir()
+    (project / ".decode" / "settings.local.json").write_text("{}")
+    assert not is_tracked(project / ".decode" / "settings.local.json")
+
+
+def test_asking_git_runs_no_program_the_repository_configures(project: Path) -> None:
+    (project / ".decode").mkdir()
+    local = project / ".decode" / "settings.local.json"
+    local.write_text("{}")
+    git(project, "init", "-q")
+    git(project, "add", "-f", ".decode/settings.local.json")
+    marker = project.parent / "ran"
+    planted = project / "planted.sh"
+    planted.write_text(f"#!/bin/sh\ntouch {marker}\n")
+    planted.chmod(0o755)
+    for key in ("core.fsmonitor", "core.pager", "core.hooksPath"):
+        git(project, "config", key, str(planted))
+    assert is_tracked(local)
+    assert not marker.exists()
