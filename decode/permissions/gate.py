@@ -29,6 +29,7 @@ from typing import Any
 from decode.config.harness_home import HARNESS_DIR
 from decode.entities.tools import UNDECLARED, ToolKind, ToolTraits
 from decode.permissions import paths
+from decode.permissions.command_patterns import command_pattern
 from decode.permissions.commands import Check, CommandAnalysis, analyse_command
 from decode.permissions.prefixes import command_prefix
 from decode.permissions.readonly import ReadOnly, judge
@@ -38,7 +39,6 @@ from decode.permissions.rules import (
     REDIRECT_READ_RULES,
     REDIRECT_WRITE_RULES,
     command_matches,
-    command_pattern,
     dns_name,
     domain_matches,
     is_rule_host,
@@ -528,7 +528,7 @@ class PermissionGate:
             return False
         forms = [form for p in parts if p.check is not None for form in p.check.allow_forms]
         return any(
-            part.named in command_pattern(rule.specifier)[0] and any(command_matches(rule.specifier, f) for f in forms)
+            part.named in command_pattern(rule.specifier).words and any(command_matches(rule.specifier, f) for f in forms)
             for rule in self._governing_rules(Decision.ALLOW, ("Bash",))
             if rule.specifier is not None and rule.specifier != "*"
         )
