@@ -99,10 +99,10 @@ def command_pattern(specifier: str) -> CommandPattern:
         shape.extend([_SEP] if index else [])
         shape.extend(word)
     shapes = (tuple(shape), (*shape, _SEP, _STAR)) if optional else (tuple(shape),)
-    regex = "".join(".*" if t is _STAR else re.escape(t) for t in shape)  # ty: ignore[invalid-argument-type]
+    regex = "".join(re.escape(t) if isinstance(t, str) else ".*" for t in shape)
     if optional:
         regex += f"(?:{_SEP}.*)?"
-    literal = tuple("".join(w) for w in words if _STAR not in w)  # ty: ignore[no-matching-overload]
+    literal = tuple("".join(t for t in w if isinstance(t, str)) for w in words if _STAR not in w)
     return CommandPattern(literal, re.compile(regex, re.DOTALL), shapes, bool(stars) or optional)
 
 
@@ -193,6 +193,6 @@ def _overlap(left: Sequence[Token], right: Sequence[Token]) -> bool:
             todo += [(i + 1, j)] + ([(i, j + 1)] if b is not None else [])
         elif b is _STAR:
             todo += [(i, j + 1)] + ([(i + 1, j)] if a is not None else [])
-        elif a is not None and b is not None and (a == b or (a is _ONE) != (b is _ONE) and _SEP not in (a, b)):
+        elif a is not None and b is not None and (a == b or ((a is _ONE) != (b is _ONE) and _SEP not in (a, b))):
             todo.append((i + 1, j + 1))
     return False

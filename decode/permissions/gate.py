@@ -528,7 +528,8 @@ class PermissionGate:
             return False
         forms = [form for p in parts if p.check is not None for form in p.check.allow_forms]
         return any(
-            part.named in command_pattern(rule.specifier).words and any(command_matches(rule.specifier, f) for f in forms)
+            part.named in command_pattern(rule.specifier).words
+            and any(command_matches(rule.specifier, f) for f in forms)
             for rule in self._governing_rules(Decision.ALLOW, ("Bash",))
             if rule.specifier is not None and rule.specifier != "*"
         )
@@ -557,7 +558,7 @@ class PermissionGate:
         if part.url is not None:
             return domain_matches(rule.specifier, part.url)
         if part.subject is not None:  # [lesson 12]
-            return rule.specifier in ("*", part.subject.strip())  # [lesson 12]
+            return rule.specifier.lower() in ("*", part.subject.strip().lower())  # [lesson 12]
         return False
 
     def _mode_allows(self, part: _Part, kind: ToolKind) -> bool:

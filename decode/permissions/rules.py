@@ -50,7 +50,7 @@ NETWORK_RULE = "Network"
 # [lesson 12]
 SUBAGENT_RULES = ("Agent", "Task")
 """The `agent` tool's rule names (Claude Code's `Task`): bare, every subagent; `Agent(explore)`, one agent."""
-_AGENT_NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*|\*")
+_AGENT_NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*|\*", re.IGNORECASE)  # Claude Code writes `Agent(Explore)`
 _CANONICAL = {name.lower(): name for name in (*RULE_NAMES, *SUBAGENT_RULES)}
 # [before lesson 12]
 # _CANONICAL = {name.lower(): name for name in RULE_NAMES}
@@ -62,7 +62,7 @@ _HOST = re.compile(r"(\*\.)?[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?", re.IGNORECASE)  
 
 MCP_PREFIX = "mcp__"
 # Claude Code's tools decode has no counterpart a rule could govern, and where to look instead.
-FOREIGN_TOOLS = {
+FOREIGN_TOOLS: dict[str, tuple[str, str]] = {
     name.lower(): (name, why)
     for why, names in {
         "decode has no such tool": "WebSearch Artifact Monitor PowerShell CronCreate CronDelete CronList "
