@@ -36,7 +36,7 @@ class CommandPattern:
     words: tuple[str, ...]  # the words of the rule without a wildcard (`Bash(cat .env)`: cat, .env)
     regex: re.Pattern[str]
     shapes: tuple[tuple[Token, ...], ...]  # the same as token lists, one per way the rule can match
-    has_wildcard: bool
+    inner_wildcard: bool  # a `*` other than a trailing ` *` or `:*`
 
 
 class PatternError(ValueError):
@@ -103,7 +103,8 @@ def command_pattern(specifier: str) -> CommandPattern:
     if optional:
         regex += f"(?:{_SEP}.*)?"
     literal = tuple("".join(t for t in w if isinstance(t, str)) for w in words if _STAR not in w)
-    return CommandPattern(literal, re.compile(regex, re.DOTALL), shapes, bool(stars) or optional)
+    inner = stars > (1 if optional and not legacy else 0)
+    return CommandPattern(literal, re.compile(regex, re.DOTALL), shapes, inner)
 
 
 def pattern_matches(pattern: CommandPattern, words: Sequence[str | None], *, broad: bool = False) -> bool | None:
@@ -117,8 +118,13 @@ def pattern_matches(pattern: CommandPattern, words: Sequence[str | None], *, bro
         return pattern.regex.fullmatch(_SEP.join(words)) is not None  # ty: ignore[no-matching-overload]
     command = _tokens(words, globs)
     possible = any(_overlap(shape, command) for shape in pattern.shapes)
-    if None not in words or not possible:
-        return possible
+    if None not in words:
+        # A glob that could be a word the rule spells is that word (`r? x`: `rm x`); one a `*` of
+        # the rule could meet (`cat */*` for `*appsettings*`) might be: cannot tell.
+        literal = pattern.regex.fullmatch(_SEP.join(words)) is not None  # ty: ignore[no-matching-overload]
+        return True if literal or (possible and not pattern.inner_wildcard) else None if possible else False
+    if not possible:
+        return False
     # Certain only when a wildcard takes whatever the unknown words become, none included.
     unknown = _SEP.join("\x01" if w is None else w for w in words)
     gone = _SEP.join(w for w in words if w is not None)
