@@ -113,9 +113,9 @@ def pattern_matches(pattern: CommandPattern, words: Sequence[str | None], *, bro
     For a deny or ask rule (`broad`), a file-name pattern (a `Glob`: `r?`) is every name it could
     expand to, so a possible match is a match: `/bin/r? x` is `rm x`.
     """
-    globs = [broad and isinstance(word, Glob) for word in words]
-    if None not in words and True not in globs:
+    if None not in words and not (broad and any(isinstance(word, Glob) for word in words)):
         return pattern.regex.fullmatch(_SEP.join(words)) is not None  # ty: ignore[no-matching-overload]
+    globs = [broad and isinstance(word, Glob) for word in words]
     command = _tokens(words, globs)
     possible = any(_overlap(shape, command) for shape in pattern.shapes)
     if None not in words:
