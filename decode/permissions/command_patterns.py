@@ -37,6 +37,7 @@ class CommandPattern:
     regex: re.Pattern[str]
     shapes: tuple[tuple[Token, ...], ...]  # the same as token lists, one per way the rule can match
     inner_wildcard: bool  # a `*` other than a trailing ` *` or `:*`
+    first: str | None  # the first word, when it holds no `*`: most commands differ there
 
 
 class PatternError(ValueError):
@@ -104,7 +105,8 @@ def command_pattern(specifier: str) -> CommandPattern:
         regex += f"(?:{_SEP}.*)?"
     literal = tuple("".join(t for t in w if isinstance(t, str)) for w in words if _STAR not in w)
     inner = stars > (1 if optional and not legacy else 0)
-    return CommandPattern(literal, re.compile(regex, re.DOTALL), shapes, inner)
+    first = "".join(t for t in words[0] if isinstance(t, str)) if _STAR not in words[0] else None
+    return CommandPattern(literal, re.compile(regex, re.DOTALL), shapes, inner, first)
 
 
 def pattern_matches(pattern: CommandPattern, words: Sequence[str | None], *, broad: bool = False) -> bool | None:
@@ -113,6 +115,15 @@ def pattern_matches(pattern: CommandPattern, words: Sequence[str | None], *, bro
     For a deny or ask rule (`broad`), a file-name pattern (a `Glob`: `r?`) is every name it could
     expand to, so a possible match is a match: `/bin/r? x` is `rm x`.
     """
+    head = words[0] if words else None
+    # The first word decides most rules: no need to read the rest (a deny reads a glob as any word).
+    if (
+        pattern.first is not None
+        and head is not None
+        and head != pattern.first
+        and not (broad and isinstance(head, Glob))
+    ):
+        return False
     if None not in words and not (broad and any(isinstance(word, Glob) for word in words)):
         return pattern.regex.fullmatch(_SEP.join(words)) is not None  # ty: ignore[no-matching-overload]
     globs = [broad and isinstance(word, Glob) for word in words]
