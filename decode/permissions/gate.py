@@ -31,6 +31,7 @@ from typing import Any
 from decode.config.harness_home import HARNESS_DIR
 from decode.entities.tools import UNDECLARED, ToolKind, ToolTraits
 from decode.permissions import paths
+from decode.permissions.command_patterns import command_pattern
 from decode.permissions.commands import Check, CommandAnalysis, analyse_command
 from decode.permissions.foreign_shells import FOREIGN
 from decode.permissions.options import deny_matches
@@ -44,7 +45,6 @@ from decode.permissions.rules import (
     REDIRECT_READ_RULES,
     REDIRECT_WRITE_RULES,
     command_matches,
-    command_pattern,
     dns_name,
     domain_matches,
     is_rule_host,
@@ -550,7 +550,8 @@ class PermissionGate:
             return False
         forms = [form for p in parts if p.check is not None for form in p.check.allow_forms]
         return any(
-            part.named in command_pattern(rule.specifier)[0] and any(command_matches(rule.specifier, f) for f in forms)
+            part.named in command_pattern(rule.specifier).words
+            and any(command_matches(rule.specifier, f) for f in forms)
             for rule in self._governing_rules(Decision.ALLOW, ("Bash",))
             if rule.specifier is not None
             and rule.specifier != "*"
@@ -582,7 +583,7 @@ class PermissionGate:
         if part.url is not None:
             return domain_matches(rule.specifier, part.url)
         if part.subject is not None:  # [lesson 12]
-            return rule.specifier in ("*", part.subject.strip())  # [lesson 12]
+            return rule.specifier.lower() in ("*", part.subject.strip().lower())  # [lesson 12]
         return False
 
     def _mode_allows(self, part: _Part, kind: ToolKind) -> bool:

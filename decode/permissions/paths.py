@@ -9,8 +9,11 @@ Rule patterns follow Claude Code (gitignore syntax, matched by `pathspec`):
     Read(src/**)        relative to the workspace; a pattern without a slash (`.env`, `*.pem`)
                         matches at any depth below it
     Read(/src/**)       also relative to the workspace (anchored at its root)
-    Read(~/.ssh/**)     relative to the home directory
-    Read(//etc/**)      an absolute path
+    Read(./src/**)      the same as `src/**`; `Read(.)`, `Read(./)`: the whole workspace
+    Read(~/.ssh/**)     relative to the home directory (`Read(~)`: all of it)
+    Read(//etc/**)      an absolute path (`Read(//)`: the whole file system)
+
+Every settings file's relative patterns are the workspace's, the user's file included (ADR-0082).
 
 Deny rules are matched against both the resolved path and the path as written (normalised), so
 a symlink cannot hide a denied name in either direction; allow rules only against the resolved
@@ -83,11 +86,15 @@ def compile_pattern(specifier: str | None, workspace: str, home: str) -> PathPat
     if specifier.startswith("//"):
         base, pattern = "/", specifier[1:]
     elif specifier == "~" or specifier.startswith("~/"):
-        base, pattern = home, "/" + specifier[2:] if specifier[2:] else "**"
-    elif specifier.startswith("./"):
+        base, pattern = home, "/" + specifier[2:]
+    elif specifier == "." or specifier.startswith("./"):
         base, pattern = workspace, specifier[1:]
     else:
         base, pattern = workspace, specifier
+    if pattern.strip("/") == "":  # `Read(./)`, `Read(~/)`, `Read(//)`: the whole folder
+        pattern = "**"
+    elif pattern.startswith("#"):  # a file named `#notes`, not a gitignore comment
+        pattern = "\\" + pattern
     # `../shared/**` climbs out of the base before the gitignore part starts.
     parts = PurePosixPath(pattern.lstrip("/")).parts
     climbs = 0

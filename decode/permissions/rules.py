@@ -12,16 +12,18 @@
 
 Rule names are matched case-insensitively against their canonical spellings only: `bAsH(ls)` is
 `Bash(ls)`, but `Bаsh` with a Cyrillic "а" is an error, not a rule. Tool names the model calls
-are never normalised: a tool answers only to the rule names its traits declare.
+are never normalised: a tool answers only to the rule names its traits declare. MCP names are
+the exception both ways: `mcp__srv__delete_file` also stops a server's `Delete_File`, since
+servers choose their tools' names. A name decode does not know is an error; one of Claude
+Code's own tools that decode does not have (`WebSearch`) is a `ForeignRule`: nothing to govern.
+`*` in a Bash rule is Claude Code's wildcard (`command_patterns.py`).
 """
 
 import re
-import shlex
 from collections.abc import Sequence
-from functools import lru_cache
 from urllib.parse import urlsplit
 
-from decode.permissions.shell import Glob, glob_matches
+from decode.permissions.command_patterns import PatternError, command_pattern, pattern_matches
 from decode.permissions.types import Decision, Rule, RuleSource
 
 # The rule names of the rule language, in their canonical spelling. Which tools answer to which
@@ -48,7 +50,7 @@ NETWORK_RULE = "Network"
 # [lesson 12]
 SUBAGENT_RULES = ("Agent", "Task")
 """The `agent` tool's rule names (Claude Code's `Task`): bare, every subagent; `Agent(explore)`, one agent."""
-_AGENT_NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*|\*")
+_AGENT_NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*|\*", re.IGNORECASE)  # Claude Code writes `Agent(Explore)`
 _CANONICAL = {name.lower(): name for name in (*RULE_NAMES, *SUBAGENT_RULES)}
 # [before lesson 12]
 # _CANONICAL = {name.lower(): name for name in RULE_NAMES}
@@ -58,8 +60,29 @@ _TOOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _HOST = re.compile(r"(\*\.)?[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?", re.IGNORECASE)  # `_`: compose service names
 
 
+MCP_PREFIX = "mcp__"
+# Claude Code's tools decode has no counterpart a rule could govern, and where to look instead.
+FOREIGN_TOOLS: dict[str, tuple[str, str]] = {
+    name.lower(): (name, why)
+    for why, names in {
+        "decode has no such tool": "WebSearch Artifact Monitor PowerShell CronCreate CronDelete CronList "
+        "EnterWorktree ExitWorktree SendMessage TaskCreate TaskGet TaskList TaskUpdate TaskOutput TaskStop "
+        "KillShell BashOutput ListMcpResourcesTool ReadMcpResourceTool ToolSearch",
+        "decode's own tool for it needs no permission": "TodoWrite AskUserQuestion ExitPlanMode EnterPlanMode "
+        "Skill SlashCommand",
+        "decode edits files (notebooks too) with edit and write: write Edit(…)": "MultiEdit NotebookEdit",
+        "decode reads with read, glob and grep: write Read(…)": "LS NotebookRead",
+    }.items()
+    for name in names.split()
+}
+
+
 class RuleError(ValueError):
     """A rule that cannot be read; the message says what is wrong with it."""
+
+
+class ForeignRule(RuleError):
+    """A rule for one of Claude Code's tools that decode does not have: it governs nothing here."""
 
 
 def parse_rule(text: str, action: Decision, source: RuleSource | None = None) -> Rule:
@@ -71,13 +94,33 @@ def parse_rule(text: str, action: Decision, source: RuleSource | None = None) ->
     if paren and not _balanced(rest[:-1]):
         # `Bash(rm:*))` would otherwise be the pattern `rm:*)`, which matches nothing: a deny that denies nothing.
         raise RuleError(f"rule {text!r}: its parentheses do not pair up")
-    if not _TOOL_NAME.fullmatch(name.removesuffix("__*") if name.startswith("mcp__") else name):
+    mcp = name.lower().startswith(MCP_PREFIX)
+    if mcp and "*" in name.removesuffix("__*"):
+        raise RuleError(f"rule {text!r}: the only wildcard in an MCP rule is a whole tool: mcp__SERVER__*")
+    if not _TOOL_NAME.fullmatch(name.removesuffix("__*") if mcp else name):
         raise RuleError(f"rule {text!r}: a tool name is ASCII letters, digits, '_' and '-'")
     tool = _CANONICAL.get(name.lower(), name)
+    _check_name(tool, text)
     specifier = rest[:-1].strip() if paren else None
     if specifier is not None:
         _check_specifier(tool, specifier, text)
     return Rule(action=action, tool=tool, specifier=specifier, source=source)
+
+
+def _check_name(tool: str, text: str) -> None:
+    """Refuse a name no tool of decode answers to: such a rule would match nothing, silently."""
+    if tool in _CANONICAL.values():
+        return
+    if tool.lower().startswith(MCP_PREFIX):
+        server, _, rest = tool[len(MCP_PREFIX) :].partition("__")
+        if tool != "mcp__*" and (not server or "__" in rest or (_ and not rest) or server.startswith("_")):
+            raise RuleError(f"rule {text!r}: write mcp__SERVER, mcp__SERVER__* or mcp__SERVER__TOOL")
+        return
+    if tool.lower() in FOREIGN_TOOLS:
+        name, why = FOREIGN_TOOLS[tool.lower()]
+        raise ForeignRule(f"rule {text!r}: {name} is a Claude Code tool; {why}, so the rule governs nothing")
+    names = ", ".join(sorted({*_CANONICAL.values()}))
+    raise RuleError(f"rule {text!r}: no tool answers to {tool!r}; rule names are {names} and mcp__SERVER…")
 
 
 def _balanced(text: str) -> bool:
@@ -96,7 +139,7 @@ def _check_specifier(tool: str, specifier: str, text: str) -> None:
     if tool == "Bash" and specifier != "*":
         try:
             command_pattern(specifier)
-        except ValueError as exc:
+        except PatternError as exc:
             raise RuleError(f"rule {text!r}: the command cannot be read ({exc})") from None
     elif tool == "WebFetch":
         domain = specifier.removeprefix("domain:")
@@ -112,34 +155,40 @@ def _check_specifier(tool: str, specifier: str, text: str) -> None:
         if specifier != "*":
             try:
                 command_pattern(specifier)
-            except ValueError as exc:
+            except PatternError as exc:
                 raise RuleError(f"rule {text!r}: the command cannot be read ({exc})") from None
     # [/lesson 14]
-    elif tool not in PATH_RULES and tool != "Bash":
+    elif tool in PATH_RULES:
+        _check_path(specifier, text)
+    elif tool != "Bash":
         raise RuleError(f"rule {text!r}: {tool} takes no parentheses")
+
+
+def _check_path(specifier: str, text: str) -> None:
+    """Refuse the gitignore spellings that would match nothing, or not what they seem to."""
+    if specifier.startswith("!"):
+        raise RuleError(f"rule {text!r}: a path rule cannot negate (`!`); an allow rule grants, a deny refuses")
+    if specifier.startswith("~") and not (specifier == "~" or specifier.startswith("~/")):
+        raise RuleError(f"rule {text!r}: only `~/` (your home) is understood, not another user's `~name`")
+    if "\0" in specifier:
+        raise RuleError(f"rule {text!r}: a path holds no NUL character")
 
 
 def tool_matches(rule: Rule, rule_name: str) -> bool:
     """Does `rule` name a tool that answers to `rule_name` (one of its traits' rule names)?
 
-    `mcp__server` and `mcp__server__*` cover all of a server's tools.
+    `mcp__server` and `mcp__server__*` cover all of a server's tools (`mcp__*`: every MCP
+    tool); MCP names compare without regard to case, as servers spell their tools as they like.
     """
     if rule.tool == rule_name:
         return True
-    if rule.tool.startswith("mcp__"):
-        server = rule.tool.removesuffix("__*")
-        return server.count("__") == 1 and rule_name.startswith(server + "__")
-    return False
-
-
-@lru_cache(maxsize=1024)
-def command_pattern(specifier: str) -> tuple[tuple[str, ...], bool]:
-    """A Bash specifier as (words, is_prefix): `git diff:*` → (("git", "diff"), True)."""
-    prefix = specifier.endswith((":*", " *"))
-    words = tuple(shlex.split(specifier[:-2] if prefix else specifier))
-    if not words:
-        raise ValueError("no command")
-    return words, prefix
+    tool, name = rule.tool.lower(), rule_name.lower()
+    if not (tool.startswith(MCP_PREFIX) and name.startswith(MCP_PREFIX)):
+        return False
+    if tool in ("mcp__*", name):
+        return True
+    server = tool.removesuffix("__*")
+    return server.count("__") == 1 and name.startswith(server + "__")
 
 
 def command_matches(specifier: str | None, words: Sequence[str | None], *, broad: bool = False) -> bool | None:
@@ -152,16 +201,7 @@ def command_matches(specifier: str | None, words: Sequence[str | None], *, broad
     """
     if specifier is None or specifier == "*":
         return True
-    expected, prefix = command_pattern(specifier)
-    for want, word in zip(expected, words, strict=False):
-        if word is None:
-            # A run-time word may expand to several words or to none: from here on, unknown.
-            return None
-        if word != want and not (broad and isinstance(word, Glob) and glob_matches(word, want)):
-            return False
-    if len(words) < len(expected) or (not prefix and len(words) != len(expected)):
-        return None if None in words else False
-    return True
+    return pattern_matches(command_pattern(specifier), words, broad=broad)
 
 
 def domain_matches(specifier: str | None, url: str) -> bool:

@@ -33,7 +33,7 @@ from typing import Literal
 from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
 from decode.files import write_atomic
 from decode.permissions.project_trust import GRANTING_MODES, ProjectGrants, is_trusted
-from decode.permissions.rules import RULE_NAMES, RuleError, parse_rule
+from decode.permissions.rules import RULE_NAMES, ForeignRule, RuleError, parse_rule
 from decode.permissions.settings_json import BrokenFile, find_entry, line_of, parse_json, read_text
 from decode.permissions.settings_layers import SettingsFile, settings_files
 from decode.permissions.types import Decision, Layer, Mode, Rule, RuleSource
@@ -268,6 +268,8 @@ def _interpret(layer: Layer, path: Path, text: str) -> _FileRules:
                 continue
             try:
                 found.rules.append(parse_rule(entry, action, RuleSource(layer, path, line)))
+            except ForeignRule as exc:  # a tool decode does not have: a deny of it holds already
+                found.problems.append(SettingsProblem(path, line, f"{exc}; skipped"))
             except RuleError as exc:
                 _unreadable(found, action, path, line, str(exc))
     if "defaultMode" in permissions:

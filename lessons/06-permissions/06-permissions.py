@@ -149,6 +149,26 @@ for text in ["Bаsh(ls)", "Bash()", "WebFetch(example.com)"]:  # the first has a
         print("error:", exc)
 
 # %% [markdown]
+# A `*` anywhere in a Bash rule is Claude Code's wildcard: any text, spaces included. A single
+# trailing ` *` is optional and starts a new word, so `Bash(ls *)` is `ls` with any arguments but
+# never `lsof`, while `Bash(ls*)` is both. decode matches the rule against the *words* the shell
+# will run (`command_patterns.py`), not the command's text: the rule's other characters stay
+# inside one word ([ADR-0082](../../docs/adr/0082-claude-codes-rule-spellings-in-decode.md)).
+
+# %%
+from decode.permissions.rules import command_matches
+
+for specifier, words in [
+    ("ls *", ("ls", "-la")),
+    ("ls *", ("lsof",)),
+    ("ls*", ("lsof",)),
+    ("git * main", ("git", "push", "origin", "main")),
+    ("*appsettings*", ("cat", "config/appsettings.json")),
+    ("npm run test", ("npm", "run test")),  # `npm "run test"`: one word, not two
+]:
+    print(f"Bash({specifier})".ljust(22), " ".join(words).ljust(30), command_matches(specifier, words))
+
+# %% [markdown]
 # The model calls decode's tools by their own names (`bash`, `read`, `edit`…). Which rule names
 # a tool answers to is part of its **traits**, declared beside its function (lesson 04): Glob and
 # Grep also answer to `Read` rules, Write to `Edit` rules. The gate never looks a tool up by name:

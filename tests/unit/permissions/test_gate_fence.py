@@ -196,12 +196,14 @@ async def test_an_ask_rule_naming_an_agent_asks_before_it_runs(workspace: Path) 
     assert verdict.decision is Decision.ASK
 
 
-@pytest.mark.parametrize("text", ["Agent(../x)", "Agent(Explore)", "Task(a b)", "Agent(explore:*)"])
+@pytest.mark.parametrize("text", ["Agent(../x)", "Agent(Ex_plore)", "Task(a b)", "Agent(explore:*)"])
 def test_an_agent_rule_takes_an_agents_name(text: str) -> None:
     with pytest.raises(RuleError, match="an agent's name"):
         parse_rule(text, Decision.DENY, None)
     assert parse_rule("Agent(*)", Decision.DENY, None).specifier == "*"
     assert parse_rule("task(code-reviewer)", Decision.DENY, None).tool == "Task"
+    # Claude Code's documentation writes `Agent(Explore)`: names compare without regard to case (issue 25).
+    assert parse_rule("Agent(Explore)", Decision.DENY, None).specifier == "Explore"
 
 
 async def test_a_gate_confined_to_some_commands_denies_the_others_in_every_mode(workspace: Path) -> None:

@@ -40,3 +40,19 @@ def test_patterns_are_relative_to_the_workspace_home_or_root(tmp_path: Path) -> 
     assert matches("../shared/**", f"{tmp_path}/shared/x")
     assert not matches("src/**", f"{tmp_path}/src/x")  # outside the workspace
     assert compile_pattern(None, ws, home).matches("/anything")
+
+
+def test_a_folder_alone_covers_everything_below_it(tmp_path: Path) -> None:
+    """`Read(.)`, `Read(./)`, `Read(~/)`, `Read(//)`: the whole folder, not nothing (issue 25)."""
+    home, ws = str(tmp_path / "home"), str(tmp_path / "ws")
+
+    def matches(spec: str, path: str) -> bool:
+        return compile_pattern(spec, ws, home).matches(path)
+
+    assert matches(".", f"{ws}/src/a.py")
+    assert matches("./", f"{ws}/a.py")
+    assert matches("~/", f"{home}/.bashrc")
+    assert matches("//", "/etc/passwd")
+    assert not matches(".", f"{home}/a.py")
+    assert matches("#notes", f"{ws}/#notes")  # a file whose name starts with `#`, not a comment
+    assert matches("~/.ssh", f"{home}/.ssh/id_rsa")  # a folder covers what is in it

@@ -1,5 +1,6 @@
 """Reading rules like Claude Code's, and matching them without being fooled by spelling."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -8,12 +9,15 @@ from decode.entities.tools import ToolKind, ToolTraits
 from decode.permissions.gate import PermissionGate
 from decode.permissions.rules import (
     RULE_NAMES,
+    ForeignRule,
     RuleError,
     command_matches,
     domain_matches,
     parse_rule,
     tool_matches,
 )
+from decode.permissions.settings_files import load_permission_settings
+from decode.permissions.shell import Glob
 from decode.permissions.types import Decision
 from decode.tools.bash import BASH
 from decode.tools.catalog import default_tools
@@ -128,3 +132,125 @@ def test_web_fetch_rules_match_the_host_exactly_or_by_wildcard() -> None:
     assert domain_matches("domain:*.example.com", "https://docs.example.com/")
     assert not domain_matches("domain:*.example.com", "https://example.com/")
     assert not domain_matches("domain:example.com", "http://[::1/")
+
+
+@pytest.mark.parametrize(
+    ("specifier", "words", "expected"),
+    [
+        # Claude Code's `*` anywhere: any text, spaces included (issue 25).
+        ("ls *", ("ls",), True),  # a trailing ` *` is optional...
+        ("ls *", ("lsof",), False),  # ...and starts a new word
+        ("ls*", ("lsof", "-i"), True),
+        ("git push*", ("git", "push", "origin", "main"), True),
+        ("git push*", ("git", "pull"), False),
+        ("*appsettings*", ("cat", "config/appsettings.json"), True),
+        ("*appsettings*", ("cat", "config/settings.json"), False),
+        ("git * main", ("git", "push", "origin", "main"), True),
+        ("git * main", ("git", "main"), False),
+        ("npm run test*", ("npm", "run", "test:unit"), True),
+        ("* --version", ("node", "--version"), True),
+        ("echo \\*", ("echo", "*"), True),  # an escaped star is a star
+        ("echo '*'", ("echo", "x"), False),  # and so is a quoted one
+        ("git commit -m 'a b'*", ("git", "commit", "-m", "a b c"), True),  # quotes keep a space in the word
+        ("echo a*", ("echo", "a b"), True),
+        # The rule's characters stay inside one word: `npm "run test"` is not `npm run test`.
+        ("npm run test", ("npm", "run test"), False),
+        # A word known only at run time: a `*` that takes it decides; otherwise, cannot tell.
+        ("git push*", ("git", None), None),
+        ("echo *", ("echo", None, "x"), True),
+        ("*appsettings*", ("cat", None), None),
+        ("git push*", ("ls", None), False),
+    ],
+)
+def test_a_star_anywhere_in_a_bash_rule_is_a_wildcard(specifier: str, words: tuple, expected: bool | None) -> None:
+    assert command_matches(specifier, words) is expected
+
+
+def test_a_deny_reads_a_glob_as_every_word_it_could_be() -> None:
+    assert command_matches("rm:*", (Glob("r?"), "x"), broad=True) is True
+    assert command_matches("rm:*", (Glob("r?"), "x")) is False  # an allow names the pattern itself
+    assert command_matches("rm:*", (Glob("[[:lower:]]s"),), broad=True) is False
+    # A glob that could meet the rule's own `*` might match: the gate asks.
+    assert command_matches("kubectl delete *prod*", ("kubectl", "delete", Glob("p*")), broad=True) is None
+    assert command_matches("kubectl delete *prod*", ("kubectl", "get", Glob("p*")), broad=True) is False
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("Bash(:*)", "no command before :*"),
+        ("Bash(git:*push)", "may only end"),
+        ("Bash(git * push:*)", "ends a prefix"),
+        ("Bash(echo \\)", "lone backslash"),
+        ("Fetch(domain:x.org)", "no tool answers to 'Fetch'"),
+        ("mcp__srv__del*", "only wildcard in an MCP rule"),
+        ("mcp__", "write mcp__SERVER"),
+        ("mcp__srv__", "write mcp__SERVER"),
+        ("mcp__srv__a__b", "write mcp__SERVER"),
+        ("Read(!src/**)", "cannot negate"),
+        ("Read(~alice/x)", "only `~/`"),
+        ("Agent(Not An Agent)", "agent's name"),
+    ],
+)
+def test_a_spelling_decode_cannot_honour_is_refused(text: str, problem: str) -> None:
+    with pytest.raises(RuleError, match=re.escape(problem)):
+        parse_rule(text, Decision.DENY)
+
+
+@pytest.mark.parametrize("text", ["WebSearch", "NotebookEdit(a.ipynb)", "TodoWrite", "LS", "MultiEdit"])
+def test_claude_codes_tools_that_decode_lacks_are_foreign_not_unknown(text: str) -> None:
+    with pytest.raises(ForeignRule, match="is a Claude Code tool"):
+        parse_rule(text, Decision.DENY)
+
+
+def test_mcp_rule_names_compare_without_regard_to_case() -> None:
+    deny = parse_rule("mcp__srv__delete_file", Decision.DENY)
+    assert tool_matches(deny, "mcp__srv__Delete_File")
+    assert tool_matches(deny, "MCP__SRV__DELETE_FILE")
+    assert not tool_matches(deny, "mcp__srv__delete_files")
+    assert tool_matches(parse_rule("MCP__Srv", Decision.DENY), "mcp__srv__x")
+    assert tool_matches(parse_rule("mcp__SRV__*", Decision.DENY), "mcp__srv__x")
+    every = parse_rule("mcp__*", Decision.DENY)  # decode's: every MCP tool
+    assert tool_matches(every, "mcp__any__tool")
+    assert not tool_matches(every, "Bash")
+    assert not tool_matches(parse_rule("Bash", Decision.DENY), "mcp__x__Bash")
+
+
+def test_a_settings_file_names_the_line_of_a_spelling_it_cannot_honour(tmp_path: Path) -> None:
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    settings = home / ".decode" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    lines = [
+        '{"permissions": {',
+        '  "allow": [',
+        '    "Bash(:*)",',
+        '    "WebSearch",',
+        '    "Bash(git push*)"',
+        "  ]",
+        "}}",
+    ]
+    settings.write_text("\n".join(lines), encoding="utf-8")
+
+    loaded = load_permission_settings(project, home)
+
+    assert [(p.path, p.line) for p in loaded.problems] == [(settings, 3), (settings, 4)]
+    assert "no command before :*" in loaded.problems[0].message
+    assert "WebSearch is a Claude Code tool" in loaded.problems[1].message
+    assert [rule.text for rule in loaded.rules] == ["Bash(git push*)"]
+
+
+def test_a_deny_of_a_tool_decode_lacks_is_reported_and_breaks_nothing(tmp_path: Path) -> None:
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{"permissions": {"deny": ["WebSearch", "Bash(rm *)"]}}', encoding="utf-8")
+    decode_settings = home / ".decode" / "settings.json"
+    decode_settings.parent.mkdir(parents=True)
+    decode_settings.write_text('{"permissions": {"deny": ["WebSearch", "Bash(rm *)"]}}', encoding="utf-8")
+
+    loaded = load_permission_settings(project, home)
+
+    assert [rule.text for rule in loaded.rules if rule.action is Decision.DENY] == ["Bash(rm *)"]
+    assert any("WebSearch" in p.message and "skipped" in p.message for p in loaded.problems)
