@@ -39,6 +39,11 @@ class CommandPattern:
     inner_wildcard: bool  # a `*` other than a trailing ` *` or `:*`
     first: str | None  # the first word, when it holds no `*`: most commands differ there
 
+    @property
+    def is_prefix(self) -> bool:
+        """`git diff:*` or `git diff *`: the words, then anything or nothing."""
+        return len(self.shapes) > 1
+
 
 class PatternError(ValueError):
     """A Bash specifier that cannot be read; the message says why."""

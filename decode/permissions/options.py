@@ -155,13 +155,13 @@ def _spelled(specifier: str, words: Words) -> bool | None:
 def _rule(specifier: str) -> tuple[Reading, bool] | None:
     """A Bash rule read as options see it (None: not a command of the table, or not plain words)."""
     try:
-        words, prefix = command_pattern(specifier)
+        pattern = command_pattern(specifier)
     except ValueError:
         return None
-    if not all(isinstance(word, str) and "*" not in word for word in words):
+    if pattern.inner_wildcard or any("*" in word for word in pattern.words):
         return None
-    reading = read(tuple(words))
-    return None if reading is None else (reading, prefix)
+    reading = read(pattern.words)
+    return None if reading is None else (reading, pattern.is_prefix)
 
 
 def read(words: Words) -> Reading | None:
