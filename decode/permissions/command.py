@@ -11,7 +11,7 @@ error (an unknown tool, a malformed MCP tool name, a bad setting); `decode permi
 import json
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
@@ -19,9 +19,6 @@ from decode.entities.tools import ToolKind, ToolTraits
 from decode.permissions.gate import PermissionGate
 from decode.permissions.project_trust import NOT_TRUSTED
 from decode.permissions.types import Decision, Mode, Verdict
-
-if TYPE_CHECKING:
-    from decode.entities.tools import ToolSpec
 
 
 def _mode(_ctx: click.Context, _param: click.Parameter, value: str | None) -> Mode | None:
@@ -187,13 +184,12 @@ def _find_tool(typed: str) -> tuple[str, ToolTraits]:
         if not _MCP_TOOL.fullmatch(typed):
             raise click.UsageError(f"{typed!r} is not an MCP tool name: mcp__SERVER__TOOL (ASCII letters, digits, _ -)")
         return typed, ToolTraits(ToolKind.OTHER, rules=(typed,))
-    from decode.tools.catalog import default_tools
+    from decode.tools.declared_traits import DECLARED_TRAITS  # not the tools: they load pydantic-ai
 
-    specs: list[ToolSpec] = default_tools()
-    for spec in specs:
-        if typed == spec.name or (spec.traits.rules and typed.lower() == spec.traits.rules[0].lower()):
-            return spec.name, spec.traits
-    known = ", ".join(spec.name for spec in specs)
+    for name, traits in DECLARED_TRAITS.items():
+        if typed == name or (traits.rules and typed.lower() == traits.rules[0].lower()):
+            return name, traits
+    known = ", ".join(DECLARED_TRAITS)
     raise click.UsageError(f"unknown tool {typed!r} (known: {known}, or mcp__server__tool)")
 
 

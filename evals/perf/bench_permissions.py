@@ -8,6 +8,7 @@ repeated so the clock's resolution does not matter. Figures:
 - the median case and the slowest case, per check (target: well under a millisecond), and the
   slowest case of the `deep-input` class (hundreds of nested `$(…)`, where tree-sitter's own
   parse dominates; target: a few milliseconds, it asks);
+- `decode permissions check bash "…"` as a process, start to answer (target: 0.5 s, issue 25);
 - loading the settings files and building a gate (done once per session, and again after an
   "always" answer), and the first check of a process, which loads the bash grammar (the tool
   modules, whose traits the gate reads, are imported before its clock starts).
@@ -16,6 +17,7 @@ repeated so the clock's resolution does not matter. Figures:
 import asyncio
 import os
 import statistics
+import subprocess
 import time
 import tomllib
 from collections.abc import Awaitable, Callable, Iterator
@@ -153,3 +155,15 @@ def benchmarks(ctx: Context) -> Iterator[Figure]:
     yield Figure("check, slowest deep input", deepest * 1e3, "ms", 10, note=deepest_case[:40])
     yield Figure("load settings + build gate", load * 1e3, "ms", 5, note=f"3 layers, {rules} rules")
     yield Figure("first check in a process", first * 1e3, "ms", 300, note="imports, bash grammar, settings")
+    yield Figure("decode permissions check (a process)", _cli_check(ctx, places["workspace"]), "s", 0.5)
+
+
+def _cli_check(ctx: Context, workspace: Path) -> float:
+    """The median wall time of `decode permissions check` answering about one command, in seconds."""
+    argv = [str(ctx.bin("decode")), "permissions", "check", "bash", "git status && rm -rf build"]
+    walls = []
+    for _ in range(SAMPLES * 2):
+        started = time.perf_counter()
+        subprocess.run(argv, cwd=workspace, capture_output=True, check=False)
+        walls.append(time.perf_counter() - started)
+    return statistics.median(walls)
