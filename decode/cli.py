@@ -10,6 +10,7 @@ error, 3 the request ceiling (`--max-requests`) was reached, 130 interrupted.
 
 import importlib
 from collections.abc import Sequence
+from pathlib import Path  # [lesson 12]
 from typing import Any
 
 import click
@@ -122,6 +123,9 @@ def cli(ctx: click.Context, **options: Any) -> None:
         from decode.config.secrets import hide_credentials
 
         hide_credentials()
+    # [lesson 12]
+    ctx.meta["decode.other_grants"] = _agent_grants  # `decode permissions` trusts the project's agents too
+    # [/lesson 12]
     if ctx.invoked_subcommand is not None:
         if any(value is not None for value in options.values()):
             raise click.UsageError(f"options go after the subcommand: decode {ctx.invoked_subcommand} --model …")
@@ -134,3 +138,14 @@ def cli(ctx: click.Context, **options: Any) -> None:
     # [before lesson 03]
     # click.echo(ctx.get_help())  # no REPL yet: `decode` alone shows what there is
     # [/lesson 03]
+
+
+# [lesson 12]
+def _agent_grants(project: Path) -> list[Any]:
+    """What the project's agent files grant (`decode.agents.trust`), for `decode permissions`."""
+    from decode.agents.catalog import discover_agents
+
+    return list(discover_agents(project).grants)
+
+
+# [/lesson 12]

@@ -56,16 +56,18 @@ def write() -> WriteText:
 
 
 def _trust_settings(project: Path) -> Path:
+    from decode.agents.catalog import discover_agents
     from decode.permissions.project_trust import trust
     from decode.permissions.settings_files import load_permission_settings
 
-    return trust(project, load_permission_settings(project).grants)
+    agents = discover_agents(project).grants  # the project's agents are trusted with its settings
+    return trust(project, load_permission_settings(project, other_grants=agents).grants)
 
 
 @pytest.fixture
 def trust_settings() -> Callable[[Path], Path]:
-    """`trust_settings(project)`: trust the project's settings files as they are now (what
-    `decode permissions trust` does), so their allow rules and mode are in force."""
+    """`trust_settings(project)`: trust the project's settings files and agents as they are now
+    (what `decode permissions trust` does), so their allow rules and modes are in force."""
     return _trust_settings
 
 

@@ -203,7 +203,7 @@ def build_loop(options: LoopOptions) -> Conversation:
     """Build the Agent Loop a front end drives (the steps above)."""
     settings = options.settings
     # [lesson 12]
-    catalog = discover_agents(options.home)
+    catalog = discover_agents(options.home, trust_project=options.trust_project_settings)
     if options.parent is None:  # a subagent's catalogue is its parent's: said once
         for problem in catalog.problems:
             logger.warning("agent skipped: %s", problem)
@@ -211,6 +211,8 @@ def build_loop(options: LoopOptions) -> Conversation:
         definition = options.agent
     else:
         definition = catalog.get(options.agent or DEFAULT_AGENT)  # UnknownAgentError: a ConfigError
+        if options.parent is None and definition.name in catalog.held:  # the project is not trusted
+            logger.warning("%s", catalog.held[definition.name])
     # [/lesson 12]
     # [lesson 08]
     # [lesson 12]
@@ -305,6 +307,7 @@ def build_loop(options: LoopOptions) -> Conversation:
             secret_files=settings.secret_files,
             scope=scope,
             trust_project=options.trust_project_settings,
+            other_grants=catalog.grants,  # the project's agents are trusted with its settings
         )
         # [before lesson 14]
         # gate = PermissionGate.from_settings(
@@ -313,6 +316,7 @@ def build_loop(options: LoopOptions) -> Conversation:
         #     realpath=executor.realpath,
         #     secret_files=settings.secret_files,
         #     trust_project=options.trust_project_settings,
+        #     other_grants=catalog.grants,  # the project's agents are trusted with its settings
         # )
         # [/lesson 14]
         gate.read_only = definition.read_only
@@ -456,7 +460,8 @@ def switch_agent(conversation: Conversation, name: str) -> AgentDefinition:
     """Be agent `name` from the next request on, in the same conversation: its tools, instructions,
     mode and model; the history stays. Raises `UnknownAgentError` (or `ModelConfigError` for the
     model it names) and changes nothing."""
-    definition = discover_agents(conversation.options.home).get(name)
+    options = conversation.options
+    definition = discover_agents(options.home, trust_project=options.trust_project_settings).get(name)
     active = conversation.agent
     if active is None:
         raise ValueError("this conversation was built without an agent")

@@ -9,7 +9,9 @@ Agents come from four places; for the same name the more specific one wins:
 
 A malformed file is skipped, and the problem, naming the file, is kept in `AgentCatalog.problems`
 for the front end to show. The built-ins are read from a pre-parsed index, so a project without
-agents of its own parses no YAML.
+agents of its own parses no YAML. What the project's agents grant (a built-in replaced, a mode
+that lets more run) is in force only once the user trusts the project (`decode.agents.trust`);
+until then `AgentCatalog.held` says, by name, why an agent is not used as written.
 """
 
 import json
@@ -18,8 +20,10 @@ from functools import cache
 from pathlib import Path
 
 from decode.agents.definition import AgentDefinition, AgentError, AgentSource, parse_agent, read_agent
+from decode.agents.trust import grants_of, held_back
 from decode.config.harness_home import HARNESS_DIR
 from decode.config.loading import ConfigError
+from decode.permissions.project_trust import OtherGrant
 from decode.permissions.types import Mode
 
 DEFAULT_AGENT = "build"
@@ -35,10 +39,15 @@ class UnknownAgentError(ConfigError):
 
 @dataclass
 class AgentCatalog:
-    """The usable agents by name, and one message per skipped file."""
+    """The usable agents by name, and one message per skipped file.
+
+    `grants`: what the project's agent files grant (for Project Trust); `held`: by name, why an
+    agent is not used as its project file says (the project is not trusted)."""
 
     agents: dict[str, AgentDefinition] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    grants: list[OtherGrant] = field(default_factory=list)
+    held: dict[str, str] = field(default_factory=dict)
 
     def get(self, name: str) -> AgentDefinition:
         """The agent called `name`; `UnknownAgentError` (listing the others) when there is none."""
@@ -61,9 +70,36 @@ def agent_roots(workspace: Path, *, home: Path | None = None) -> list[tuple[Agen
     ]
 
 
-def discover_agents(workspace: Path, *, home: Path | None = None) -> AgentCatalog:
-    """Every agent: the built-ins, then each folder's `*.md` files (project over user over built-in)."""
+def discover_agents(workspace: Path, *, home: Path | None = None, trust_project: bool = False) -> AgentCatalog:
+    """Every agent: the built-ins, then each folder's `*.md` files (project over user over built-in).
+
+    The project's grants are in force when `trust_project` (`--trust-project-settings`) or once
+    the user trusted the project's settings and agents as they are now."""
     catalog = AgentCatalog(agents={agent.name: agent for agent in builtin_agents()})
+    found = _read_roots(workspace, home, catalog)
+    builtins = catalog.names()
+    catalog.grants = [grant for agent in found for grant in grants_of(agent, builtins)]
+    trusted = trust_project or not catalog.grants or _trusted(workspace, home, catalog.grants)
+    for agent in found:
+        used, reason = (agent, "") if trusted else held_back(agent, builtins)
+        catalog.held.pop(agent.name, None)  # a more specific file of the same name speaks for itself
+        if reason:
+            catalog.held[agent.name] = reason
+        if used is not None:
+            catalog.agents[agent.name] = used
+    return catalog
+
+
+def _trusted(workspace: Path, home: Path | None, grants: list[OtherGrant]) -> bool:
+    """Has the user trusted the project's settings, these agent grants with them?"""
+    from decode.permissions.settings_files import load_permission_settings
+
+    return load_permission_settings(workspace, home, other_grants=grants).trusted
+
+
+def _read_roots(workspace: Path, home: Path | None, catalog: AgentCatalog) -> list[AgentDefinition]:
+    """The agents of each folder, least specific first; a file that cannot be used goes to `problems`."""
+    found: list[AgentDefinition] = []
     for source, root in agent_roots(workspace, home=home):
         if not root.is_dir():
             continue
@@ -78,8 +114,8 @@ def discover_agents(workspace: Path, *, home: Path | None = None) -> AgentCatalo
                 catalog.problems.append(f"{path}: agent {agent.name!r} is already defined by {seen[agent.name]}")
                 continue
             seen[agent.name] = path
-            catalog.agents[agent.name] = agent
-    return catalog
+            found.append(agent)
+    return found
 
 
 @cache

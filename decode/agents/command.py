@@ -42,6 +42,8 @@ def agents() -> None:
     catalog = discover_agents(cwd)
     for problem in catalog.problems:
         click.echo(f"decode: warning: agent skipped: {visible(problem)}", err=True)
+    for reason in catalog.held.values():  # the project is not trusted: what of its agents waits
+        click.echo(f"decode: warning: {visible(reason)}", err=True)
     width = max(len(name) for name in catalog.names())
     for name in catalog.names():
         agent = catalog.agents[name]

@@ -17,7 +17,7 @@ import click
 
 from decode.entities.tools import ToolKind, ToolTraits
 from decode.permissions.gate import PermissionGate
-from decode.permissions.project_trust import NOT_TRUSTED
+from decode.permissions.project_trust import NOT_TRUSTED, OTHER_GRANTS, OtherGrant
 from decode.permissions.types import Decision, Mode, Verdict
 
 
@@ -46,12 +46,19 @@ def _load(mode: Mode | None) -> PermissionGate:
     from decode.config.loading import ConfigError
 
     try:
-        gate = PermissionGate.from_settings(Path.cwd(), mode=mode)
+        gate = PermissionGate.from_settings(Path.cwd(), mode=mode, other_grants=_other_grants(Path.cwd()))
     except ConfigError as exc:  # a bad DECODE_SECRET_FILES: one line, exit 2
         raise click.UsageError(str(exc)) from None
     for problem in gate.problems:
         click.echo(f"decode: warning: {problem}", err=True)
     return gate
+
+
+def _other_grants(project: Path) -> list[OtherGrant]:
+    """What the project grants outside its settings files (its agents), as the `decode` command finds it."""
+    context = click.get_current_context(silent=True)
+    find = context.meta.get(OTHER_GRANTS) if context is not None else None
+    return list(find(project)) if find is not None else []
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -130,7 +137,7 @@ def settings_json(gate: PermissionGate) -> dict[str, Any]:
 
 @permissions.command("trust", context_settings={"help_option_names": ["-h", "--help"]})
 def trust_project() -> None:
-    """Trust this project's settings files: their allow rules and mode are in force from now on.
+    """Trust this project's settings files and agents: their allow rules and modes are in force from now on.
 
     What is trusted is the grants as they are now; a changed grant asks again. Exit code 0, or 1
     when the project's settings grant nothing.
@@ -139,7 +146,7 @@ def trust_project() -> None:
     from decode.permissions.settings_files import load_permission_settings
 
     project = Path.cwd()
-    loaded = load_permission_settings(project)
+    loaded = load_permission_settings(project, other_grants=_other_grants(project))
     if not loaded.grants:
         raise click.ClickException(f"the settings files of {project} grant nothing to trust")
     path = trust(project, loaded.grants)

@@ -36,6 +36,7 @@ from decode.permissions.commands import Check, CommandAnalysis, analyse_command
 from decode.permissions.foreign_shells import FOREIGN
 from decode.permissions.options import deny_matches
 from decode.permissions.prefixes import command_prefix
+from decode.permissions.project_trust import OtherGrant
 from decode.permissions.protected import WHY as _PROTECTED
 from decode.permissions.protected import git_dir_of, is_protected, spells_protected
 from decode.permissions.readonly import ReadOnly, judge
@@ -166,11 +167,13 @@ class PermissionGate:
         secret_files: Sequence[str] | None = None,
         scope: Path | None = None,  # [lesson 14]
         trust_project: bool = False,
+        other_grants: Sequence[OtherGrant] = (),
     ) -> "PermissionGate":
         """A gate with the rules of the settings files; `gate.problems` lists what was skipped.
 
         `trust_project`: the repository's own allow rules and mode are in force for this gate even
-        if the user has not trusted them (`--trust-project-settings`).
+        if the user has not trusted them (`--trust-project-settings`); `other_grants`: what the
+        repository's agent files grant, trusted with its settings as one (`decode.agents.trust`).
 
         `secret_files` defaults to the `DECODE_SECRET_FILES` setting (a bad value raises
         `decode.config.loading.ConfigError`).
@@ -179,7 +182,7 @@ class PermissionGate:
             from decode.config.loading import load_settings
 
             secret_files = load_settings().secret_files
-        loaded = load_permission_settings(workspace, home, trust_project=trust_project)
+        loaded = load_permission_settings(workspace, home, trust_project=trust_project, other_grants=other_grants)
         default = mode or loaded.default_mode or Mode.DEFAULT
         # [lesson 14]
         # `scope`: where paths are judged when it is not `workspace`, whose settings files are read

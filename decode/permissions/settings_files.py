@@ -25,6 +25,7 @@ import json
 import logging
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,7 +33,7 @@ from typing import Literal
 
 from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
 from decode.files import write_atomic
-from decode.permissions.project_trust import GRANTING_MODES, ProjectGrants, is_trusted
+from decode.permissions.project_trust import GRANTING_MODES, OtherGrant, ProjectGrants, is_trusted
 from decode.permissions.rules import RULE_NAMES, ForeignRule, RuleError, parse_rule
 from decode.permissions.settings_json import BrokenFile, find_entry, line_of, parse_json, read_text
 from decode.permissions.settings_layers import SettingsFile, settings_files
@@ -112,12 +113,17 @@ def settings_paths(project: Path, home: Path | None = None) -> dict[Layer, Path]
 
 
 def load_permission_settings(
-    project: Path, home: Path | None = None, *, trust_project: bool = False
+    project: Path,
+    home: Path | None = None,
+    *,
+    trust_project: bool = False,
+    other_grants: Sequence[OtherGrant] = (),
 ) -> PermissionSettings:
     """Read every settings file that exists and merge them (see the module docstring for the order).
 
     The repository's grants are in force when `trust_project` (`--trust-project-settings`) or
-    when the user trusted them as they are now (`decode permissions trust`)."""
+    when the user trusted them as they are now (`decode permissions trust`). `other_grants`: what
+    the repository grants elsewhere (its agent files), trusted with the settings as one."""
     home = home if home is not None else Path.home()
     result = PermissionSettings()
     read: list[tuple[SettingsFile, _FileRules]] = []
@@ -132,6 +138,7 @@ def load_permission_settings(
             result.notes.append(SettingsProblem(file.path, None, message, level="notice"))
         if file.shared:
             _add_grants(file, found, result.grants)
+    result.grants.others = list(other_grants)
     result.trusted = trust_project or is_trusted(project, result.grants, home)
     kept: dict[Decision, dict[str, Rule]] = {action: {} for action in _ACTIONS}  # rule text -> rule
     for file, found in read:
@@ -182,8 +189,10 @@ def repository_grants(settings: PermissionSettings | None) -> list[SettingsProbl
         granted.append(f"{len(grants.rules) - _SHOWN_GRANTS} more (`decode permissions` lists them)")
     if grants.mode is not None:
         granted.append(f"defaultMode {grants.mode}")
-    source = grants.rules[0].source if grants.rules else grants.mode_source
-    assert source is not None
+    granted += [grant.text for grant in grants.others]
+    path = grants.first_path()
+    assert path is not None
+    line = grants.rules[0].source.line if grants.rules and grants.rules[0].source else None
     if settings.trusted:
         message = f"this repository's settings (trusted) let these run without asking: {', '.join(granted)}"
     else:
@@ -191,7 +200,7 @@ def repository_grants(settings: PermissionSettings | None) -> list[SettingsProbl
             f"this repository's settings would let these run without asking, not in force until you trust "
             f"them (decode permissions trust, or --trust-project-settings for one run): {', '.join(granted)}"
         )
-    return [SettingsProblem(source.path, source.line, message, level="notice")]
+    return [SettingsProblem(path, line, message, level="notice")]
 
 
 def _load_file(layer: Layer, path: Path, home: Path, result: PermissionSettings) -> _FileRules | None:

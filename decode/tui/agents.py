@@ -78,6 +78,8 @@ async def _agent(repl: Repl, argument: str) -> None:
         repl.renderer.info(table)
         for problem in catalog.problems:
             repl.renderer.notice(f"agent skipped: {problem}", "warning")
+        for reason in catalog.held.values():
+            repl.renderer.notice(reason, "warning")
         return
     if conversation is None:
         repl.renderer.error("the agent can be switched once decode has started")
@@ -91,6 +93,9 @@ async def _agent(repl: Repl, argument: str) -> None:
     except (ConfigError, ModelConfigError) as exc:
         repl.renderer.error(str(exc))
         return
+    trust = conversation.options.trust_project_settings
+    if reason := discover_agents(repl.workspace, trust_project=trust).held.get(definition.name):
+        repl.renderer.notice(reason, "warning")  # the project's file for it is not in force
     repl.status.permission_mode = conversation.gate.mode.value
     repl.status.model = conversation.session.model
     repl.renderer.notice(f"agent: {definition.name} — {definition.tools_text()}, {conversation.gate.mode} mode")

@@ -42,14 +42,14 @@ def ask_settings_trust(repl: Repl, gate: PermissionGate) -> None:
 
 def trust_question(grants: ProjectGrants) -> Question:
     """Do you trust what this repository's settings grant (each grant shown with its file)?"""
-    source = grants.rules[0].source if grants.rules else grants.mode_source
+    source = grants.first_path()
     return Question(
         "this repository's settings let these run without asking. Trust them?",
         # Whole words: a prompt typed before the question was noticed must not trust with one letter.
         (Option("yes", "trust", " (remembered until they change)"), Option("no", "not now")),
         free_text="type a prompt to decide later (/permissions trust)",
         body="\n".join(grants.describe()),
-        title=str(source.path) if source else "settings",
+        title=str(source) if source else "settings",
     )
 
 
@@ -81,4 +81,5 @@ def trust_settings(repl: Repl, gate: PermissionGate) -> None:
     if gate.settings is not None:
         gate.settings.trusted = True
     later = f"; defaultMode {grants.mode} applies from the next start" if grants.mode is not None else ""
+    later += "; its agents apply from the next /agent or start" if grants.others else ""
     repl.renderer.notice(f"the repository's settings are trusted: {len(grants.rules)} allow rule(s) in force{later}")

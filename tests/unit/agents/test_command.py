@@ -1,5 +1,6 @@
 """`decode agents`: each agent on a line (name, source, file and tools), its description under it."""
 
+from collections.abc import Callable
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -7,13 +8,16 @@ from click.testing import CliRunner
 from decode.agents.command import agents, shown_path
 
 
-def test_agents_lists_builtins_and_project_files_and_names_a_broken_one(project: Path) -> None:
+def test_agents_lists_builtins_and_project_files_and_names_a_broken_one(
+    project: Path, trust_settings: Callable[[Path], Path]
+) -> None:
     folder = project / ".decode" / "agents"
     folder.mkdir(parents=True)
     (folder / "tester.md").write_text(
         "---\nname: tester\ndescription: Runs the tests.\ntools: read, bash\npermissionMode: acceptEdits\n---\n"
     )
     (folder / "bad.md").write_text("no front matter\n")
+    trust_settings(project)  # the project's agent chooses accept-edits: in force once trusted
 
     result = CliRunner().invoke(agents, [])
 

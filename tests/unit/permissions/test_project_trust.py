@@ -96,3 +96,23 @@ async def test_a_local_file_git_tracks_needs_trust_like_the_projects(project: Pa
     trusted = PermissionGate.from_settings(project, secret_files=(), trust_project=True)
     verdict = await trusted.check("bash", {"command": "curl https://example.com"}, BASH.traits)
     assert (verdict.decision, verdict.source.layer if verdict.source else None) == (Decision.ALLOW, Layer.LOCAL)
+
+
+def test_other_grants_are_trusted_with_the_settings_and_shown_in_the_question(project: Path) -> None:
+    from decode.permissions.project_trust import OtherGrant
+    from decode.tui.settings_trust import trust_question
+
+    agent = project / ".claude" / "agents" / "fixer.md"
+    other = [OtherGrant(agent, 5, "agent fixer: permissionMode accept-edits")]
+    loaded = load_permission_settings(project, other_grants=other)  # no settings file: the agent alone
+    assert not loaded.trusted
+    question = trust_question(loaded.grants)
+    assert question.title == str(agent)
+    assert question.body == f"agent fixer: permissionMode accept-edits  ({agent}:5)"
+    assert "agent fixer: permissionMode accept-edits" in repository_grants(loaded)[0].message
+
+    trust(project, loaded.grants)
+    assert load_permission_settings(project, other_grants=other).trusted
+    changed = [OtherGrant(agent, 5, "agent fixer: replaces the built-in")]
+    assert not load_permission_settings(project, other_grants=changed).trusted  # a changed grant asks again
+    assert load_permission_settings(project).trusted  # nothing granted: nothing to trust

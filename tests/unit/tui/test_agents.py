@@ -48,3 +48,18 @@ async def test_agent_name_switches_tools_and_mode_and_a_wrong_name_changes_nothi
     session.send("/agent explore")
     await session.wait_for("agent: explore — read, glob, grep, bash (read-only), default mode")
     assert session.repl.conversation.gate.read_only
+
+
+async def test_agent_name_of_an_untrusted_project_agent_says_why_its_mode_is_not_used(
+    start_repl, script, project, write: WriteText
+) -> None:
+    fixer = "---\nname: fixer\ndescription: Fixes.\npermissionMode: acceptEdits\n---\nFix.\n"
+    write(project / ".claude" / "agents" / "fixer.md", fixer)
+    session = await start_repl(script([{"text": "unused"}]))
+    await session.warm()
+
+    session.send("/agent fixer")
+    output = await session.wait_for("agent: fixer — all tools, default mode")
+
+    assert "agent fixer: its permissionMode accept-edits is not in force until you trust" in output
+    assert session.repl.conversation.gate.mode is Mode.DEFAULT
