@@ -376,12 +376,14 @@ class PermissionGate:
         return None
 
     async def resolve(self, path: str) -> tuple[str, str]:
-        """A path as written (absolute, normalised) and the real file it names (symlinks followed)."""
+        """A path as written (absolute, normalised) and the real file it names (symlinks followed
+        before `..`, as the kernel does: `link/../x` is beside the link's target). Both are judged."""
         written = paths.absolute(path, self.workspace, self.home)
+        raw = paths.joined(path, self.workspace, self.home)
         try:
             if self._local:
-                return written, _local_real(written, self.workspace)
-            return written, str(await self.realpath(Path(written)))
+                return written, _local_real(raw, self.workspace)
+            return written, str(await self.realpath(Path(raw)))
         except (OSError, ValueError):  # a NUL byte, a loop, an unreadable folder: judge it as written
             return written, written
 
@@ -705,10 +707,10 @@ def _local_real(path: str, workspace: str) -> str:
         try:
             info = os.lstat(current)
         except (FileNotFoundError, NotADirectoryError):
-            return path
+            return os.path.normpath(path)
         if stat.S_ISLNK(info.st_mode):
             return os.path.realpath(path)
-    return path
+    return os.path.normpath(path)
 
 
 def _analyse(command: str) -> CommandAnalysis:

@@ -37,14 +37,20 @@ if TYPE_CHECKING:  # pathspec loads with the first path rule, not when decode st
 
 def absolute(path: str, workspace: str, home: str) -> str:
     """The path as written, made absolute and normalised, without following symlinks."""
+    return os.path.normpath(joined(path, workspace, home))
+
+
+def joined(path: str, workspace: str, home: str) -> str:
+    """The path made absolute with its `..` kept: the kernel follows `link/..` to the link's parent."""
     if path == "~" or path.startswith("~/"):
         path = home + path[1:]
-    return os.path.normpath(os.path.join(workspace, path))
+    return os.path.join(workspace, path)
 
 
 def resolve(path: str, workspace: str, home: str) -> str:
-    """The real file a path names: absolute, `..` collapsed, symlinks followed (it need not exist)."""
-    return os.path.realpath(absolute(path, workspace, home))
+    """The real file a path names, as the kernel finds it: symlinks followed before `..` (`link/../x`
+    is beside the link's target, not beside the link); it need not exist."""
+    return os.path.realpath(joined(path, workspace, home))
 
 
 def is_within(path: str, root: str) -> bool:
