@@ -57,7 +57,8 @@ def _same_file(path: Path, other: Path) -> bool:
 
 
 def is_tracked(path: Path) -> bool:
-    """Does git track `path` (it came with the repository)? False outside a repository or without git.
+    """Does `path` come with the repository? It does when git tracks it, and also when git cannot
+    say (dubious ownership, no git, a time-out) inside a repository: it fails closed.
 
     Asks `git ls-files --error-unmatch`, which reads the index: it runs no hook, and the options
     keep a repository's fsmonitor program and pager from running.
@@ -69,8 +70,17 @@ def is_tracked(path: Path) -> bool:
             capture_output=True,
             timeout=10,
             check=False,
-            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"},
+            # git's messages in English: "not tracked" and "no repository" are read from them.
+            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", "LANGUAGE": ""},
         )
     except (OSError, subprocess.TimeoutExpired):
-        return False
-    return done.returncode == 0
+        return _in_repository(path.parent)
+    if done.returncode == 0:
+        return True
+    error = done.stderr.decode("utf-8", errors="replace").lower()
+    return not ("did not match any file" in error or "not a git repository" in error)
+
+
+def _in_repository(folder: Path) -> bool:
+    """Is there a `.git` in `folder` or above it (git itself could not be asked)?"""
+    return any((parent / ".git").exists() for parent in (folder, *folder.parents))

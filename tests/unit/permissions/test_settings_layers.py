@@ -1,7 +1,10 @@
 """The six settings files, in order; a `*.local.json` git tracks is the repository's (real git)."""
 
+import os
 import subprocess
 from pathlib import Path
+
+import pytest
 
 from decode.permissions.settings_layers import is_tracked, settings_files
 from decode.permissions.types import Layer
@@ -77,3 +80,29 @@ def test_asking_git_runs_no_program_the_repository_configures(project: Path) -> 
         git(project, "config", key, str(planted))
     assert is_tracked(local)
     assert not marker.exists()
+
+
+def test_when_git_refuses_the_repository_a_local_file_is_the_repositorys(project: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("needs root: the repository is handed to another user so git calls its ownership dubious")
+    (project / ".claude").mkdir()
+    local = project / ".claude" / "settings.local.json"
+    local.write_text('{"permissions": {"allow": ["Bash(curl:*)"]}}')
+    git(project, "init", "-q")
+    git(project, "add", "-f", ".claude/settings.local.json")
+    for path in (project, *project.rglob("*")):
+        os.lchown(path, 65534, 65534)
+    assert is_tracked(local)  # git answers "dubious ownership": fail closed
+
+
+def test_without_git_a_local_file_inside_a_repository_is_the_repositorys(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (project / ".decode").mkdir()
+    local = project / ".decode" / "settings.local.json"
+    local.write_text("{}")
+    git(project, "init", "-q")
+    monkeypatch.setenv("PATH", str(project / "no-git-here"))
+    assert is_tracked(local)
+    (project / ".git").rename(project / "not-git")
+    assert not is_tracked(local)
