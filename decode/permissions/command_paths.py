@@ -88,7 +88,7 @@ LEVELS: dict[str, int] = {
     **dict.fromkeys(("flyctl", "fly", "vercel", "netlify", "firebase", "wrangler", "pulumi", "gsutil", "bq"), 1),
     **dict.fromkeys(("heroku", "doctl", "linode-cli", "hcloud", "scw", "railway", "supabase"), 1),
 }
-# Groups that take one more word: `docker compose up`, `kubectl config view`, `helm repo list`.
+# Groups that take one more word: `docker compose up`, `kubectl rollout status`, `helm repo list`.
 GROUPS: dict[str, frozenset[str]] = {
     "docker": frozenset(
         {

@@ -12,17 +12,23 @@ options and its other words in order:
   `git push origin --force`), since GNU tools and git read them there too; after `--` nothing
   is an option;
 - a few arguments are options in disguise: `git push origin +main` forces (`-f`), `:main` deletes.
-  `--force-with-lease` is a force push too.
+  `--force-with-lease` is a force push too, and `--mirror` both forces and deletes;
+- a value can mean an option: `rm --interactive=never` never asks, as `-f` does.
 
 The rule is read the same way. It matches when the programs are the same, the rule's options
 are all among the command's, and its other words start the command's (all of them, and the same
-options, for a rule without `:*`). This is only ever used to deny or ask: an allow rule still
-matches the words as written (ADR-0021).
+options, for a rule without `:*`). A `*` ending the rule's last word (`rm -rf*`, `docker rm*`)
+makes it a prefix; a whole-word `*` after the program (`git push * --force`) makes the words
+after it options to find anywhere (a rule with a non-option word after its first `*`, or a `*`
+inside a word, is compared as written only). npm's abbreviated commands (`npm publ`) are read
+as the rule's. This is only ever used to deny or ask: an allow rule still matches the words as
+written (ADR-0021).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from decode.permissions.command_patterns import _SEP
 from decode.permissions.rules import command_matches, command_pattern
 
 Words = tuple[str | None, ...]
@@ -33,6 +39,8 @@ class _Options:
     names: dict[str, tuple[str, ...]]  # every spelling -> the canonical options it stands for
     valued: frozenset[str]  # canonical options that take a value
     single_dash: bool = False  # `find -delete`: options are whole words, never combined letters
+    values: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
+    """A long option's values that mean other options: `--interactive=never` is `-f`."""
 
 
 def _o(*groups: str, valued: str = "", also: dict[str, tuple[str, ...]] | None = None) -> _Options:
@@ -45,7 +53,11 @@ def _o(*groups: str, valued: str = "", also: dict[str, tuple[str, ...]] | None =
     return _Options(names, frozenset(valued.split()))
 
 
-_RM = _o("-r -R --recursive", "-f --force", "-i", "-I", "--interactive", "-d --dir", "-v --verbose")
+# `rm --interactive=never` (or `no`, `none`, or a start of them, as GNU reads it) is `rm -f`.
+_RM = replace(
+    _o("-r -R --recursive", "-f --force", "-i", "-I", "--interactive", "-d --dir", "-v --verbose"),
+    values={"--interactive": (("never", "no", "none"), ("-f",))},
+)
 _CHOWN = _o("-R --recursive", "-f --silent --quiet", "-v --verbose", "-c --changes", "-h --no-dereference")
 _TABLE: dict[tuple[str, ...], _Options] = {
     ("rm",): _RM,
@@ -61,11 +73,11 @@ _TABLE: dict[tuple[str, ...], _Options] = {
         "-q --quiet",
         "-v --verbose",
         "-o --push-option",
-        "--mirror",
         "--all --branches",
         "--tags",
         "--no-verify",
         valued="-o --repo --receive-pack --exec",
+        also={"--mirror": ("--mirror", "-f", "-d")},  # it overwrites and deletes the remote's refs
     ),
     ("git", "reset"): _o("--hard", "--soft", "--mixed", "--merge", "--keep", "-q --quiet", "-p --patch"),
     ("git", "clean"): _o(
@@ -130,8 +142,30 @@ def deny_matches(specifier: str | None, words: Words) -> bool | None:
     plain = command_matches(specifier, words, broad=True)
     if plain is True or specifier is None:
         return plain
+    if (whole := _unabbreviated(specifier, words)) is not None and deny_matches(specifier, whole):
+        return True
     spelled = _spelled(specifier, words)
     return True if spelled else None if None in (plain, spelled) else False
+
+
+def _unabbreviated(specifier: str, words: Words) -> Words | None:
+    """`npm publ` as `npm publish` for a rule naming `npm publish`: npm runs a command from any
+    unique start of its name. (A start shared with another command, `npm un`, is read as the rule's.)"""
+    if len(words) < 2 or words[0] is None or words[0].rsplit("/", 1)[-1] != "npm" or len(words[1] or "") < 2:
+        return None
+    try:
+        rule, first_star = _star_words(command_pattern(specifier).shapes[0])
+    except ValueError:
+        return None
+    if (
+        rule is None
+        or len(rule) < 2
+        or rule[0].rsplit("/", 1)[-1] != "npm"
+        or (first_star is not None and first_star < 2)
+    ):
+        return None
+    said = str(words[1])
+    return (words[0], rule[1], *words[2:]) if rule[1] != said and rule[1].startswith(said) else None
 
 
 def _spelled(specifier: str, words: Words) -> bool | None:
@@ -158,10 +192,45 @@ def _rule(specifier: str) -> tuple[Reading, bool] | None:
         pattern = command_pattern(specifier)
     except ValueError:
         return None
-    if pattern.inner_wildcard or any("*" in word for word in pattern.words):
+    words, first_star = _star_words(pattern.shapes[0])
+    if words is None or (reading := read(words)) is None:
         return None
-    reading = read(pattern.words)
-    return None if reading is None else (reading, pattern.is_prefix)
+    if first_star is None:
+        return reading, pattern.is_prefix
+    # After a `*` (`git push * --force`, `rm -rf*`) only options count, and the program stands before it.
+    head = read(words[:first_star])
+    if head is None or head.program != reading.program or head.rest != reading.rest:
+        return None
+    return reading, True
+
+
+def _star_words(shape: tuple[object, ...]) -> tuple[tuple[str, ...] | None, int | None]:
+    """A rule's words with its `*`s taken out, and how many words came before the first (None: no `*`).
+
+    `rm -rf*` is `rm -rf` and anything after; `git push * --force` is `git push`, anything, and
+    `--force`. A `*` inside a word other than at the end of the last (`rm -*f`) gives no words.
+    """
+    words: list[list[object]] = [[]]
+    for token in shape:
+        if token == _SEP:
+            words.append([])
+        else:
+            words[-1].append(token)
+    texts: list[str] = []
+    first_star: int | None = None
+    for index, word in enumerate(words):
+        stars = [i for i, token in enumerate(word) if not isinstance(token, str)]
+        if not stars:
+            texts.append("".join(str(token) for token in word))
+            continue
+        if len(word) == 1:  # a whole-word `*`
+            first_star = len(texts) if first_star is None else first_star
+        elif stars == [len(word) - 1] and index == len(words) - 1:  # `-rf*` ending the rule
+            texts.append("".join(str(token) for token in word[:-1]))
+            first_star = len(texts) if first_star is None else first_star
+        else:
+            return None, None
+    return tuple(texts), first_star
 
 
 def read(words: Words) -> Reading | None:
@@ -195,6 +264,10 @@ def _read(program: tuple[str, ...], spec: _Options, words: Words) -> Reading:
             if not equals and set(canonical) & spec.valued and index < len(words):
                 value, index = words[index] or "", index + 1
             options.update(f"{c}={value}" for c in canonical if c in spec.valued)
+            for c in canonical:
+                spelled, meaning = spec.values.get(c, ((), ()))
+                if equals and value and any(word.startswith(value) for word in spelled):
+                    options.update(meaning)
         else:
             index = _short(spec, word, words, index, options)
     return Reading(program, frozenset(options), tuple(rest), None in words)

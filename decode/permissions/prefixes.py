@@ -21,7 +21,8 @@ No prefix is offered (only the exact command is) where a prefix would allow far 
 user saw: a program that runs other commands (`sudo`, `xargs`, `env`, every wrapper of
 `commands._WRAPPERS`), one that destroys (`rm`, `dd`, `chmod`, `kill`, `git push`, `git reset`…),
 one that reads or copies the files it names (`cat`, `head`, `grep`, `cp`, `tee`…: `Bash(cat:*)`
-allows `cat ~/.ssh/id_rsa`), a subcommand program whose next word is an option (`git -C x status`),
+allows `cat ~/.ssh/id_rsa`), one with a command or shell of its own (`tmux`, `psql`, `nc`, `cmake -E`),
+a secret store (`vault`, `op`, `pass`), a subcommand program whose next word is an option (`git -C x status`),
 a CLI path that ends in a verb that changes things (`aws s3 rm`, `kubectl delete`), or a word only
 known at run time. A script with a hazard gets no rule at all (the gate would ask anyway).
 """
@@ -66,8 +67,13 @@ READERS = frozenset(
         *("exa", "eza", "ag", "ack", "fd", "fdfind", "diff3", "sdiff", "vim", "vi", "nvim", "nano", "emacs"),
         # and those that copy or write the files they name, wherever they are:
         *("cp", "ln", "install", "rsync", "scp", "tee", "patch", "split", "csplit", "curl", "wget"),
+        # archivers, crypto and HTTP tools that read or write any file they are given (`http x @file`):
+        *("openssl", "gpg", "gpg2", "age", "sops", "7z", "7za", "7zz", "unzip", "http", "https", "xh", "xhs"),
+        "aria2c",
     }
 )
+# Secret stores: every subcommand hands out secrets (`vault read`, `op read`, `pass show`).
+SECRET_STORES = frozenset({"vault", "op", "bw", "pass", "gopass", "security", "doppler", "infisical"})
 # Programs that run other commands (or strings): a prefix on them would allow anything.
 RUNNERS = frozenset(
     {
@@ -86,6 +92,10 @@ RUNNERS = frozenset(
         # programs whose own arguments run commands or write anywhere (`sed '1e cmd'`, `awk 'BEGIN{system()}'`,
         # `tar --checkpoint-action=exec=…`, `sort --compress-program`, `rg --pre`, `find -exec`, `make --eval`):
         *("sed", "gsed", "awk", "gawk", "mawk", "nawk", "perl", "ruby", "tar", "sort", "rg", "find", "make"),
+        # and programs with a command of their own (`tmux new -d CMD`, sqlite3's `.shell`, psql's `\!`,
+        # `nc -e`, `cmake -E rm`, `man -P`, `zip -TT`, `rake -e`, `sysctl -w`, `ssh-add -s lib.so`):
+        *("tmux", "screen", "sqlite3", "psql", "mysql", "mariadb", "gdb", "lldb", "nc", "ncat", "netcat"),
+        *("socat", "cmake", "man", "zip", "rake", "sysctl", "ssh-add"),
     }
 )
 # Programs, and subcommands, that destroy: only the exact command is ever saved.
@@ -99,7 +109,12 @@ DESTRUCTIVE = frozenset(
         # and subcommands that run any command or package, where a prefix would allow anything:
         *("npm exec", "pnpm exec", "pnpm dlx", "yarn dlx", "bun x", "uv tool", "docker exec", "docker run"),
         *("kubectl exec", "kubectl run", "git config", "git submodule", "deno eval", "deno repl", "deno x"),
-        *("deno install", "bun add"),
+        *("deno install", "bun add", "git rm", "git switch", "git reflog", "git filter-repo", "git bisect"),
+        *("git daemon", "git send-email", "git init", "git lfs", "git annex", "git notes"),
+        # groups whose next word may read secrets or change settings (`terraform state rm`, `npm config set`,
+        # `kubectl config view --raw`):
+        *("terraform state", "npm config", "npm token", "pip config", "pip3 config", "poetry config"),
+        *("kubectl config", "oc config"),
         # subcommands whose options run a program or write outside the project (`git fetch --upload-pack=…`,
         # `git log --output=…`, `npm test --script-shell=…`), or whose other spellings destroy (`git stash clear`):
         *("git fetch", "git pull", "git clone", "git ls-remote", "git archive", "git stash", "git branch"),
@@ -132,7 +147,7 @@ def command_prefix(form: Words) -> tuple[str, ...] | None:
     if name in COMMAND_RUNNERS:  # `npx prettier .` → `npx prettier`
         inner = command_prefix(tuple(known[1:]))
         return None if inner is None else (known[0], *inner)
-    if name in RUNNERS or name in DESTRUCTIVE or name in READERS:
+    if name in RUNNERS or name in DESTRUCTIVE or name in READERS or name in SECRET_STORES:
         return None
     words = _plain(known)
     if len(words) > 1 and f"{name} {words[1]}" in DESTRUCTIVE:

@@ -50,3 +50,20 @@ def test_headless_bypass_refuses_what_an_ask_rule_names_and_says_which(project: 
     assert not (project / "asked.txt").exists()
     assert (project / "ran.txt").exists()  # bypass still runs what no rule names
     assert "ask rule Bash(touch asked.txt)" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("rule", "command"),
+    [
+        ("Bash(rm -rf*)", "rm -fr build"),
+        ("Bash(git push * --force)", "git push -f origin"),
+        ("Bash(git push --force:*)", "git push --mirror"),
+    ],
+)
+def test_a_deny_written_with_a_star_holds_too(
+    project: Path, write: WriteText, decode_cmd: RunDecode, rule: str, command: str
+) -> None:
+    write(Path.home() / ".decode" / "settings.json", json.dumps({"permissions": {"deny": [rule]}}))
+    done = decode_cmd("permissions", "check", "bash", command, "--permission-mode", "bypass", cwd=project)
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert rule in done.stdout

@@ -108,3 +108,72 @@ def test_a_command_read_as_options_see_it() -> None:
     reading = read(("git", "push", "-o", "ci.skip", "origin"))
     assert reading is not None
     assert reading.rest == ("origin",)
+
+
+# A rule written with Claude Code's `*` reads its options the same way (ADR-0083).
+STARRED = [
+    ("rm -rf*", "rm -fr x"),
+    ("rm -rf*", "rm -r -f x"),
+    ("rm -rf*", "rm --recursive --force x"),
+    ("rm -rf*", "rm x -rf"),
+    ("git push --force*", "git push -f"),
+    ("git push --force*", "git push origin --force"),
+    ("git push --force*", "git push origin +main"),
+    ("git reset --hard*", "git reset HEAD --hard"),
+    ("git push * --force", "git push -f origin"),
+    ("git push * --force", "git push --force origin"),
+    ("git push origin * --force", "git push -f origin main"),
+    ("git clean -f*", "git clean -xdf"),
+    ("git clean -f*", "git clean -d -f"),
+    ("docker rm*", "docker container rm c"),
+    ("git push * --force *", "git push -f origin main"),
+]
+STARRED_DIFFERENT = [
+    ("rm -rf*", "rm -f x"),
+    ("git push * --force", "git push origin main"),
+    ("git push origin * --force", "git push -f upstream main"),  # the words before the `*` still count
+    ("docker * rm", "docker container rm x"),  # a `*` before the subcommand: words as written
+    ("git reset --hard*", "git reset --soft HEAD"),
+]
+
+
+@pytest.mark.parametrize(("specifier", "command"), STARRED)
+def test_a_rule_with_a_star_reads_options_too(specifier: str, command: str) -> None:
+    assert deny_matches(specifier, tuple(command.split())) is True
+
+
+@pytest.mark.parametrize(("specifier", "command"), STARRED_DIFFERENT)
+def test_a_rule_with_a_star_denies_no_other_options(specifier: str, command: str) -> None:
+    assert deny_matches(specifier, tuple(command.split())) is False
+
+
+@pytest.mark.parametrize(
+    ("specifier", "command"),
+    [
+        ("git push --force:*", "git push --mirror"),  # it overwrites the remote's refs
+        ("git push --delete:*", "git push --mirror origin"),  # and deletes those it lacks
+        ("rm -rf:*", "rm -r --interactive=never x"),  # never asks: `-f`
+        ("rm -rf:*", "rm -r --inter=no x"),
+    ],
+)
+def test_options_that_mean_another(specifier: str, command: str) -> None:
+    assert deny_matches(specifier, tuple(command.split())) is True
+
+
+def test_interactive_when_asked_is_not_force() -> None:
+    assert deny_matches("rm -rf:*", ("rm", "-r", "--interactive=always", "x")) is False
+
+
+@pytest.mark.parametrize(
+    ("specifier", "command", "expected"),
+    [
+        ("npm publish:*", "npm publ", True),  # npm runs a unique start of a command's name
+        ("npm publish:*", "npm pu --tag next", True),
+        ("npm publish", "npm publ", True),
+        ("npm publish*", "npm publ", True),
+        ("npm publish:*", "npm pack", False),
+        ("npm publish:*", "npm p", False),  # too short to be read as one command
+    ],
+)
+def test_an_npm_command_abbreviated(specifier: str, command: str, expected: bool) -> None:
+    assert deny_matches(specifier, tuple(command.split())) is expected
