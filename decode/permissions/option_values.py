@@ -2,10 +2,11 @@
 
 GNU programs take a short option's value glued to it (`cp -t.git/hooks x` is `cp -t .git/hooks x`),
 and after other short options (`curl -sSLo.git/config`). Which letter takes a value is each
-program's own business, so every tail of a leading run of letters counts as a value that may
-name a file: `-sSLo.git/config` gives `SLo.git/config` … `.git/config`. These words only ever
-make the gate ask or deny (a secret file, a protected folder, a Read or Edit deny): a guess
-that names nothing costs nothing, and no allow rule is widened by it.
+program's own business, so each tail of a leading run of letters counts as a value that may
+name a file: `-sSLo.git/config` gives `SLo.git/config` … `.git/config` (past the first letter,
+only a tail that is not all letters: `-la` gives `a`). These words only ever make the gate
+ask or deny (a secret file, a protected folder, a Read or Edit deny): a guess that names
+nothing costs nothing, and no allow rule is widened by it.
 
 curl's `@file` (`-d@.env`, `-F f=@/etc/shadow`) names the file after the `@`. tar's `-C DIR`
 makes the names after it relative to DIR: `tar -cf - -C /etc shadow` reads `/etc/shadow`.
@@ -27,7 +28,10 @@ def attached_values(word: str) -> list[str]:
     for index in range(1, len(word)):
         if not word[index].isalnum():
             break
-        if tail := word[index + 1 :]:
+        tail = word[index + 1 :]
+        # Every tail of `-la` would be a lot of words for little: past the first letter, only a
+        # tail with a `.`, `/` or `@` (`-sSLo.git/config`) is taken for a file.
+        if tail and (index == 1 or not tail.isalnum()):
             values.append(_file(tail))
     return [value for value in values if value]
 
