@@ -24,7 +24,7 @@ import re
 import shlex
 import stat
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +54,7 @@ from decode.permissions.rules import (
 from decode.permissions.settings_files import PermissionSettings, SettingsProblem, load_permission_settings
 from decode.permissions.shell import TOO_DEEP, Glob, globs_overlap
 from decode.permissions.types import Decision, Mode, Rule, RuleSource, Verdict
+from decode.permissions.written_files import written_files
 from decode.tools.local import LocalExecutor, local_realpath
 
 Realpath = Callable[[Path], Awaitable[Path]]
@@ -90,6 +91,7 @@ class _Part:
     url: str | None = None
     is_path: bool = False
     named: str | None = None  # a word of a bash command that may name this file (as written)
+    by_command: bool = False  # a file a command writes (`tee a`): its rules deny or ask, the command's allows
     sensitive: str | None = None  # why only an allow rule naming it lets it through
     read_only: str | None = None  # a command of the built-in read-only list: why it may run
     not_read_only: str | None = None  # a listed command used in a way that is not read-only: why
@@ -331,6 +333,10 @@ class PermissionGate:
                 parts.append(await self._path_part(redirect.target, names, writes=redirect.writes))
         for index, word in enumerate(analysis.files):
             parts.append(await self._word_part(word, resolve=index < _MAX_RESOLVED_WORDS))
+        written = dict.fromkeys(f for c in analysis.checks for form in c.block_forms for f in written_files(form))
+        for target in list(written)[:_MAX_RESOLVED_WORDS]:
+            part = await self._path_part(target, REDIRECT_WRITE_RULES, writes=True)
+            parts.append(replace(part, by_command=True))
         hazards = list(analysis.hazards)
         if len(analysis.files) > _MAX_RESOLVED_WORDS:
             # Past the limit a word is judged by its name: a symlink among them could name a secret file.
@@ -525,7 +531,7 @@ class PermissionGate:
         used: Rule | None = None
         read_only: list[str] = []
         for part in parts:
-            if part.named is not None:
+            if part.named is not None or part.by_command:
                 continue  # words need no rule of their own: the command's rule covers them
             allows = self._governing_rules(Decision.ALLOW, part.rule_names)
             rule = next((r for r in allows if self._matches(r, part, broad=False)), None)
@@ -551,11 +557,11 @@ class PermissionGate:
         for rule in self._governing_rules(Decision.ALLOW, part.rule_names):
             if rule.specifier is not None and names(rule.specifier) and self._matches(rule, part, broad=False):
                 return True
-        if part.named is None:
+        if part.named is None and not part.by_command:
             return False
         forms = [form for p in parts if p.check is not None for form in p.check.allow_forms]
         return any(
-            part.named in command_pattern(rule.specifier).words
+            (part.named is None or part.named in command_pattern(rule.specifier).words)
             and any(command_matches(rule.specifier, f) for f in forms)
             for rule in self._governing_rules(Decision.ALLOW, ("Bash",))
             if rule.specifier is not None

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
+from decode.permissions.option_values import attached_values, tar_paths
+
 if TYPE_CHECKING:  # the parser loads on the first bash check, not when decode starts
     from tree_sitter import Node, Parser
 
@@ -599,7 +601,7 @@ class _Walker:
                     continue
                 pattern = isinstance(text, Glob)
                 if text[0] == "-" or "=" in text or text[0] == "@" or ":" in text:
-                    found: list[str] = []
+                    found: list[str] = attached_values(text)  # `-t.git`, `-d@.env`, `f=@/etc/shadow`
                     if "=" in text:
                         found.append(text.split("=", 1)[1])  # `--env-file=.env`, `dd if=.env`
                     if ":" in text:
@@ -609,6 +611,7 @@ class _Walker:
                     files += [Glob(f) if pattern else f for f in found]
                 else:
                     files.append(text)
+        files += tar_paths(values)  # `tar -cf - -C /etc shadow` reads /etc/shadow
         if self.directories:
             relative = [f for f in files if not f.startswith(("/", "~", "$"))]
             for directory in self.directories:

@@ -84,6 +84,7 @@ def corpus_places(project: Path) -> dict[str, Path]:
 def _case_id(case: dict) -> str:
     rules = ":no-rules" if case.get("rules") == "none" else ""
     rules += {False: ":untrusted", True: ":trusted", None: ""}[case.get("project_trusted")]
+    rules += ":user-" + "+".join(case["user"]["permissions"]) if "user" in case else ""
     return f"{case['tool']}:{case['arg']}:{case.get('mode', 'default')}{rules}".replace("\n", "\\n")
 
 
@@ -93,6 +94,8 @@ async def test_bypass_corpus(case: dict, corpus_places: dict[str, Path]) -> None
     if case.get("rules") == "none":  # the built-in read-only list alone: no settings file at all
         (corpus_places["home"] / ".decode" / "settings.json").unlink()
         (corpus_places["workspace"] / ".decode" / "settings.json").unlink()
+    if "user" in case:  # the case's own user layer, in place of the corpus's
+        write_settings(corpus_places["home"] / ".decode" / "settings.json", case["user"])
     # The corpus's project is trusted (`decode permissions trust`) unless a case says it is not.
     trusted = case.get("project_trusted", True)
     gate = PermissionGate.from_settings(
@@ -151,6 +154,7 @@ def test_the_corpus_is_large_enough_and_covers_every_decision_and_class() -> Non
             case.get("network"),
             case.get("sandbox"),
             case.get("project_trusted"),
+            str(case.get("user")),
         )
         for case in cases
     }
