@@ -4,6 +4,7 @@ import os
 
 import pytest
 
+import decode.config.settings
 from decode.config.settings import Settings
 from decode.tools.environment import NON_INTERACTIVE, command_environment, inherited_environment, passed_through
 
@@ -65,6 +66,10 @@ def test_the_inherited_environment_is_this_process_without_credentials(monkeypat
     monkeypatch.setenv("GITHUB_TOKEN", "ghp-from-the-shell")
     monkeypatch.setenv("GEMINI_API_KEY", "AIza-decodes-own")
     monkeypatch.setenv("SOME_SETTING", "visible")
+    # decode's settings object is made once and kept: made here, it would hand this test's key to
+    # later tests (a run that expects no GEMINI_API_KEY). Ours is undone after the test.
+    # (setitem on the module's dict: getattr would build the object for monkeypatch to restore)
+    monkeypatch.setitem(vars(decode.config.settings), "settings", Settings())
     env = inherited_environment()
     assert env["SOME_SETTING"] == "visible"
     assert env["PATH"] == os.environ["PATH"]
