@@ -7,14 +7,17 @@ before it reaches the terminal, so only decode's own styling is ever interpreted
 
 Each control character except newline and tab becomes one visible character: its Unicode
 "control picture" (`ESC` is `␛`, `BEL` is `␇`, `CR` is `␍`), or `�` for C1 controls and
-bidirectional overrides. The text stays readable, keeps its length (so styles laid over it stay
-put), and nothing in it acts. `\r\n` line endings become `\n` first.
+bidirectional controls (overrides, embeddings, isolates and marks). The text stays readable,
+keeps its length (so styles laid over it stay put), and nothing in it acts. `\r\n` line endings
+become `\n` first. Zero-width characters are left as they are: they neither act nor reorder, and
+emoji need the joiner.
 """
 
 import re
 
-# C0 controls but \t and \n, DEL, C1 controls, and the bidirectional embeddings and isolates.
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# C0 controls but \t and \n, DEL, C1 controls, and every bidirectional control: the embeddings,
+# overrides and isolates, and the marks (LRM, RLM, ALM) that also move neutral characters around.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def _picture(match: re.Match[str]) -> str:

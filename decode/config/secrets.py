@@ -7,7 +7,9 @@ print. Two ways lead from a command to a key in decode's environment:
    without every variable `looks_like_credential` flags (`GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`,
    `DB_PASSWORD`…), unless the user passes one through by name (`DECODE_PASS_ENV`). What flags a
    variable is data, two tables below: `NAME_PATTERNS` and `VALUE_PATTERNS` (a URL with a password,
-   a connection string's `AccountKey=`, a webhook URL, a key's well-known shape), each with examples.
+   a `password=` or `sig=` in a connection string or a URL's query, a webhook URL, a key's
+   well-known shape anywhere in the value, an `.npmrc`, `.netrc` or Docker config line), each
+   with examples.
 2. decode's own process. `tr '\\0' '\\n' < /proc/$PPID/environ` prints the environment decode was
    started with: the kernel shows the block of memory `execve` wrote, not Python's `os.environ`,
    so deleting a variable from `os.environ` changes nothing there. `hide_credentials`, called once
@@ -25,7 +27,7 @@ What this does not cover: root (a command running as root reads any process's me
 environment blocks of decode's ancestors (a shell or `uv run` that was started with the key
 exported still shows it in its own `/proc/PID/environ`), secrets stored in files (`.env`, which
 the permission rules guard), and secrets under innocent names whose values have no known shape
-(or hold a key in the middle, `https://host/?key=…`).
+(a random string alone, a query key the table does not list: `https://host/?key=…`).
 The block is overwritten on Linux only; elsewhere the variables are just unset.
 """
 
@@ -52,35 +54,61 @@ NAME_PATTERNS: tuple[tuple[str, str], ...] = (
 """What a credential's name looks like. A false alarm costs a variable the command does not get,
 which `DECODE_PASS_ENV` gives back; a miss costs a key."""
 
+_WORD = r"(?<![\w./\\+-])"
+"""Where a key starts: not inside a word, a path (`/data/hf_cache_…`) or a longer name."""
+
 VALUE_PATTERNS: tuple[tuple[str, str], ...] = (
-    # (pattern, values it catches), any case. Every repeat is bounded, so a huge value costs linear
-    # time, not quadratic.
+    # (pattern, values it catches), any case, found anywhere in the value. Every repeat is bounded,
+    # so a huge value costs linear time, not quadratic. `_WORD` starts a key where a word
+    # starts: after a space, a quote, `=` or `:`, not inside a path or a longer word.
     (
-        r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}://[^/\s:@]{0,256}:[^/\s@]{1,256}@",
-        "a URL with a password: postgres://user:pw@host, an HTTPS_PROXY with one",
+        # A port (`host:8080/…@v2`) is not a password; a password may hold `/` and be long.
+        r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}://[^/\s:@]{0,256}:(?!\d{1,5}(?:[/?#\s]|$))[^\s@]{1,1024}@",
+        "a URL with a password: postgres://user:pw@host, postgres://app:pa/ss@db, an HTTPS_PROXY with one",
     ),
     (
-        r"(?<![a-z0-9+.-])(?:https?|wss?|ftps?)://[^/\s:@]{1,256}@",
-        "a web URL with a user and no password: https://ghp_…@github.com (a token as the user name)",
+        r"(?<![a-z0-9.-])(?:[a-z][a-z0-9.-]{0,30}\+)?(?:https?|wss?|ftps?)://[^/\s:@]{1,256}@",
+        "a web URL with a user and no password: https://ghp_…@github.com, git+https://TOKEN@github.com",
     ),
     (
-        r"(?:^|;)\s{0,8}(?:AccountKey|Password|Pwd|SharedAccessSignature|SharedAccessKey)\s{0,8}=\s{0,8}[^;\s]",
-        "a connection string: AccountKey=…, Server=…;Password=…, Endpoint=…;SharedAccessKey=…",
+        r"(?:^|[?&;\s])(?:AccountKey|Password|Passwd|Pass|Pwd|SharedAccessSignature|SharedAccessKey|sig"
+        r"|X-Amz-Signature|X-Amz-Security-Token|X-Goog-Signature|token|access_token|auth_token|api_key"
+        r"|apikey|api-key|secret|client_secret)\s{0,8}=\s{0,8}[^&;\s]",
+        "a credential in a connection string (Server=…;Password=…, AccountKey=…), a URL's query "
+        "(?password=…, a SAS or pre-signed URL's sig= or X-Amz-Signature=, ?token=…) or libpq's "
+        "keywords (host=db user=app password=…)",
     ),
     (
-        r"hooks\.slack\.com/(?:services|workflows|triggers)/|discord(?:app)?\.com/api/webhooks/"
-        r"|\.webhook\.office\.com/|chat\.googleapis\.com/v1/spaces/",
-        "a webhook URL (Slack, Discord, Teams, Google Chat): whoever has it can post",
+        r"hooks\.slack\.com(?::\d{1,5})?/(?:services|workflows|triggers)/"
+        r"|discord(?:app)?\.com(?::\d{1,5})?/api/(?:v\d{1,3}/)?webhooks/"
+        r"|\.webhook\.office\.com/|chat\.googleapis\.com/v1/spaces/|logic\.azure\.com\S{0,512}/triggers/",
+        "a webhook URL (Slack, Discord, Teams and its Workflows, Google Chat): whoever has it can post",
     ),
     (
-        r"^(?:sk-|sk_live_|sk_test_|rk_live_|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abeprs]-|xapp-"
-        r"|hf_|npm_|pypi-AgE|AIza)[A-Za-z0-9_-]{16}",
-        "a well-known key's prefix: OpenAI/Anthropic, Stripe, GitHub, GitLab, Slack, Hugging Face, npm, PyPI…",
+        _WORD + r"(?:sk-|sk_live_|sk_test_|rk_live_|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abeprs]-"
+        r"|xapp-|hf_|npm_|pypi-AgE|AIza|ya29\.|whsec_|do[opr]_v1_|shp(?:at|ss|ca|pa)_)[A-Za-z0-9_-]{16}",
+        "a well-known key's prefix: OpenAI/Anthropic, Stripe, GitHub, GitLab, Slack, Hugging Face, npm, "
+        'PyPI, Google, DigitalOcean, Shopify… (`ghp_…`, `"ghp_…"`, `token ghp_…`)',
     ),
-    (r"^(?-i:SG)\.[A-Za-z0-9_-]{16,64}\.[A-Za-z0-9_-]{16}", "a SendGrid key"),
-    (r"^(?:AKIA|ASIA)[0-9A-Z]{16}$", "an AWS access key id"),
-    (r"^eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.", "a JSON Web Token (a bearer credential until it expires)"),
+    (_WORD + r"(?-i:SG)\.[A-Za-z0-9_-]{16,64}\.[A-Za-z0-9_-]{16}", "a SendGrid key"),
+    (_WORD + r"(?-i:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Za-z])", "an AWS access key id"),
+    (_WORD + r"AGE-SECRET-KEY-1[0-9A-Z]{16}", "an age secret key"),
+    (
+        _WORD + r"eyJ[A-Za-z0-9_-]{8,1024}\.eyJ[A-Za-z0-9_-]{8}",
+        "a JSON Web Token (a bearer credential until it expires)",
+    ),
     (r"-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----", "a PEM private key pasted into a variable"),
+    (r":_(?:authToken|auth|password)\s{0,8}=\s{0,8}\S", "an .npmrc line: //registry.npmjs.org/:_authToken=…"),
+    (
+        r"(?<![\w-])machine\s[\s\S]{0,256}?\s(?:password|passwd)\s{1,8}\S",
+        "a .netrc line: machine host login me password …",
+    ),
+    (
+        # Docker's "auth" is base64 of user:password; {"auth": "none"} is a setting.
+        r'"(?:identitytoken|password|passwd|secret|client_secret|token|access_token|api_key|apikey)"'
+        r'\s{0,8}:\s{0,8}"[^"\s]|"auth"\s{0,8}:\s{0,8}"[a-z0-9+/]{12}',
+        'a JSON secret: a Docker config\'s {"auths": {"host": {"auth": "…"}}}, {"password": "…"}',
+    ),
 )
 """What a credential's value looks like, whatever its name (`DATABASE_URL`…). Not a plain
 `ssh://git@host` or `user@host`: outside web URLs a user name before `@` is not a secret."""

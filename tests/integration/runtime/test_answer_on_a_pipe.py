@@ -1,7 +1,8 @@
 """`decode run`'s answer on a pipe carries no terminal control sequence unless `--raw` asks for it.
 
 A scripted model answers with an OSC 52 clipboard write, an OSC 0 window title, CSI colours and a
-screen clear, 8-bit C1 forms and stray controls; stdout is a pipe, as for a script or `> file`.
+screen clear, 8-bit C1 forms, stray controls and Unicode bidi overrides; stdout is a pipe, as for
+a script or `> file`.
 """
 
 import json
@@ -17,8 +18,10 @@ pytestmark = pytest.mark.integration
 ANSWER = (
     "Done\x1b]52;c;cm0gLXJmIH4=\x07 \x1b[31mred\x1b[0m\x1b[2J"
     " title\x1b]0;owned\x1b\\ c1\x9b1m\x9d0;t\x9c back\x08\x08 cr\r\nline two\ttab"
+    " file\u202egnp.exe \u2067iso\u2069 z\u200bw \U0001f469\u200d\U0001f4bb"
 )
-PLAIN = "Done red title c1 back cr\nline two\ttab"
+PLAIN = "Done red title c1 back cr\nline two\ttab filegnp.exe iso zw \U0001f469\u200d\U0001f4bb"
+BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 CONTROLS = [chr(code) for code in (*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0))]
 
 
@@ -32,7 +35,7 @@ def run(headless: Headless, project: Path, *args: str) -> str:
 def test_the_text_answer_on_a_pipe_has_no_control_sequence(project: Path, headless: Headless) -> None:
     stdout = run(headless, project)
     assert stdout == PLAIN + "\n"
-    assert not any(control in stdout for control in CONTROLS)
+    assert not any(control in stdout for control in [*CONTROLS, *BIDI])
 
 
 def test_raw_gives_the_answer_as_the_model_wrote_it(project: Path, headless: Headless) -> None:

@@ -190,6 +190,94 @@ def test_ordinary_values_are_not(value: str) -> None:
     assert not looks_like_credential("SOMETHING", value)
 
 
+GHP = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+
+ATTACK_REVIEW_VALUES = [
+    # URLs with a password: a `/` in it, a long one; a token as the user of a `scheme+https` URL
+    "postgres://app:pa/ssw0rd@db/app",
+    "https://u:" + "p" * 300 + "@h",
+    f"git+https://{GHP}@github.com/me/repo.git",
+    "git+http://TOKEN@example.com/me/repo.git",
+    "hg+https://user@hg.example.com/repo",
+    # a credential in a URL's query or in key=value words
+    "jdbc:mysql://db/app?user=root&password=hunter2",
+    "postgresql://db/app?password=hunter2",
+    "host=db user=app password=hunter2 dbname=app",
+    "mysql://db/app?passwd=hunter2",
+    "mysql://db/app?user=root&pwd=hunter2",
+    "Server=db;User=sa;Pass=hunter2",
+    "https://acct.blob.core.windows.net/c/b?sv=2022-11-02&se=2030-01-01&sig=abcDEF%2B123",
+    "https://bucket.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=abcdef0123",
+    "https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Signature=abcdef",
+    "https://api.example.com/feed?token=abcdef",
+    "https://api.example.com/feed?access_token=abcdef",
+    "https://api.example.com/feed?api_key=abcdef",
+    "https://api.example.com/feed?apikey=abcdef",
+    "https://api.example.com/feed?secret=abcdef",
+    # webhooks with a port or a versioned path
+    "https://hooks.slack.com:443/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXXXXXX",
+    "https://discord.com/api/v10/webhooks/123456789/abcdefABCDEF",
+    "https://discordapp.com/api/v6/webhooks/123456789/abcdefABCDEF",
+    "https://prod-12.westus.logic.azure.com:443/workflows/abc/triggers/manual/paths/invoke?api-version=1&sp=x&sv=1.0&sig=abc",
+    # a key's prefix anywhere, as a word of its own
+    f'"{GHP}"',
+    f" {GHP}",
+    f"token {GHP}",
+    f"Authorization: Bearer {GHP}",
+    "AKIAIOSFODNN7EXAMPLE ",
+    "AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "key=AKIAIOSFODNN7EXAMPLE",
+    # shapes the table did not know
+    "ya29.a0AfH6SMBabcdefghijklmnopqrstuvwxyz",
+    "whsec_abcdefghijklmnopqrstuvwxyz012345",
+    "dop_v1_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+    "shpat_0123456789abcdef0123456789abcdef",
+    "AGE-SECRET-KEY-1QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ",
+    "//registry.npmjs.org/:_authToken=npm-0123456789",
+    "machine github.com login me password hunter2",
+    "machine api.example.com\n  login me\n  password hunter2\n",
+    '{"auths": {"ghcr.io": {"auth": "dXNlcjpodW50ZXIyaHVudGVyMg=="}}}',
+    '{"db": {"user": "app", "password": "hunter2"}}',
+]
+"""The attack review of issue 25: each of these got through `looks_like_credential`."""
+
+
+@pytest.mark.parametrize("value", ATTACK_REVIEW_VALUES)
+def test_credentials_the_attack_review_found_are_caught(value: str) -> None:
+    assert looks_like_credential("SOMETHING", value)
+
+
+ORDINARY_VALUES_AFTER_REVIEW = [
+    "/home/me/.local/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    "https://example.com/path/to/page?q=search&page=2",
+    "https://registry.npmjs.org:443/@scope/pkg",
+    "http://localhost:8080/v1/chat@latest",
+    "ssh://git@github.com/me/repo.git",
+    "git+ssh://git@github.com/me/repo.git",
+    "git@github.com:me/repo.git",
+    "postgres://app@db.internal/app",
+    "en_US.UTF-8",
+    "/data/hf_datasets_cache_directory_for_models",
+    "/home/me/projects/sk-learn-experiments-and-notes/build",
+    "/srv/apps/my-app/releases/20240101-abcdef/shared/node_modules/.bin",
+    "C:\\Users\\me\\AppData\\Local\\npm_cache_directory_x",
+    '{"theme": "dark", "editor": {"tabSize": 4}, "token_url": "https://auth.example.com/token"}',
+    '{"auth": "none"}',
+    "--password-file=/run/secrets/db",
+    "host=db user=app dbname=app sslmode=require",
+    "https://hooks.slack.com/",
+    "https://discord.com/api/v10/users/@me",
+    "machine-learning notebooks",
+    "asia-southeast1",
+    "ASIA PACIFIC REGION",
+]
+
+
+@pytest.mark.parametrize("value", ORDINARY_VALUES_AFTER_REVIEW)
+def test_ordinary_values_still_pass_after_the_review(value: str) -> None:
+    assert not looks_like_credential("SOMETHING", value)
+
+
 def test_every_key_decode_reads_looks_like_a_credential() -> None:
     # hide_credentials runs before the settings are imported (a fast start), so it finds decode's
     # own keys by their look: a new secret setting must keep looking like one.
@@ -252,3 +340,5 @@ def test_a_huge_value_is_read_in_linear_time() -> None:
     assert not looks_like_credential("BLOB", "a" * 200_000)
     assert not looks_like_credential("BLOB", "a://" + "b" * 200_000)
     assert looks_like_credential("BLOB", "a" * 200_000 + " postgres://u:p@h")
+    for huge in ("a://b:" + "c" * 200_000, "machine " * 50_000, "x ghp_" * 50_000, "?token" * 50_000):
+        assert isinstance(looks_like_credential("BLOB", huge), bool)

@@ -22,7 +22,16 @@ from decode.runtime.plain import plain
         ("bell\x07 bs\x08\x08 del\x7f nul\x00 vt\x0b ff\x0c", "bell bs del nul vt ff"),
         ("windows\r\nline\rover", "windows\nlineover"),
         ("cut off \x1b]52;c;abc", "cut off "),  # an OSC that never ends takes the rest
-        ("\u202eevil", "\u202eevil"),  # not a terminal control: bidi marks are shown text
+        ("file\u202egnp.exe", "filegnp.exe"),  # bidi override ("Trojan Source"): it would reverse the rest
+        ("a\u202ab\u202bc\u202cd\u202de", "abcde"),  # embeddings, overrides, their end
+        ("a\u2066b\u2067c\u2068d\u2069e", "abcde"),  # isolates
+        ("a\u200eb\u200fc\u061cd", "abcd"),  # the marks LRM, RLM, ALM
+        ("ev\u200bil \ufeffbom \u2060wj", "evil bom wj"),  # zero-width space, byte-order mark, word joiner
+        ("ok\U000e0069\U000e0067\U000e006e\U000e006f\U000e0072\U000e0065", "ok"),  # tags spelling "ignore"
+        (
+            "\U0001f469\u200d\U0001f4bb \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+            "\U0001f469\u200d\U0001f4bb \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+        ),  # ZWJ, ZWNJ stay
     ],
 )
 def test_control_sequences_are_taken_out_case_by_case(text: str, expected: str) -> None:

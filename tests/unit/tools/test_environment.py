@@ -4,6 +4,7 @@ import os
 
 import pytest
 
+import decode.config.settings
 from decode.config.settings import Settings
 from decode.tools.environment import NON_INTERACTIVE, command_environment, inherited_environment, passed_through
 
@@ -65,6 +66,10 @@ def test_the_inherited_environment_is_this_process_without_credentials(monkeypat
     monkeypatch.setenv("GITHUB_TOKEN", "ghp-from-the-shell")
     monkeypatch.setenv("GEMINI_API_KEY", "AIza-decodes-own")
     monkeypatch.setenv("SOME_SETTING", "visible")
+    # decode's settings object is made once and kept: made here, it would hand this test's key to
+    # later tests (a run that expects no GEMINI_API_KEY). Ours is undone after the test.
+    # (setitem on the module's dict: getattr would build the object for monkeypatch to restore)
+    monkeypatch.setitem(vars(decode.config.settings), "settings", Settings())
     env = inherited_environment()
     assert env["SOME_SETTING"] == "visible"
     assert env["PATH"] == os.environ["PATH"]
@@ -86,6 +91,16 @@ def test_the_inherited_environment_is_this_process_without_credentials(monkeypat
         ("SLACK_HOOK", "anything"),
         ("PASSWORD_SALT", "pepper"),
         ("WALLET_SEED", "abandon abandon abandon"),
+        # the attack review of issue 25: shapes that got through
+        ("DATABASE_URL", "postgres://app:pa/ssw0rd@db/app"),
+        ("PIP_REQUIREMENT", "git+https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/me/repo.git"),
+        ("JDBC_URL", "jdbc:mysql://db/app?user=root&password=hunter2"),
+        ("PGCONN", "host=db user=app password=hunter2"),
+        ("UPLOAD_URL", "https://bucket.s3.amazonaws.com/k?X-Amz-Signature=abcdef0123"),
+        ("NOTIFY", "https://discord.com/api/v10/webhooks/123456789/abcdefABCDEF"),
+        ("GH", "token ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
+        ("NPMRC", "//registry.npmjs.org/:_authToken=npm-0123456789"),
+        ("DOCKER_CONFIG_JSON", '{"auths": {"ghcr.io": {"auth": "dXNlcjpodW50ZXIyaHVudGVyMg=="}}}'),
     ],
 )
 def test_credentials_are_dropped_whatever_their_name_unless_passed_through(name: str, value: str) -> None:
@@ -93,3 +108,17 @@ def test_credentials_are_dropped_whatever_their_name_unless_passed_through(name:
     assert command_environment(base, Settings.secret_env_names()) == {"PATH": "/bin", **NON_INTERACTIVE}
     passed = command_environment(base, Settings.secret_env_names(), [name.lower()])  # DECODE_PASS_ENV names it
     assert passed[name] == value
+
+
+def test_ordinary_values_the_review_kept_in_mind_still_reach_commands() -> None:
+    base = {
+        "PATH": "/home/me/.local/bin:/usr/bin:/bin",
+        "LANG": "en_US.UTF-8",
+        "UPSTREAM": "ssh://git@github.com/me/repo.git",
+        "ORIGIN": "git@github.com:me/repo.git",
+        "DATABASE_URL": "postgres://app@db.internal/app",
+        "DOCS_URL": "https://example.com/path/to/page?q=search&page=2",
+        "CACHE": "/data/hf_datasets_cache_directory_for_models",
+        "APP_CONFIG": '{"theme": "dark", "editor": {"tabSize": 4}}',
+    }
+    assert command_environment(base, Settings.secret_env_names()) == {**base, **NON_INTERACTIVE}
