@@ -172,5 +172,7 @@ _HANDLERS = {
     "cmake": _cmake,
     "wsl": _wsl,
 }
+# Programs that launch commands: a prefix rule on one (`Bash(at:*)`) would allow anything (prefixes.py).
+LAUNCHERS = frozenset(_HANDLERS) - {"git"}
 # GNU tools under their Homebrew names, and fd under Debian's.
 ALIASES = {"gtimeout": "timeout", "gxargs": "xargs", "gfind": "find", "genv": "env", "fdfind": "fd"}

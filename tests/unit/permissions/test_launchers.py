@@ -7,6 +7,7 @@ import pytest
 from decode.permissions.commands import analyse_command
 from decode.permissions.gate import PermissionGate
 from decode.permissions.launchers import HIDDEN, Launch, launched
+from decode.permissions.prefixes import command_prefix
 from decode.permissions.rules import parse_rule
 from decode.permissions.types import Decision, Mode
 from decode.tools.catalog import default_tools
@@ -71,3 +72,12 @@ async def test_a_command_typed_into_a_terminal_is_denied_while_a_bash_deny_is_in
 async def test_what_launches_nothing_is_not_denied(tmp_path: Path, command: str) -> None:
     verdict = await gate_with(tmp_path, "deny Bash(git push:*)").check("bash", {"command": command}, BASH.traits)
     assert verdict.decision is Decision.ALLOW, verdict.reason
+
+
+@pytest.mark.parametrize("command", ["at now", "hyperfine ls", "wsl ls", "nix-shell --run ls", "csh -c ls", "rc -c ls"])
+def test_always_never_saves_a_launcher_or_a_foreign_shell_bare(command: str) -> None:
+    assert command_prefix(tuple(command.split())) is None
+
+
+def test_always_saves_a_fish_script_as_that_script() -> None:
+    assert command_prefix(("fish", "build.fish")) == ("fish", "build.fish")
