@@ -42,7 +42,7 @@ INTERPRETERS: dict[str, Interpreter] = {
     **dict.fromkeys(("groovy", "kotlin", "scala", "elixir", "swift", "tclsh", "guile", "racket"), _i()),
     **dict.fromkeys(("pwsh", "powershell"), _i("-noprofile -nologo -noninteractive", "-file -f")),
     "java": _i(leads="-jar"),
-    **dict.fromkeys(SHELLS, _SHELL),
+    **dict.fromkeys((*SHELLS, "fish", "csh", "tcsh"), _SHELL),  # fish x.fish: the script is the command
 }
 _PYTHON_NAME = re.compile(r"(?:python|pypy)(?:[0-9]+(?:\.[0-9]+)*)?")
 _MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")

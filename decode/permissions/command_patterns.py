@@ -38,6 +38,7 @@ class CommandPattern:
     shapes: tuple[tuple[Token, ...], ...]  # the same as token lists, one per way the rule can match
     inner_wildcard: bool  # a `*` other than a trailing ` *` or `:*`
     first: str | None  # the first word, when it holds no `*`: most commands differ there
+    by_name: "CommandPattern | None" = None  # `/usr/bin/curl x` as `curl x`, for a deny or ask
 
     @property
     def is_prefix(self) -> bool:
@@ -47,6 +48,13 @@ class CommandPattern:
 
 class PatternError(ValueError):
     """A Bash specifier that cannot be read; the message says why."""
+
+
+class JoinedCommands(PatternError):
+    """A specifier with `&&`, `|`, `;`, `>`…: it can never match one command."""
+
+
+_OPERATORS = ("&&", "||", "2>&1", ">>", ";", "|", "&", ">", "<")
 
 
 def _split(text: str) -> list[list[Token]]:
@@ -73,6 +81,8 @@ def _split(text: str) -> list[list[Token]]:
             words.append(word)
         if char in "'\"":
             quote = char
+        elif char in ";|&<>":
+            raise JoinedCommands(_joined(text))
         elif char == "\\":
             following = next(chars, None)
             if following is None:
@@ -83,6 +93,15 @@ def _split(text: str) -> list[list[Token]]:
     if quote:
         raise PatternError("No closing quotation")
     return words
+
+
+def _joined(text: str) -> str:
+    """Why a specifier holding a shell operator (`cd x && make`) is refused, naming the operator."""
+    operator = next((op for op in _OPERATORS if op in text), "an operator")
+    return (
+        f"`{operator}` is the shell's, and the gate judges each command of a script on its own: "
+        "a Bash rule names one command; write one rule per command"
+    )
 
 
 @lru_cache(maxsize=1024)
@@ -111,15 +130,27 @@ def command_pattern(specifier: str) -> CommandPattern:
     literal = tuple("".join(t for t in w if isinstance(t, str)) for w in words if _STAR not in w)
     inner = stars > (1 if optional and not legacy else 0)
     first = "".join(t for t in words[0] if isinstance(t, str)) if _STAR not in words[0] else None
-    return CommandPattern(literal, re.compile(regex, re.DOTALL), shapes, inner, first)
+    by_name = None
+    if first is not None and "/" in first.rstrip("/") and specifier.startswith(first):
+        # `Bash(/usr/bin/curl:*)` denies `curl x` and `/bin/curl x` too: the program by any path.
+        by_name = command_pattern(first.rstrip("/").rsplit("/", 1)[1] + specifier[len(first) :])
+    return CommandPattern(literal, re.compile(regex, re.DOTALL), shapes, inner, first, by_name)
 
 
 def pattern_matches(pattern: CommandPattern, words: Sequence[str | None], *, broad: bool = False) -> bool | None:
     """Does the pattern match these words? None: it depends on a word known only at run time.
 
     For a deny or ask rule (`broad`), a file-name pattern (a `Glob`: `r?`) is every name it could
-    expand to, so a possible match is a match: `/bin/r? x` is `rm x`.
+    expand to, so a possible match is a match: `/bin/r? x` is `rm x`. Such a rule whose program
+    is a path also matches the program by its name (`/usr/bin/curl` denies `curl`).
     """
+    if broad and pattern.by_name is not None:
+        answers = (_matches(pattern, words, broad=True), _matches(pattern.by_name, words, broad=True))
+        return True if True in answers else None if None in answers else False
+    return _matches(pattern, words, broad=broad)
+
+
+def _matches(pattern: CommandPattern, words: Sequence[str | None], *, broad: bool) -> bool | None:
     head = words[0] if words else None
     # The first word decides most rules: no need to read the rest (a deny reads a glob as any word).
     if (

@@ -24,7 +24,8 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
-from decode.permissions.foreign_shells import FOREIGN, FOREIGN_SHELLS, is_foreign_shell, runs_a_string
+from decode.permissions.foreign_shells import FOREIGN, FOREIGN_SHELLS, is_foreign_shell, program_name, runs_a_string
+from decode.permissions.launchers import ALIASES, launched
 from decode.permissions.shell import (
     ARITHMETIC,
     SETS_VARIABLES,
@@ -39,8 +40,11 @@ from decode.permissions.subcommands import GLOBAL_OPTIONS, drop_toolchain
 
 Words = tuple[str | None, ...]
 
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "rbash", "yash"})
-_SHELL_NAME = re.compile(r"(?:ba|da|z|k|mk|a|c|tc|rba|ya|lk|po|o?k)?sh[0-9.]*|ksh93|fish[0-9.]*")
+SHELLS = frozenset(
+    {"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "rbash", "yash"}
+    | {"hush", "sash", "osh", "loksh", "pdksh", "posh"}  # busybox's, standalone, oils', BSD's, Debian's
+)
+_SHELL_NAME = re.compile(r"(?:ba|da|z|k|mk|a|rba|ya|lk|po|o?k|pdk|hu|sa|lok)?sh[0-9.]*|ksh93")
 _STDIN_FILES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _FIND_WRITES = frozenset({"-fprint", "-fprint0", "-fprintf", "-fls"})
@@ -161,6 +165,13 @@ _WRAPPERS: dict[str, _Wrapper] = {
     "schroot": _w("cu", "--chroot --user --directory"),
     "s6-setuidgid": _w(positionals=1),
     "expect": _w(),
+    "toybox": _w(),
+    "daemonize": _w("ceoplu", flags="av"),
+    "proot": _w(loose=True),
+    "tsp": _w(loose=True),
+    "rlwrap": _w(loose=True),
+    "dotenv": _w(loose=True),  # `dotenv run CMD`, `dotenv -e .env -- CMD`
+    "screen": _w("ScehpTtlL", flags="dDmrRxaAfFiOqUvw"),  # `screen -dm CMD` (`-X`: launchers.py)
 }
 # `uv run CMD`, `poetry run CMD`…: run any command, like a wrapper whose name is two words.
 _RUNNERS: dict[tuple[str, str], _Wrapper] = {
@@ -180,6 +191,13 @@ _RUNNERS: dict[tuple[str, str], _Wrapper] = {
     ("yarn", "exec"): _w(),
     ("direnv", "exec"): _w(positionals=1),  # `direnv exec DIR CMD`
     ("ip", "netns"): _w(positionals=2),  # `ip netns exec NAME CMD`
+    ("op", "run"): _w(long_valued="--env-file --environment --account"),
+    ("doppler", "run"): _w("pc", "--project --config --token --fallback --mount"),
+    ("aws-vault", "exec"): _w(loose=True),  # `aws-vault exec PROFILE [options] -- CMD`
+    ("tox", "exec"): _w(loose=True),
+    ("perf", "stat"): _w(loose=True),
+    ("perf", "record"): _w(loose=True),
+    ("perf", "trace"): _w(loose=True),
 }
 # Commands that run a string as a script (the rest of `_explain_words` knows how to find it).
 _STRING_RUNNERS = frozenset({"eval", "trap", "su", "runuser", "script", "flock", "sg", "watch", "parallel", "ssh"})
@@ -277,6 +295,8 @@ def _explain(command: SimpleCommand, out: _Out) -> list[str | None]:
     if command.sets_variables:
         out.hazards.append(_VARIABLES)
     out.files.extend(command.files)
+    if words[0] is not None and _base(words[0]) in ("xargs", "gxargs") and command.stdin_text is not None:
+        out.files.extend(command.stdin_text.split())  # `xargs cat <<< .env` names .env, as `echo .env |` does
     scripts: list[str | None] = []
     extra: list[Check] = []
     block: list[Words] = []
@@ -326,6 +346,14 @@ def _block_forms(words: Words, stdin: bool | str, found: _Found, level: int) -> 
 
 def _inner(name: str, words: Words, stdin: bool | str, found: _Found) -> list[Words]:
     """The commands `words` (named `name`) runs directly; scripts it runs go to `found`."""
+    name = ALIASES.get(program_name(name), program_name(name))  # `bash.exe`, `gtimeout`: bash, timeout
+    launch = launched(name, words)
+    if launch is not None and (launch.commands or launch.scripts or launch.reads_stdin):
+        found.hazards.extend(launch.hazards)
+        found.scripts.extend(launch.scripts)
+        if launch.reads_stdin:
+            _stdin_script(stdin, found, None)
+        return launch.commands
     if len(words) > 1 and (runner := _RUNNERS.get((name, words[1] or ""))) is not None:
         return _cores(words[1:], runner, name, found)
     if name in _WRAPPERS:
@@ -336,12 +364,12 @@ def _inner(name: str, words: Words, stdin: bool | str, found: _Found) -> list[Wo
     if name == "xargs":
         cores = [_replaced(core, _replace_string(words)) for core in _cores(words, _XARGS, name, found)]
         return [form for core in cores for form in ((core or ("echo",)), (*(core or ("echo",)), None))]
-    if name in SHELLS or _SHELL_NAME.fullmatch(name):
-        _shell(words, stdin, found)
-    elif is_foreign_shell(name):
+    if is_foreign_shell(name):
         if runs_a_string(words):  # `pwsh -c …`: nothing to parse; a Bash deny in force denies it (gate.py)
             found.hazards.append(f"{FOREIGN} ({name})")
             found.scripts.append(None)
+    elif name in SHELLS or _SHELL_NAME.fullmatch(name):
+        _shell(words, stdin, found)
     elif name in _STRING_RUNNERS:
         return _string_runner(name, words, stdin, found)
     elif name in ("source", "."):

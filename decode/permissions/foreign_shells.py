@@ -1,4 +1,4 @@
-"""Shells whose language decode does not parse: PowerShell, Nushell, xonsh, elvish, cmd.exe…
+"""Shells whose language decode does not parse: PowerShell, Nushell, fish, csh, rc, cmd.exe…
 
 `bash -c STRING` is parsed and every command in it judged. `pwsh -Command STRING` cannot be: its
 language is not sh, so nothing in the string can be named. Such a string is a hazard (it asks, as
@@ -6,13 +6,18 @@ ADR-0022's do), and while any Bash deny rule is in force it is denied, in every 
 included: the string could be the denied command (`pwsh -c 'git push --force'`). A foreign
 shell running a script file (`pwsh ./build.ps1`) is that file's command, like `bash build.sh`.
 
-sh's relatives (`zsh`, `ksh`, `dash`, `fish`, `csh`…) are in `commands.SHELLS`: their strings are
-parsed as sh, and what the parser cannot read is a hazard of its own.
+sh's relatives (`zsh`, `ksh`, `dash`, `mksh`, `yash`…) are in `commands.SHELLS`: their strings are
+parsed as sh, and what the parser cannot read is a hazard of its own. fish, csh and rc look like
+sh but quote differently (in fish `'a\\' ; rm x'` is one word to sh, two commands to fish), so
+they are foreign. A name is read without `.exe`, `-static` or `.real` (`bash.exe` is bash).
 """
+
+import re
 
 FOREIGN = "a shell whose language decode does not parse runs a string"
 FOREIGN_SHELLS = frozenset(
     {"pwsh", "pwsh-preview", "powershell", "nu", "nushell", "xonsh", "elvish", "ion", "murex", "ysh", "oil", "cmd"}
+    | {"fish", "csh", "tcsh", "rc", "es"}  # sh-like, but they quote differently
 )
 # What starts a command string, as any unambiguous prefix (PowerShell accepts `-c`, `-co`, `-Command`,
 # `-e`/`-EncodedCommand` in base64, `-CommandWithArgs`); nu's `--commands`/`--execute`; cmd's `/c`, `/k`.
@@ -21,7 +26,14 @@ _STRING_OPTIONS = ("command", "commands", "commandwithargs", "encodedcommand", "
 
 def is_foreign_shell(name: str) -> bool:
     """Is `name` (a program's base name) a shell whose language decode does not parse?"""
-    return name.lower().removesuffix(".exe") in FOREIGN_SHELLS
+    return program_name(name).lower() in FOREIGN_SHELLS or re.fullmatch(r"fish[0-9.]*", name) is not None
+
+
+def program_name(name: str) -> str:
+    """`bash.exe`, `bash-static`, `dash.real` → `bash`, `dash`: the program under its packaging."""
+    for suffix in (".exe", ".EXE", "-static", ".real"):
+        name = name.removesuffix(suffix)
+    return name
 
 
 def runs_a_string(words: tuple[str | None, ...]) -> bool:
@@ -33,10 +45,16 @@ def runs_a_string(words: tuple[str | None, ...]) -> bool:
     for word in words[1:]:
         if word is None or word == "-":
             return True  # a word only known at run time, or a script read from its input
-        if word.startswith("-") or (word.startswith("/") and len(word) == 2):  # `/c` (cmd.exe)
-            option = word.lstrip("-/").lower().split(":", 1)[0].split("=", 1)[0]
-            if option and (option in ("c", "k") or any(name.startswith(option) for name in _STRING_OPTIONS)):
-                return True
+        if word.startswith("-") or _slash_options(word):  # `/c`, `/Q/C` (cmd.exe), `/Command` (PowerShell)
+            for part in word.lstrip("-/").split("/"):
+                option = part.lower().split(":", 1)[0].split("=", 1)[0]
+                if option and (option in ("c", "k") or any(name.startswith(option) for name in _STRING_OPTIONS)):
+                    return True
         else:
             script = True  # a script file (or an option's value): keep looking for a string option
     return not script
+
+
+def _slash_options(word: str) -> bool:
+    """`/c`, `/Q/C`, `/EncodedCommand`: Windows options, not a path such as `/tmp/x.ps1`."""
+    return word.startswith("/") and all(part.isalnum() for part in word[1:].split("/"))

@@ -34,6 +34,7 @@ from decode.permissions import paths
 from decode.permissions.command_patterns import command_pattern
 from decode.permissions.commands import Check, CommandAnalysis, analyse_command
 from decode.permissions.foreign_shells import FOREIGN
+from decode.permissions.launchers import HIDDEN
 from decode.permissions.options import deny_matches
 from decode.permissions.prefixes import command_prefix
 from decode.permissions.project_trust import OtherGrant
@@ -345,7 +346,7 @@ class PermissionGate:
             hazards.append("an empty command")
         elif not analysis.checks:
             hazards.append("it runs no command a rule could allow, and nothing proves it harmless")
-        foreign = next((h for h in analysis.hazards if h.startswith(FOREIGN)), None)
+        foreign = next((h for h in analysis.hazards if h.startswith((FOREIGN, HIDDEN))), None)
         if foreign and (denies := self._governing_rules(Decision.DENY, ("Bash",))):  # its string could be denied
             return Verdict(Decision.DENY, f"{foreign}, and it could run what {denies[0]} denies", denies[0])
         # [lesson 12]

@@ -31,6 +31,8 @@ import posixpath
 
 from decode.permissions.command_paths import interpreter, is_subcommand_cli, script_path, subcommand_path
 from decode.permissions.commands import _RUNNERS, _WRAPPERS, SHELLS, Words
+from decode.permissions.foreign_shells import FOREIGN_SHELLS
+from decode.permissions.launchers import LAUNCHERS
 from decode.permissions.shell import Glob
 
 # Programs made of subcommands: the prefix keeps the subcommand (`git log:*`, not `git:*`).
@@ -79,6 +81,8 @@ RUNNERS = frozenset(
     {
         *_WRAPPERS,
         *SHELLS,  # with a script file they are interpreters (`command_paths`): `bash x.sh:*`
+        *FOREIGN_SHELLS,
+        *LAUNCHERS,  # `at`, `hyperfine`, `nix-shell`, `wsl`…: they run what follows
         "xargs",
         "eval",
         "source",

@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
-from decode.permissions.command_patterns import PatternError, command_pattern, pattern_matches
+from decode.permissions.command_patterns import JoinedCommands, PatternError, command_pattern, pattern_matches
 from decode.permissions.types import Decision, Rule, RuleSource
 
 # The rule names of the rule language, in their canonical spelling. Which tools answer to which
@@ -139,6 +139,8 @@ def _check_specifier(tool: str, specifier: str, text: str) -> None:
     if tool == "Bash" and specifier != "*":
         try:
             command_pattern(specifier)
+        except JoinedCommands as exc:
+            raise RuleError(f"rule {text!r}: {exc}") from None
         except PatternError as exc:
             raise RuleError(f"rule {text!r}: the command cannot be read ({exc})") from None
     elif tool == "WebFetch":

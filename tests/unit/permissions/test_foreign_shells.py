@@ -30,6 +30,16 @@ STRINGS = [
     "echo 'rm x' | pwsh",  # no script file: it runs what it reads
     "pwsh -",
     "/usr/bin/pwsh -c x",
+    # attack review of issue 25: fish, csh and rc quote unlike sh; Windows spellings of options
+    "fish -c \"echo 'a\\'' ; git push --force #'\"",
+    "fish --command='git push --force'",
+    "csh -c 'git push --force'",
+    "tcsh -c x",
+    "rc -c x",
+    "powershell.exe /Command x",
+    "powershell.exe /EncodedCommand ZwBpAHQA",
+    "pwsh.exe /co x",
+    "cmd.exe /Q/C git push --force",
 ]
 
 
@@ -56,7 +66,9 @@ async def test_without_a_deny_their_string_asks_even_where_bash_is_allowed(tmp_p
     assert FOREIGN in verdict.reason
 
 
-@pytest.mark.parametrize("command", ["pwsh ./build.ps1", "pwsh -File build.ps1", "nu script.nu"])
+@pytest.mark.parametrize(
+    "command", ["pwsh ./build.ps1", "pwsh -File build.ps1", "nu script.nu", "fish build.fish", "pwsh /tmp/x.ps1"]
+)
 async def test_a_script_file_is_its_own_command(tmp_path: Path, command: str) -> None:
     # Like `bash build.sh`: the file is the command, which a rule on it governs.
     assert analyse_command(command).hazards == ()
@@ -68,7 +80,10 @@ async def test_a_script_file_is_its_own_command(tmp_path: Path, command: str) ->
 
 def test_which_shells_and_which_options() -> None:
     assert all(is_foreign_shell(name) for name in ("pwsh", "powershell", "nu", "xonsh", "elvish", "pwsh.exe"))
-    assert not any(is_foreign_shell(name) for name in ("bash", "zsh", "fish", "python"))
+    assert all(is_foreign_shell(name) for name in ("fish", "fish3", "csh", "tcsh", "rc", "es", "cmd.exe"))
+    assert not any(is_foreign_shell(name) for name in ("bash", "zsh", "bash.exe", "mksh", "python"))
+    assert runs_a_string(("cmd.exe", "/Q/C", "x"))
+    assert runs_a_string(("powershell.exe", "/EncodedCommand", "x"))
     assert runs_a_string(("pwsh", "-Comm", "x"))
     assert runs_a_string(("nu",))
     assert runs_a_string(("pwsh", None))

@@ -18,7 +18,7 @@ from decode.permissions.rules import (
 )
 from decode.permissions.settings_files import load_permission_settings
 from decode.permissions.shell import Glob
-from decode.permissions.types import Decision
+from decode.permissions.types import Decision, Mode
 from decode.tools.bash import BASH
 from decode.tools.catalog import default_tools
 from decode.tools.glob import GLOB
@@ -254,3 +254,67 @@ def test_a_deny_of_a_tool_decode_lacks_is_reported_and_breaks_nothing(tmp_path: 
 
     assert [rule.text for rule in loaded.rules if rule.action is Decision.DENY] == ["Bash(rm *)"]
     assert any("WebSearch" in p.message and "skipped" in p.message for p in loaded.problems)
+
+
+# Attack review of issue 25 (#8): spellings that could never match, and a program named by its path.
+JOINED = [
+    "Bash(cd x && make:*)",
+    "Bash(*&&*)",
+    "Bash(*>*)",
+    "Bash(*|*)",
+    "Bash(* 2>&1)",
+    "Bash(npm run build && *)",
+    "Bash(echo hi > out.txt)",
+    "Bash(make || true)",
+    "Bash(ls; rm x)",
+    "Bash(sort < in.txt)",
+    "Bash(sleep 5 &)",
+]
+
+
+@pytest.mark.parametrize("text", JOINED)
+def test_a_bash_rule_joining_commands_is_refused_naming_the_operator(text: str) -> None:
+    with pytest.raises(RuleError, match="a Bash rule names one command; write one rule per command"):
+        parse_rule(text, Decision.DENY)
+
+
+@pytest.mark.parametrize("text", ["Bash(echo 'a && b')", 'Bash(grep "x|y" f)', "Bash(echo \\>)", "Bash(echo \\;)"])
+def test_an_operator_quoted_or_escaped_is_a_character_of_a_word(text: str) -> None:
+    assert parse_rule(text, Decision.ALLOW).specifier is not None
+
+
+def test_a_joined_rule_is_reported_with_its_file_and_line_and_not_kept(tmp_path: Path) -> None:
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    settings = home / ".decode" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{"permissions": {"allow": [\n"Bash(cd x && make:*)",\n"Bash(make:*)"]}}', encoding="utf-8")
+
+    loaded = load_permission_settings(project, home)
+
+    assert [(p.path, p.line) for p in loaded.problems] == [(settings, 2)]
+    assert "`&&`" in loaded.problems[0].message
+    assert [rule.text for rule in loaded.rules] == ["Bash(make:*)"]
+
+
+@pytest.mark.parametrize(
+    ("words", "broad", "expected"),
+    [
+        (("curl", "x"), True, True),
+        (("/usr/bin/curl", "x"), True, True),
+        (("wget", "x"), True, False),
+        (("curl", "x"), False, False),  # an allow is never widened: it names that path only
+        (("/usr/bin/curl", "x"), False, True),
+    ],
+)
+def test_a_rule_naming_a_program_by_its_path_denies_it_by_any_path(
+    words: tuple[str, ...], broad: bool, expected: bool
+) -> None:
+    assert command_matches("/usr/bin/curl:*", words, broad=broad) is expected
+
+
+async def test_a_deny_on_a_path_denies_the_program_however_it_is_called(tmp_path: Path) -> None:
+    gate = PermissionGate([parse_rule("Bash(/usr/bin/curl:*)", Decision.DENY)], Mode.BYPASS, workspace=tmp_path)
+    for command in ("curl x", "/bin/curl x", "sudo curl x"):
+        verdict = await gate.check("bash", {"command": command}, BASH.traits)
+        assert verdict.decision is Decision.DENY, (command, verdict.reason)
