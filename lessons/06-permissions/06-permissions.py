@@ -396,6 +396,29 @@ show("decode.permissions.gate", "PermissionGate._check_bash")
 show("decode.permissions.gate", "PermissionGate._finish")
 
 # %% [markdown]
+# Three small modules feed those parts. A deny rule reads a command's options the way the program
+# does (`rm -fr` is `rm -rf`, `git -C x push` is `git push`); a command that writes a file it names
+# (`tee`, `cp`, `sed -i`) makes that file a write part, judged by Edit rules; and a write into
+# `.git` at any depth, `.decode/` or `.claude/` asks whatever an allow rule covers.
+
+# %%
+show("decode.permissions.options", "deny_matches")
+
+# %%
+show("decode.permissions.written_files", "written_files")
+
+# %%
+show("decode.permissions.protected", "is_protected")
+
+# %% [markdown]
+# Where rules come from: six settings files, Claude Code's beside decode's. A file the repository
+# brought (the project's, or a `*.local.json` git tracks) speaks for the repository's author, so
+# its allow rules wait for Project Trust.
+
+# %%
+show("decode.permissions.settings_layers", "settings_files")
+
+# %% [markdown]
 # First, the naive gate's own allow-list as rules, and nothing else: the commands that beat it
 # now ask (none is denied: no deny rule is in force). `Bash(git status:*)` compares *words*, so
 # `git statusx` is not `git status`; `ls > ~/.bashrc` writes a file no rule allows.
