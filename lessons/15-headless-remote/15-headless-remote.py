@@ -122,6 +122,14 @@ await tiny_stream_json("what is in notes.txt?", REVIEW)
 show("decode.runtime.output", "RunOutput.event")
 
 # %% [markdown]
+# The answer goes to a pipe as plain text: a model's reply can hold escape sequences (OSC 52 sets
+# the clipboard of whatever terminal later shows the file), so they are taken out whole unless
+# `--raw` asks for the exact bytes; the JSON formats escape them as JSON does.
+
+# %%
+show("decode.runtime.plain", "plain")
+
+# %% [markdown]
 # The Run Summary: every key always present, `null` when unknown (no price for the model, no
 # hand-back without `--repo`), so a script can index it without checks.
 
