@@ -68,20 +68,25 @@ def tool_results(project: Path) -> list[dict[str, Any]]:
     ]
 
 
-def test_every_tool_keeps_its_turn_with_names_that_are_not_utf8(workspace: Path, tmp_path: Path) -> None:
-    assert {call["name"] for step in SCRIPT for call in step.get("tool_calls", [])} >= {
-        spec.name for spec in default_tools()
-    }, "a tool of the catalog is missing from this walk"
-    script = tmp_path / "script.json"
-    script.write_text(json.dumps(SCRIPT))
-    done = subprocess.run(
-        [str(DECODE), "run", "--model", f"script:{script}", "--permission-mode", "bypass", "walk the tools"],
+def decode_run(workspace: Path, script: list[dict[str, Any]], task: str) -> subprocess.CompletedProcess[bytes]:
+    """`decode run` with `script` as the model, in bypass mode; bytes out, as the terminal gets them."""
+    turns = workspace.parent / "turns.json"
+    turns.write_text(json.dumps(script))
+    return subprocess.run(
+        [str(DECODE), "run", "--model", f"script:{turns}", "--permission-mode", "bypass", task],
         cwd=workspace,
         env=os.environ.copy(),
         capture_output=True,
         stdin=subprocess.DEVNULL,
         timeout=120,
     )
+
+
+def test_every_tool_keeps_its_turn_with_names_that_are_not_utf8(workspace: Path) -> None:
+    assert {call["name"] for step in SCRIPT for call in step.get("tool_calls", [])} >= {
+        spec.name for spec in default_tools()
+    }, "a tool of the catalog is missing from this walk"
+    done = decode_run(workspace, SCRIPT, "walk the tools")
     assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
     assert done.stdout == b"done\n"
     done.stderr.decode("utf-8")  # the terminal got UTF-8 only
@@ -103,3 +108,14 @@ def test_every_tool_keeps_its_turn_with_names_that_are_not_utf8(workspace: Path,
     assert "bye" in contents[8][1]
     assert (workspace / CAFE).read_bytes() == b"bye\n"
     assert (workspace / FOLDER / "new.txt").read_bytes() == b"made\n"
+
+
+def test_the_gate_judges_the_file_the_escaped_spelling_names(workspace: Path) -> None:
+    """`caf?.txt` matches the real name (one character where the byte is), not the spelling (four)."""
+    (workspace / ".decode").mkdir()
+    (workspace / ".decode" / "settings.json").write_text(json.dumps({"permissions": {"deny": ["Read(caf?.txt)"]}}))
+    done = decode_run(workspace, [SCRIPT[4], {"text": "done"}], "read it")  # read caf\xe9.txt
+    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
+    [result] = tool_results(workspace)
+    assert result["outcome"] == "denied"
+    assert result["content"].startswith("Permission denied: read caf\\xe9.txt: denied by Read(caf?.txt)")
