@@ -7,7 +7,8 @@ before it reaches the terminal, so only decode's own styling is ever interpreted
 
 Each control character except newline and tab becomes one visible character: its Unicode
 "control picture" (`ESC` is `␛`, `BEL` is `␇`, `CR` is `␍`), or `�` for C1 controls and
-bidirectional controls (overrides, embeddings, isolates and marks). The text stays readable,
+bidirectional controls (overrides, embeddings, isolates and marks) and lone surrogates, which no
+terminal can be sent (tool results spell them `\\xNN` before they get here). The text stays readable,
 keeps its length (so styles laid over it stay put), and nothing in it acts. `\r\n` line endings
 become `\n` first. Zero-width characters are left as they are: they neither act nor reorder, and
 emoji need the joiner.
@@ -17,7 +18,8 @@ import re
 
 # C0 controls but \t and \n, DEL, C1 controls, and every bidirectional control: the embeddings,
 # overrides and isolates, and the marks (LRM, RLM, ALM) that also move neutral characters around.
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# Lone surrogates too: no terminal can be sent one (a name that is not UTF-8, `escaped_bytes.py`).
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def _picture(match: re.Match[str]) -> str:
@@ -26,7 +28,7 @@ def _picture(match: re.Match[str]) -> str:
         return chr(0x2400 + code)  # ␀ … ␟
     if code == 0x7F:
         return "\u2421"  # ␡
-    return "\ufffd"  # C1 controls and bidi overrides have no picture: �
+    return "\ufffd"  # C1 controls, bidi overrides and lone surrogates have no picture: �
 
 
 def visible(text: str) -> str:

@@ -56,6 +56,7 @@ from decode.sandbox.types import SandboxError, SandboxMode  # [lesson 14]
 from decode.sandbox.workspace import Workspace, discard_workspace, session_workspace  # [lesson 14]
 from decode.tools.catalog import default_tools  # [lesson 04]
 from decode.tools.environment import command_environment  # [lesson 05]
+from decode.tools.escaped_names import EscapedNames  # [lesson 06]
 from decode.tools.local import LocalExecutor  # [lesson 04]
 
 logger = logging.getLogger(__name__)  # [lesson 12]
@@ -401,6 +402,7 @@ def build_loop(options: LoopOptions) -> Conversation:
         # [/lesson 12]
         # [lesson 06]
         capabilities=[
+            EscapedNames(),  # a `caf\xe9.txt` path argument becomes the real name before the gate judges it
             PermissionHook(gate, harness_home=options.home, approve=options.approve),
             SecretRedaction(redactor_for(settings)),  # decode's keys never reach the model in a tool result
             # The model is told the mode (and that no one can approve, headless); plan mode offers only reads.

@@ -30,6 +30,7 @@ from pydantic_ai.models import Model
 from pydantic_ai.run import AgentRun
 from pydantic_ai.usage import UsageLimits
 
+from decode.agent.results import escaped, keep_safe
 from decode.context.compaction import CompactionError  # [lesson 08]
 from decode.context.session import Session  # [lesson 08]
 from decode.entities.deps import AgentDeps
@@ -189,6 +190,7 @@ class AgentLoop:
                             started[event.tool_call_id] = time.monotonic()
                             yield ToolCallStarted(call=_tool_call(event))
                         elif isinstance(event, FunctionToolResultEvent):
+                            keep_safe(event.part)  # JSON-safe before it is shown, kept or sent
                             began = started.pop(event.tool_call_id, time.monotonic())
                             yield ToolCallFinished(result=_tool_result(event, time.monotonic() - began))
                             # [lesson 10]
@@ -284,7 +286,7 @@ def _tool_call(event: FunctionToolCallEvent) -> ToolCall:
         args = event.part.args_as_dict()
     except Exception:  # malformed JSON from the model: show it raw, pydantic-ai asks for a retry
         args = {"raw": str(event.part.args)}
-    return ToolCall(id=event.tool_call_id, name=event.part.tool_name, args=args)
+    return ToolCall(id=event.tool_call_id, name=event.part.tool_name, args=escaped(args))
 
 
 def _tool_result(event: FunctionToolResultEvent, duration_s: float) -> ToolResult:

@@ -3,7 +3,8 @@
 The model quotes the text to change (`old_string`) and what to put instead. The quote must match
 exactly once (or `replace_all` says to change every match), so an edit never lands somewhere the
 model did not mean. The file must have been read in this session and be unchanged since (the
-Read Ledger). The file's line endings and byte-order mark are kept.
+Read Ledger). The quote is matched as `read` showed the file; each line keeps its ending
+(`line_endings.py`) and the byte-order mark is kept.
 
 When the quote matches nowhere, the model gets the closest lines of the file, numbered, so it can
 see what it got wrong (usually indentation, or text it remembered instead of read). A quote that
@@ -17,6 +18,7 @@ from pydantic_ai import ModelRetry, RunContext
 
 from decode.entities.deps import AgentDeps
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
+from decode.tools.line_endings import SeenText
 from decode.tools.lsp import check_before_edit, new_errors_note  # [lesson 13]
 from decode.tools.paths import Refusal, describe_os_error, display_path, resolve_path, stat_path
 from decode.tools.read import missing_file_message
@@ -99,23 +101,23 @@ async def edit(
     except OSError as exc:
         raise Refusal(f"Could not read {shown}: {describe_os_error(exc)}.") from None
 
-    old, new = old_string, new_string
-    if old not in text and style.crlf:  # the model writes `\n`; the file has `\r\n`
-        old, new = style.to_file_newlines(old_string), style.to_file_newlines(new_string)
-    count = text.count(old)
+    # Matched as `read` showed the file (`\r\n` as `\n`); each line is written back with its own ending.
+    seen = SeenText.of(text)
+    old = old_string.replace("\r\n", "\n")
+    count = seen.text.count(old)
     if count == 0:
-        raise Refusal(_no_match_message(shown, text, old_string))
+        raise Refusal(_no_match_message(shown, seen.text, old_string))
     if count > 1 and not replace_all:
-        starts, at = [], text.find(old)
+        starts, at = [], seen.text.find(old)
         while at != -1 and len(starts) < 10:
-            starts.append(str(_line_of(text, at)))
-            at = text.find(old, at + 1)
+            starts.append(str(_line_of(seen.text, at)))
+            at = seen.text.find(old, at + 1)
         raise Refusal(
             f"old_string matches {count} times in {shown} (lines {', '.join(starts)}). Include more surrounding "
             "lines to make it unique, or set replace_all to change every match."
         )
-    first_line = _line_of(text, text.find(old))
-    updated = text.replace(old, new) if replace_all else text.replace(old, new, 1)
+    first_line = _line_of(seen.text, seen.text.find(old))
+    updated = seen.replace(old, new_string, None if replace_all else 1)
     check = await check_before_edit(ctx.deps, real, text)  # the errors before, to tell the new ones  # [lesson 13]
     try:
         await executor.write_atomic(real, style.encode(updated))

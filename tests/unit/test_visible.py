@@ -52,3 +52,9 @@ def test_every_bidi_control_is_shown_not_obeyed(char: str) -> None:
 
 def test_zero_width_joiners_stay_so_emoji_stay_whole() -> None:
     assert visible("coder \U0001f469\u200d\U0001f4bb\n") == "coder \U0001f469\u200d\U0001f4bb\n"
+
+
+def test_a_lone_surrogate_never_reaches_the_terminal() -> None:
+    shown = visible("caf\udce9.txt")  # a name that is not UTF-8, as Python hands it over
+    assert shown == "caf\ufffd.txt"  # one character for one: styles laid over it stay put
+    shown.encode("utf-8")

@@ -80,3 +80,27 @@ def test_commands_run_without_decode_s_keys(repo: Path) -> None:
     seen = (repo / "seen-env.txt").read_text()
     assert "sk-or-top-secret" not in seen
     assert "PATH=" in seen
+
+
+def test_a_file_with_mixed_line_endings_is_edited_as_read_shows_it(project: Path) -> None:
+    (project / "mixed.py").write_bytes(b"one = 1\r\ntwo = 2\nthree = 3\r\n")
+    script = [
+        {"tool_calls": [{"name": "read", "args": {"path": "mixed.py"}}]},
+        {
+            "tool_calls": [
+                {
+                    "name": "edit",
+                    "args": {
+                        "path": "mixed.py",
+                        "old_string": "one = 1\ntwo = 2\nthree = 3",  # across both kinds of ending
+                        "new_string": "one = 1\ntwo = 22\nthree = 3",
+                    },
+                }
+            ]
+        },
+        {"text": "Edited."},
+    ]
+    done = decode_run(script, "change two", project)
+    assert done.returncode == 0, done.stderr
+    assert "✓ edit(mixed.py)" in done.stderr
+    assert (project / "mixed.py").read_bytes() == b"one = 1\r\ntwo = 22\nthree = 3\r\n"

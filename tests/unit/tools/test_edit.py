@@ -102,3 +102,26 @@ async def test_non_utf8_files_are_left_alone(ctx: RunContext[AgentDeps], workspa
     with pytest.raises(ToolFailed, match="not UTF-8"):
         await edit(ctx, "latin1.txt", "caf", "bar")
     assert path.read_bytes() == "café\n".encode("latin-1")
+
+
+MIXED = b"one = 1\r\ntwo = 2\nthree = 3\r\nfour = 4\n"
+
+
+async def test_a_mixed_line_ending_file_is_edited_as_read_shows_it(ctx: RunContext[AgentDeps], workspace: Path) -> None:
+    path = workspace / "mixed.py"
+    path.write_bytes(MIXED)
+    shown = await read(ctx, "mixed.py")
+    assert "\r" not in shown  # the model sees `\n` lines and quotes them so
+    result = await edit(ctx, "mixed.py", "one = 1\ntwo = 2\nthree = 3", "one = 10\ntwo = 20\nthree = 30")
+    assert result == "Edited mixed.py: replaced 1 occurrence at line 1."
+    assert path.read_bytes() == b"one = 10\r\ntwo = 20\nthree = 30\r\nfour = 4\n"  # each line's ending kept
+
+
+async def test_lines_added_to_a_mixed_file_take_its_most_common_ending(
+    ctx: RunContext[AgentDeps], workspace: Path
+) -> None:
+    path = workspace / "mixed.txt"
+    path.write_bytes(b"a\r\nb\r\nc\n")
+    await read(ctx, "mixed.txt")
+    await edit(ctx, "mixed.txt", "b\nc", "b\nb2\nb3\nc")
+    assert path.read_bytes() == b"a\r\nb\r\nb2\r\nb3\r\nc\n"
