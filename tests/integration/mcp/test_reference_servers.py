@@ -111,6 +111,7 @@ def run_calls(
         cwd=project,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
+    assert f"MCP server {server} failed" not in done.stderr  # no tool error taken for a crash
     events = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     assert events[-1]["type"] == "result"
     assert events[-1]["exit_code"] == 0
