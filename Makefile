@@ -36,7 +36,7 @@ endef
 .PHONY: help install hooks test unit-tests integration-tests notebooks lock-check lint-check lint-fix \
 	format-check format-fix type-check sync-check lesson-check check lab bench pre-commit ci \
 	lesson-snapshot lesson-diff lesson-notebook lesson-repl sandbox-image kitaru-local kitaru-stop \
-	eval-verify eval-benchmark eval-smoke eval-regression eval-judge eval-harbor-check
+	eval-verify eval-benchmark eval-smoke eval-regression eval-judge eval-harbor-check mcp-reference-servers
 
 help: ## Show this list
 	@echo "usage: make VERB   (the project's tools run from .venv through uv)"
@@ -47,6 +47,14 @@ help: ## Show this list
 # imports, which is most of its start-up wherever PYTHONDONTWRITEBYTECODE is set (see evals/perf).
 install: ## Install uv if missing, then the locked dependencies (with the dev group) into .venv
 	@uv_bin=$$(scripts/ensure-uv) && "$$uv_bin" sync --locked --all-extras --compile-bytecode
+
+# The official npm MCP servers the reference-server tests run, at the versions (and hashes) of
+# tests/integration/mcp/reference/package-lock.json, in .cache/ (the test installs them itself when missing).
+MCP_REFERENCE := .cache/mcp-reference-servers
+mcp-reference-servers: ## Install the npm MCP reference servers the tests run (pinned) into .cache/ (needs node, npm)
+	@mkdir -p $(MCP_REFERENCE)
+	@cp tests/integration/mcp/reference/package.json tests/integration/mcp/reference/package-lock.json $(MCP_REFERENCE)/
+	cd $(MCP_REFERENCE) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 
 hooks: ## Install the git hooks of .pre-commit-config.yaml (commit: format, lint, pairs; push: unit tests)
 	$(RUN) pre-commit install --hook-type pre-commit --hook-type pre-push

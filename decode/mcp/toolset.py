@@ -32,6 +32,7 @@ from pydantic_ai.toolsets import AbstractToolset, PreparedToolset, ToolsetTool
 from decode.config.redaction import redactor_for
 from decode.entities.deps import AgentDeps
 from decode.entities.tools import TRAITS_KEY, ToolKind, ToolTraits
+from decode.mcp.content import BINARY_LIMIT, call
 from decode.mcp.names import rule_names, tool_name
 from decode.mcp.servers import McpServer, McpServers
 from decode.tools.truncate import shorten
@@ -46,8 +47,6 @@ DEFER_OVER = 6_000
 """Characters of MCP tool definitions past which they are loaded on demand (Tool Search)."""
 DESCRIPTION_LIMIT = 2_000
 """Characters of a tool's description the model sees (a server's text, sent on every request)."""
-BINARY_LIMIT = 5_000_000
-"""Bytes of an image or other binary part of a result past which it is left out (providers refuse more)."""
 
 
 def definition(name: str, tool: mcp_types.Tool, rules: tuple[str, ...] = ()) -> ToolDefinition:
@@ -131,7 +130,7 @@ class McpTools(AbstractToolset[AgentDeps]):
         timeout = server.config.definition.tool_timeout_sec
         try:
             async with asyncio.timeout(timeout):
-                result = await toolset.direct_call_tool(original, tool_args)
+                result = await call(toolset, original, tool_args)
         except TimeoutError:
             raise ToolFailed(
                 f"{name} timed out after {timeout:g}s: the MCP server {server.name} did not answer. "
@@ -187,13 +186,22 @@ def _stopped(server: McpServer, name: str) -> str:
 
 
 async def _alive(server: McpServer) -> bool:
-    """Does the server still answer? A tool's own error leaves it alive; a crash does not."""
+    """Does the server still answer? A tool's own error leaves it alive; a crash does not.
+
+    Any answer to `ping` counts, an error too: `mcp-server-git` answers it "Method not found".
+    Only silence or a closed connection (which the SDK reports as an error of its own) is a crash.
+    """
+    from mcp.shared.exceptions import MCPError as McpError
+    from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
+
     toolset = server.toolset
     if toolset is None:
         return False
     try:
         async with asyncio.timeout(2):
             await toolset.client.ping()
+    except McpError as exc:
+        return exc.code not in (CONNECTION_CLOSED, REQUEST_TIMEOUT)
     except Exception:
         return False
     return True

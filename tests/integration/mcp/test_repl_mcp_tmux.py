@@ -1,7 +1,9 @@
 """MCP servers in the REPL, in a real terminal: the prompt does not wait for them, a project's
-servers are trusted once (asked through the Decision Channel, remembered), `/mcp` shows them."""
+servers are trusted once (asked through the Decision Channel, remembered), `/mcp` shows them, and
+a binary resource keeps the turn."""
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -62,3 +64,30 @@ def test_project_servers_are_trusted_once_and_their_tools_used(terminal: Termina
     assert "  mcp__marker__ping  Answer pong." in screen
     terminal.submit("/quit")
     terminal.wait_for_text("decode-exited-0")
+
+
+def test_a_binary_resource_keeps_the_turn_for_the_next_request(terminal: Terminal, project: Path, decode: str) -> None:
+    """The reference `everything` server's gzip resource: the model reads a note, the REPL keeps the turn."""
+    from tests.integration.providers.fake_servers import Call, OpenAIServer, Turn
+
+    home = Path(os.environ["HOME"]) / ".decode"
+    home.mkdir(parents=True, exist_ok=True)
+    entry = {"command": sys.executable, "args": [str(SERVERS / "content_server.py")]}
+    (home / "mcp.json").write_text(json.dumps({"mcpServers": {"content": entry}}))
+    (project / ".decode").mkdir()
+    (project / ".decode" / "settings.local.json").write_text(json.dumps({"permissions": {"allow": ["mcp__content"]}}))
+    server = OpenAIServer()
+    try:
+        server.plan(Turn(calls=(Call("mcp__content__blob", {}),)), Turn(text="Zipped."), Turn(text="Still here."))
+        variables = f"OPENAI_BASE_URL={server.url}/v1 OPENAI_API_KEY=sk-test-local"
+        terminal.start(f"env {variables} {decode} --model openai-compatible:local-coder; sleep 60", project)
+        terminal.wait_for_text("● ready")
+        terminal.submit("zip it")
+        terminal.wait_for_text("Zipped.")
+        terminal.submit("and now?")
+        terminal.wait_for_text("Still here.")
+        sent = json.dumps(server.requests[-1].json())
+        assert "zip it" in sent  # the first turn is in the next request…
+        assert "application/gzip, 32 bytes, left out" in sent  # …with what the tool returned
+    finally:
+        server.close()

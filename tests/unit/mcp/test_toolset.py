@@ -4,6 +4,7 @@ that records the tools each request offered."""
 
 import json
 import logging
+import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -211,3 +212,33 @@ async def test_a_deny_naming_a_long_server_holds_for_its_cut_tool_names(tmp_path
         (home / ".decode" / "settings.json").write_text(json.dumps({"permissions": {"deny": [rule]}}))
         _, [result] = await turn(home, Recorder((name, {"text": "hi"})), permission_mode=Mode.BYPASS)
         assert result.result.content.startswith("Permission denied: "), rule
+
+
+@pytest.fixture
+def git_project(tmp_path: Path, user_home: Path) -> Path:
+    """A project that is a git repository, with the published `mcp-server-git` as a user server."""
+    home = project_with(tmp_path, {}, {"allow": ["mcp__git"]})
+    git = {"command": str(Path(sys.executable).parent / "mcp-server-git")}
+    (user_home / ".decode" / "mcp.json").write_text(json.dumps({"mcpServers": {"git": git}}))
+    subprocess.run(["git", "init", "-q", str(home)], check=True)
+    return home
+
+
+async def test_a_server_answering_ping_with_an_error_is_alive_after_a_tool_error(
+    tmp_path: Path, git_project: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The published `mcp-server-git` answers `ping` with -32601 (method not found): an answer all the same."""
+    home = git_project
+    recorder = Recorder(
+        ("mcp__git__git_status", {"repo_path": str(tmp_path / "not-a-repo")}),
+        ("mcp__git__git_status", {"repo_path": str(home)}),
+    )
+
+    with caplog.at_level(logging.WARNING, logger="decode.mcp"):
+        _, [failed, status] = await turn(home, recorder)
+
+    assert failed.result.is_error
+    assert "stopped during this call" not in failed.result.content
+    assert not status.result.is_error, status.result.content
+    assert "On branch" in status.result.content
+    assert not [r.getMessage() for r in caplog.records if r.name.startswith("decode.mcp")]  # no crash reported
