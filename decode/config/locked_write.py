@@ -17,7 +17,7 @@ import errno
 import fcntl
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Generator
 from pathlib import Path
 
 LOCK_WAIT_SECONDS = 10.0
@@ -25,7 +25,7 @@ LOCK_WAIT_SECONDS = 10.0
 
 
 @contextlib.contextmanager
-def locked(path: Path, *, wait: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
+def locked(path: Path, *, wait: float = LOCK_WAIT_SECONDS) -> Generator[None]:
     """Hold the write lock of `path` (on its directory, created if missing) for the block.
 
     Raises `TimeoutError` naming the file when another process holds it longer than `wait` seconds.
