@@ -78,15 +78,25 @@ class Session:
         """
         # Only resuming reads saved sessions: a new session does not load the catalogue or the replay.
         from decode.context.catalog import find_session
-        from decode.context.replay import load_session
+        from decode.context.replay import load_session, read_header
+        from decode.context.session_fork import fork_session
+        from decode.context.session_lock import SessionBusy, hold
 
-        loaded = load_session(find_session(home, ref))
-        session = cls(
-            SessionLog.reopen(loaded.path, loaded.header),
-            model=model or loaded.model,
-            mode=loaded.mode,
-            settings=settings,
-        )
+        path = find_session(home, ref)
+        try:
+            lock = hold(path)
+        except SessionBusy as busy:  # another decode has it open: go on in a copy, never in its file
+            with path.open("rb") as file:
+                header = read_header(file.readline(), path)
+            path, lock = fork_session(busy, header)
+        try:
+            loaded = load_session(path)
+            log = SessionLog.reopen(path, loaded.header)
+        except BaseException:
+            lock.release()
+            raise
+        log.lock = lock
+        session = cls(log, model=model or loaded.model, mode=loaded.mode, settings=settings)
         session.todos = list(loaded.todos)  # [lesson 10]
         session.agent = loaded.agent  # [lesson 12]
         return session, loaded
@@ -114,6 +124,10 @@ class Session:
     @property
     def session_id(self) -> str:
         return self.log.session_id
+
+    def close(self) -> None:
+        """The front end leaves this session: another decode may continue it now."""
+        self.log.close()
 
     def switch_model(self, model: str) -> None:
         """The user picked another model: later turns are recorded with it and use its window."""
