@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from decode.config.redaction import redactor_for
 from decode.context.compaction import Compaction, needs_summary, summarise
 from decode.context.pruning import ToolOutputPruning
-from decode.context.session_log import SessionLog
+from decode.context.session_log import SessionError, SessionLog
 from decode.context.windows import ContextWindow, context_window, fill_fraction
 from decode.entities.todos import Todo  # [lesson 10]
 from decode.entities.usage import Usage
@@ -89,6 +89,10 @@ class Session:
             with path.open("rb") as file:
                 header = read_header(file.readline(), path)
             path, lock = fork_session(busy, header)
+        except OSError as exc:  # a read-only folder; a planted link in the lock file's place
+            raise SessionError(
+                f"cannot resume {path}: its lock file cannot be opened ({exc.strerror or exc})"
+            ) from None
         try:
             loaded = load_session(path)
             log = SessionLog.reopen(path, loaded.header)

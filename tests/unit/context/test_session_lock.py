@@ -6,7 +6,10 @@ from typing import Any
 
 import pytest
 
+from decode.context.session import Session
 from decode.context.session_lock import SessionBusy, hold, lock_path
+from decode.context.session_log import SessionError, SessionLog
+from decode.entities.usage import Usage
 
 
 def test_a_log_held_by_another_process_is_busy_and_names_its_pid(
@@ -39,3 +42,14 @@ def test_one_process_holds_a_log_once_until_its_last_holder_lets_go(tmp_path: Pa
     second.release()
     assert not lock_path(log).exists()
     hold(log).release()  # free again
+
+
+def test_a_link_in_the_lock_files_place_is_an_error_naming_the_session(tmp_path: Path, histories: Any) -> None:
+    log = SessionLog.new(tmp_path, model="test")
+    log.append_turn(histories.turn("one", "answer"), Usage(), model="test")
+    log.close()
+    lock_path(log.path).symlink_to(tmp_path / "elsewhere")  # planted: never followed
+
+    with pytest.raises(SessionError, match="its lock file cannot be opened"):
+        Session.resume(tmp_path, log.session_id)
+    assert not (tmp_path / "elsewhere").exists()
