@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from decode.config.harness_home import make_parent_dirs
+from decode.config.locked_write import locked
 from decode.files import write_atomic
 
 logger = logging.getLogger(__name__)
@@ -41,8 +42,9 @@ def is_trusted(store: Path, project: Path, digest: str) -> bool:
 
 def remember(store: Path, project: Path, digest: str) -> Path:
     """Remember that the user trusts this content for this project; returns the store written."""
-    trusted = _read(store)
-    trusted[str(project.resolve())] = digest
     make_parent_dirs(store)
-    write_atomic(store, (json.dumps(trusted, indent=2, sort_keys=True) + "\n").encode())
+    with locked(store):  # read afresh under the lock: another decode's trust written meanwhile is kept
+        trusted = _read(store)
+        trusted[str(project.resolve())] = digest
+        write_atomic(store, (json.dumps(trusted, indent=2, sort_keys=True) + "\n").encode())
     return store

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from decode.config.redaction import redactor_for
 from decode.context.compaction import Compaction, needs_summary, summarise
 from decode.context.pruning import ToolOutputPruning
-from decode.context.session_log import SessionLog
+from decode.context.session_log import SessionError, SessionLog
 from decode.context.windows import ContextWindow, context_window, fill_fraction
 from decode.entities.todos import Todo  # [lesson 10]
 from decode.entities.usage import Usage
@@ -78,15 +78,29 @@ class Session:
         """
         # Only resuming reads saved sessions: a new session does not load the catalogue or the replay.
         from decode.context.catalog import find_session
-        from decode.context.replay import load_session
+        from decode.context.replay import load_session, read_header
+        from decode.context.session_fork import fork_session
+        from decode.context.session_lock import SessionBusy, hold
 
-        loaded = load_session(find_session(home, ref))
-        session = cls(
-            SessionLog.reopen(loaded.path, loaded.header),
-            model=model or loaded.model,
-            mode=loaded.mode,
-            settings=settings,
-        )
+        path = find_session(home, ref)
+        try:
+            lock = hold(path)
+        except SessionBusy as busy:  # another decode has it open: go on in a copy, never in its file
+            with path.open("rb") as file:
+                header = read_header(file.readline(), path)
+            path, lock = fork_session(busy, header)
+        except OSError as exc:  # a read-only folder; a planted link in the lock file's place
+            raise SessionError(
+                f"cannot resume {path}: its lock file cannot be opened ({exc.strerror or exc})"
+            ) from None
+        try:
+            loaded = load_session(path)
+            log = SessionLog.reopen(path, loaded.header)
+        except BaseException:
+            lock.release()
+            raise
+        log.lock = lock
+        session = cls(log, model=model or loaded.model, mode=loaded.mode, settings=settings)
         session.todos = list(loaded.todos)  # [lesson 10]
         session.agent = loaded.agent  # [lesson 12]
         return session, loaded
@@ -114,6 +128,10 @@ class Session:
     @property
     def session_id(self) -> str:
         return self.log.session_id
+
+    def close(self) -> None:
+        """The front end leaves this session: another decode may continue it now."""
+        self.log.close()
 
     def switch_model(self, model: str) -> None:
         """The user picked another model: later turns are recorded with it and use its window."""

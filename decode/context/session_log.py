@@ -34,6 +34,7 @@ from pydantic_core import to_json
 
 from decode.config.harness_home import HARNESS_DIR, make_parent_dirs, private_open
 from decode.config.redaction import NO_REDACTION
+from decode.context.session_lock import SessionLock, hold
 from decode.entities.todos import Todo  # [lesson 10]
 from decode.entities.usage import Usage
 
@@ -78,6 +79,8 @@ class SessionHeader(_Record):
     agent: str | None = None  # the Primary Agent it started as (None: before there were agents)  # [lesson 12]
     sandbox: str | None = None  # the sandbox it runs in (`bwrap`…): a resumed session stays in it  # [lesson 14]
     created_at: datetime = Field(default_factory=_now)
+    forked_from: str | None = None
+    """The session this one was copied from, when that one was open in another decode (`session_fork.py`)."""
 
 
 class TurnFields(_Record):
@@ -204,12 +207,18 @@ class SessionLog:
         self.header = header
         self.redactor = NO_REDACTION
         """Replaces decode's own keys in every line written (`Session` sets it from the settings)."""
+        self.exclusive = False
+        """Hold the Session Lock from the moment the file is created (a session the user can resume)."""
+        self.lock: SessionLock | None = None
+        """This process's Session Lock on the log, while it holds one (`session_lock.py`)."""
 
     @classmethod
     def new(cls, home: Path, *, model: str, mode: str | None = None) -> "SessionLog":
         """A log for a new session in `home` (nothing is written until the first turn)."""
         header = SessionHeader(session_id=new_session_id(), cwd=str(home), model=model, mode=mode)
-        return cls(log_path(home, header.session_id, header.created_at), header)
+        log = cls(log_path(home, header.session_id, header.created_at), header)
+        log.exclusive = True
+        return log
 
     @classmethod
     def reopen(cls, path: Path, header: SessionHeader) -> "SessionLog":
@@ -227,6 +236,12 @@ class SessionLog:
     @property
     def session_id(self) -> str:
         return self.header.session_id
+
+    def close(self) -> None:
+        """Let go of the Session Lock: another decode may continue this session now."""
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
     def append(self, record: _Record, messages: Sequence[ModelMessage] | None = None) -> None:
         """Write one record (with `messages`, if given) as one line, flushed and fsynced before returning.
@@ -247,6 +262,8 @@ class SessionLog:
         line = self.redactor.encoded(line) + b"\n"  # a key the user typed or a tool printed: a marker
         if not self.path.exists():
             make_parent_dirs(self.path)
+            if self.exclusive and self.lock is None:  # held before the file exists: no decode resumes it unheld
+                self.lock = hold(self.path)
             # [lesson 15]
             line = _json(self.header) + b"\n" + line
             # [before lesson 15]

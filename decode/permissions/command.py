@@ -149,7 +149,10 @@ def trust_project() -> None:
     loaded = load_permission_settings(project, other_grants=_other_grants(project))
     if not loaded.grants:
         raise click.ClickException(f"the settings files of {project} grant nothing to trust")
-    path = trust(project, loaded.grants)
+    try:
+        path = trust(project, loaded.grants)
+    except OSError as exc:  # the store cannot be written, or another decode kept it locked
+        raise click.ClickException(f"could not remember the trust: {exc}") from None
     for grant in loaded.grants.describe():
         click.echo(f"trusted: {grant}")
     click.echo(f"for {project} (remembered in {path}, until these grants change)")

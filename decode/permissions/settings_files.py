@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Literal
 
 from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
+from decode.config.locked_write import locked
 from decode.files import write_atomic
 from decode.permissions.project_trust import GRANTING_MODES, OtherGrant, ProjectGrants, is_trusted
 from decode.permissions.rules import RULE_NAMES, ForeignRule, RuleError, parse_rule
@@ -333,6 +334,14 @@ def add_allow_rules(project: Path, rules: list[str]) -> Path:
     object: it is never overwritten, because that would lose what the user wrote.
     """
     path = settings_paths(project)[Layer.LOCAL]
+    with locked(path):  # another decode saving a rule now waits: neither loses the other's (TimeoutError)
+        _add_allow_rules(path, rules)
+    logger.info("added %s to %s", ", ".join(rules), path)
+    return path
+
+
+def _add_allow_rules(path: Path, rules: list[str]) -> None:
+    """Read `path`, add `rules` to its allow list, replace it (under the caller's lock)."""
     try:
         text = read_text(path) or ""
         data = parse_json(text)
@@ -347,5 +356,3 @@ def add_allow_rules(project: Path, rules: list[str]) -> Path:
     allow.extend(rule for rule in rules if rule not in allow)
     make_parent_dirs(path)  # a new `.decode/` gets its .gitignore first
     write_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
-    logger.info("added %s to %s", ", ".join(rules), path)
-    return path

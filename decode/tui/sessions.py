@@ -221,7 +221,10 @@ async def switch_session(repl: Repl, ref: str) -> None:
 
     await ship(repl)  # the conversation being left hands its Workspace back first
     # [/lesson 14]
+    left = repl.conversation.session if repl.conversation is not None else None
     repl.factory, repl.conversation = factory, conversation
+    if left is not None:
+        left.close()  # its Session Lock: another decode may continue the session left
     repl.status.model, repl.status.phase, repl.unavailable = conversation.session.model, "ready", ""
     start_permissions(repl)
     show_usage(repl)

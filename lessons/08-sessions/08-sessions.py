@@ -266,6 +266,35 @@ reread = load_session(session.log.path)
 print(reread.turns, "turns,", reread.skipped_lines, "lines skipped")
 
 # %% [markdown]
+# Two decodes continuing one session would interleave their turns in one log, each from a history
+# the other keeps changing. So the decode writing a session holds its **Session Lock**: an `flock`
+# on a small file beside the log, which the kernel releases if the process dies.
+
+# %%
+show("decode.context.session_lock", "hold")
+
+# %% [markdown]
+# This notebook holds our session. A second process resuming it, as a second `decode --resume ID`
+# would, forks it (`session_fork.py`): it copies the log into a new session, says so, and never
+# writes to ours.
+
+# %%
+import subprocess
+import sys
+
+second = f"""
+import logging, pathlib
+from decode.context.session import Session
+logging.basicConfig(format="%(message)s")
+forked, loaded = Session.resume(pathlib.Path({str(project)!r}), {session.session_id!r})
+print(forked.log.header.forked_from == {session.session_id!r}, loaded.turns, "turns")
+"""
+done = subprocess.run([sys.executable, "-c", second], capture_output=True, text=True, check=True)
+print(done.stdout.strip())
+print(re.sub(r"\b[0-9a-f]{8}\b|\(pid \d+\)", "…", done.stderr.strip()))  # ids and pid vary
+print(load_session(session.log.path).turns, "turns in ours, as before")
+
+# %% [markdown]
 # ## 6. How full is the context window?
 #
 # `context_window()` knows the big model families; an unknown model gets a conservative default

@@ -2,7 +2,9 @@
 
 import json
 import random
-from collections.abc import Callable
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -114,3 +116,42 @@ def three_turns(histories: Histories) -> Callable[[SessionLog], list[int]]:
 def log_lines() -> Callable[[Path], list[dict]]:
     """A log's lines, parsed."""
     return lambda path: [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+class Holder:
+    """Another process holding a session log's Session Lock until it is stopped."""
+
+    def __init__(self, log: Path) -> None:
+        code = (
+            "import sys, pathlib\nfrom decode.context.session_lock import hold\n"
+            f"hold(pathlib.Path({str(log)!r}))\nprint('held', flush=True)\nsys.stdin.read()\n"
+        )
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        assert self.process.stdout is not None
+        assert self.process.stdout.readline() == "held\n"  # waits for the lock to be taken
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def kill(self) -> None:
+        """SIGKILL: it never lets go itself (the kernel does)."""
+        self.process.kill()
+        self.process.communicate()
+
+
+@pytest.fixture
+def held_elsewhere() -> Iterator[Callable[[Path], Holder]]:
+    """`held_elsewhere(log)`: another process holds `log`; killed at the end of the test."""
+    holders: list[Holder] = []
+
+    def start(log: Path) -> Holder:
+        holders.append(Holder(log))
+        return holders[-1]
+
+    yield start
+    for holder in holders:
+        if holder.process.poll() is None:
+            holder.kill()
