@@ -66,7 +66,8 @@ def load_memory(workspace: Path, *, home: Path | None = None, cap: int = MEMORY_
     loaded: list[MemoryFile] = []
     seen: set[Path] = set()
     for scope, path in memory_paths(workspace, home=home):
-        if not path.exists() or path.resolve() in seen:  # not a file: `read_bytes` says so below
+        # A FIFO or a device goes on, for `read_bytes` to refuse in one line; a folder is just not a file.
+        if not path.exists() or path.is_dir() or path.resolve() in seen:
             continue
         seen.add(path.resolve())
         if path.is_symlink() and path.resolve().suffix.lower() != ".md":
