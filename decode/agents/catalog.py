@@ -23,6 +23,7 @@ from decode.agents.definition import AgentDefinition, AgentError, AgentSource, p
 from decode.agents.trust import grants_of, held_back
 from decode.config.harness_home import HARNESS_DIR
 from decode.config.loading import ConfigError
+from decode.config.safe_read import beyond_cap
 from decode.permissions.project_trust import OtherGrant
 from decode.permissions.types import Mode
 
@@ -31,6 +32,8 @@ BUILTIN_AGENTS = Path(__file__).parent / "builtin"
 BUILTIN_INDEX = BUILTIN_AGENTS / "index.json"
 """The built-in agents, pre-parsed (a test keeps it equal to the `.md` files)."""
 AGENTS_DIR = Path("agents")
+MAX_AGENT_FILES = 200
+"""Agent files read from one folder; a repository's 30,000 would slow every start."""
 
 
 class UnknownAgentError(ConfigError):
@@ -104,7 +107,10 @@ def _read_roots(workspace: Path, home: Path | None, catalog: AgentCatalog) -> li
         if not root.is_dir():
             continue
         seen: dict[str, Path] = {}
-        for path in sorted(root.glob("*.md")):
+        paths, excess = beyond_cap(sorted(root.glob("*.md")), MAX_AGENT_FILES, root, "agent files")
+        if excess is not None:
+            catalog.problems.append(excess)
+        for path in paths:
             try:
                 agent = read_agent(path, source)
             except AgentError as exc:

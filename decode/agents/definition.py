@@ -26,6 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from decode.config.safe_read import UnreadableFile, read_text
 from decode.permissions.types import Decision, Mode, Rule
 
 INHERIT = "inherit"
@@ -223,6 +224,8 @@ def parse_agent(text: str, path: Path | None, source: AgentSource) -> AgentDefin
         raise AgentError(f"{where}: no front matter (a --- line, name: and description:, then ---)")
     try:
         post = frontmatter.loads(text)
+    except RecursionError:  # the pure-Python YAML parser on deep nesting (libyaml's stops at 1,000)
+        raise AgentError(f"{where}: the front matter is nested too deeply") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f" (line {mark.line + 1})" if mark is not None else ""
@@ -259,7 +262,9 @@ def _message(error: Any) -> str:
 def read_agent(path: Path, source: AgentSource) -> AgentDefinition:
     """`parse_agent` of a file on disk."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise AgentError(f"{path}: cannot be read ({exc})") from None
+        text = read_text(path, what="an agent file")  # a FIFO, a device, a huge file: refused, never a wait
+    except UnreadableFile as exc:
+        raise AgentError(str(exc)) from None
+    if text is None:
+        raise AgentError(f"{path}: no such file (a link to nothing?)")
     return parse_agent(text, path, source)

@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from decode.agents.definition import AgentDefinition, AgentSource
+from decode.config.safe_read import UnreadableFile, read_text
 from decode.permissions.project_trust import GRANTING_MODES, OtherGrant
 
 REPOSITORY = (AgentSource.CLAUDE, AgentSource.PROJECT)
@@ -55,7 +56,7 @@ def held_back(agent: AgentDefinition, builtins: Iterable[str]) -> tuple[AgentDef
 def _line_of(path: Path, key: str) -> int | None:
     """The line of the front matter where `key:` is written (None if it cannot be found)."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
+        lines = (read_text(path) or "").splitlines()
+    except UnreadableFile:
         return None
     return next((number for number, line in enumerate(lines, 1) if line.lstrip().startswith(f"{key}:")), None)

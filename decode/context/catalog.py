@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from decode.context.replay import read_header
+from decode.context.replay import first_line, open_log, read_header
 from decode.context.session_log import SESSIONS_DIR, SessionError, SessionLogError
 from decode.entities.usage import Usage
 
@@ -65,8 +65,8 @@ def session_id_of(path: Path) -> str:
 
 def describe_session(path: Path) -> SessionInfo:
     """Read a log for the listing. Raises `SessionLogError` for a file that is not one."""
-    with path.open("rb") as file:
-        header = read_header(file.readline(), path)
+    with open_log(path) as file:
+        header = read_header(first_line(file), path)
         model, first_prompt, turns, usage = header.model, "", 0, Usage()
         for line in file:
             try:

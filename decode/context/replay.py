@@ -13,10 +13,12 @@ import logging
 from collections.abc import Generator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_ai.messages import ModelMessage
 
+from decode.config.safe_read import UnreadableFile, open_regular
 from decode.context.session_log import (
     FORMAT_VERSION,
     ClearRecord,
@@ -68,6 +70,24 @@ _TURN_START = b'{"type":"turn"'
 _RESTART_STARTS = (b'{"type":"compaction"', b'{"type":"clear"')
 
 
+MAX_HEADER_BYTES = 64 << 10
+"""A header line is a few hundred bytes: a first "line" longer than this is not one."""
+
+
+def open_log(path: Path) -> BinaryIO:
+    """`path` opened to read, a regular file only (never a wait on a FIFO or an endless device);
+    `SessionLogError` naming the file otherwise. Read its header with `read_header(first_line(f))`."""
+    try:
+        return open(open_regular(path, what="a session log"), "rb")
+    except UnreadableFile as exc:
+        raise SessionLogError(str(exc)) from None
+
+
+def first_line(file: BinaryIO) -> bytes:
+    """The header line of an open log, at most `MAX_HEADER_BYTES` of it (a 10 GB first line is not read)."""
+    return file.readline(MAX_HEADER_BYTES)
+
+
 def read_header(line: bytes, path: Path) -> SessionHeader:
     """The header record of a session log, or `SessionLogError` naming the file."""
     try:
@@ -105,8 +125,8 @@ def load_session(path: Path) -> LoadedSession:
     proportional to the history kept, not to the file. A line that cannot be read is skipped with
     a warning (a torn last line is what a crash mid-write leaves); every complete turn is kept.
     """
-    with path.open("rb") as file:
-        session = LoadedSession(path=path, header=read_header(file.readline(), path))
+    with open_log(path) as file:
+        session = LoadedSession(path=path, header=read_header(first_line(file), path))
         session.model, session.mode = session.header.model, session.header.mode
         session.agent = session.header.agent  # [lesson 12]
         offset = start = file.tell()
@@ -137,8 +157,8 @@ def load_session(path: Path) -> LoadedSession:
 
 def _replay_all(path: Path) -> LoadedSession:
     """Replay every line (the slow way, for a log whose last compaction is damaged)."""
-    with path.open("rb") as file:
-        session = LoadedSession(path=path, header=read_header(file.readline(), path))
+    with open_log(path) as file:
+        session = LoadedSession(path=path, header=read_header(first_line(file), path))
         session.model, session.mode = session.header.model, session.header.mode
         session.agent = session.header.agent  # [lesson 12]
         for number, line in enumerate(file, start=2):

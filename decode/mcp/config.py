@@ -11,7 +11,6 @@ file and the key; every other server still loads. A project server of the same n
 user's (it then needs the project's trust, like every project server).
 """
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from decode.config.harness_home import HARNESS_DIR
+from decode.config.safe_read import UnreadableFile, beyond_cap, read_json
 from decode.permissions.settings_files import SettingsProblem
 
 USER_FILE = HARNESS_DIR / "mcp.json"
@@ -29,6 +29,8 @@ DEFAULT_STARTUP_TIMEOUT_S = 10.0
 DEFAULT_TOOL_TIMEOUT_S = 60.0
 MAX_STARTUP_TIMEOUT_S, MAX_TOOL_TIMEOUT_S = 600.0, 3600.0
 """Bounds, so a file cannot make a request wait for a hung server for ever (`Infinity` parses)."""
+MAX_SERVERS = 100
+"""Servers read from one file; a repository's 30,000 would take minutes to check and list."""
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
 
@@ -133,34 +135,39 @@ _EXPANDED = ("command", "args", "env", "cwd", "url", "headers")
 def read_file(
     path: Path, scope: Literal["user", "project"], env: Mapping[str, str], config: McpConfig, base: Path | None = None
 ) -> None:
-    """Add the servers of one file to `config`; a missing file adds nothing, a bad one a problem."""
+    """Add the servers of one file to `config`; a missing file adds nothing, a bad one a problem.
+
+    The file is read by `decode.config.safe_read` (a FIFO, a device, a huge or deeply nested file is
+    one problem, never a wait); past `MAX_SERVERS` entries the rest are named in one problem."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
+        document = read_json(path, what="an MCP configuration file")
+    except UnreadableFile as exc:
+        config.problems.append(SettingsProblem(path, exc.line, f"{exc.message}; its servers are not started"))
         return
-    except (OSError, UnicodeDecodeError) as exc:
-        config.problems.append(SettingsProblem(path, None, f"cannot be read: {exc}; its servers are not started"))
-        return
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as exc:
-        message = f"not valid JSON ({exc.msg}); its servers are not started"
-        config.problems.append(SettingsProblem(path, exc.lineno, message))
+    if document is None:
         return
     servers = document.get("mcpServers") if isinstance(document, dict) else None
     if not isinstance(servers, dict):
         config.problems.append(SettingsProblem(path, None, 'has no "mcpServers" object; no server is started'))
         return
-    for name, entry in servers.items():
+    entries, excess = beyond_cap(list(servers.items()), MAX_SERVERS, path, "servers")
+    if excess is not None:
+        config.problems.append(SettingsProblem(path, None, excess.removeprefix(f"{path}: ")))
+    for name, entry in entries:
         try:
             definition = parse_server(name, entry, env)
         except ValueError as exc:
-            message = f"mcpServers.{name}: {exc}; this server is not started"
+            message = f"mcpServers.{_clipped(name)}: {exc}; this server is not started"
             config.problems.append(SettingsProblem(path, None, message))
             continue
         config.servers = [server for server in config.servers if server.name != name]
         raw = entry if isinstance(entry, dict) else {}
         config.servers.append(ServerConfig(name, definition, path, scope, raw, base))
+
+
+def _clipped(name: str, width: int = 60) -> str:
+    """A server name short enough for one line (a repository chooses it, and its length)."""
+    return name if len(name) <= width else f"{name[: width - 1]}…"
 
 
 def load_mcp_config(

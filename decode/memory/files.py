@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Literal
 
 from decode.config.harness_home import HARNESS_DIR
+from decode.config.safe_read import UnreadableFile, read_bytes
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +66,8 @@ def load_memory(workspace: Path, *, home: Path | None = None, cap: int = MEMORY_
     loaded: list[MemoryFile] = []
     seen: set[Path] = set()
     for scope, path in memory_paths(workspace, home=home):
-        if not path.is_file() or path.resolve() in seen:
+        # A FIFO or a device goes on, for `read_bytes` to refuse in one line; a folder is just not a file.
+        if not path.exists() or path.is_dir() or path.resolve() in seen:
             continue
         seen.add(path.resolve())
         if path.is_symlink() and path.resolve().suffix.lower() != ".md":
@@ -74,11 +76,13 @@ def load_memory(workspace: Path, *, home: Path | None = None, cap: int = MEMORY_
             logger.warning("memory: %s links to %s, not a Markdown file; skipped", path, path.resolve().name)
             continue
         try:
-            # A stray invalid byte should not hide the whole file from the model.
-            text = path.read_text(encoding="utf-8", errors="replace").strip()
-        except OSError as exc:
-            logger.warning("memory: cannot read %s (%s); skipped", path, exc.strerror or exc)
+            # Never a wait or an endless read (swapped for a FIFO or a device since the look above).
+            data = read_bytes(path, what="a memory file") or b""
+        except UnreadableFile as exc:
+            logger.warning("memory: %s; skipped", exc)
             continue
+        # A stray invalid byte should not hide the whole file from the model.
+        text = data.decode("utf-8", errors="replace").removeprefix("\ufeff").strip()
         if not text:
             continue
         omitted = 0

@@ -22,6 +22,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from decode.config.harness_home import HARNESS_DIR
+from decode.config.safe_read import UnreadableFile, beyond_cap, read_text
 
 SKILL_FILE = "SKILL.md"
 BUILTIN_SKILLS = Path(__file__).parent / "builtin"
@@ -33,6 +34,8 @@ USER_SKILLS = HARNESS_DIR / "skills"
 PROJECT_SKILLS = HARNESS_DIR / "skills"
 """Project skills, relative to the launch directory (the Harness Home)."""
 RESOURCE_DIRS = ("scripts", "references")
+MAX_SKILLS = 200
+"""Skills read from one folder; a repository's 30,000 would slow every model request."""
 
 
 class SkillSource(StrEnum):
@@ -73,7 +76,11 @@ class Skill:
         """The instructions: `SKILL.md` without its front matter."""
         import frontmatter
 
-        return frontmatter.loads(self.path.read_text(encoding="utf-8")).content.strip()
+        try:
+            text = read_text(self.path, what="a skill file") or ""
+        except UnreadableFile as exc:
+            raise SkillError(str(exc)) from None
+        return frontmatter.loads(text).content.strip()
 
     def resources(self) -> list[Path]:
         """Files in `scripts/` and `references/`, relative to the skill's directory."""
@@ -91,9 +98,15 @@ def parse_skill(path: Path, source: SkillSource) -> Skill:
     import yaml
 
     try:
-        post = frontmatter.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SkillError(f"{path}: cannot be read ({exc})") from None
+        text = read_text(path, what="a skill file")  # a FIFO, a device, a huge file: refused, never a wait
+    except UnreadableFile as exc:
+        raise SkillError(str(exc)) from None
+    if text is None:
+        raise SkillError(f"{path}: no such file (a link to nothing?)")
+    try:
+        post = frontmatter.loads(text)
+    except RecursionError:  # the pure-Python YAML parser on deep nesting (libyaml's stops at 1,000)
+        raise SkillError(f"{path}: the front matter is nested too deeply") from None
     except yaml.YAMLError as exc:
         where = getattr(exc, "problem_mark", None)
         line = f" (line {where.line + 1})" if where is not None else ""  # the mark counts from 0
@@ -139,7 +152,10 @@ _parsed: dict[tuple[Path, SkillSource], tuple[tuple[int, int], Skill | SkillErro
 
 def _parse_if_changed(path: Path, source: SkillSource) -> Skill:
     """`parse_skill`, remembered until the file's size or modification time changes."""
-    stat = path.stat()
+    try:
+        stat = path.stat()
+    except OSError as exc:  # a link to nothing, a loop
+        raise SkillError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     version = (stat.st_mtime_ns, stat.st_size)
     cached = _parsed.get((path, source))
     if cached is None or cached[0] != version:
@@ -162,7 +178,10 @@ def discover_skills(workspace: Path, *, home: Path | None = None) -> SkillCatalo
             continue
         if not root.is_dir():
             continue
-        for path in sorted(root.glob(f"*/{SKILL_FILE}")):
+        paths, excess = beyond_cap(sorted(root.glob(f"*/{SKILL_FILE}")), MAX_SKILLS, root, "skills")
+        if excess is not None:
+            catalog.problems.append(excess)
+        for path in paths:
             try:
                 skill = _parse_if_changed(path, source)
             except SkillError as exc:

@@ -10,7 +10,7 @@ from pydantic_ai import ModelRetry, RunContext
 
 from decode.entities.deps import AgentDeps
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
-from decode.skills.catalog import Skill, discover_skills
+from decode.skills.catalog import Skill, SkillError, discover_skills
 from decode.tools.harness_files import PREFIX, ROOTS
 
 
@@ -38,7 +38,10 @@ async def skill(ctx: RunContext[AgentDeps], name: str) -> str:
     if found is None:
         available = ", ".join(catalog.names()) or "none"
         raise ModelRetry(f"There is no skill named {name!r}. Available skills: {available}.")
-    return skill_text(found)
+    try:
+        return skill_text(found)
+    except SkillError as exc:  # its file changed since the catalogue was read (now a FIFO, too big…)
+        raise ModelRetry(f"The skill {name!r} cannot be loaded: {exc}") from None
 
 
 # Loading a skill reads decode's own files, not the Workspace: nothing a rule needs to name.

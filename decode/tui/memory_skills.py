@@ -85,9 +85,15 @@ async def run_skill(repl: Repl, name: str, argument: str) -> bool:
     if skill is None:
         return False
     await repl.warmed_up()  # the prompt builder imports pydantic-ai, as the turn will
+    from decode.skills.catalog import SkillError
     from decode.skills.tool import skill_prompt
 
-    repl.queue_prompt(skill_prompt(skill, argument), shown=f"/{name} {argument}".rstrip())
+    try:
+        prompt = skill_prompt(skill, argument)
+    except SkillError as exc:  # changed since the catalogue was read: now a FIFO, a device, too big
+        repl.renderer.error(str(exc))
+        return True
+    repl.queue_prompt(prompt, shown=f"/{name} {argument}".rstrip())
     return True
 
 

@@ -1,10 +1,20 @@
 """The agent catalogue: built-ins, user and project files (`.decode/agents`, `.claude/agents`), precedence."""
 
+import os
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from decode.agents.catalog import BUILTIN_INDEX, UnknownAgentError, builtin_index_text, discover_agents
+from decode.agents.catalog import (
+    BUILTIN_INDEX,
+    MAX_AGENT_FILES,
+    AgentCatalog,
+    UnknownAgentError,
+    builtin_index_text,
+    discover_agents,
+)
 from decode.agents.definition import AgentSource
 from decode.permissions.types import Mode
 
@@ -80,3 +90,33 @@ def test_two_files_of_one_folder_with_the_same_name_keep_the_first(tmp_path: Pat
 def test_an_unknown_name_lists_the_agents_there_are(tmp_path: Path) -> None:
     with pytest.raises(UnknownAgentError, match=r"no agent named 'nope' \(agents: build, code-reviewer"):
         discover_agents(tmp_path, home=tmp_path / "home").get("nope")
+
+
+def _at_once(call: Callable[[], object], fifo: Path) -> None:
+    """Run `call` in a thread; fail (releasing it by opening `fifo` for writing) if it waits."""
+    worker = threading.Thread(target=call, daemon=True)
+    worker.start()
+    worker.join(timeout=30)  # generous: a non-blocking open returns at once
+    if worker.is_alive():
+        with open(fifo, "wb"):
+            pass
+        pytest.fail(f"reading {fifo} waited for a writer")
+
+
+def test_a_fifo_agent_file_is_one_problem_at_once(tmp_path: Path) -> None:
+    folder = tmp_path / ".claude" / "agents"
+    folder.mkdir(parents=True)
+    os.mkfifo(folder / "x.md")
+    found: list[AgentCatalog] = []
+    _at_once(lambda: found.append(discover_agents(tmp_path, home=tmp_path / "home")), folder / "x.md")
+    assert found[0].problems == [f"{folder / 'x.md'}: is not a regular file"]
+    assert found[0].names() == ["build", "code-reviewer", "explore", "general", "plan"]
+
+
+def test_agent_files_beyond_the_cap_are_left_out_and_named_once(tmp_path: Path) -> None:
+    folder = tmp_path / ".decode" / "agents"
+    for number in range(MAX_AGENT_FILES + 5):
+        agent_file(folder, f"a{number:03}")
+    catalog = discover_agents(tmp_path, home=tmp_path / "home")
+    assert catalog.problems == [f"{folder}: 5 more agent files than the {MAX_AGENT_FILES} read; they are left out"]
+    assert len(catalog.names()) == 5 + MAX_AGENT_FILES

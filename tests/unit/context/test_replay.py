@@ -2,11 +2,15 @@
 
 import json
 import logging
+import os
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from pydantic_ai.messages import BinaryContent, ModelMessagesTypeAdapter, ModelRequest, UserPromptPart
 
+from decode.context.catalog import describe_session
 from decode.context.replay import load_session
 from decode.context.session_log import FORMAT_VERSION, SessionLog, SessionLogError
 from decode.entities.usage import Usage
@@ -125,3 +129,25 @@ def test_a_damaged_compaction_keeps_the_turns_it_would_have_replaced(log: Sessio
     assert session.history == [*first, *later]
     assert session.turns == 2
     assert ":3: skipping a line" in caplog.text
+
+
+@pytest.mark.parametrize("reader", [load_session, describe_session])
+def test_a_fifo_in_place_of_a_log_is_refused_at_once(tmp_path: Path, reader: Callable[[Path], object]) -> None:
+    path = tmp_path / "20260101T000000Z_abc.jsonl"
+    os.mkfifo(path)  # a blocking open would wait for a writer for ever
+    raised: list[BaseException] = []
+
+    def attempt() -> None:
+        try:
+            reader(path)
+        except SessionLogError as exc:
+            raised.append(exc)
+
+    worker = threading.Thread(target=attempt, daemon=True)
+    worker.start()
+    worker.join(timeout=30)  # generous: a non-blocking open returns at once
+    if worker.is_alive():
+        with open(path, "wb"):
+            pass
+        pytest.fail("reading a FIFO session log waited for a writer")
+    assert [str(exc) for exc in raised] == [f"{path}: is not a regular file"]

@@ -1,11 +1,22 @@
 """MCP configuration: the two files, `${VAR}` expansion, and a bad entry that costs only itself."""
 
 import json
+import os
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from decode.mcp.config import HttpServer, StdioServer, expand, load_mcp_config, parse_server
+from decode.mcp.config import (
+    MAX_SERVERS,
+    HttpServer,
+    McpConfig,
+    StdioServer,
+    expand,
+    load_mcp_config,
+    parse_server,
+)
 
 
 @pytest.mark.parametrize(
@@ -130,3 +141,45 @@ def test_only_the_projects_own_file_is_read_not_a_parents_or_a_lookalike(tmp_pat
     config = load_mcp_config(project, {}, home)
 
     assert (config.servers, config.problems) == ([], [])
+
+
+def _at_once(call: Callable[[], object], fifo: Path) -> None:
+    """Run `call` in a thread; fail (releasing it by opening `fifo` for writing) if it waits."""
+    worker = threading.Thread(target=call, daemon=True)
+    worker.start()
+    worker.join(timeout=30)  # generous: a non-blocking open returns at once
+    if worker.is_alive():
+        with open(fifo, "wb"):
+            pass
+        pytest.fail(f"reading {fifo} waited for a writer")
+
+
+def test_a_fifo_or_a_device_in_place_of_the_file_is_one_problem_at_once(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / ".mcp.json")
+    found: list[McpConfig] = []
+    _at_once(lambda: found.append(load_mcp_config(tmp_path, {}, tmp_path / "home")), tmp_path / ".mcp.json")
+    [problem] = found[0].problems
+    assert str(problem) == f"{tmp_path / '.mcp.json'}: is not a regular file; its servers are not started"
+
+
+def test_deep_nesting_is_one_problem_not_a_recursion_error(tmp_path: Path) -> None:
+    (tmp_path / ".mcp.json").write_text('{"mcpServers": ' + "[" * 100_000)
+    config = load_mcp_config(tmp_path, {}, tmp_path / "home")
+    [problem] = config.problems
+    assert (problem.line, problem.message) == (1, "nested more than 64 levels deep; its servers are not started")
+
+
+def test_servers_beyond_the_cap_are_left_out_and_named_once(tmp_path: Path) -> None:
+    servers = {f"s{number}": {"command": "x"} for number in range(MAX_SERVERS + 900)}
+    servers["y" * 5_000] = {"args": []}  # past the cap: neither read nor named
+    (tmp_path / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    config = load_mcp_config(tmp_path, {}, tmp_path / "home")
+    assert [server.name for server in config.servers] == [f"s{number}" for number in range(MAX_SERVERS)]
+    [problem] = config.problems
+    assert problem.message == f"901 more servers than the {MAX_SERVERS} read; they are left out"
+
+
+def test_a_long_server_name_is_clipped_in_its_problem(tmp_path: Path) -> None:
+    (tmp_path / ".mcp.json").write_text(json.dumps({"mcpServers": {"y" * 5_000: {"args": []}}}))
+    [problem] = load_mcp_config(tmp_path, {}, tmp_path / "home").problems
+    assert problem.message.startswith(f"mcpServers.{'y' * 59}…: command: Field required")

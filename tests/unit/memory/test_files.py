@@ -1,10 +1,13 @@
 """Memory files: where they are looked for, in which order, and the cap on the notes file."""
 
+import os
+import threading
 from pathlib import Path
 
 import pytest
 
-from decode.memory.files import MEMORY_CAP, PROJECT_NOTES, USER_MEMORY, keep_newest, load_memory
+from decode.config.safe_read import MAX_BYTES
+from decode.memory.files import MEMORY_CAP, PROJECT_NOTES, USER_MEMORY, MemoryFile, keep_newest, load_memory
 from tests.conftest import WriteText
 
 
@@ -139,3 +142,25 @@ def test_a_link_to_anything_else_is_skipped_with_a_warning(
 
     assert load_memory(tmp_path) == []
     assert "not a Markdown file; skipped" in caplog.text
+
+
+def test_a_fifo_agents_file_is_skipped_at_once_with_one_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    os.mkfifo(tmp_path / "AGENTS.md")  # a blocking open would wait for a writer for ever
+    found: list[list[MemoryFile]] = []
+    worker = threading.Thread(target=lambda: found.append(load_memory(tmp_path, home=tmp_path / "home")), daemon=True)
+    worker.start()
+    worker.join(timeout=30)  # generous: a non-blocking open returns at once
+    if worker.is_alive():
+        with open(tmp_path / "AGENTS.md", "wb"):
+            pass
+        pytest.fail("reading a FIFO AGENTS.md waited for a writer")
+    assert found == [[]]
+    assert caplog.messages == [f"memory: {tmp_path / 'AGENTS.md'}: is not a regular file; skipped"]
+
+
+def test_a_huge_agents_file_is_skipped_with_one_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    (tmp_path / "AGENTS.md").write_bytes(b"x" * (MAX_BYTES + 1))
+    assert load_memory(tmp_path, home=tmp_path / "home") == []
+    assert caplog.messages == [f"memory: {tmp_path / 'AGENTS.md'}: is larger than 1 MiB; skipped"]

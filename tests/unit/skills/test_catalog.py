@@ -1,13 +1,18 @@
 """The skill catalogue: three sources, the override order, and malformed files skipped by name."""
 
+import os
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from decode.skills.catalog import (
     BUILTIN_SKILLS,
+    MAX_SKILLS,
     PROJECT_SKILLS,
     USER_SKILLS,
+    SkillCatalog,
     SkillError,
     SkillSource,
     discover_skills,
@@ -166,3 +171,40 @@ def test_the_built_in_index_is_what_the_built_in_skill_files_say() -> None:
     assert BUILTIN_INDEX.read_text(encoding="utf-8") == builtin_index_text(), (
         "decode/skills/builtin/index.json is stale: run `python -m decode.skills.catalog`"
     )
+
+
+def _at_once(call: Callable[[], object], fifo: Path) -> None:
+    """Run `call` in a thread; fail (releasing it by opening `fifo` for writing) if it waits."""
+    worker = threading.Thread(target=call, daemon=True)
+    worker.start()
+    worker.join(timeout=30)  # generous: a non-blocking open returns at once
+    if worker.is_alive():
+        with open(fifo, "wb"):
+            pass
+        pytest.fail(f"reading {fifo} waited for a writer")
+
+
+def test_a_fifo_skill_file_is_one_problem_at_once(project: Path, project_skills: Path) -> None:
+    (project_skills / "x").mkdir(parents=True)
+    os.mkfifo(project_skills / "x" / "SKILL.md")
+    found: list[SkillCatalog] = []
+    _at_once(lambda: found.append(discover_skills(project)), project_skills / "x" / "SKILL.md")
+    assert found[0].problems == [f"{project_skills / 'x' / 'SKILL.md'}: is not a regular file"]
+    assert "commit" in found[0].names()
+
+
+def test_a_skill_file_linking_nowhere_is_one_problem(project: Path, project_skills: Path) -> None:
+    (project_skills / "x").mkdir(parents=True)
+    (project_skills / "x" / "SKILL.md").symlink_to(project / "nowhere")
+    assert discover_skills(project).problems == [
+        f"{project_skills / 'x' / 'SKILL.md'}: cannot be read (No such file or directory)"
+    ]
+
+
+def test_skills_beyond_the_cap_are_left_out_and_named_once(project: Path, project_skills: Path) -> None:
+    for number in range(MAX_SKILLS + 5):
+        (project_skills / f"s{number:03}").mkdir(parents=True)
+        (project_skills / f"s{number:03}" / "SKILL.md").write_text(f"---\nname: s{number:03}\ndescription: d\n---\n")
+    catalog = discover_skills(project)
+    assert catalog.problems == [f"{project_skills}: 5 more skills than the {MAX_SKILLS} read; they are left out"]
+    assert len([name for name in catalog.names() if name.startswith("s")]) == MAX_SKILLS
