@@ -98,6 +98,7 @@ def benchmark(
 ) -> None:
     """Run decode on benchmark tasks and grade every trial; writes evals/results/JOB/."""
     from evals.benchmark.job import run_job
+    from evals.benchmark.preflight import model_problem
 
     if model is None:
         from decode.config.loading import ConfigError, load_settings
@@ -108,6 +109,9 @@ def benchmark(
             raise click.UsageError(str(exc)) from exc
     _require_sandbox(sandbox)
     chosen = _load(tasks, difficulty)
+    if (problem := model_problem(model, chosen[0])) is not None:  # before any trial: none would score
+        click.echo(f"error: the model cannot be used: {problem}", err=True)
+        sys.exit(2)
     where = {"results_root": results_root.resolve()} if results_root is not None else {}
     try:
         job_dir = run_job(chosen, model=model, trials=trials, threads=threads, sandbox=sandbox, job=job, **where)
