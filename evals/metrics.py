@@ -16,7 +16,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-
 CEILING_EXIT = 3
 """decode run's exit code for an agent stopped at its request ceiling: its failure, not an error."""
 

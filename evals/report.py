@@ -199,7 +199,9 @@ def _failures(jobs: Sequence[Job]) -> list[str]:
             why = t["error"] or f"the verifier gave reward {t['reward']:g}"
             lines.append(f"- `{t['task']}` trial {t['trial']} (exit {t['exit_code']}): {why}")
         for t in errors:
-            lines.append(f"- `{t['task']}` trial {t['trial']} (exit {t['exit_code']}): error, not a failure: {t['error']}")
+            lines.append(
+                f"- `{t['task']}` trial {t['trial']} (exit {t['exit_code']}): error, not a failure: {t['error']}"
+            )
     return lines
 
 

@@ -44,9 +44,7 @@ def test_repo_on_a_plain_folder_says_it_is_not_a_git_repository(
     assert "does not exist" not in done.stderr
 
 
-def test_a_bad_kitaru_task_id_names_the_setting_and_its_value(
-    project: Path, hello: str, decode_cmd: RunDecode
-) -> None:
+def test_a_bad_kitaru_task_id_names_the_setting_and_its_value(project: Path, hello: str, decode_cmd: RunDecode) -> None:
     env = {"KITARU_TASK_ID": "task-7", "KITARU_API_URL": "http://127.0.0.1:9"}
     done = decode_cmd("run", "--model", hello, "hi", cwd=project, env=env)
     assert done.returncode == 2, done.stderr
