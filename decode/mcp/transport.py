@@ -17,6 +17,8 @@ import asyncio
 import codecs
 import contextlib
 import logging
+import os
+import signal
 from collections.abc import AsyncGenerator, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO, Unpack
@@ -188,15 +190,25 @@ async def stop(process: Process) -> None:
         process.stdin.close()
     if await _ended(process, EXIT_GRACE_S):
         return
-    terminate = getattr(process, "terminate", None)  # the local executor's; a container's is only killed
-    if terminate is not None:
-        logger.debug("MCP server still running %gs after its stdin closed: SIGTERM", EXIT_GRACE_S)
-        terminate()
+    if _terminate(process):
+        logger.debug("MCP server still running %gs after its stdin closed: SIGTERM sent", EXIT_GRACE_S)
         if await _ended(process, TERM_GRACE_S):
             return
     process.kill()
     if not await _ended(process, KILL_WAIT_S):
         logger.warning("an MCP server did not end %gs after it was killed", KILL_WAIT_S)
+
+
+def _terminate(process: Process) -> bool:
+    """SIGTERM the server's process group when it runs on this machine; False for a container's
+    process (Docker, Modal), which can only be killed."""
+    from decode.tools.process import SpawnedProcess
+
+    if not isinstance(process, SpawnedProcess):
+        return False
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGTERM)
+    return True
 
 
 async def _ended(process: Process, seconds: float) -> bool:

@@ -491,14 +491,6 @@ class SpawnedProcess:
         kill_group(self._process.pid)
         self._release()  # and whatever it started that left its group
 
-    # [lesson 14]
-    def terminate(self) -> None:
-        """Ask the program's group to end (SIGTERM): a server that ignored its stdin closing."""
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self._process.pid, signal.SIGTERM)
-
-    # [/lesson 14]
-
     def _release(self) -> None:
         if self._tracked is not None:
             release(self._tracked)
