@@ -16,6 +16,19 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+CEILING_EXIT = 3
+"""decode run's exit code for an agent stopped at its request ceiling: its failure, not an error."""
+
+
+def errored(trial: Mapping[str, Any]) -> bool:
+    """A trial that errored rather than failed: it did not pass, and its error is not the agent's
+    (the model failed, a configuration or runner error, a verifier that wrote no reward). A
+    timeout, the request ceiling or a wrong answer (no error) is the agent's failure."""
+    error = trial.get("error")
+    if trial.get("passed") or not error or str(error).startswith("agent timed out"):
+        return False
+    return trial.get("exit_code") != CEILING_EXIT
+
 
 def pass_at_k(n: int, c: int, k: int) -> float:
     """The unbiased pass@k of a task run `n` times with `c` passes (ValueError if k > n)."""

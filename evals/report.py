@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from evals.metrics import Group, Summary, difficulty_names, summarize
+from evals.metrics import Group, Summary, difficulty_names, errored, summarize
 
 log = logging.getLogger(__name__)
 
@@ -187,13 +187,21 @@ def _task_table(jobs: Sequence[Job]) -> list[str]:
 
 
 def _failures(jobs: Sequence[Job]) -> list[str]:
+    """Each job's failed trials, then those that errored (`metrics.errored`): not the agent's doing."""
     lines = []
     for job in jobs:
-        failed = sorted((t for t in job.trials if not t["passed"]), key=lambda t: (t["task"], t["trial"]))
-        lines += ["", f"### {job.name}: {len(failed)} of {len(job.trials)} trials failed", ""]
+        ordered = sorted((t for t in job.trials if not t["passed"]), key=lambda t: (t["task"], t["trial"]))
+        failed = [t for t in ordered if not errored(t)]
+        errors = [t for t in ordered if errored(t)]
+        count = f"{len(failed)} of {len(job.trials)} trials failed" + (f", {len(errors)} errored" if errors else "")
+        lines += ["", f"### {job.name}: {count}", ""]
         for t in failed:
             why = t["error"] or f"the verifier gave reward {t['reward']:g}"
             lines.append(f"- `{t['task']}` trial {t['trial']} (exit {t['exit_code']}): {why}")
+        for t in errors:
+            lines.append(
+                f"- `{t['task']}` trial {t['trial']} (exit {t['exit_code']}): error, not a failure: {t['error']}"
+            )
     return lines
 
 

@@ -3,6 +3,8 @@
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # importing the module builds the settings object: that is what may fail
+    from pydantic_core import ErrorDetails
+
     from decode.config.settings import Settings
 
 
@@ -19,5 +21,15 @@ def load_settings() -> "Settings":
     except ValidationError as exc:
         problem = exc.errors()[0]
         name = ".".join(str(part) for part in problem["loc"])
-        raise ConfigError(f"invalid setting {name}: {problem['msg']} (check the environment and .env)") from None
+        message = f"invalid setting {name}{_value(problem)}: {problem['msg']}"
+        raise ConfigError(f"{message} (check the environment and .env)") from None
     return settings
+
+
+def _value(problem: "ErrorDetails") -> str:
+    """` = 'value'` when a whole setting's short text is what failed, so the user sees what was read.
+    A secret never fails here (any text is a valid key), and a part of a JSON setting is not shown."""
+    value = problem.get("input")
+    if len(problem["loc"]) != 1 or not isinstance(value, str) or len(value) > 80:
+        return ""
+    return f" = {value!r}"

@@ -359,7 +359,7 @@ class Settings(BaseSettings):
     kitaru_api_key: SecretStr | None = Field(None, validation_alias=_env("KITARU_API_KEY", "KITARU_API_TOKEN"))
     """The Kitaru server's API key (`make kitaru-local` prints the local server's)."""
 
-    kitaru_task_id: str | None = Field(
+    kitaru_task_id: UUID | None = Field(
         None,
         validation_alias=_env("KITARU_TASK_ID"),
         json_schema_extra=user_only("says a Kitaru Worker launched this run"),

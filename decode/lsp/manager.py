@@ -20,13 +20,15 @@ from typing import TypeVar
 from decode.entities.executor import CommandExecutor
 from decode.lsp.client import LspClient
 from decode.lsp.jsonrpc import Connection, ConnectionClosed, ResponseError
-from decode.lsp.servers import ServerSpec, server_for
+from decode.lsp.servers import DEFAULT_SERVERS, ServerSpec, server_for
 
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 MAX_DEATHS = 2
 FALLBACK = "Use read, grep and glob instead."
+DEFAULT_PROGRAMS = frozenset(argv[0] for argv in DEFAULT_SERVERS.values())
+"""The default servers' programs (`ty`): decode installs them, so they may come from its own venv."""
 
 
 class LspUnavailable(Exception):
@@ -135,9 +137,11 @@ class LspManager:
         return client
 
     async def _program(self, name: str) -> str | None:
-        """`name` on the executor's PATH, else beside this Python (a venv's `ty`, `pylsp`)."""
+        """`name` on the executor's PATH (the user's); the default server (`ty`, which decode
+        installs with itself) also beside this Python. A server the user names never comes from
+        decode's own venv: it would not see their project's packages (ADR-0095)."""
         found = await self.executor.which(name)
-        if found is None and "/" not in name:
+        if found is None and name in DEFAULT_PROGRAMS:
             found = await self.executor.which(str(Path(sys.executable).parent / name))
         return found
 

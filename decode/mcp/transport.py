@@ -17,6 +17,8 @@ import asyncio
 import codecs
 import contextlib
 import logging
+import os
+import signal
 from collections.abc import AsyncGenerator, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO, Unpack
@@ -33,8 +35,10 @@ from decode.entities.executor import CommandExecutor, Process
 logger = logging.getLogger(__name__)
 
 CHUNK = 64 * 1024
-EXIT_GRACE_S = 2.0
-"""How long a server may take to exit once its stdin is closed, before it is killed (the SDK's figure)."""
+EXIT_GRACE_S = 1.0
+"""How long a server may take to exit once its stdin is closed, before it is asked to (SIGTERM)."""
+TERM_GRACE_S = 1.0
+"""How long a server may take to exit after SIGTERM, before it is killed."""
 FLUSH_S = 0.5
 """How long messages already accepted may take to reach the server when the connection closes."""
 KILL_WAIT_S = 5.0
@@ -121,19 +125,29 @@ async def process_streams(process: Process, log: TextIO | None = None) -> AsyncG
     to_session, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, from_session = anyio.create_memory_object_stream[SessionMessage](0)
     writer_done = anyio.Event()
+    pipes_done = [anyio.Event(), anyio.Event()]  # stdout and stderr read to their end
 
     async def read_server() -> None:
-        async with to_session:
-            buffer = bytearray()
-            with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, ConnectionError):
-                while chunk := await process.stdout.read(CHUNK):
-                    buffer.extend(chunk)
-                    for line in _lines(buffer):
-                        await to_session.send(_parse(line))
-                    if len(buffer) > MAX_LINE_BYTES:
-                        logger.warning("an MCP server sent a line over %d bytes: connection closed", MAX_LINE_BYTES)
-                        break
-        await _discard(process.stdout)  # a server blocked writing could never see its stdin close
+        try:
+            async with to_session:
+                buffer = bytearray()
+                with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, ConnectionError):
+                    while chunk := await process.stdout.read(CHUNK):
+                        buffer.extend(chunk)
+                        for line in _lines(buffer):
+                            await to_session.send(_parse(line))
+                        if len(buffer) > MAX_LINE_BYTES:
+                            logger.warning("an MCP server sent a line over %d bytes: connection closed", MAX_LINE_BYTES)
+                            break
+            await _discard(process.stdout)  # a server blocked writing could never see its stdin close
+        finally:
+            pipes_done[0].set()
+
+    async def read_stderr() -> None:
+        try:
+            await copy_stderr(process.stderr, log)
+        finally:
+            pipes_done[1].set()
 
     async def write_server() -> None:
         try:
@@ -150,7 +164,7 @@ async def process_streams(process: Process, log: TextIO | None = None) -> AsyncG
     async with anyio.create_task_group() as group:
         group.start_soon(read_server)
         group.start_soon(write_server)
-        group.start_soon(copy_stderr, process.stderr, log)
+        group.start_soon(read_stderr)
         try:
             yield read_stream, write_stream
         finally:
@@ -160,23 +174,50 @@ async def process_streams(process: Process, log: TextIO | None = None) -> AsyncG
                 with anyio.move_on_after(FLUSH_S):
                     await writer_done.wait()
                 await stop(process)
+                # Its pipes read to their end let asyncio close the process's transport now, while the
+                # loop runs: left for the garbage collector, it prints "Event loop is closed" at exit.
+                with anyio.move_on_after(FLUSH_S):
+                    for done in pipes_done:
+                        await done.wait()
             group.cancel_scope.cancel()  # a pipe still held by something the kill could not reach
 
 
 async def stop(process: Process) -> None:
-    """The MCP shutdown sequence: close stdin, wait a moment, then kill the server and what it started."""
+    """The MCP shutdown sequence: close stdin, wait a moment; SIGTERM, wait a moment; then kill the
+    server and what it started. Every server is stopped at once (`McpServers.close`), so leaving
+    takes at most the two moments, however many servers ignore their stdin closing."""
     with contextlib.suppress(OSError):
         process.stdin.close()
-    try:
-        await asyncio.wait_for(process.wait(), EXIT_GRACE_S)
+    if await _ended(process, EXIT_GRACE_S):
         return
-    except TimeoutError:
-        logger.debug("MCP server still running %gs after its stdin closed: killing it", EXIT_GRACE_S)
+    if _terminate(process):
+        logger.debug("MCP server still running %gs after its stdin closed: SIGTERM sent", EXIT_GRACE_S)
+        if await _ended(process, TERM_GRACE_S):
+            return
     process.kill()
-    try:
-        await asyncio.wait_for(process.wait(), KILL_WAIT_S)
-    except TimeoutError:
+    if not await _ended(process, KILL_WAIT_S):
         logger.warning("an MCP server did not end %gs after it was killed", KILL_WAIT_S)
+
+
+def _terminate(process: Process) -> bool:
+    """SIGTERM the server's process group when it runs on this machine; False for a container's
+    process (Docker, Modal), which can only be killed."""
+    from decode.tools.process import SpawnedProcess
+
+    if not isinstance(process, SpawnedProcess):
+        return False
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGTERM)
+    return True
+
+
+async def _ended(process: Process, seconds: float) -> bool:
+    """Did `process` end within `seconds`?"""
+    try:
+        await asyncio.wait_for(process.wait(), seconds)
+    except TimeoutError:
+        return False
+    return True
 
 
 async def copy_stderr(stderr: asyncio.StreamReader, log: TextIO | None) -> None:

@@ -86,6 +86,34 @@ def as_model_error(error: Exception, model_name: str) -> Exception:
     return UnexpectedModelBehavior(f"unreadable response from {model_name} ({type(error).__name__}{_detail(error)})")
 
 
+DROPS = frozenset({"RemoteProtocolError", "ReadError", "IncompleteRead"})
+"""The HTTP clients' names (httpx's, httpx2's, http.client's) for a connection closed mid-body."""
+
+
+def dropped(error: BaseException) -> bool:
+    """True when `error`, or what caused it, is the connection closing before the answer was whole."""
+    seen: BaseException | None = error
+    for _ in range(10):  # causes chain through the SDK's and pydantic-ai's wrappers
+        if seen is None:
+            return False
+        if isinstance(seen, ConnectionError) or type(seen).__name__ in DROPS:
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+ENDED_EMPTY = "the connection dropped: the stream ended before any answer"
+EMPTY_STREAM = "Streamed response ended without content or tool calls"
+"""pydantic-ai's words for a stream that closed before its first event."""
+
+
+def ended_empty(response: StreamedResponse) -> bool:
+    """The stream ended cleanly with nothing in it and no finish reason (a proxy closed it): not an
+    empty answer for pydantic-ai to ask for again and again ("Exceeded maximum output retries")."""
+    answer = response.get()
+    return not answer.parts and answer.finish_reason is None
+
+
 def _detail(error: Exception) -> str:
     text = " ".join(str(error).split())
     return f": {text[:200]}" if text else ""
@@ -152,6 +180,11 @@ class RetryingModel(WrapperModel):
             try:
                 stream = self.wrapped.request_stream(messages, model_settings, model_request_parameters, run_context)
                 return stack, await stack.enter_async_context(stream)
+            except UnexpectedModelBehavior as error:
+                await stack.aclose()
+                if str(error) == EMPTY_STREAM:  # closed before its first event: nothing seen, worth a retry
+                    raise ModelAPIError(self.model_name, ENDED_EMPTY) from error
+                raise
             except BaseException:
                 await stack.aclose()
                 raise
@@ -162,4 +195,10 @@ class RetryingModel(WrapperModel):
                 yield response
         except Exception as error:
             # Once events flow, a failure ends the request: a retry would repeat what the agent has seen.
+            if dropped(error):
+                raise ModelAPIError(self.model_name, f"the connection dropped mid-answer{_detail(error)}") from error
+            if isinstance(error, UnexpectedModelBehavior) and ended_empty(response):
+                raise ModelAPIError(self.model_name, ENDED_EMPTY) from error
             self._give_up(error)
+        if ended_empty(response):
+            raise ModelAPIError(self.model_name, ENDED_EMPTY)

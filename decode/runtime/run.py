@@ -158,10 +158,10 @@ def run(task: str | None, **options: Any) -> None:
     if task is None and options.get("resume"):  # `decode run --resume "TASK"`: the newest session
         task, options["resume"] = _resume_newest(options["resume"])
     # [/lesson 08]
-    if task is None and not sys.stdin.isatty():  # `echo TASK | decode run`  # [lesson 15]
+    if task is None and sys.stdin is not None and not sys.stdin.isatty():  # `echo TASK | decode run`  # [lesson 15]
         task = "-"  # [lesson 15]
-    if task is None:
-        raise click.UsageError("Missing argument 'TASK'.")
+    if task is None or (task == "-" and sys.stdin is None):  # None: stdin is closed (`<&-`)
+        raise click.UsageError("Missing argument 'TASK'" + (" (stdin is closed)." if sys.stdin is None else "."))
     task = _task_text(sys.stdin.buffer.read() if task == "-" else os.fsencode(task))
     if not task.strip():
         # [lesson 15]

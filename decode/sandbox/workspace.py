@@ -91,6 +91,10 @@ def resolve_source(repo: str, home: Path) -> str:
     path = (home / Path(repo).expanduser()).resolve()
     if not path.is_dir():
         raise WorkspaceError(f"--repo {repo}: no such directory")
+    # git would say the repository "does not exist" of a folder that is there but is no repository.
+    bare = (path / "HEAD").is_file() and (path / "objects").is_dir()
+    if not (path / ".git").exists() and not bare:
+        raise WorkspaceError(f"--repo {repo}: {path} is not a git repository (no .git in it)")
     return str(path)
 
 

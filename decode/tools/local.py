@@ -183,12 +183,23 @@ class LocalExecutor(CommandExecutor):
         await asyncio.to_thread(write_atomic, path, data, root=self.workspace)
 
     async def which(self, program: str) -> str | None:
-        # The venv's own bin first: the `ripgrep` package installs `rg` there, and the venv may
-        # not be on PATH (decode started by its full path).
-        bundled = Path(sys.prefix) / "bin" / program
-        if bundled.is_file() and os.access(bundled, os.X_OK):
-            return str(bundled)
-        return shutil.which(program, path=self.env.get("PATH"))
+        # The PATH commands get (the user's) decides, never decode's own venv first: a user's
+        # `pylsp` sees their project's packages, the one in decode's venv does not (ADR-0095).
+        found = shutil.which(program, path=self.env.get("PATH"))
+        if found is None and program in BUNDLED_PROGRAMS:
+            return bundled_program(program)
+        return found
+
+
+BUNDLED_PROGRAMS = frozenset({"rg"})
+"""Programs decode installs with itself (the `ripgrep` package's `rg`), found beside decode's Python
+when the PATH has none (decode started by its full path, its venv not on PATH)."""
+
+
+def bundled_program(program: str) -> str | None:
+    """`program` in the folder of decode's own Python, if it is there and can run."""
+    bundled = Path(sys.executable).parent / program
+    return str(bundled) if bundled.is_file() and os.access(bundled, os.X_OK) else None
 
 
 def _stat_or_none(path: Path) -> FileStat | None:

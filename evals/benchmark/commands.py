@@ -32,6 +32,15 @@ def _load(tasks: str | None, difficulty: str | None = None) -> list:
     return found
 
 
+def _require_sandbox(sandbox: str) -> None:
+    """Exit 2 with one line when `sandbox` cannot start here (bwrap not installed, no Docker engine)."""
+    from decode.sandbox.backends import check_sandbox
+
+    if (why := check_sandbox(sandbox, Path.cwd())) is not None:
+        click.echo(f"error: {why}", err=True)
+        sys.exit(2)
+
+
 @click.command()
 @click.option("--tasks", help="Comma-separated task names (default: every task in evals/tasks).")
 @click.option(
@@ -41,7 +50,9 @@ def verify(tasks: str | None, sandbox: str) -> None:
     """Prove every task's solution scores 1 and its untouched seed scores 0."""
     from evals.benchmark.verify import verify as run_verify
 
-    result = run_verify(_load(tasks), sandbox=sandbox)
+    chosen = _load(tasks)
+    _require_sandbox(sandbox)
+    result = run_verify(chosen, sandbox=sandbox)
     for line in result.lines():
         click.echo(line)
     if not result.ok:
@@ -86,8 +97,8 @@ def benchmark(
     results_root: Path | None,
 ) -> None:
     """Run decode on benchmark tasks and grade every trial; writes evals/results/JOB/."""
-    from decode.sandbox.backends import check_sandbox
     from evals.benchmark.job import run_job
+    from evals.benchmark.preflight import model_problem
 
     if model is None:
         from decode.config.loading import ConfigError, load_settings
@@ -96,10 +107,11 @@ def benchmark(
             model = load_settings().model
         except ConfigError as exc:
             raise click.UsageError(str(exc)) from exc
-    if (why := check_sandbox(sandbox, Path.cwd())) is not None:
-        click.echo(f"error: {why}", err=True)
-        sys.exit(2)
+    _require_sandbox(sandbox)
     chosen = _load(tasks, difficulty)
+    if (problem := model_problem(model, chosen[0])) is not None:  # before any trial: none would score
+        click.echo(f"error: the model cannot be used: {problem}", err=True)
+        sys.exit(2)
     where = {"results_root": results_root.resolve()} if results_root is not None else {}
     try:
         job_dir = run_job(chosen, model=model, trials=trials, threads=threads, sandbox=sandbox, job=job, **where)

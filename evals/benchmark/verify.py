@@ -38,7 +38,13 @@ class Check:
 
     @property
     def ok(self) -> bool:
-        return self.grade.passed if self.kind == "solution" else self.grade.reward == 0.0
+        return self.grade.passed if self.kind == "solution" else self.grade.reward == 0.0 and not self.broken
+
+    @property
+    def broken(self) -> bool:
+        """The verifier itself failed on the seed (no reward written, a crash): the task is broken,
+        whatever it would score; a seed scores 0 only when the verifier says so."""
+        return self.kind == "seed" and self.grade.error is not None
 
 
 @dataclass
@@ -63,6 +69,10 @@ class VerifyResult:
         zeroed = sum(check.ok for check in self.seeds)
         lines = [f"solutions: {passed}/{len(self.solutions)} score 1", f"seeds: {zeroed}/{len(self.seeds)} score 0"]
         for check in self.failures:
+            if check.broken:
+                lines.append(f"BROKEN {check.task} (the verifier failed on the seed: {check.grade.error})")
+                lines += ["    " + line for line in check.grade.output.splitlines()[-tail:]]
+                continue
             wanted = 1 if check.kind == "solution" else 0
             why = f": {check.grade.error}" if check.grade.error else ""
             lines.append(f"FAIL {check.task} ({check.kind} scored {check.grade.reward:g}, not {wanted}){why}")

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from evals.metrics import pass_at_k, summarize
+from evals.metrics import errored, pass_at_k, summarize
 
 
 def brute_force_pass_at_k(n: int, c: int, k: int) -> float:
@@ -86,3 +86,22 @@ def test_summarize_has_no_cost_when_no_trial_was_priced() -> None:
 def test_summarize_rejects_an_empty_job() -> None:
     with pytest.raises(ValueError, match="no trials"):
         summarize([])
+
+
+@pytest.mark.parametrize(
+    ("exit_code", "error", "passed", "expected"),
+    [
+        (1, "model request failed: HTTP 401 from m", False, True),  # the model could not be used
+        (2, "GEMINI_API_KEY is not set", False, True),
+        (None, "runner error: OSError()", False, True),
+        (0, "the verifier wrote no reward.txt", False, True),  # a broken task, not the agent's miss
+        (0, None, False, False),  # a wrong answer
+        (3, "request ceiling reached (50 requests)", False, False),
+        (143, "agent timed out after 600 s", False, False),
+        (0, None, True, False),
+    ],
+)
+def test_a_trial_errored_only_when_decode_could_not_work_the_task(
+    exit_code: int | None, error: str | None, passed: bool, expected: bool
+) -> None:
+    assert errored({"exit_code": exit_code, "error": error, "passed": passed}) is expected

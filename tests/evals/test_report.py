@@ -55,7 +55,10 @@ def test_report_opens_with_the_verdict_and_right_aligns_numbers(report_text: str
     assert "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |" in lines
     # Unpriced trials show n/a, not $0.00.
     assert any(line.startswith("| gpt-5-mini-0612 |") and "| n/a |" in line for line in lines)
-    assert "- `split-module-refactor` trial 1 (exit 1): model request failed: 503 Service Unavailable" in lines
+    # A trial decode could not work (the model failed) is an error, apart from the agent's failures.
+    assert "### gemini-flash-0612: 17 of 57 trials failed, 1 errored" in lines
+    cause = "model request failed: 503 Service Unavailable"
+    assert f"- `split-module-refactor` trial 1 (exit 1): error, not a failure: {cause}" in lines
 
 
 def test_chart_is_a_png_of_the_set_size_and_deterministic(tmp_path: Path) -> None:

@@ -1,6 +1,9 @@
 """The verifier proof: every benchmark task's solution scores 1 and its seed 0, solutions run in bubblewrap."""
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -123,3 +126,32 @@ def test_verify_command_rejects_an_unknown_task() -> None:
 
     assert result.exit_code == 2
     assert "no-such-task" in result.output
+
+
+def test_a_seed_its_verifier_writes_no_reward_for_is_a_broken_task(tmp_path: Path) -> None:
+    silent = copy_task(tmp_path, "fix-add", "silent-verifier")
+    (silent / "tests" / "test.sh").write_text("echo 'checking nothing'\n")  # and no reward.txt
+
+    result = verify(load_tasks(tmp_path), sandbox="none")
+
+    lines = result.lines()
+    assert lines[1] == "seeds: 0/1 score 0"  # not "1/1": writing no reward is not scoring 0
+    assert "BROKEN silent-verifier (the verifier failed on the seed: the verifier wrote no reward.txt)" in lines
+    assert "    checking nothing" in lines
+
+
+def test_verify_in_bwrap_without_bwrap_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    empty = tmp_path / "bin"
+    empty.mkdir()  # a PATH where bwrap cannot be found
+    done = subprocess.run(
+        [sys.executable, "-m", "evals", "verify", "--sandbox", "bwrap", "--tasks", TASK_NAMES[0]],
+        cwd=Path(__file__).resolve().parents[3],
+        env={**os.environ, "PATH": str(empty)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.splitlines()) == 1
+    assert "bwrap" in done.stderr

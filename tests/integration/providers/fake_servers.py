@@ -76,6 +76,8 @@ class Cut:
 
     turn: Turn
     events: int = 1
+    clean: bool = False
+    """A streamed answer ends on purpose but early (its last chunk sent, as a proxy closing it does)."""
 
 
 @dataclass(frozen=True)
@@ -199,7 +201,7 @@ class FakeProvider:
             if isinstance(reply, Malformed):
                 _send_sse(handler, [reply.body])
             elif isinstance(reply, Cut):
-                _send_sse(handler, self.stream_events(reply.turn, request)[: reply.events], cut=True)
+                _send_sse(handler, self.stream_events(reply.turn, request)[: reply.events], cut=not reply.clean)
             else:
                 _send_sse(handler, self.stream_events(reply, request))
         elif isinstance(reply, Malformed):

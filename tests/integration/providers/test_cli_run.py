@@ -8,11 +8,12 @@ is missing, before any request leaves the machine.
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.integration.providers.conftest import SECRET
-from tests.integration.providers.fake_servers import Fail, GeminiServer, Hang, Malformed, OpenAIServer, Turn
+from tests.integration.providers.fake_servers import Cut, Fail, GeminiServer, Hang, Malformed, OpenAIServer, Turn
 
 pytestmark = pytest.mark.integration
 
@@ -148,3 +149,45 @@ def test_a_missing_key_exits_2_before_any_request(
     assert line.startswith(f"decode: error: {key_variable} is not set")
     assert str(project.resolve() / ".env") in line
     assert server.requests == []
+
+
+def dropping_server(model: str, openai: OpenAIServer, gemini: GeminiServer, cut: Cut) -> tuple[Any, dict[str, str]]:
+    """The server for `model` with `cut` planned (then an answer a retry would get), and its environment."""
+    if model.startswith("google-gla:"):
+        gemini.plan(cut, Turn(text="never reached"))
+        return gemini, {"GEMINI_BASE_URL": gemini.url, "GEMINI_API_KEY": SECRET, "DECODE_RETRY_BASE_DELAY": "0"}
+    openai.plan(cut, Turn(text="never reached"))
+    return openai, openai_env(openai)
+
+
+@pytest.mark.parametrize("model", ["openai-compatible:local-coder", "google-gla:gemini-test"])
+def test_a_stream_dropped_midway_says_the_connection_dropped(
+    run_decode: RunDecode, openai_server: OpenAIServer, gemini_server: GeminiServer, model: str
+) -> None:
+    cut = Cut(Turn(text="The answer is forty two"), events=3)
+    server, env = dropping_server(model, openai_server, gemini_server, cut)
+
+    result = run_decode("run", "--model", model, "hi", env=env)
+
+    assert result.returncode == 1
+    assert error_line(result).startswith("decode: error: model request failed: the connection dropped mid-answer")
+    assert len(server.requests) == 1
+
+
+@pytest.mark.parametrize(
+    ("model", "events"),
+    [("openai-compatible:local-coder", 1), ("google-gla:gemini-test", 0)],  # OpenAI's first event: the role alone
+)
+def test_a_stream_closed_before_any_answer_says_the_connection_dropped(
+    run_decode: RunDecode, openai_server: OpenAIServer, gemini_server: GeminiServer, model: str, events: int
+) -> None:
+    # Before: pydantic-ai asked again for the "empty answer" ("Exceeded maximum output retries" at last).
+    cut = Cut(Turn(text="The answer is forty two"), events=events, clean=True)
+    server, env = dropping_server(model, openai_server, gemini_server, cut)
+
+    result = run_decode("run", "--model", model, "hi", env={**env, "DECODE_MAX_RETRIES": "0"})
+
+    assert result.returncode == 1
+    line = error_line(result)
+    assert line == "decode: error: model request failed: the connection dropped: the stream ended before any answer"
+    assert len(server.requests) == 1

@@ -40,6 +40,13 @@ def test_good_settings_are_decodes_settings_object(project: Path) -> None:
 
 def test_a_bad_setting_is_a_config_error_naming_it(project: Path) -> None:
     line = load_in_a_fresh_process(project, DECODE_MAX_REQUESTS="0")
-    assert line.startswith("ConfigError: invalid setting DECODE_MAX_REQUESTS: ")
+    assert line.startswith("ConfigError: invalid setting DECODE_MAX_REQUESTS = '0': ")
     assert line.endswith("(check the environment and .env)")
     assert "\n" not in line
+
+
+def test_a_bad_kitaru_task_id_names_the_setting_and_its_value(project: Path) -> None:
+    # kitaru reads it as a UUID: before, a run that recorded failed later with a bare ValueError.
+    line = load_in_a_fresh_process(project, KITARU_TASK_ID="task-7")
+    assert line.startswith("ConfigError: invalid setting KITARU_TASK_ID = 'task-7': ")
+    assert "UUID" in line

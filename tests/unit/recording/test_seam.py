@@ -57,7 +57,10 @@ def test_configured_the_agent_is_recorded_under_the_session_id(monkeypatch: pyte
 
 def test_a_worker_run_is_marked_as_one() -> None:
     settings = Settings(
-        _env_file=None, kitaru_api_url="http://127.0.0.1:1", kitaru_agent_id=AGENT_ID, kitaru_task_id="t"
+        _env_file=None,
+        kitaru_api_url="http://127.0.0.1:1",
+        kitaru_agent_id=AGENT_ID,
+        kitaru_task_id="0123abcd-0000-4000-8000-000000000001",
     )  # type: ignore[call-arg]
     wrapped = recorded(agent(), settings, "s")
     assert wrapped.worker is True

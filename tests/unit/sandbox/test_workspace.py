@@ -1,5 +1,6 @@
 """Reading what the sandbox left in the Workspace's `.git/` as data, and naming the source."""
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -83,7 +84,7 @@ def test_urls_and_paths(repo: str, url: bool) -> None:
 
 
 def test_a_path_source_is_made_absolute_from_the_launch_directory(tmp_path: Path) -> None:
-    (tmp_path / "src").mkdir()
+    subprocess.run(["git", "init", "--quiet", str(tmp_path / "src")], check=True)
     home = tmp_path / "home"
     home.mkdir()
 
@@ -93,6 +94,14 @@ def test_a_path_source_is_made_absolute_from_the_launch_directory(tmp_path: Path
         resolve_source("../missing", home)
     with pytest.raises(WorkspaceError, match="empty"):
         resolve_source("  ", home)
+
+
+def test_a_plain_folder_is_named_as_not_a_git_repository(tmp_path: Path) -> None:
+    (tmp_path / "plain").mkdir()
+    with pytest.raises(WorkspaceError, match=r"^--repo plain: .*/plain is not a git repository"):
+        resolve_source("plain", tmp_path)
+    subprocess.run(["git", "init", "--quiet", "--bare", str(tmp_path / "bare.git")], check=True)
+    assert resolve_source("bare.git", tmp_path) == str(tmp_path / "bare.git")
 
 
 def test_the_workspace_names_its_branch_and_its_neighbours(tmp_path: Path) -> None:

@@ -56,9 +56,30 @@ async def test_realpath_follows_symlinks_and_keeps_missing_components(workspace:
     assert await executor.realpath(workspace / "alias") == executor.workspace / "real"
 
 
-async def test_which_finds_the_packaged_ripgrep(workspace: Path) -> None:
-    assert await LocalExecutor(workspace).which("rg") == str(Path(sys.prefix) / "bin" / "rg")
-    assert await LocalExecutor(workspace).which("no-such-program-here") is None
+def fake_programs(folder: Path, *names: str) -> Path:
+    """`folder` holding an executable script per name: a user's own programs on their PATH."""
+    folder.mkdir()
+    for name in names:
+        (folder / name).write_text("#!/bin/sh\nexit 0\n")
+        (folder / name).chmod(0o755)
+    return folder
+
+
+async def test_which_takes_the_users_program_before_decodes_own(workspace: Path, tmp_path: Path) -> None:
+    user_bin = fake_programs(tmp_path / "user-bin", "pylsp", "rg")
+    executor = LocalExecutor(workspace, env={"PATH": f"{user_bin}:/usr/bin:/bin"})
+    # decode's venv has both (pylsp with the dev group): the user's PATH wins for each.
+    assert await executor.which("pylsp") == str(user_bin / "pylsp")
+    assert await executor.which("rg") == str(user_bin / "rg")
+
+
+async def test_which_never_takes_a_named_program_from_decodes_venv(workspace: Path, tmp_path: Path) -> None:
+    executor = LocalExecutor(workspace, env={"PATH": str(fake_programs(tmp_path / "empty"))})
+    assert (Path(sys.executable).parent / "pylsp").exists(), "the dev group installs pylsp in decode's venv"
+    assert await executor.which("pylsp") is None
+    assert await executor.which("no-such-program-here") is None
+    # `rg` comes with decode (the `ripgrep` package): found beside decode's Python when PATH has none.
+    assert await executor.which("rg") == str(Path(sys.executable).parent / "rg")
 
 
 async def test_run_uses_the_secret_free_environment(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:

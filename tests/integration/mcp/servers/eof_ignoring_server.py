@@ -1,0 +1,35 @@
+"""A stdio MCP server that stays when its stdin ends, and notes a SIGTERM in $EOF_IGNORING_MARKER.
+
+Many real servers do not watch for end-of-input (a node server with a timer, a wrapper script):
+decode must then ask them to end (SIGTERM) before it kills them. The marker is the proof it asked.
+"""
+
+import os
+import signal
+import threading
+from pathlib import Path
+from types import FrameType
+
+from mcp.server.mcpserver import MCPServer
+
+MARKER = Path(os.environ["EOF_IGNORING_MARKER"])
+server = MCPServer("eof-ignoring")
+
+
+@server.tool()
+def ping() -> str:
+    """Answer pong."""
+    return "pong"
+
+
+def on_sigterm(signum: int, frame: FrameType | None) -> None:
+    MARKER.write_text("SIGTERM\n")
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, on_sigterm)
+    server.run()
+    MARKER.with_suffix(".eof").write_text("stdin ended\n")  # and it stays
+    while True:
+        threading.Event().wait(3600)
