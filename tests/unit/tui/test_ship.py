@@ -71,8 +71,9 @@ async def test_a_failed_push_is_an_error_that_says_where_the_branch_is(start_rep
     assert "committed (not pushed)" in session.output()
 
 
-def test_check_repo(tmp_path: Path) -> None:
-    assert check_repo(tmp_path, str(tmp_path)) is None
+def test_check_repo(tmp_path: Path, source: Path) -> None:
+    assert check_repo(tmp_path, str(source)) is None
+    assert "is not a git repository" in (check_repo(tmp_path, str(tmp_path)) or "")
     assert check_repo(tmp_path, "https://example.com/r.git") is None
     assert check_repo(tmp_path, "missing") == "--repo missing: no such directory"
 
