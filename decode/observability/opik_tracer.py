@@ -14,7 +14,7 @@ from typing import Any, cast
 from decode.config.redaction import redactor_for
 from decode.config.settings import Settings
 from decode.observability.records import ErrorInfo, SpanRecord, TraceRecord
-from decode.observability.sender import BatchSender
+from decode.observability.sender import ANSWER_WAIT_S, BatchSender
 
 logger = logging.getLogger(__name__)
 
@@ -90,12 +90,12 @@ class OpikSink:
             return None
         return {"exception_type": error.exception_type, "message": self.redactor.text(error.message), "traceback": ""}
 
-    def close(self, timeout_s: float) -> None:
+    def close(self, timeout_s: float, answer_wait_s: float = ANSWER_WAIT_S) -> None:
         """Send what is queued, waiting at most `timeout_s` (then drop it, with one warning line)."""
         if self.closed:
             return
         self.closed = True
-        delivery = self.sender.close(timeout_s)
+        delivery = self.sender.close(timeout_s, answer_wait_s)
         if delivery.failures:
             failed = delivery.answered - delivery.accepted
             logger.warning(
@@ -104,6 +104,10 @@ class OpikSink:
             )
         elif delivery.written < delivery.queued:
             logger.warning("tracing: the traces could not all be sent to %s within %g s", self.where, timeout_s)
+        elif delivery.written and not delivery.answered:  # slow is fine; never a word back is worth a line
+            logger.warning(
+                "tracing: %s has not answered; %d trace item(s) sent unconfirmed", self.where, delivery.written
+            )
 
 
 def _present(item: dict[str, Any]) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """The background queue a tracing backend sends through: the turn never waits for the server.
 
-`put()` only queues. One thread posts what is queued, in order, each batch as soon as it is written
-down; it waits for a batch to be *written* before the next, never for the server's answer (a slow
-server answers on the side). At exit, `close()` waits a bounded time: until everything is written
+`put()` only queues. One thread hands what is queued, in order, to a few workers that post it; it
+waits for a batch to be *written* before the next, never for the server's answer (a slow server
+answers on the side). At exit, `close()` waits a bounded time: until everything is written
 (at most `timeout_s`), then a short while for the answers, so a healthy server's "no" is reported.
 Bytes written reach the server even after the process exits (the kernel delivers them).
 """
@@ -18,6 +18,8 @@ from typing import Any
 
 import httpx
 
+WORKERS = 8
+"""Requests that may await their answers at once (threads started up front: none can start at exit)."""
 ANSWER_WAIT_S = 0.25
 """How long the exit waits for answers once everything is written (a server slower than this has
 the data; only its verdict is not waited for)."""
@@ -47,9 +49,11 @@ class BatchSender:
         self.keys = keys  # path → the JSON key its items go under (`v1/private/spans/batch` → `spans`)
         self.delivery = Delivery()
         self._queue: queue.SimpleQueue[tuple[str, dict[str, Any]] | None] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[tuple[Batch, threading.Event]] = queue.SimpleQueue()
         self._changed = threading.Condition()
-        self._thread = threading.Thread(target=self._run, name="decode-trace-sender", daemon=True)
-        self._thread.start()
+        for n in range(WORKERS):
+            threading.Thread(target=self._work, name=f"decode-trace-post-{n}", daemon=True).start()
+        threading.Thread(target=self._run, name="decode-trace-sender", daemon=True).start()
 
     def put(self, path: str, item: dict[str, Any]) -> None:
         with self._changed:
@@ -80,10 +84,15 @@ class BatchSender:
                 batches.append((item[0], [item[1]]))
 
     def _post(self, batch: Batch) -> None:
-        """Start the request on its own thread; return once its body is written (or it failed)."""
+        """Hand the request to a free worker; return once its body is written (or it failed)."""
         written = threading.Event()
-        threading.Thread(target=self._send, args=(batch, written), name="decode-trace-post", daemon=True).start()
+        self._jobs.put((batch, written))
         written.wait()
+
+    def _work(self) -> None:
+        while True:
+            batch, written = self._jobs.get()
+            self._send(batch, written)
 
     def _send(self, batch: Batch, written: threading.Event) -> None:
         path, items = batch

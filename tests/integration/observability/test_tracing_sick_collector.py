@@ -70,13 +70,13 @@ def test_a_sick_collector_leaves_the_answer_and_exit_code_alone(
     assert done.returncode == 0, done.stderr
     assert done.stdout == "Read it.\n"
     assert "session" in done.stderr
-    # A failure is one warning line, when its answer comes within the exit's short wait for answers;
-    # a slow server has the data, and only its verdict is not waited for.
+    # At most one warning line: the failure, or the silence when no answer came back before the exit.
     warnings = tracing_lines(done.stderr)
+    silence = "has not answered; 8 trace item(s) sent unconfirmed"
     assert len(warnings) <= 1, done.stderr
-    assert all("could not all be sent" in line and "HTTP 500" in line for line in warnings)
-    if "delay_s" in sick:
-        assert warnings == []
+    assert all(silence in line or ("HTTP 500" in line and "delay_s" not in sick) for line in warnings)
+    if "status" in sick:
+        assert warnings, done.stderr  # a failing server is never passed over in silence
 
 
 def test_a_collector_that_never_answers_does_not_hold_the_exit(project: Path) -> None:
@@ -86,4 +86,5 @@ def test_a_collector_that_never_answers_does_not_hold_the_exit(project: Path) ->
 
     assert done.returncode == 0, done.stderr
     assert done.stdout == "Read it.\n"
-    assert tracing_lines(done.stderr) == []
+    (warning,) = tracing_lines(done.stderr)
+    assert "has not answered" in warning
