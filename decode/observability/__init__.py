@@ -5,5 +5,6 @@
 - `observer`: the seam: turns one turn's event stream into those records.
 - (`decode/agent/traced_loop.py`: the Agent Loop an observer watches, built only when tracing is configured.)
 - `sink`: the backend a turn's records go to, opened once per process.
-- `opik_tracer`: the Opik backend, the only module that imports opik.
+- `sender`: the background queue a backend posts through; the exit waits for it, bounded.
+- `opik_tracer`: the Opik backend: records as Opik's REST API takes them (no opik SDK: ADR-0098).
 """

@@ -1,122 +1,115 @@
-"""The Opik backend: the only module that imports opik (imported only when tracing is configured).
+"""The Opik backend: each finished record becomes one item of a batch posted to Opik's REST API.
 
-Each finished record becomes one `client.trace(...)` or `client.span(...)` call with its start and
-end, never a create followed by an update. opik sends them in the background, in batches. What is
-sent holds none of decode's own keys: each becomes a marker here, the one door to the server
-(`decode.config.redaction`), whether the user typed it, a tool printed it or the model wrote it.
+decode speaks the two calls of Opik's ingestion API itself (`v1/private/traces/batch`,
+`v1/private/spans/batch`, the JSON the opik SDK sends) instead of importing the SDK: `import opik`
+alone took half of a tiny `decode run` (ADR-0098). Records go out on a background queue
+(`sender.py`); the turn never waits for the server. What is sent holds none of decode's own keys:
+each becomes a marker here, the one door to the server (`decode.config.redaction`).
 """
 
 import logging
-import os
+from datetime import datetime
 from typing import Any, cast
 
-from decode.config.redaction import Redactor, redactor_for
+from decode.config.redaction import redactor_for
 from decode.config.settings import Settings
 from decode.observability.records import ErrorInfo, SpanRecord, TraceRecord
-
-
-def _quiet_opik() -> None:
-    """opik reports its own errors to Sentry and usage to Comet unless told not to: decode sends a
-    conversation nowhere but the server the user named (the user may still opt in, in the environment)."""
-    os.environ.setdefault("OPIK_SENTRY_ENABLE", "false")
-    os.environ.setdefault("OPIK_ANALYTICS_ENABLE", "false")
-    os.environ.setdefault("OPIK_CONSOLE_LOGGING_LEVEL", "CRITICAL")  # decode logs one line itself (close())
-
-
-_quiet_opik()  # before the import: opik reads them when imported, and again for each client
-
-import opik  # noqa: E402  (after the switches above)
-from opik.types import ErrorInfoDict  # noqa: E402
+from decode.observability.sender import ANSWER_WAIT_S, BatchSender
 
 logger = logging.getLogger(__name__)
 
+OPIK_CLOUD = "https://www.comet.com/opik/api"
+"""Where traces go without `OPIK_URL_OVERRIDE` (the opik SDK's default)."""
+TRACES = "v1/private/traces/batch"
+SPANS = "v1/private/spans/batch"
 
-def _error(error: ErrorInfo | None, redactor: Redactor) -> ErrorInfoDict | None:
-    """opik's `ErrorInfoDict`; its server requires a traceback, and decode sends none (it may hold secrets)."""
-    if error is None:
-        return None
-    return ErrorInfoDict(exception_type=error.exception_type, message=redactor.text(error.message), traceback="")
+
+def _time(moment: datetime | None) -> str | None:
+    """ISO 8601 in UTC with a `Z`, as Opik stores it."""
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ") if moment is not None else None
 
 
 class OpikSink:
     """Writes traces and spans to the Opik server in the settings (`OPIK_URL_OVERRIDE`, else Opik's cloud)."""
 
     def __init__(self, settings: Settings) -> None:
-        _quiet_opik()
         key = settings.opik_api_key
         self.where = settings.opik_url_override or "Opik's cloud"
-        self.client = opik.Opik(
-            project_name=settings.opik_project_name,
-            workspace=settings.opik_workspace,
-            host=settings.opik_url_override,
-            api_key=key.get_secret_value() if key is not None else None,
-            _show_misconfiguration_message=False,
-        )
+        self.project = settings.opik_project_name
+        headers = {"Comet-Workspace": settings.opik_workspace or "default"}
+        if key is not None:
+            headers["Authorization"] = key.get_secret_value()
+        base = settings.opik_url_override or OPIK_CLOUD
+        self.sender = BatchSender(base, headers, {TRACES: "traces", SPANS: "spans"})
         self.closed = False
         self.redactor = redactor_for(settings)
 
     def write_trace(self, trace: TraceRecord) -> None:
-        self.client.trace(
-            id=trace.id,
-            name=trace.name,
-            start_time=trace.start,
-            end_time=trace.end,
-            input=self._clean(trace.input),
-            output=self._clean(trace.output),
-            metadata=self._clean(trace.metadata),
-            thread_id=trace.thread_id,
-            error_info=_error(trace.error, self.redactor),
-        )
+        item = {
+            "id": trace.id,
+            "project_name": self.project,
+            "name": trace.name,
+            "start_time": _time(trace.start),
+            "end_time": _time(trace.end),
+            "input": self._clean(trace.input),
+            "output": self._clean(trace.output),
+            "metadata": self._clean(trace.metadata),
+            "thread_id": trace.thread_id,
+            "error_info": self._error(trace.error),
+        }
+        self.sender.put(TRACES, _present(item))
 
     def write_span(self, span: SpanRecord) -> None:
-        self.client.span(
-            trace_id=span.trace_id,
-            id=span.id,
-            parent_span_id=span.parent_id,
-            name=span.name,
-            type=span.type,
-            start_time=span.start,
-            end_time=span.end,
-            input=self._clean(span.input),
-            output=self._clean(span.output),
-            metadata=self._clean(span.metadata),
-            usage=span.usage,
-            model=span.model,
-            provider=span.provider,
-            total_cost=span.cost_usd,
-            error_info=_error(span.error, self.redactor),
-        )
+        item = {
+            "id": span.id,
+            "project_name": self.project,
+            "trace_id": span.trace_id,
+            "parent_span_id": span.parent_id,
+            "name": span.name,
+            "type": span.type,
+            "start_time": _time(span.start),
+            "end_time": _time(span.end),
+            "input": self._clean(span.input),
+            "output": self._clean(span.output),
+            "metadata": self._clean(span.metadata),
+            "usage": span.usage,
+            "model": span.model,
+            "provider": span.provider,
+            "total_estimated_cost": span.cost_usd,
+            "error_info": self._error(span.error),
+        }
+        self.sender.put(SPANS, _present(item))
 
     def _clean(self, data: dict[str, Any] | None) -> dict[str, Any] | None:
         """`data` with decode's keys replaced by markers."""
         return cast("dict[str, Any] | None", self.redactor.data(data))
 
-    def close(self, timeout_s: int) -> None:
+    def _error(self, error: ErrorInfo | None) -> dict[str, str] | None:
+        """Opik's `error_info`; its server requires a traceback, and decode sends none (it may hold secrets)."""
+        if error is None:
+            return None
+        return {"exception_type": error.exception_type, "message": self.redactor.text(error.message), "traceback": ""}
+
+    def close(self, timeout_s: float, answer_wait_s: float = ANSWER_WAIT_S) -> None:
         """Send what is queued, waiting at most `timeout_s` (then drop it, with one warning line)."""
         if self.closed:
             return
         self.closed = True
-        try:
-            sent = self.client.flush(timeout=timeout_s)
-            parked = _parked(self.client)
-            self.client.end(flush=False)  # what flush() could not send within the timeout is dropped
-        except Exception as exc:  # tracing never breaks the run it traces
-            logger.warning("tracing: could not send the traces to %s: %s", self.where, exc)
-            return
-        if parked:
-            logger.warning("tracing: %s failed its health check; %d trace message(s) not sent", self.where, parked)
-        elif not sent:
-            logger.warning("tracing: the traces could not all be sent to %s within %d s", self.where, timeout_s)
+        delivery = self.sender.close(timeout_s, answer_wait_s)
+        if delivery.failures:
+            failed = delivery.answered - delivery.accepted
+            logger.warning(
+                "tracing: the traces could not all be sent to %s: %d of %d item(s) failed (%s)",
+                *(self.where, failed, delivery.queued, delivery.failures[0]),
+            )
+        elif delivery.written < delivery.queued:
+            logger.warning("tracing: the traces could not all be sent to %s within %g s", self.where, timeout_s)
+        elif delivery.written and not delivery.answered:  # slow is fine; never a word back is worth a line
+            logger.warning(
+                "tracing: %s has not answered; %d trace item(s) sent unconfirmed", self.where, delivery.written
+            )
 
 
-def _parked(client: opik.Opik) -> int:
-    """How many messages opik parked instead of sending, because the server failed its health check.
-
-    opik keeps them for a replay once the server answers again, which never comes in a process about
-    to exit, and its flush result counts them as delivered. opik has no public call for this count.
-    """
-    try:
-        replay = client._streamer._fallback_replay_manager
-        return max(replay.database_manager.failed_messages_count(), 0)
-    except Exception:  # an opik without these internals: report what its flush result says
-        return 0
+def _present(item: dict[str, Any]) -> dict[str, Any]:
+    """`item` without its empty fields (Opik treats a missing field and a null alike)."""
+    return {name: value for name, value in item.items() if value is not None}

@@ -1,17 +1,14 @@
 """Where a turn's records go: the backend, opened once per process and closed, bounded, at exit."""
 
 import atexit
-import logging
 from typing import Protocol
 
 from decode.config.settings import Settings
 from decode.observability.config import tracing_configured
 from decode.observability.records import SpanRecord, TraceRecord
 
-logger = logging.getLogger(__name__)
-
 CLOSE_TIMEOUT_S = 2
-"""How long the exit waits for unsent traces (opik's own default waits ~11 s for a collector that is gone)."""
+"""The longest the exit waits to hand unsent traces to the server (a server that is gone fails at once)."""
 
 
 class TraceSink(Protocol):
@@ -30,20 +27,15 @@ _opened: dict[str, TraceSink | None] = {}  # the one sink of this process, by wh
 
 
 def open_sink(settings: Settings) -> TraceSink | None:
-    """The process's sink for these settings; None when tracing is not configured or opik is missing
-    (one warning line, and the run goes on untraced)."""
+    """The process's sink for these settings; None when tracing is not configured."""
     if not tracing_configured(settings):
         return None
     where = settings.opik_url_override or "opik cloud"
     if where in _opened:
         return _opened[where]
-    try:
-        from decode.observability.opik_tracer import OpikSink  # the only import of opik
-    except ImportError as exc:
-        logger.warning("tracing is configured but opik is not installed (%s): install decode[tracing]", exc.name)
-        _opened[where] = None
-        return None
+    from decode.observability.opik_tracer import OpikSink
+
     sink = OpikSink(settings)
     _opened[where] = sink
-    atexit.register(sink.close, CLOSE_TIMEOUT_S)  # before opik's own exit hook, which would wait longer
+    atexit.register(sink.close, CLOSE_TIMEOUT_S)
     return sink

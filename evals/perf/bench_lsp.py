@@ -3,8 +3,9 @@
 - First start: spawn `ty server`, initialize, open a file and pull its diagnostics (median of 5
   fresh servers). Limit 1 s.
 - Diagnostics after an edit: the `edit` tool's whole call on `decode/agent/compose.py` with a
-  type error introduced, three other documents open (their diagnostics pulled before and after,
-  ADR-0061), against the same edit with no language server. Target: ≤ 0.5 s more (the issue's).
+  type error introduced (in a function the copy appends: no change to the real file moves it),
+  three other documents open (their diagnostics pulled before and after, ADR-0061),
+  against the same edit with no language server. Target: ≤ 0.5 s more (the issue's).
 - A definition request across files, through the `lsp` tool (warm server). Limit 0.1 s.
 """
 
@@ -20,13 +21,17 @@ from perf import Context, Figure
 RUNS = 7
 TARGET = "decode/agent/compose.py"
 OTHERS = ("decode/agent/loop.py", "decode/tools/edit.py", "decode/entities/deps.py")
-BREAK = ("max_requests=options.max_requests or settings.max_requests", 'max_requests="many"')
+PROBE = '\n\ndef _bench_edit_target() -> int:\n    return len("bench")\n'
+"""Appended to the copy's TARGET: the line BREAK edits, live code whatever the real file becomes."""
+BREAK = ('return len("bench")', 'return "bench"')
 
 
 def _copy(ctx: Context) -> Path:
     root = ctx.tmp / "repo"
     shutil.copytree(ctx.root / "decode", root / "decode", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ctx.root / "pyproject.toml", root / "pyproject.toml")
+    target = root / TARGET
+    target.write_text(target.read_text(encoding="utf-8") + PROBE, encoding="utf-8")
     return root
 
 

@@ -4,23 +4,28 @@
   snapshot, `scripts/lesson snapshot 15`): unconfigured, opik is never imported (target 1.1x).
 - A turn of 20 tool steps traced to a loopback Opik collector against the same turn untraced, in
   process (the composition root, a scripted model): the cost per tool step (target 1.2x).
-- The exit of a traced `decode run` whose collector is gone: bounded (decode waits at most
-  `CLOSE_TIMEOUT_S`, opik alone would wait ~11 s), as a figure.
+- A scripted `decode run` (a tool call, then an answer) with tracing off, and traced to a loopback
+  collector that is healthy, slow (answers each request 1 s late), failing (HTTP 500) or gone
+  (connection refused), all five interleaved round by round: each traced side's median against
+  the untraced one (target 1.2x, the issue's; ADR-0098).
 """
 
 import asyncio
 import importlib.util
 import json
+import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from types import ModuleType
 
-from perf import Comparison, Context, Figure, Subject, command, steady_state_environment
+from perf import Comparison, Context, Figure, Sample, Subject, command, seconds, timed
 
 STEPS = 20
+ROUNDS = 10
+"""Samples of each side of the traced `decode run`s (every side once per round, the order rotated)."""
 
 
 def _collector(root: Path) -> ModuleType:
@@ -85,16 +90,50 @@ def benchmarks(ctx: Context) -> Iterator[Comparison | Figure]:
         if sink is not None:
             sink.close(5)  # what the traced turns queued, sent now rather than at this process's exit
 
-    env = steady_state_environment({"OPIK_URL_OVERRIDE": collector_module.closed_url(), "PYTHONPATH": str(ctx.root)})
-    started = time.monotonic()
-    subprocess.run(run, cwd=ctx.tmp, env=env, capture_output=True, check=True, timeout=120)
-    yield Figure(
-        "decode run, traced, collector gone (wall time)",
-        time.monotonic() - started,
-        "s",
-        limit=12.0,
-        note="opik alone waits ~11 s at exit for a server that is gone",
-    )
+    yield from _traced_runs(ctx, collector_module)
+
+
+def _traced_runs(ctx: Context, collectors: ModuleType) -> Iterator[Figure]:
+    """`decode run` untraced and traced to four collectors, interleaved; a ratio figure for each."""
+    script = ctx.tmp / "glob.json"
+    steps = [{"tool_calls": [{"name": "glob", "args": {"pattern": "*.json"}}]}, {"text": "done"}]
+    script.write_text(json.dumps(steps), encoding="utf-8")
+    run = [ctx.bin("python"), "-m", "decode", "run", "--model", f"script:{script}", "list them"]
+    env = {"PYTHONPATH": str(ctx.root)}
+    with ExitStack() as stack:
+        urls = {
+            "healthy": stack.enter_context(collectors.Collector()).url,
+            "slow (1 s per answer)": stack.enter_context(collectors.Collector(delay_s=1.0)).url,
+            "failing (HTTP 500)": stack.enter_context(collectors.Collector(status=500)).url,
+            "gone (connection refused)": collectors.closed_url(),
+        }
+        sides = {"off": command(run, label="off", cwd=ctx.tmp, env=env)}
+        for name, url in urls.items():
+            sides[name] = command(run, label=name, cwd=ctx.tmp, env={**env, "OPIK_URL_OVERRIDE": url})
+        samples = _interleaved(list(sides.values()), ROUNDS, ctx.warmup)
+    off = samples["off"]
+    for name in urls:
+        traced = samples[name]
+        ratio = statistics.median(s.wall for s in traced) / statistics.median(s.wall for s in off)
+        cpu = statistics.median(s.cpu for s in traced) / statistics.median(s.cpu for s in off)
+        note = (
+            f"median {seconds(statistics.median(s.wall for s in traced))} vs off "
+            f"{seconds(statistics.median(s.wall for s in off))}; CPU ratio {cpu:.2f}x; {ROUNDS} rounds"
+        )
+        yield Figure(f"decode run traced, collector {name}, vs tracing off", ratio, "x", limit=1.2, note=note)
+
+
+def _interleaved(subjects: list[Subject], rounds: int, warmup: int) -> dict[str, list[Sample]]:
+    """Samples of every subject, one each per round, the starting subject rotated round by round."""
+    for _ in range(warmup):
+        for subject in subjects:
+            timed(subject)
+    samples: dict[str, list[Sample]] = {subject.label: [] for subject in subjects}
+    for round_ in range(rounds):
+        shift = round_ % len(subjects)
+        for subject in subjects[shift:] + subjects[:shift]:
+            samples[subject.label].append(timed(subject))
+    return samples
 
 
 if __name__ == "__main__":

@@ -13,8 +13,9 @@
 # This lesson adds `decode/observability/`:
 #
 # 1. a **Tracing Seam** that watches the Agent Loop's event stream and turns it into spans;
-# 2. the **Opik backend**, the only module that imports opik, loaded only when tracing is
-#    configured (`OPIK_API_KEY` or `OPIK_URL_OVERRIDE`), so decode starts and exits as before;
+# 2. the **Opik backend**, loaded only when tracing is configured (`OPIK_API_KEY` or
+#    `OPIK_URL_OVERRIDE`): it posts records to Opik's REST API from a background queue, so a traced
+#    run costs little more than an untraced one, whatever the server does;
 # 3. a **loopback collector**, a real HTTP server on 127.0.0.1 that speaks enough of Opik's API
 #    to receive traces: how this notebook and the tests see what decode sends.
 #
@@ -110,8 +111,8 @@ show("decode.observability.observer", "TurnObserver.watch")
 
 # %% [markdown]
 # Each event becomes a record (`records.py`: plain dataclasses, whatever the backend). A record is
-# sent once, complete, when its step ends: opik batches what it sends, and an "update" sent after a
-# "create" can arrive first.
+# sent once, complete, when its step ends: the backend sends in batches, in the background, and an
+# "update" sent after a "create" can arrive first.
 
 # %%
 show("decode.observability.observer", "TurnObserver._see")
@@ -128,22 +129,35 @@ show("decode.agent.traced_loop", "TracedLoop")
 show_diff(16, "decode/agent/compose.py")
 
 # %% [markdown]
-# `open_sink` is where opik may be imported: only if `OPIK_API_KEY` or `OPIK_URL_OVERRIDE` is set
-# *by you* (a project's `.env` cannot set them: a repository you cloned must not choose where your
-# conversations go). opik installed but unreachable must not hold the exit for ~11 s: decode closes
-# it at exit itself, waiting at most `CLOSE_TIMEOUT_S`.
+# `open_sink` opens the backend only if `OPIK_API_KEY` or `OPIK_URL_OVERRIDE` is set *by you* (a
+# project's `.env` cannot set them: a repository you cloned must not choose where your
+# conversations go), and closes it at exit.
 
 # %%
 show("decode.observability.sink", "open_sink")
+
+# %% [markdown]
+# The backend turns each record into the JSON Opik's REST API takes. It does not use the opik SDK:
+# `import opik` alone took as long as the rest of a tiny `decode run` (ADR-0098), and two HTTP
+# calls are all decode needs.
 
 # %%
 show("decode.observability.opik_tracer", "OpikSink.write_span")
 
 # %% [markdown]
+# `put()` only queues: one thread posts the batches, in order, and never waits for the server's
+# answer before the next (a slow server answers on the side). At exit, `close()` waits for what is
+# queued to be *written*, at most `CLOSE_TIMEOUT_S`, then a quarter of a second for the answers: a
+# server that refuses, fails or never answers at all costs one warning line; a slow one, nothing.
+
+# %%
+show("decode.observability.sender", "BatchSender.close")
+
+# %% [markdown]
 # ## 3. A real traced run, into a collector on 127.0.0.1
 #
 # The collector (`collector.py` beside this notebook) is a small real HTTP server: it answers
-# opik's health check (`/api/is-alive/ping`) and keeps the batches opik posts to
+# Opik's health check (`/api/is-alive/ping`) and keeps the batches posted to
 # `/api/v1/private/traces/batch` and `/spans/batch`. We point `OPIK_URL_OVERRIDE` at it and run
 # `decode run`, a real process, with the same scripted turn.
 
@@ -160,7 +174,7 @@ done = subprocess.run(
 result = json.loads(done.stdout)  # lesson 15's result object: the answer, and the session's id
 print("exit", done.returncode, "·", result["result"])
 collector.wait_for(traces=1, spans=4)
-health_check = "GET /api/is-alive/ping"  # opik may ping first, or not: it depends on timing
+health_check = "GET /api/is-alive/ping"  # the opik SDK pings first; decode's backend does not
 print(sorted(set(collector.paths()) - {health_check}))
 
 # %%

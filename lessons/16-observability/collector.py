@@ -7,6 +7,9 @@ so a test or the notebook can read the traces and spans back: `collector.traces(
 
     with Collector() as collector:
         env = {"OPIK_URL_OVERRIDE": collector.url}   # then run `decode run` with it
+
+A sick server, for the tests and the benchmark: `Collector(delay_s=1.0)` answers each request a
+second late (`delay_s=None`: never), `Collector(status=500)` fails every batch it receives.
 """
 
 import gzip
@@ -31,9 +34,10 @@ class Request:
 class Collector:
     """The server, started in a thread by `with Collector() as c:` and stopped when the block ends."""
 
-    def __init__(self) -> None:
+    def __init__(self, delay_s: float | None = 0.0, status: int = 204) -> None:
         self.requests: list[Request] = []
         self._lock = threading.Lock()
+        self._stopping = threading.Event()
         collector = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -64,10 +68,15 @@ class Collector:
                 body = self._body() if self.command in {"POST", "PUT", "PATCH"} else None
                 with collector._lock:
                     collector.requests.append(Request(self.command, self.path, body))
-                if self.path.rstrip("/").endswith("/batch"):
-                    self._answer(204)
-                else:
-                    self._answer(200, {})
+                if delay_s != 0.0:  # a slow server (None: one that never answers)
+                    collector._stopping.wait(delay_s)
+                try:
+                    if self.path.rstrip("/").endswith("/batch"):
+                        self._answer(status)
+                    else:
+                        self._answer(200, {})
+                except (BrokenPipeError, ConnectionResetError):  # the client left without the answer
+                    pass
 
             do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _handle
 
@@ -81,6 +90,7 @@ class Collector:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self._stopping.set()
         self.server.shutdown()
         self.server.server_close()
         self._thread.join(timeout=10)
