@@ -1,4 +1,4 @@
-"""Is tracing configured? Only then is opik imported: unconfigured, decode starts and exits as before."""
+"""Is tracing configured? Only then does decode start its trace sender; otherwise it runs as before."""
 
 from decode.config.settings import Settings
 
