@@ -97,6 +97,7 @@ class RunOutput:
                 "sandbox": conversation.options.sandbox or settings.sandbox_mode,  # a resumed one is in options
                 "resumed": conversation.options.resume is not None,
                 "decode_version": __version__,
+                **_mcp_servers(conversation),
             }
         )
 
@@ -156,6 +157,15 @@ class RunOutput:
             _write(json.dumps(result, indent=2))
         self.emit(result)
         return result
+
+
+def _mcp_servers(conversation: "Conversation") -> dict[str, Any]:
+    """`mcp_servers`: each server's state once the start-up wait is over (none without servers)."""
+    if conversation.mcp is None:
+        return {}
+    from decode.mcp.health import init_entries
+
+    return {"mcp_servers": init_entries(conversation.mcp)}
 
 
 def shown_answer(text: str, *, terminal: bool, raw: bool) -> str:

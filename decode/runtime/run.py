@@ -335,7 +335,13 @@ async def _run(task: str, options: dict[str, Any]) -> int:
     if (problem := await start_sandbox(conversation.loop.deps.executor)) is not None:
         fail(problem, EXIT_USAGE)  # the sandbox is closed on the way out (`_run_closing`)
     # [/lesson 14]
-    _output.start(conversation)  # stream-json: the `init` event  # [lesson 15]
+    # [lesson 15]
+    if conversation.mcp is not None:  # `init` names each server's state: the start-up wait comes first
+        await conversation.mcp.wait_for_starting()  # (the first request would wait for it anyway)
+        for server in conversation.mcp.servers:
+            server.check_overdue()
+    _output.start(conversation)  # stream-json: the `init` event
+    # [/lesson 15]
     loop = conversation.loop
     commentary: list[str] = []
     called: dict[str, str] = {}  # call id -> `read(a.txt)`: parallel calls finish in any order
