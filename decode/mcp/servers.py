@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from decode.entities.executor import CommandExecutor  # [lesson 14]
+from decode.mcp.client_features import ClientFeatures
 from decode.mcp.config import HttpServer, ServerConfig, StdioServer
 from decode.mcp.server_log import TAIL_LINES, ServerLog, log_path
 from decode.visible import visible
@@ -52,6 +53,8 @@ class McpServer:
     home: Path
     environment: Mapping[str, str] = field(default_factory=dict, repr=False)
     executor: CommandExecutor | None = field(default=None, repr=False)  # [lesson 14]
+    features: ClientFeatures = field(default_factory=ClientFeatures, repr=False)
+    """Roots, sampling, elicitation and progress: shared by a conversation's servers."""
     state: State = "starting"
     reason: str = ""
     tools: list[mcp_types.Tool] = field(default_factory=list)
@@ -160,9 +163,16 @@ class McpServer:
             # [/lesson 14]
         else:
             transport = _http_transport(definition)
-        return MCPToolset(
-            transport, id=self.name, init_timeout=hang_limit, tool_error_behavior="failed", log_handler=self._said
+        toolset: MCPToolset[Any] = MCPToolset(
+            transport,
+            id=self.name,
+            init_timeout=hang_limit,
+            tool_error_behavior="failed",
+            log_handler=self._said,
+            progress_handler=self.features.progress_handler(self.name),
         )
+        self.features.attach(toolset.client, self.name)  # declared at `initialize`: roots, sampling, elicitation
+        return toolset
 
     def _close_log(self) -> None:
         if self._log is not None:
@@ -292,6 +302,8 @@ class McpServers:
     """Every configured server of a conversation, started together in the background."""
 
     servers: list[McpServer]
+    features: ClientFeatures = field(default_factory=ClientFeatures)
+    """What the servers may ask of decode (the front end fills in who answers)."""
     untrusted: list[ServerConfig] = field(default_factory=list)
     """Project servers waiting for the user's trust (`trust_project()` starts them)."""
     started: bool = False
@@ -316,9 +328,12 @@ class McpServers:
         return [server for server in self.servers if server.state == "ready"]
 
     async def wait_for_starting(self) -> None:
-        """Wait for the servers still starting, each until its start-up timeout (the rest join later)."""
+        """Wait for the servers still starting, each until its start-up timeout (the rest join later,
+        each named now as not answering)."""
         self.start()
         await asyncio.gather(*(s.wait_started() for s in self.servers if s.state == "starting"))
+        for server in self.servers:
+            server.check_overdue()
 
     async def close(self) -> None:
         await asyncio.gather(*(server.stop() for server in self.servers))
@@ -337,11 +352,12 @@ def build_servers(
 ) -> McpServers:
     """The servers of `configs`: disabled ones stay `disabled`, project ones `untrusted` unless trusted."""
     servers, untrusted = [], []
+    features = ClientFeatures(roots=(home,))  # the Workspace is the servers' root
     for config in configs:
         # [lesson 14]
-        server = McpServer(config, home, environment, executor)
+        server = McpServer(config, home, environment, executor, features)
         # [before lesson 14]
-        # server = McpServer(config, home, environment)
+        # server = McpServer(config, home, environment, features=features)
         # [/lesson 14]
         if config.definition.disabled:
             server.state = "disabled"
@@ -349,4 +365,4 @@ def build_servers(
             server.state = "untrusted"
             untrusted.append(config)
         servers.append(server)
-    return McpServers(servers, untrusted)
+    return McpServers(servers, features, untrusted)

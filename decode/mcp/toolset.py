@@ -93,8 +93,6 @@ class McpTools(AbstractToolset[AgentDeps]):
 
     async def get_tools(self, ctx: RunContext[AgentDeps]) -> dict[str, ToolsetTool[AgentDeps]]:
         await self.servers.wait_for_starting()
-        for server in self.servers.servers:
-            server.check_overdue()  # past its start-up timeout: named now, before this request goes on
         routes: dict[str, tuple[McpServer, str]] = {}
         definitions: list[ToolDefinition] = []
         for server in self.servers.ready():
@@ -139,8 +137,9 @@ class McpTools(AbstractToolset[AgentDeps]):
             raise ToolFailed(f"The MCP server {server.name} is not available ({server.state} {server.reason}).")
         timeout = server.config.definition.tool_timeout_sec
         try:
-            async with asyncio.timeout(timeout):
-                result = await toolset.direct_call_tool(original, tool_args)
+            with server.features.calling(server.name, ctx.tool_call_id or name, name):  # its progress is this call's
+                async with asyncio.timeout(timeout):
+                    result = await toolset.direct_call_tool(original, tool_args)
         except TimeoutError:
             raise ToolFailed(
                 f"{name} timed out after {timeout:g}s: the MCP server {server.name} did not answer. "

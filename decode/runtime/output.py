@@ -4,7 +4,7 @@
   (no terminal control sequence in it), as the model wrote it with `--raw` (not on a terminal);
 - `json`: one Run Summary object at the end (`decode.runtime.summary`);
 - `stream-json`: one JSON object per line as the run goes, flushed per line: `init` first, then
-  `text`, `tool_call`, `tool_result`, `usage`, `notice`, `todos`, `subagent` as they happen, and
+  `text`, `tool_call`, `tool_result`, `usage`, `notice`, `todos`, `subagent`, `progress` as they happen, and
   the same result object last.
 
 Assistant text is coalesced: one `text` event per model response that wrote any (sent when the
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from decode.agent.compose import Conversation
     from decode.entities import events
     from decode.entities.usage import Usage
+    from decode.mcp.client_features import McpProgress
 
 CONTENT_CAP = 4000
 """The most characters of a tool's output a `tool_result` event carries."""
@@ -144,6 +145,11 @@ class RunOutput:
         if text := "".join(self._text):
             self.emit({"type": "text", "text": text})
         self._text.clear()
+
+    def mcp_progress(self, update: "McpProgress") -> None:
+        """An MCP server's progress on a running call (`progress` of `total`, a message)."""
+        event = {"type": "progress", "id": update.call_id, "name": update.tool, "progress": update.progress}
+        self.emit(event | {"total": update.total, "message": update.message})
 
     def subagent(self, update: "events.SubagentProgress") -> None:
         """A subagent started, called a tool or ended (beside the turn's events)."""

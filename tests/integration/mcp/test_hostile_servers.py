@@ -9,10 +9,22 @@ import sys
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator
 
 pytestmark = pytest.mark.integration
 
 DECODE = Path(sys.executable).parent / "decode"
+SCHEMA = json.loads((Path(__file__).parents[3] / "docs" / "schemas" / "stream-json.schema.json").read_text())
+
+
+def checked(line: str) -> dict:
+    """One stream-json line, checked against the schema."""
+    event = json.loads(line)
+    problems = [error.message for error in Draft202012Validator(SCHEMA).iter_errors(event)]
+    assert not problems, f"{event} does not match the schema: {problems}"
+    return event
+
+
 SERVERS = Path(__file__).parent / "servers"
 
 
@@ -39,7 +51,7 @@ def broken(mode: str, **entry: object) -> dict:
 
 
 def init_event(done: subprocess.CompletedProcess[str]) -> dict:
-    return json.loads(done.stdout.splitlines()[0])
+    return checked(done.stdout.splitlines()[0])
 
 
 def sent_to_model(project: Path) -> str:

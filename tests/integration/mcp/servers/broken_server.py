@@ -10,7 +10,12 @@ import json
 import sys
 
 MODE = sys.argv[1]
-RESULTS = {"malformed": {"content": "not a list"}, "scalar": "done", "nocontent": {"isError": False}, "badpart": {"content": [{"type": "text"}]}}
+RESULTS = {
+    "malformed": {"content": "not a list"},
+    "scalar": "done",
+    "nocontent": {"isError": False},
+    "badpart": {"content": [{"type": "text"}]},
+}
 
 
 def send(message: dict) -> None:
@@ -29,7 +34,13 @@ def answer(request: dict) -> None:
     if method == "initialize":
         version = request["params"]["protocolVersion"]
         info = {"name": "broken", "version": "1"}
-        send({"jsonrpc": "2.0", "id": ident, "result": {"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": info}})
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": ident,
+                "result": {"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": info},
+            }
+        )
     elif method == "tools/list":
         tool = {"name": "get", "description": "Get it.", "inputSchema": {"type": "object"}}
         send({"jsonrpc": "2.0", "id": ident, "result": {"tools": [tool]}})
