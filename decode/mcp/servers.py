@@ -109,6 +109,9 @@ class McpServer:
             await _close_quietly(toolset)
             self._close_log()
             return
+        except asyncio.CancelledError:  # stopped while starting: the connection unwound itself, not its log
+            self._close_log()
+            raise
         assert toolset is not None
         if self._transport is not None:
             self._transport.started = True  # from now on a stray line on stdout is only logged
