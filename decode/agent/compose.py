@@ -378,6 +378,9 @@ def build_loop(options: LoopOptions) -> Conversation:
         # [before lesson 14]
         # mcp = load_servers(options.home, settings, trust_project=trust, headless=headless)
         # [/lesson 14]
+    if mcp is not None:  # a server may ask decode's model (gated) and the user (None: headless, declined)
+        mcp.features.sampling_model, mcp.features.sampling = model, settings.mcp_sampling
+        mcp.features.ask = options.ask_user
     # [/lesson 11]
     # [lesson 12]
     if options.parent is not None and definition.lists_mcp:  # a subagent uses its parent's servers

@@ -203,6 +203,16 @@ class Settings(BaseSettings):
     """Write one line about each REPL session to `.decode/MEMORY.md` when you leave or `/clear` (one
     extra model request, in the background; leaving never waits on its retries). Off: leaving is instant."""
     # [/lesson 09]
+    # [lesson 11]
+
+    mcp_sampling: Literal["ask", "allow", "deny"] = Field(
+        "ask",
+        validation_alias=_env("DECODE_MCP_SAMPLING"),
+        json_schema_extra=user_only("spends your model on an MCP server's prompts"),  # [lesson 13]
+    )
+    """When an MCP server asks decode's model a question (sampling): `ask` asks you each time in the
+    REPL and refuses in `decode run`; `allow` lets it, in both; `deny` refuses. Each request is shown."""
+    # [/lesson 11]
     # [lesson 12]
 
     max_subagents: int = Field(4, ge=1, le=32, validation_alias=_env("DECODE_MAX_SUBAGENTS"))

@@ -1,7 +1,9 @@
 """MCP servers in the background: each starts on its own, none makes anyone wait for it.
 
     McpServers.start() ──▶ one task per server: connect, initialize, list tools ──▶ ready
-                              │ slow: past startup_timeout_sec requests stop waiting; it joins when ready
+                              │ slow: past startup_timeout_sec requests stop waiting, it is named at once
+                              │   as not answering `initialize`; it joins when ready
+                              │ not JSON-RPC on stdout while starting, or exited: `failed` at once
                               │ hung: past HANG_FACTOR × that, or it failed: `failed`, reported once
                               ▼
     a call's connection breaks ──▶ `failed` (crashed), its tools withdrawn ──▶ one reconnect
@@ -27,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from decode.entities.executor import CommandExecutor  # [lesson 14]
+from decode.mcp.client_features import ClientFeatures
 from decode.mcp.config import HttpServer, ServerConfig, StdioServer
 from decode.mcp.server_log import TAIL_LINES, ServerLog, log_path
 from decode.visible import visible
@@ -50,16 +53,21 @@ class McpServer:
     home: Path
     environment: Mapping[str, str] = field(default_factory=dict, repr=False)
     executor: CommandExecutor | None = field(default=None, repr=False)  # [lesson 14]
+    features: ClientFeatures = field(default_factory=ClientFeatures, repr=False)
+    """Roots, sampling, elicitation and progress: shared by a conversation's servers."""
     state: State = "starting"
     reason: str = ""
     tools: list[mcp_types.Tool] = field(default_factory=list)
     toolset: MCPToolset[Any] | None = field(default=None, repr=False)
     reconnected: bool = False
     started_at: float = 0.0
+    overdue: bool = False
+    """Past its start-up timeout without answering `initialize` (named once; it may still join)."""
     _task: asyncio.Task[None] | None = field(default=None, repr=False)
     _stop: asyncio.Event | None = field(default=None, repr=False)
     _changed: asyncio.Event | None = field(default=None, repr=False)
     _log: ServerLog | None = field(default=None, repr=False)
+    _transport: Any = field(default=None, repr=False)
 
     @property
     def name(self) -> str:
@@ -75,7 +83,7 @@ class McpServer:
 
     def start(self) -> None:
         """Start connecting in the background (on the running event loop)."""
-        self.state, self.reason, self.tools = "starting", "", []
+        self.state, self.reason, self.tools, self.overdue = "starting", "", [], False
         self.started_at = time.monotonic()
         self._stop, self._changed = asyncio.Event(), asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"mcp-{self.name}")
@@ -88,15 +96,25 @@ class McpServer:
         try:
             toolset = self._toolset(hang_limit)
             self.started_at = time.monotonic()  # after the imports: the server's own time starts now
-            async with asyncio.timeout(hang_limit + 1):  # fastmcp's own init timeout comes first
-                await toolset.__aenter__()
+            late = asyncio.get_running_loop().call_later(definition.startup_timeout_sec, self.check_overdue)
+            try:
+                async with asyncio.timeout(hang_limit + 1):  # fastmcp's own init timeout comes first
+                    await toolset.__aenter__()
+            finally:
+                late.cancel()
         except Exception as exc:
             hung = time.monotonic() - self.started_at >= hang_limit - 0.5
-            self._fail(_describe(TimeoutError() if hung else exc, hang_limit))
+            garbage = getattr(self._transport, "garbage", None)
+            self._fail(not_json_rpc(garbage) if garbage else _describe(TimeoutError() if hung else exc, hang_limit))
             await _close_quietly(toolset)
             self._close_log()
             return
+        except asyncio.CancelledError:  # stopped while starting: the connection unwound itself, not its log
+            self._close_log()
+            raise
         assert toolset is not None
+        if self._transport is not None:
+            self._transport.started = True  # from now on a stray line on stdout is only logged
         try:
             try:
                 async with asyncio.timeout(hang_limit):
@@ -107,6 +125,10 @@ class McpServer:
             self.toolset, self.state = toolset, "ready"
             self._notify()
             logger.info("MCP server %s ready: %d tools", self.name, len(self.tools))
+            if self.overdue:  # it was named as not answering: say it joined
+                logger.warning(
+                    "MCP server %s answered late: its %d tools are available now", visible(self.name), len(self.tools)
+                )
             await asyncio.to_thread(_import_validators)
             await self._stop.wait()
         finally:
@@ -136,6 +158,7 @@ class McpServer:
             # [lesson 14]
             argv = [definition.command, *definition.args]
             transport: Any = executor_transport(self.executor, argv, home=self.home, cwd=cwd, env=env, log=log)
+            self._transport = transport
             # [before lesson 14]
             # transport: Any = StdioTransport(
             #     definition.command, definition.args, env=env, cwd=str(cwd), log_file=log, keep_alive=False
@@ -143,9 +166,16 @@ class McpServer:
             # [/lesson 14]
         else:
             transport = _http_transport(definition)
-        return MCPToolset(
-            transport, id=self.name, init_timeout=hang_limit, tool_error_behavior="failed", log_handler=self._said
+        toolset: MCPToolset[Any] = MCPToolset(
+            transport,
+            id=self.name,
+            init_timeout=hang_limit,
+            tool_error_behavior="failed",
+            log_handler=self._said,
+            progress_handler=self.features.progress_handler(self.name),
         )
+        self.features.attach(toolset.client, self.name)  # declared at `initialize`: roots, sampling, elicitation
+        return toolset
 
     def _close_log(self) -> None:
         if self._log is not None:
@@ -155,6 +185,17 @@ class McpServer:
         """A log notification of the server's: into its log, never on the screen (a server can send thousands)."""
         if self._log is None or not self._log.note(message.level, message.data):
             logger.debug("MCP server %s said: [%s] %s", self.name, message.level, message.data)
+
+    def check_overdue(self) -> None:
+        """Still starting past its start-up timeout: named once, on one line, as not answering `initialize`."""
+        if self.state != "starting" or self.overdue or time.monotonic() < self.startup_deadline:
+            return
+        self.overdue = True
+        waited = self.config.definition.startup_timeout_sec
+        logger.warning(
+            "MCP server %s did not answer initialize within %gs: its tools are unavailable until it does",
+            visible(self.name), waited,
+        )  # fmt: skip
 
     def _fail(self, reason: str) -> None:
         self.state, self.reason, self.tools = "failed", reason, []
@@ -174,10 +215,11 @@ class McpServer:
         """The last lines this server wrote to stderr since it was started ('' for none)."""
         return (self._log or ServerLog(self.log_path, self.home)).tail(lines)
 
-    async def wait_started(self, deadline: float) -> None:
-        """Wait until this server is no longer starting, or `deadline` (a `time.monotonic()`) passes."""
+    async def wait_started(self, deadline: float | None = None) -> None:
+        """Wait until this server is no longer starting, or `deadline` (a `time.monotonic()`) passes;
+        None: its start-up deadline, read again as it moves (it starts when the process is spawned)."""
         while self.state == "starting" and self._changed is not None:
-            remaining = deadline - time.monotonic()
+            remaining = (self.startup_deadline if deadline is None else deadline) - time.monotonic()
             if remaining <= 0:
                 return
             self._changed.clear()
@@ -242,6 +284,13 @@ def _http_transport(definition: HttpServer) -> Any:
     return StreamableHttpTransport(definition.url, headers=headers)
 
 
+def not_json_rpc(line: bytes) -> str:
+    """Why a server that wrote `line` while starting is failed (the line shown short)."""
+    text = " ".join(line.decode("utf-8", "replace").split())
+    text = text if len(text) <= 80 else text[:79] + "…"
+    return f"answered initialize with a line that is not JSON-RPC: {text!r}"
+
+
 def _describe(error: BaseException, hang_limit: float) -> str:
     if isinstance(error, TimeoutError) and hang_limit:
         return f"no answer to initialize within {hang_limit:g}s"
@@ -256,6 +305,8 @@ class McpServers:
     """Every configured server of a conversation, started together in the background."""
 
     servers: list[McpServer]
+    features: ClientFeatures = field(default_factory=ClientFeatures)
+    """What the servers may ask of decode (the front end fills in who answers)."""
     untrusted: list[ServerConfig] = field(default_factory=list)
     """Project servers waiting for the user's trust (`trust_project()` starts them)."""
     started: bool = False
@@ -280,9 +331,12 @@ class McpServers:
         return [server for server in self.servers if server.state == "ready"]
 
     async def wait_for_starting(self) -> None:
-        """Wait for the servers still starting, each until its start-up timeout (the rest join later)."""
+        """Wait for the servers still starting, each until its start-up timeout (the rest join later,
+        each named now as not answering)."""
         self.start()
-        await asyncio.gather(*(s.wait_started(s.startup_deadline) for s in self.servers if s.state == "starting"))
+        await asyncio.gather(*(s.wait_started() for s in self.servers if s.state == "starting"))
+        for server in self.servers:
+            server.check_overdue()
 
     async def close(self) -> None:
         await asyncio.gather(*(server.stop() for server in self.servers))
@@ -301,11 +355,12 @@ def build_servers(
 ) -> McpServers:
     """The servers of `configs`: disabled ones stay `disabled`, project ones `untrusted` unless trusted."""
     servers, untrusted = [], []
+    features = ClientFeatures(roots=(home,))  # the Workspace is the servers' root
     for config in configs:
         # [lesson 14]
-        server = McpServer(config, home, environment, executor)
+        server = McpServer(config, home, environment, executor, features)
         # [before lesson 14]
-        # server = McpServer(config, home, environment)
+        # server = McpServer(config, home, environment, features=features)
         # [/lesson 14]
         if config.definition.disabled:
             server.state = "disabled"
@@ -313,4 +368,4 @@ def build_servers(
             server.state = "untrusted"
             untrusted.append(config)
         servers.append(server)
-    return McpServers(servers, untrusted)
+    return McpServers(servers, features, untrusted)

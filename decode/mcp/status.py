@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from decode.mcp.health import unavailable
 from decode.mcp.names import tool_name
 from decode.mcp.servers import McpServer, McpServers
 from decode.visible import visible
@@ -12,11 +13,13 @@ UNTRUSTED_HINT = "not started until you trust this project's servers (the REPL a
 
 
 def state_text(server: McpServer) -> str:
-    """`ready`, `starting`, `failed: why`, `disabled`, `untrusted: how to trust`."""
+    """`ready`, `starting`, `not answering: why`, `failed: why`, `disabled`, `untrusted: how to trust`."""
     if server.state == "failed":
         return f"failed: {server.reason}"
     if server.state == "untrusted":
         return f"untrusted: {UNTRUSTED_HINT}"
+    if server.state == "starting" and server.overdue:
+        return f"not answering: {unavailable(server)}"
     return server.state
 
 

@@ -10,8 +10,9 @@ deferred loading: the model then sees pydantic-ai's `search_tools` and gets a to
 it searches for it (Tool Search, ADR-0056).
 
 A call has the server's `tool_timeout_sec`; its output is capped like every tool's; a broken
-connection is a crash (`McpServer.crashed`). Each of those comes back as a failed result the
-model can read, never as an error that ends the turn.
+connection is a crash (`McpServer.crashed`); a malformed answer is an error at once (`health.py`).
+Each of those comes back as a failed result the model can read, never as an error that ends the
+turn. The servers whose tools are unavailable are named in the model's instructions.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import logging
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+import pydantic
 from pydantic_ai import RunContext
 from pydantic_ai.capabilities import AbstractCapability, CapabilityOrdering
 from pydantic_ai.exceptions import ModelRetry, ToolFailed
@@ -33,6 +35,7 @@ from decode.config.redaction import redactor_for
 from decode.entities.deps import AgentDeps
 from decode.entities.tools import TRAITS_KEY, ToolKind, ToolTraits
 from decode.mcp.content import BINARY_LIMIT, call
+from decode.mcp.health import MALFORMED, malformed_result, unavailable_note
 from decode.mcp.names import rule_names, tool_name
 from decode.mcp.servers import McpServer, McpServers
 from decode.tools.truncate import shorten
@@ -109,6 +112,10 @@ class McpTools(AbstractToolset[AgentDeps]):
             for d in definitions
         }
 
+    async def get_instructions(self, ctx: RunContext[AgentDeps]) -> str | None:
+        """The servers whose tools are unavailable, by name: the model does not go looking for them."""
+        return unavailable_note(self.servers)
+
     def _collision(self, name: str, server: McpServer, tool: str, first: tuple[McpServer, str]) -> None:
         if (key := f"{server.name}\0{tool}") in self._reported:
             return
@@ -129,14 +136,19 @@ class McpTools(AbstractToolset[AgentDeps]):
             raise ToolFailed(f"The MCP server {server.name} is not available ({server.state} {server.reason}).")
         timeout = server.config.definition.tool_timeout_sec
         try:
-            async with asyncio.timeout(timeout):
-                result = await call(toolset, original, tool_args)
+            with server.features.calling(server.name, ctx.tool_call_id or name, name):  # its progress is this call's
+                async with asyncio.timeout(timeout):
+                    result = await call(toolset, original, tool_args)
         except TimeoutError:
             raise ToolFailed(
                 f"{name} timed out after {timeout:g}s: the MCP server {server.name} did not answer. "
                 "Try something else, or ask the user."
             ) from None
+        except pydantic.ValidationError as exc:  # an answer, so the server is alive: not a crash
+            raise ToolFailed(malformed_result(name, server, exc)) from None
         except (ToolFailed, ModelRetry) as exc:
+            if MALFORMED in str(exc):  # decode's transport turned an invalid answer into this error
+                raise ToolFailed(f"{name} failed: {exc}") from None
             if await _alive(server):
                 raise
             await server.crashed(exc)

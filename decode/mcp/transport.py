@@ -9,6 +9,14 @@ decode, ADR-0043); with `--sandbox bwrap|docker|modal` the same server starts in
 with the sandbox's environment. The MCP session only sees two in-memory streams of messages
 (`SessionMessage`), as over fastmcp's own `StdioTransport`. Shutdown follows the MCP spec: close
 stdin, give the server a moment to exit, then kill it (and what it started).
+
+A server that writes a line that is not JSON-RPC before it is started (`ExecutorTransport.started`)
+is not speaking MCP (a banner, a shell's greeting): the connection ends there, so `initialize` fails
+at once instead of waiting out its timeout, and the line is kept for the report (`garbage`). Once
+started, such a line is only logged: a stray print must not cost a working server.
+
+An answer that is JSON-RPC in shape but not valid (a `result` that is not an object) becomes an
+error answer to its request, so the call fails at once saying why, instead of never being answered.
 """
 
 from __future__ import annotations
@@ -16,21 +24,25 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
+import json
 import logging
 import os
 import signal
-from collections.abc import AsyncGenerator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO, Unpack
 
 import anyio
 import mcp_types
+import pydantic
+from anyio.streams.memory import MemoryObjectSendStream
 from fastmcp.client.transports.base import ClientTransport, SessionKwargs, TransportOptions
 from mcp import ClientSession
 from mcp.client._transport import TransportStreams
 from mcp.shared.message import SessionMessage
 
 from decode.entities.executor import CommandExecutor, Process
+from decode.mcp.health import MALFORMED, first_error
 
 logger = logging.getLogger(__name__)
 
@@ -48,6 +60,8 @@ MAX_LINE_BYTES = 64 * 1024 * 1024
 newline, the connection ends, as a crash does, so a broken or hostile server cannot exhaust memory."""
 LOG_LIMIT_BYTES = 10 * 1024 * 1024
 """What one start of a server may write to its log from stderr; the rest is left out (the disk is the host's)."""
+GarbageFn = Callable[[bytes], bool]
+"""Told of a line that is not JSON-RPC; True ends the connection."""
 
 
 def executor_transport(
@@ -92,6 +106,10 @@ class ExecutorTransport(ClientTransport):
     ) -> None:
         self.executor, self.argv, self.cwd, self.env, self.log = executor, list(argv), cwd, env, log
         self._process: Process | None = None
+        self.started = False
+        """Set by the owner once `initialize` was answered: from then on a stray line is only logged."""
+        self.garbage: bytes | None = None
+        """The line not JSON-RPC that ended the last connection while it was starting, if any."""
 
     @contextlib.asynccontextmanager
     async def connect_session(
@@ -99,10 +117,10 @@ class ExecutorTransport(ClientTransport):
     ) -> AsyncGenerator[ClientSession]:
         options = transport_options or TransportOptions()
         process = await self.executor.spawn(self.argv, cwd=self.cwd, env=self.env)
-        self._process = process
+        self._process, self.started, self.garbage = process, False, None
         try:
             async with (
-                process_streams(process, self.log) as (read, write),
+                process_streams(process, self.log, self._garbage) as (read, write),
                 options.session_class(read, write, **session_kwargs) as session,
             ):
                 yield session
@@ -115,13 +133,23 @@ class ExecutorTransport(ClientTransport):
         if process is not None and process.returncode is None:
             process.kill()
 
+    def _garbage(self, line: bytes) -> bool:
+        if self.started:
+            return False
+        self.garbage = line
+        return True
+
     def __repr__(self) -> str:
         return f"<ExecutorTransport {self.argv[:1]} via {type(self.executor).__name__}>"
 
 
 @contextlib.asynccontextmanager
-async def process_streams(process: Process, log: TextIO | None = None) -> AsyncGenerator[TransportStreams]:
-    """The MCP session's two streams over `process`'s pipes; the process is ended on the way out."""
+async def process_streams(
+    process: Process, log: TextIO | None = None, on_garbage: GarbageFn | None = None
+) -> AsyncGenerator[TransportStreams]:
+    """The MCP session's two streams over `process`'s pipes; the process is ended on the way out.
+
+    A line that is not JSON-RPC goes to `on_garbage`: when it answers True, the connection ends there."""
     to_session, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, from_session = anyio.create_memory_object_stream[SessionMessage](0)
     writer_done = anyio.Event()
@@ -134,8 +162,8 @@ async def process_streams(process: Process, log: TextIO | None = None) -> AsyncG
                 with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, ConnectionError):
                     while chunk := await process.stdout.read(CHUNK):
                         buffer.extend(chunk)
-                        for line in _lines(buffer):
-                            await to_session.send(_parse(line))
+                        if not await _deliver(_lines(buffer), to_session, on_garbage):
+                            break  # the session sees the end: a starting server's `initialize` fails now
                         if len(buffer) > MAX_LINE_BYTES:
                             logger.warning("an MCP server sent a line over %d bytes: connection closed", MAX_LINE_BYTES)
                             break
@@ -236,6 +264,18 @@ async def copy_stderr(stderr: asyncio.StreamReader, log: TextIO | None) -> None:
             log.flush()
 
 
+async def _deliver(
+    lines: list[bytes], to_session: MemoryObjectSendStream[SessionMessage | Exception], on_garbage: GarbageFn | None
+) -> bool:
+    """Pass the server's lines to the session; False when one was not JSON-RPC and `on_garbage` ends it."""
+    for line in lines:
+        message = _parse(line)
+        if isinstance(message, Exception) and on_garbage is not None and on_garbage(line):
+            return False
+        await to_session.send(message)
+    return True
+
+
 def _lines(buffer: bytearray) -> list[bytes]:
     """Take the complete lines out of `buffer` (what follows the last newline stays); blank ones dropped."""
     end = buffer.rfind(b"\n")
@@ -251,8 +291,32 @@ def _parse(line: bytes) -> SessionMessage | Exception:
     try:
         return SessionMessage(mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False))
     except ValueError as exc:
+        if (answer := _malformed_answer(line)) is not None:
+            return answer
         logger.debug("an MCP server wrote a line that is not JSON-RPC: %.200r", line)
         return exc
+
+
+def _malformed_answer(line: bytes) -> SessionMessage | None:
+    """An answer to a request (its `id`, a `result` or `error`) that is not valid: an error answer to
+    that request saying why, so the caller fails now. None when the line answers no request."""
+    try:
+        raw = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(raw, dict) or "method" in raw or not ({"result", "error"} & raw.keys()):
+        return None
+    ident = raw.get("id")
+    if isinstance(ident, bool) or not isinstance(ident, int | str):
+        return None
+    shape = mcp_types.JSONRPCResponse if "result" in raw else mcp_types.JSONRPCError
+    try:
+        shape.model_validate(raw, by_name=False)
+        why = "not a JSON-RPC answer"
+    except pydantic.ValidationError as exc:
+        why = first_error(exc)
+    error = mcp_types.ErrorData(code=mcp_types.INTERNAL_ERROR, message=f"{MALFORMED}: {why}")
+    return SessionMessage(mcp_types.JSONRPCError(jsonrpc="2.0", id=ident, error=error))
 
 
 async def _discard(stdout: asyncio.StreamReader) -> None:

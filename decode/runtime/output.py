@@ -4,7 +4,7 @@
   (no terminal control sequence in it), as the model wrote it with `--raw` (not on a terminal);
 - `json`: one Run Summary object at the end (`decode.runtime.summary`);
 - `stream-json`: one JSON object per line as the run goes, flushed per line: `init` first, then
-  `text`, `tool_call`, `tool_result`, `usage`, `notice`, `todos`, `subagent` as they happen, and
+  `text`, `tool_call`, `tool_result`, `usage`, `notice`, `todos`, `subagent`, `progress` as they happen, and
   the same result object last.
 
 Assistant text is coalesced: one `text` event per model response that wrote any (sent when the
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from decode.agent.compose import Conversation
     from decode.entities import events
     from decode.entities.usage import Usage
+    from decode.mcp.client_features import McpProgress
 
 CONTENT_CAP = 4000
 """The most characters of a tool's output a `tool_result` event carries."""
@@ -97,6 +98,7 @@ class RunOutput:
                 "sandbox": conversation.options.sandbox or settings.sandbox_mode,  # a resumed one is in options
                 "resumed": conversation.options.resume is not None,
                 "decode_version": __version__,
+                **_mcp_servers(conversation),
             }
         )
 
@@ -144,6 +146,11 @@ class RunOutput:
             self.emit({"type": "text", "text": text})
         self._text.clear()
 
+    def mcp_progress(self, update: "McpProgress") -> None:
+        """An MCP server's progress on a running call (`progress` of `total`, a message)."""
+        event = {"type": "progress", "id": update.call_id, "name": update.tool, "progress": update.progress}
+        self.emit(event | {"total": update.total, "message": update.message})
+
     def subagent(self, update: "events.SubagentProgress") -> None:
         """A subagent started, called a tool or ended (beside the turn's events)."""
         self.emit({"type": "subagent", **update.model_dump(exclude={"kind"})})
@@ -156,6 +163,15 @@ class RunOutput:
             _write(json.dumps(result, indent=2))
         self.emit(result)
         return result
+
+
+def _mcp_servers(conversation: "Conversation") -> dict[str, Any]:
+    """`mcp_servers`: each server's state once the start-up wait is over (none without servers)."""
+    if conversation.mcp is None:
+        return {}
+    from decode.mcp.health import init_entries
+
+    return {"mcp_servers": init_entries(conversation.mcp)}
 
 
 def shown_answer(text: str, *, terminal: bool, raw: bool) -> str:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from decode.agent.compose import Conversation
     from decode.entities import events  # [lesson 12]
     from decode.entities.events import ToolOutputDelta  # [lesson 05]
+    from decode.mcp.client_features import McpProgress  # [lesson 11]
     from decode.permissions.types import Mode  # [lesson 06]
     from decode.sandbox.workspace import Workspace  # [lesson 14]
     from decode.tools.process import SignalStop  # [lesson 05]
@@ -335,7 +336,12 @@ async def _run(task: str, options: dict[str, Any]) -> int:
     if (problem := await start_sandbox(conversation.loop.deps.executor)) is not None:
         fail(problem, EXIT_USAGE)  # the sandbox is closed on the way out (`_run_closing`)
     # [/lesson 14]
-    _output.start(conversation)  # stream-json: the `init` event  # [lesson 15]
+    # [lesson 11]
+    if conversation.mcp is not None:  # a server's progress on a call: a line on stderr
+        conversation.mcp.features.on_progress = _show_mcp_progress
+        await conversation.mcp.wait_for_starting()  # the first request would wait too; each failure is named
+    # [/lesson 11]
+    _output.start(conversation)  # stream-json: the `init` event (with each MCP server's state)  # [lesson 15]
     loop = conversation.loop
     commentary: list[str] = []
     called: dict[str, str] = {}  # call id -> `read(a.txt)`: parallel calls finish in any order
@@ -487,6 +493,14 @@ def _keep_unfinished(conversation: "Conversation", note: str | None, cancelled: 
 
 
 # [/lesson 08]
+# [lesson 11]
+def _show_mcp_progress(update: "McpProgress") -> None:
+    """An MCP server's progress on a running call: `  ⋯ mcp__s__t 3/10 (30%) · copying`."""
+    progress(f"  ⋯ {update.tool} {update.line()}")
+    _output.mcp_progress(update)  # [lesson 15]
+
+
+# [/lesson 11]
 # [lesson 12]
 def _show_subagent(update: "events.SubagentProgress") -> None:
     """A subagent started, called a tool or ended: `  ⋮ explore-1a2b3c4d · find tests · grep(x) · 2 requests`."""

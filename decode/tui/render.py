@@ -182,6 +182,7 @@ class Renderer:
         self._held: dict[str, float] = {}  # call id -> since when it waits for the user  # [lesson 06]
         self._waited: dict[str, float] = {}  # call id -> how long it waited before  # [lesson 06]
         self._subagents: dict[str, str] = {}  # `agent` call id -> its subagent's progress line  # [lesson 12]
+        self._progress: dict[str, str] = {}  # MCP call id -> its server's last progress line  # [lesson 11]
         self.last_call: ToolRun | None = None
         """The last finished tool call, for `show_last()`."""
         self._last: str | None = None  # what was printed last: "user", "block" or "line"
@@ -300,6 +301,7 @@ class Renderer:
         self._tool_output.clear()
         self._tool_lines.clear()
         self._subagents.clear()  # [lesson 12]
+        self._progress.clear()  # [lesson 11]
         self._held.clear()  # [lesson 06]
         self._waited.clear()  # [lesson 06]
         self._streamed = False
@@ -338,6 +340,7 @@ class Renderer:
         result = self._without_wait(result)  # [lesson 06]
         call, _ = self._running.pop(result.call_id, (None, 0.0))
         self._subagents.pop(result.call_id, None)  # [lesson 12]
+        self._progress.pop(result.call_id, None)  # [lesson 11]
         streamed = result.call_id in self._tool_output
         output = self._tool_output.pop(result.call_id, "")
         lines = self._tool_lines.pop(result.call_id, 0) + (1 if output and not output.endswith("\n") else 0)
@@ -348,6 +351,13 @@ class Renderer:
         if view is not None and view.body is not None:
             self.console.print(view.body)
 
+    # [lesson 11]
+    def progress(self, call_id: str, line: str) -> None:
+        """An MCP server's progress on a running call: one line under it, replaced as it goes."""
+        if call_id in self._running:
+            self._progress[call_id] = visible(line)
+
+    # [/lesson 11]
     # -- the live area ------------------------------------------------------------------------
 
     def live(self, now: float | None = None) -> str:
@@ -375,6 +385,8 @@ class Renderer:
                 shown = Text.from_ansi(output_line.rsplit("\r", 1)[-1], style=DETAIL_STYLE)  # escapes dropped
                 shown.plain = visible(shown.plain)  # and any other control character made visible
                 line.append_text(shown)
+            if (done := self._progress.get(call_id)) is not None:  # [lesson 11]
+                line.append(f"\n  ⋯ {done}", style=DETAIL_STYLE)  # [lesson 11]
             if (child := self._subagents.get(call_id)) is not None:  # [lesson 12]
                 line.append(f"\n  ⋮ {visible(child)}", style=DETAIL_STYLE)  # [lesson 12]
             line.no_wrap, line.overflow = True, "ellipsis"
