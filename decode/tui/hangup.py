@@ -6,11 +6,12 @@ leader, which may be a shell), and the terminal also tells in other ways: a read
 EIO, a write EIO, `isatty()` turns false. Without a terminal a REPL has no one to answer to, so
 any of these signs is a hang-up, and a hang-up ends the REPL the way SIGTERM does:
 
-    SIGHUP ─────────────┐
-    watcher (a thread) ─┼─▶ HangUp.hang_up() ─▶ the terminal's fds point at nothing (EOF, /dev/null)
-    the prompt's read ──┘        │              what must stop at once stops (the agent's programs)
-                                 │              the REPL's task is cancelled: the turn is aborted, kept
-                                 └──▶ a deadline: if decode is still here after GRACE_S, it exits
+    SIGHUP ───────────────┐
+    the prompt's read ────┤
+    an error, unawaited ──┼─▶ HangUp.hang_up() ─▶ the terminal's fds point at nothing (EOF, /dev/null)
+    watcher (a thread) ───┘        │              what must stop at once stops (the agent's programs)
+                                   │              the REPL's task is cancelled: the turn is aborted, kept
+                                   └──▶ a deadline: if decode is still here after GRACE_S, it exits
 
 Pointing the terminal's file descriptors away from it first means nothing on the way out can fail
 or spin on the dead terminal (prompt_toolkit's reader retries an EIO read forever). The deadline
@@ -152,7 +153,8 @@ def ending_on_hang_up(task: asyncio.Task[object] | None, prompt_input: Input) ->
     loop = asyncio.get_running_loop()
     hang_up = HangUp(task)
     hang_up.watch_input(prompt_input)
-    loop.set_exception_handler(_on_error(hang_up, loop.get_exception_handler()))
+    previous = loop.get_exception_handler()
+    loop.set_exception_handler(_on_error(hang_up, previous))
     stopped = threading.Event()
     loop.add_signal_handler(signal.SIGHUP, hang_up.hang_up)
     watcher = threading.Thread(target=hang_up.watch, args=(loop, stopped), name="decode-terminal-watch", daemon=True)
@@ -162,6 +164,7 @@ def ending_on_hang_up(task: asyncio.Task[object] | None, prompt_input: Input) ->
     finally:
         stopped.set()
         loop.remove_signal_handler(signal.SIGHUP)
+        loop.set_exception_handler(previous)
 
 
 def _on_error(hang_up: HangUp, previous: ExceptionHandler | None) -> ExceptionHandler:
