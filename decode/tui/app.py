@@ -59,6 +59,7 @@ from decode.tui.approvals import Approvals, cycle_mode  # [lesson 06]
 from decode.tui.asking import AgentQuestions  # [lesson 10]
 from decode.tui.commands import CommandRegistry, Invocation, builtin_commands
 from decode.tui.footer import SPINNER_FPS, SessionStatus, footer
+from decode.tui.hangup import ending_on_hang_up
 from decode.tui.input import HISTORY_FILE, PROMPT, TurnKeys, build_prompt_session
 from decode.tui.mcp_servers import add_mcp_commands  # [lesson 11]
 from decode.tui.memory_skills import add_memory_commands, note_session, run_skill, skill_commands  # [lesson 09]
@@ -209,7 +210,7 @@ class Repl:
         try:
             while not self._exit:
                 try:
-                    line = await self.session.prompt_async(default=self._take_kept())
+                    line = await self.session.prompt_async(default=self._take_kept(), set_exception_handler=False)
                 except EOFError:
                     break
                 await self.submit(line)
@@ -511,11 +512,10 @@ def run_repl(
         # [lesson 05]
         import signal
 
-        from decode.tools.process import end_all_on
+        from decode.tools.process import end_all, end_all_on
 
-        # SIGTERM, SIGHUP (the terminal closed): every process the agent started ends at once,
-        # then the REPL leaves (a running turn is aborted and kept) with 128 + the signal's number.
-        stop = end_all_on((signal.SIGTERM, signal.SIGHUP), asyncio.current_task())
+        # SIGTERM, a hang-up: the agent's programs end at once; the REPL leaves with 128 + the signal.
+        stop = end_all_on((signal.SIGTERM,), asyncio.current_task())
         # [/lesson 05]
         # Inside the event loop: patch_stdout schedules its writes on the loop that is running.
         with patch_stdout(raw=True), route_logging(sys.stderr):
@@ -530,25 +530,25 @@ def run_repl(
                 sandbox=sandbox,  # [lesson 14]
                 repo=repo,  # [lesson 14]
             )
-            # [lesson 05]
-            try:
-                return await repl.run()
-            except asyncio.CancelledError:
-                if stop.signum is None:
-                    raise
-                if (task := asyncio.current_task()) is not None:
-                    task.uncancel()  # the cancellation was the signal's: this task lives on to close the turn
-                await repl.turns.stop()  # the running turn is aborted, and what it did is kept
-                return 128 + stop.signum
-            # [lesson 14]
-            finally:
-                from decode.sandbox.backends import close_sandboxes
+            with ending_on_hang_up(asyncio.current_task(), repl.session.input) as hang_up:  # the terminal gone
+                hang_up.before.append(end_all)  # [lesson 05]
+                try:
+                    return await repl.run()
+                except asyncio.CancelledError:
+                    signum = hang_up.signum
+                    signum = stop.signum or signum  # SIGTERM  # [lesson 05]
+                    if signum is None:
+                        raise
+                    if (task := asyncio.current_task()) is not None:
+                        task.uncancel()  # the cancellation was the signal's: this task lives on to close the turn
+                    await repl.turns.stop()  # the running turn is aborted, and what it did is kept
+                    return 128 + signum
+                # [lesson 14]
+                finally:
+                    from decode.sandbox.backends import close_sandboxes
 
-                await close_sandboxes()  # what still runs in the sandbox stops; its container goes
-            # [/lesson 14]
-            # [before lesson 05]
-            # return await repl.run()
-            # [/lesson 05]
+                    await close_sandboxes()  # what still runs in the sandbox stops; its container goes
+                # [/lesson 14]
 
     try:
         return asyncio.run(main())

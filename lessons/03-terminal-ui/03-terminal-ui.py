@@ -14,7 +14,8 @@
 #    registry that later lessons add to.
 # 4. **The session** (`app.py`, `input.py`, `terminal.py`, `warmup.py`): a prompt_toolkit input line
 #    pinned at the bottom, Rich printing above it, and the agent built in a background thread so the
-#    prompt is there before pydantic-ai has finished importing.
+#    prompt is there before pydantic-ai has finished importing. When the terminal goes away (the
+#    window closed, ssh dropped), `hangup.py` ends the session, whatever it was doing.
 #
 # Each part is shown from the package itself (`show`: the source of this lesson's snapshot), then
 # run. Everything runs offline on the scripted model; the REPL itself is driven through a pipe. The
