@@ -77,5 +77,5 @@ def test_invalid_settings_are_a_one_line_error(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=True
     )
-    assert done.stdout.startswith("invalid setting DECODE_MAX_REQUESTS:")
+    assert done.stdout.startswith("invalid setting DECODE_MAX_REQUESTS = '0':")
     assert done.stdout.count("\n") == 1
