@@ -123,6 +123,12 @@ def cli(ctx: click.Context, **options: Any) -> None:
         from decode.config.secrets import hide_credentials
 
         hide_credentials()
+    # [lesson 13]
+    # Before anything imports fastmcp, which reads the project's `.env` on import: through decode's
+    # safe reader from here on (config/project_env.py), so a planted FIFO or `/dev/zero` cannot hang it.
+    import decode.config.project_env  # noqa: F401
+
+    # [/lesson 13]
     # [lesson 12]
     ctx.meta["decode.other_grants"] = _agent_grants  # `decode permissions` trusts the project's agents too
     # [/lesson 12]

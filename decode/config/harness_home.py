@@ -62,7 +62,8 @@ def make_parent_dirs(path: Path) -> None:
         _narrow(home / entry[0], PRIVATE_DIR_MODE)
     elif len(entry) == 1 and entry[0] in _PERSONAL_FILES:
         try:
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, PRIVATE_FILE_MODE))
+            # O_NONBLOCK: a FIFO planted in its place is an error here (ENXIO), not a wait for a reader.
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, PRIVATE_FILE_MODE))
         except OSError as exc:  # a symlink, a directory…: its writer meets the same problem and says so
             logger.debug("cannot create %s privately: %s", path, exc)
             return

@@ -8,14 +8,26 @@ tokens (`DECODE_PASS_ENV`) or loosen decode's sandbox. Such a field is marked wh
 sees it and the user is told once which variable, why, and where to set it instead. The
 environment and arguments still set it: those are the user's own. Keys stay settable from `.env`:
 that is what the file is for, and a key alone sends nothing anywhere.
+
+The file itself is read as every project file is (config/safe_read.py): pydantic-settings opens a
+FIFO on purpose and reads without a cap, and it reads `.env` twice, for decode's settings and, on
+import, for fastmcp's. So its one reader is replaced, for both, when this module is imported.
 """
 
+import io
 import logging
+import os
 from collections.abc import Mapping
+from pathlib import Path
 
+from dotenv import dotenv_values
 from pydantic import AliasChoices
 from pydantic.json_schema import JsonDict
 from pydantic_settings import BaseSettings
+from pydantic_settings.sources import DotEnvSettingsSource
+from pydantic_settings.sources.utils import parse_env_vars
+
+from decode.config.safe_read import UnreadableFile, read_text
 
 logger = logging.getLogger(__name__)
 
@@ -63,3 +75,27 @@ def project_values(found: Mapping[str, str | None], settings_cls: type[BaseSetti
                 variable,
             )
     return kept
+
+
+def read_env_file(
+    file_path: str | os.PathLike[str],
+    *,
+    encoding: str | None = None,
+    case_sensitive: bool = False,
+    ignore_empty: bool = False,
+    parse_none_str: str | None = None,
+) -> Mapping[str, str | None]:
+    """A `.env` file's variables, read safely: a FIFO, a device or a file over 1 MiB is one warning
+    and no variables, never a wait or an endless read (the signature is pydantic-settings' own)."""
+    path = Path(file_path).absolute()
+    try:
+        text = read_text(path, what="a .env file") or ""
+    except UnreadableFile as exc:
+        if str(path) not in _told:  # decode's settings and fastmcp's both read it: one line is enough
+            _told.add(str(path))
+            logger.warning("%s; its variables are not used", exc)
+        text = ""
+    return parse_env_vars(dotenv_values(stream=io.StringIO(text)), case_sensitive, ignore_empty, parse_none_str)
+
+
+DotEnvSettingsSource._static_read_env_file = staticmethod(read_env_file)  # ty: ignore[invalid-assignment]

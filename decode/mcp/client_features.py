@@ -34,6 +34,8 @@ logger = logging.getLogger(__name__)
 SamplingPolicy = Literal["ask", "allow", "deny"]
 YES, NO = "yes", "no"
 ACCEPT, DECLINE = "accept", "decline"
+SHOWN = 600
+"""Characters of a sampling request shown to the user; a longer one says how many more it holds."""
 
 
 @dataclass(frozen=True)
@@ -103,12 +105,12 @@ class ClientFeatures:
         async def sample(messages: list[Any], params: Any, context: Any) -> Any:
             from pydantic_ai.mcp import _build_sampling_handler
 
-            prompt = _last_text(messages)
+            prompt = _request_text(messages, params)
             refusal = await self._sampling_refusal(server, prompt)
             if refusal is not None:
                 logger.warning("MCP server %s asked decode's model: refused (%s)", visible(server), refusal)
                 raise RuntimeError(f"sampling refused by decode: {refusal}")
-            logger.warning("MCP server %s asked decode's model: %s", visible(server), visible(_short(prompt)))
+            logger.warning("MCP server %s asked decode's model: %s", visible(server), visible(_short(prompt, SHOWN)))
             answered = _build_sampling_handler(self.sampling_model)(messages, params, context)
             return await answered if inspect.isawaitable(answered) else answered
 
@@ -124,7 +126,7 @@ class ClientFeatures:
             return None
         if self.ask is None:
             return "no one to ask in a headless run; set DECODE_MCP_SAMPLING=allow to allow it"
-        question = f"MCP server {visible(server)} asks to use decode's model for: {visible(_short(prompt))}"
+        question = f"MCP server {visible(server)} asks to use decode's model for: {visible(_short(prompt, SHOWN))}"
         answer = await self.ask(question, [YES, NO])
         return None if answer == YES else "the user said no"
 
@@ -179,14 +181,17 @@ def _content(answer: str, fields: list[str], schema: dict[str, Any]) -> dict[str
     return {fields[0]: value}
 
 
-def _last_text(messages: list[Any]) -> str:
-    for message in reversed(messages):
+def _request_text(messages: list[Any], params: Any) -> str:
+    """All a sampling request sends the model, its system prompt and every message (not the last
+    alone): what the user says yes to must be what the model reads."""
+    system = getattr(params, "system_prompt", None)
+    texts = [f"[system] {system}"] if isinstance(system, str) and system else []
+    for message in messages:
         text = getattr(getattr(message, "content", None), "text", None)
-        if isinstance(text, str):
-            return text
-    return ""
+        texts.append(text if isinstance(text, str) else f"[{type(getattr(message, 'content', None)).__name__}]")
+    return " / ".join(texts)
 
 
 def _short(text: str, limit: int = 120) -> str:
     line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    return line if len(line) <= limit else f"{line[: limit - 1]}… ({len(line) - limit + 1:,} more characters)"

@@ -11,7 +11,10 @@ be reached; the second says so in a `Notice`, because the user may have expected
 """
 
 import asyncio
+import errno
 import logging
+import os
+import stat
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -87,9 +90,21 @@ def append_note(home: Path, note: str, *, now: datetime | None = None) -> Path:
     path = home / PROJECT_NOTES
     make_parent_dirs(path)  # creates it 0600: the notes are the user's alone
     stamp = (now or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    needs_newline = path.exists() and path.stat().st_size > 0 and not path.read_bytes().endswith(b"\n")
-    with path.open("a", encoding="utf-8") as file:
-        file.write(("\n" if needs_newline else "") + f"- {stamp}: {note}\n")
+    # Never through a link a repository planted (`MEMORY.md -> ~/.bashrc`), never a FIFO's wait:
+    # the note goes into a regular file, or `OSError` says why not.
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
+    except OSError as exc:
+        why = "is a symbolic link, never written through" if exc.errno == errno.ELOOP else exc.strerror
+        raise OSError(exc.errno, why, str(path)) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "is not a regular file", str(path))
+        needs_newline = info.st_size > 0 and os.pread(fd, 1, info.st_size - 1) != b"\n"
+        os.write(fd, (("\n" if needs_newline else "") + f"- {stamp}: {note}\n").encode("utf-8"))
+    finally:
+        os.close(fd)
     return path
 
 
@@ -118,5 +133,8 @@ async def record_session(
         return Notice(level="warning", message=f"memory: session note skipped, the model is not reachable ({reason})")
     if not note:
         return Notice(level="warning", message="memory: session note skipped, the model's summary was empty")
-    path = append_note(home, note)
+    try:
+        path = append_note(home, note)
+    except OSError as exc:
+        return Notice(level="warning", message=f"memory: session note skipped: {exc.filename}: {exc.strerror}")
     return Notice(level="info", message=f"memory: noted in {path.relative_to(home)}: {note}")

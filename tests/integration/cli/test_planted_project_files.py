@@ -137,3 +137,25 @@ def test_the_repl_starts_past_planted_files(terminal: Terminal, project: Path, d
     screen = terminal.wait_for_text("decode-exited-0")
     assert "Traceback" not in screen
     assert "not a regular file" in screen
+
+
+@pytest.mark.parametrize("kind", ["stdin", "fifo", "huge"])
+def test_a_planted_dotenv_is_one_line_and_the_run_goes_on(project: Path, kind: str) -> None:
+    # The project's `.env` is read by decode's settings and, on import, by fastmcp's own settings
+    # (both through pydantic-settings, which opens a FIFO on purpose): neither may wait or read for ever.
+    if kind == "huge":
+        path = project / ".env"
+        path.write_bytes(b"X=" + b"a" * (2 << 20) + b"\n")
+    else:
+        path = plant(project, ".env", kind)
+    reading, writing = os.pipe()
+    try:
+        done = run(project, stdin=reading)
+    finally:
+        os.close(reading)
+        os.close(writing)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Hello! I am decode")
+    assert "Traceback" not in done.stderr
+    (line,) = lines_naming(done.stderr, path)
+    assert ("is larger than 1 MiB" if kind == "huge" else "not a regular file") in line, line
