@@ -20,6 +20,9 @@ import httpx
 
 WORKERS = 8
 """Requests that may await their answers at once (threads started up front: none can start at exit)."""
+MAX_PENDING = 10_000
+"""Items queued and not yet written: past it, new items are dropped and counted lost, so a server that
+takes requests and never answers cannot grow decode's memory without bound."""
 ANSWER_WAIT_S = 0.25
 """How long the exit waits for answers once everything is written (a server slower than this has
 the data; only its verdict is not waited for)."""
@@ -37,6 +40,8 @@ class Delivery:
     answered: int = 0
     accepted: int = 0
     lost: int = 0
+    dropped: int = 0
+    """Of `lost`, the items dropped unqueued because `MAX_PENDING` were already waiting."""
     failures: list[str] = field(default_factory=list)
     """Why requests failed (`HTTP 500`, `ConnectError: …`), one entry per failed request."""
 
@@ -44,10 +49,13 @@ class Delivery:
 class BatchSender:
     """Posts `{key: [items]}` JSON batches to `base_url` + path on one background thread."""
 
-    def __init__(self, base_url: str, headers: dict[str, str], keys: dict[str, str]) -> None:
+    def __init__(
+        self, base_url: str, headers: dict[str, str], keys: dict[str, str], max_pending: int = MAX_PENDING
+    ) -> None:
         self.client = httpx.Client(base_url=base_url.rstrip("/") + "/", headers=headers, timeout=30.0)
         self.keys = keys  # path → the JSON key its items go under (`v1/private/spans/batch` → `spans`)
         self.delivery = Delivery()
+        self.max_pending = max_pending
         self._queue: queue.SimpleQueue[tuple[str, dict[str, Any]] | None] = queue.SimpleQueue()
         self._jobs: queue.SimpleQueue[tuple[Batch, threading.Event]] = queue.SimpleQueue()
         self._changed = threading.Condition()
@@ -57,7 +65,12 @@ class BatchSender:
 
     def put(self, path: str, item: dict[str, Any]) -> None:
         with self._changed:
-            self.delivery.queued += 1
+            delivery = self.delivery
+            delivery.queued += 1
+            if delivery.queued - delivery.written - delivery.lost > self.max_pending:
+                delivery.lost += 1
+                delivery.dropped += 1
+                return
         self._queue.put((path, item))
 
     def _run(self) -> None:
@@ -132,7 +145,7 @@ class BatchSender:
         delivery = self.delivery
         self._wait(lambda: delivery.written + delivery.lost >= delivery.queued, deadline)
         answers = min(deadline, time.monotonic() + answer_wait_s)
-        self._wait(lambda: delivery.answered >= delivery.written + delivery.lost, answers)
+        self._wait(lambda: delivery.answered >= delivery.written + delivery.lost - delivery.dropped, answers)
         return delivery
 
     def _wait(self, done: Callable[[], bool], deadline: float) -> None:

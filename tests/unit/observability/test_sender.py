@@ -4,6 +4,7 @@ Against the lesson's loopback collector (a real HTTP server on 127.0.0.1), healt
 """
 
 import importlib.util
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -11,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from decode.observability.sender import BatchSender
+from decode.observability.sender import WORKERS, BatchSender
 
 COLLECTOR = Path(__file__).resolve().parents[3] / "lessons" / "16-observability" / "collector.py"
 KEYS = {"v1/private/spans/batch": "spans", "v1/private/traces/batch": "traces"}
@@ -106,3 +107,19 @@ def test_put_never_waits_for_the_server(collectors: ModuleType) -> None:
             sender.put(SPANS, {"id": str(n)})
         assert sender.delivery.queued == 200
         sender.close(timeout_s=30, answer_wait_s=0)
+
+
+def test_a_server_that_never_answers_cannot_grow_the_queue_without_bound(collectors: ModuleType) -> None:
+    with collectors.Collector(delay_s=None) as mute:
+        sender = BatchSender(mute.url, {"Authorization": "key"}, KEYS, max_pending=10)
+        for n in range(WORKERS):  # one batch each: every worker then awaits an answer that never comes
+            sender.put(SPANS, {"id": str(n)})
+            deadline = time.monotonic() + 30
+            while sender.delivery.written <= n and time.monotonic() < deadline:
+                time.sleep(0.01)  # polls a condition, with a deadline: no race on a delay
+            assert sender.delivery.written == n + 1
+        for n in range(100):  # nothing more can be written: the first 10 wait, the other 90 are dropped
+            sender.put(SPANS, {"id": f"more-{n}"})
+
+        assert (sender.delivery.queued, sender.delivery.dropped, sender.delivery.lost) == (WORKERS + 100, 90, 90)
+        sender.close(timeout_s=0.5, answer_wait_s=0)
