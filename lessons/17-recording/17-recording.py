@@ -194,7 +194,9 @@ print("warnings:", warnings)
 # %%
 from decode.recording.fallback import RecordingUnavailable
 
-worker = Settings(lsp=False, _env_file=None, kitaru_api_url=down, kitaru_agent_id=uuid.uuid4(), kitaru_task_id=uuid.uuid4())
+worker = Settings(
+    lsp=False, _env_file=None, kitaru_api_url=down, kitaru_agent_id=uuid.uuid4(), kitaru_task_id=uuid.uuid4()
+)
 conversation = build_loop(
     LoopOptions(home=project, settings=worker, model=turns, permission_mode=Mode.BYPASS, mcp=False)
 )

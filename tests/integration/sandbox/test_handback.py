@@ -82,7 +82,7 @@ def test_a_resumed_session_reuses_its_workspace_and_refuses_another_source(
     assert again == first
     assert (again.path / "work.txt").read_text() == "kept\n"
     other = tmp_path / "other"
-    other.mkdir()
+    subprocess.run(["git", "init", "-q", str(other)], check=True)
     with pytest.raises(WorkspaceError, match="is a clone of"):
         open_workspace(home, str(other), "s1")
 
@@ -91,8 +91,11 @@ def test_a_source_that_cannot_be_cloned_is_a_clear_error_and_leaves_nothing(home
     with pytest.raises(WorkspaceError, match="no such directory"):
         open_workspace(home, "missing", "s1")
     (tmp_path / "plain").mkdir()
-    with pytest.raises(WorkspaceError, match="could not clone"):
+    with pytest.raises(WorkspaceError, match="is not a git repository"):
         open_workspace(home, str(tmp_path / "plain"), "s1")
+    (tmp_path / "broken" / ".git").mkdir(parents=True)  # looks like a repository, is none: git refuses it
+    with pytest.raises(WorkspaceError, match="could not clone"):
+        open_workspace(home, str(tmp_path / "broken"), "s1")
     assert not (home / ".decode" / "workspaces" / "s1").exists()
 
 
