@@ -272,3 +272,16 @@ def planted_repository(parent: Path, kind: str, markers: Path) -> Path:
     for text in repo.rglob("*.txt"):
         text.write_bytes(text.read_bytes())
     return repo
+
+
+def returns_at_once(call: Callable[[], object], fifo: Path) -> None:
+    """Run `call` in a thread; fail (releasing it by opening `fifo` for writing) if it waits."""
+    import threading
+
+    worker = threading.Thread(target=call, daemon=True)
+    worker.start()
+    worker.join(timeout=30)  # generous: a non-blocking open returns at once
+    if worker.is_alive():
+        with open(fifo, "wb"):
+            pass
+        pytest.fail(f"reading {fifo} waited for a writer")

@@ -1,8 +1,6 @@
 """The agent catalogue: built-ins, user and project files (`.decode/agents`, `.claude/agents`), precedence."""
 
 import os
-import threading
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,6 +15,7 @@ from decode.agents.catalog import (
 )
 from decode.agents.definition import AgentSource
 from decode.permissions.types import Mode
+from tests.conftest import returns_at_once
 
 
 def agent_file(folder: Path, name: str, description: str = "d", extra: str = "", body: str = "Do it.") -> Path:
@@ -92,23 +91,12 @@ def test_an_unknown_name_lists_the_agents_there_are(tmp_path: Path) -> None:
         discover_agents(tmp_path, home=tmp_path / "home").get("nope")
 
 
-def _at_once(call: Callable[[], object], fifo: Path) -> None:
-    """Run `call` in a thread; fail (releasing it by opening `fifo` for writing) if it waits."""
-    worker = threading.Thread(target=call, daemon=True)
-    worker.start()
-    worker.join(timeout=30)  # generous: a non-blocking open returns at once
-    if worker.is_alive():
-        with open(fifo, "wb"):
-            pass
-        pytest.fail(f"reading {fifo} waited for a writer")
-
-
-def test_a_fifo_agent_file_is_one_problem_at_once(tmp_path: Path) -> None:
+def test_a_fifo_agent_file_is_one_problemreturns_at_once(tmp_path: Path) -> None:
     folder = tmp_path / ".claude" / "agents"
     folder.mkdir(parents=True)
     os.mkfifo(folder / "x.md")
     found: list[AgentCatalog] = []
-    _at_once(lambda: found.append(discover_agents(tmp_path, home=tmp_path / "home")), folder / "x.md")
+    returns_at_once(lambda: found.append(discover_agents(tmp_path, home=tmp_path / "home")), folder / "x.md")
     assert found[0].problems == [f"{folder / 'x.md'}: is not a regular file"]
     assert found[0].names() == ["build", "code-reviewer", "explore", "general", "plan"]
 

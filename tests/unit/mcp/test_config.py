@@ -2,8 +2,6 @@
 
 import json
 import os
-import threading
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,6 +15,7 @@ from decode.mcp.config import (
     load_mcp_config,
     parse_server,
 )
+from tests.conftest import returns_at_once
 
 
 @pytest.mark.parametrize(
@@ -143,21 +142,10 @@ def test_only_the_projects_own_file_is_read_not_a_parents_or_a_lookalike(tmp_pat
     assert (config.servers, config.problems) == ([], [])
 
 
-def _at_once(call: Callable[[], object], fifo: Path) -> None:
-    """Run `call` in a thread; fail (releasing it by opening `fifo` for writing) if it waits."""
-    worker = threading.Thread(target=call, daemon=True)
-    worker.start()
-    worker.join(timeout=30)  # generous: a non-blocking open returns at once
-    if worker.is_alive():
-        with open(fifo, "wb"):
-            pass
-        pytest.fail(f"reading {fifo} waited for a writer")
-
-
-def test_a_fifo_or_a_device_in_place_of_the_file_is_one_problem_at_once(tmp_path: Path) -> None:
+def test_a_fifo_or_a_device_in_place_of_the_file_is_one_problemreturns_at_once(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / ".mcp.json")
     found: list[McpConfig] = []
-    _at_once(lambda: found.append(load_mcp_config(tmp_path, {}, tmp_path / "home")), tmp_path / ".mcp.json")
+    returns_at_once(lambda: found.append(load_mcp_config(tmp_path, {}, tmp_path / "home")), tmp_path / ".mcp.json")
     [problem] = found[0].problems
     assert str(problem) == f"{tmp_path / '.mcp.json'}: is not a regular file; its servers are not started"
 

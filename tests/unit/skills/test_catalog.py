@@ -1,8 +1,6 @@
 """The skill catalogue: three sources, the override order, and malformed files skipped by name."""
 
 import os
-import threading
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,6 +16,7 @@ from decode.skills.catalog import (
     discover_skills,
     parse_skill,
 )
+from tests.conftest import returns_at_once
 
 
 @pytest.fixture
@@ -173,22 +172,11 @@ def test_the_built_in_index_is_what_the_built_in_skill_files_say() -> None:
     )
 
 
-def _at_once(call: Callable[[], object], fifo: Path) -> None:
-    """Run `call` in a thread; fail (releasing it by opening `fifo` for writing) if it waits."""
-    worker = threading.Thread(target=call, daemon=True)
-    worker.start()
-    worker.join(timeout=30)  # generous: a non-blocking open returns at once
-    if worker.is_alive():
-        with open(fifo, "wb"):
-            pass
-        pytest.fail(f"reading {fifo} waited for a writer")
-
-
-def test_a_fifo_skill_file_is_one_problem_at_once(project: Path, project_skills: Path) -> None:
+def test_a_fifo_skill_file_is_one_problemreturns_at_once(project: Path, project_skills: Path) -> None:
     (project_skills / "x").mkdir(parents=True)
     os.mkfifo(project_skills / "x" / "SKILL.md")
     found: list[SkillCatalog] = []
-    _at_once(lambda: found.append(discover_skills(project)), project_skills / "x" / "SKILL.md")
+    returns_at_once(lambda: found.append(discover_skills(project)), project_skills / "x" / "SKILL.md")
     assert found[0].problems == [f"{project_skills / 'x' / 'SKILL.md'}: is not a regular file"]
     assert "commit" in found[0].names()
 
