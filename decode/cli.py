@@ -9,6 +9,8 @@ error, 3 the request ceiling (`--max-requests`) was reached, 130 interrupted.
 """
 
 import importlib
+import os  # [lesson 13]
+import stat  # [lesson 13]
 from collections.abc import Sequence
 from pathlib import Path  # [lesson 12]
 from typing import Any
@@ -64,6 +66,19 @@ class LazyGroup(click.Group):
             super().format_commands(ctx, formatter)
         finally:
             ctx.meta["decode.listing_commands"] = False
+
+
+# [lesson 13]
+def _dotenv_needs_care() -> bool:
+    """Is `./.env` something other than a small regular file (a FIFO, a device, a huge file)? One stat, no read."""
+    try:
+        found = os.stat(".env")
+    except OSError:
+        return False
+    return not stat.S_ISREG(found.st_mode) or found.st_size > 1 << 20
+
+
+# [/lesson 13]
 
 
 @click.group(cls=LazyGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -124,10 +139,10 @@ def cli(ctx: click.Context, **options: Any) -> None:
 
         hide_credentials()
     # [lesson 13]
-    # Before anything imports fastmcp, which reads the project's `.env` on import: through decode's
-    # safe reader from here on (config/project_env.py), so a planted FIFO or `/dev/zero` cannot hang it.
-    import decode.config.project_env  # noqa: F401
-
+    if _dotenv_needs_care():
+        # fastmcp reads the project's `.env` when pydantic_ai is imported, before decode's settings do:
+        # decode's safe reader takes over that read first (config/project_env.py), so a FIFO cannot hang it.
+        import decode.config.project_env  # noqa: F401
     # [/lesson 13]
     # [lesson 12]
     ctx.meta["decode.other_grants"] = _agent_grants  # `decode permissions` trusts the project's agents too
