@@ -99,6 +99,10 @@ def start(terminal: Terminal, project: Path, decode: str, state: str, how: str) 
     terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer")
     terminal.submit("first")
     terminal.wait_for_text("First answer.")
+    # the answer prints before the turn is over; a slash command typed before then waits its turn
+    terminal.wait_for(
+        lambda _: "● ready" in terminal.footer() and " 0 tokens" not in terminal.footer(), "the first turn's end"
+    )
     terminal.wait_for(lambda _: (project / "mcp.pid").exists() and (project / "started").exists(), "the MCP server")
     pane = int(terminal.tmux("display", "-p", "-t", "t", "#{pane_pid}"))
     if how == "sighup":
