@@ -32,6 +32,20 @@ def _load(tasks: str | None, difficulty: str | None = None) -> list:
     return found
 
 
+def _runnable_here(chosen: list, named: bool) -> list:
+    """`chosen` less the tasks in Harbor's layout: their instructions name `/app`, which a local
+    trial's workspace is not; named ones are an error, others are left out with a note."""
+    harbor = [task.name for task in chosen if task.harbor_layout]
+    if harbor and named:
+        raise click.UsageError(f"{', '.join(harbor)}: Harbor's layout (/app) runs with --env modal or `harbor run`")
+    if harbor:
+        click.echo(f"left out (Harbor's layout, run with --env modal): {', '.join(harbor)}", err=True)
+    rest = [task for task in chosen if not task.harbor_layout]
+    if not rest:
+        raise click.UsageError("no task matches that runs here")
+    return rest
+
+
 def _require_sandbox(sandbox: str) -> None:
     """Exit 2 with one line when `sandbox` cannot start here (bwrap not installed, no Docker engine)."""
     from decode.sandbox.backends import check_sandbox
@@ -108,7 +122,7 @@ def benchmark(
         except ConfigError as exc:
             raise click.UsageError(str(exc)) from exc
     _require_sandbox(sandbox)
-    chosen = _load(tasks, difficulty)
+    chosen = _runnable_here(_load(tasks, difficulty), named=tasks is not None)
     if (problem := model_problem(model, chosen[0])) is not None:  # before any trial: none would score
         click.echo(f"error: the model cannot be used: {problem}", err=True)
         sys.exit(2)
