@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO
 
-from decode.sandbox.bwrap import KERNEL_PROC_PATHS
 from evals.benchmark.seccomp import tamper_filter
 from evals.benchmark.tasks import Task
 from evals.benchmark.verifier_init import OUTLIVED
@@ -179,6 +178,8 @@ def verifier_sandbox(
 
     `seccomp_fd` is an open file holding `tamper_filter()`, loaded for every process in it.
     """
+    from decode.sandbox.bwrap import KERNEL_PROC_PATHS  # here: a trial's container grades without decode
+
     args = [bwrap]
     for system in SYSTEM_FOLDERS:  # the machine's programs, nothing of its users
         args += ["--ro-bind-try", system, system]
