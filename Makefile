@@ -142,7 +142,7 @@ eval-smoke: ## The benchmark pipeline offline on scripted models: one task solve
 	$(RUN) python -m evals smoke $(ARGS)
 
 eval-harbor-check: ## The Harbor adapter against Harbor's real classes, in a throwaway env that has harbor (CI runs it)
-	$(RUN) --with harbor==0.26.0 pytest -p no:cacheprovider -q tests/evals/test_harbor_agent.py
+	$(RUN) --with harbor==0.26.0 pytest -p no:cacheprovider -q tests/evals/test_harbor_agent.py tests/evals/test_harbor_tasks.py
 
 eval-judge: ## The LLM judge over the regression cases' assertions (ARGS='--model M'); skips without a key
 	$(RUN) python -m evals judge $(ARGS)

@@ -5,9 +5,10 @@
         --ak wheel=dist/decode-0.1.0-py3-none-any.whl --ae GEMINI_API_KEY="$GEMINI_API_KEY"
 
 Harbor (https://github.com/harbor-framework/harbor, `pip install harbor`) builds each task's
-`environment/Dockerfile` and runs the agent in that container, so it needs Docker (none runs
-on the course's CI; there `python -m evals benchmark` runs the tasks in bubblewrap). `-a` takes
-this `module:Class` import path (older Harbor releases spelled it `--agent-import-path`).
+`environment/Dockerfile` and runs the agent in that container: under Docker, or in a cloud
+environment with `-e modal -n 32` (32 trials at once; docs/evals-at-scale.md). `-a` takes this
+`module:Class` import path (older Harbor releases spelled it `--agent-import-path`). The agent
+uses only Harbor's environment API (upload, exec), so it runs in any of them.
 
 `DecodeAgent` installs decode in the container: from a wheel uploaded from this machine
 (`--ak wheel=PATH`: works offline once pip can reach an index for the dependencies, and tests

@@ -32,6 +32,31 @@ def _load(tasks: str | None, difficulty: str | None = None) -> list:
     return found
 
 
+def _runnable_here(chosen: list, named: bool) -> list:
+    """`chosen` less the tasks in Harbor's layout: their instructions name `/app`, which a local
+    trial's workspace is not; named ones are an error, others are left out with a note."""
+    harbor = [task.name for task in chosen if task.harbor_layout]
+    if harbor and named:
+        raise click.UsageError(f"{', '.join(harbor)}: Harbor's layout (/app) runs with --env modal or `harbor run`")
+    if harbor:
+        click.echo(f"left out (Harbor's layout, run with --env modal): {', '.join(harbor)}", err=True)
+    rest = [task for task in chosen if not task.harbor_layout]
+    if not rest:
+        raise click.UsageError("no task matches that runs here")
+    return rest
+
+
+def _require_modal_token() -> None:
+    """Exit 2 with one line when no Modal token is configured (`modal token new`, or MODAL_TOKEN_ID/_SECRET)."""
+    from modal.config import config
+
+    if not (config.get("token_id") and config.get("token_secret")):
+        click.echo(
+            "error: Modal: no token (run `modal token new`, or set MODAL_TOKEN_ID and MODAL_TOKEN_SECRET)", err=True
+        )
+        sys.exit(2)
+
+
 def _require_sandbox(sandbox: str) -> None:
     """Exit 2 with one line when `sandbox` cannot start here (bwrap not installed, no Docker engine)."""
     from decode.sandbox.backends import check_sandbox
@@ -80,6 +105,14 @@ def verify(tasks: str | None, sandbox: str) -> None:
     show_default=True,
     help="Where the agent's commands run.",
 )
+@click.option(
+    "--env",
+    "where",
+    type=click.Choice(["local", "modal"]),
+    default="local",
+    show_default=True,
+    help="local: trials on this machine in --sandbox; modal: each in a Modal container of its task's image.",
+)
 @click.option("--job", help="Job name (default: UTC timestamp + model); results go to evals/results/JOB/.")
 @click.option(
     "--results-root",
@@ -93,6 +126,7 @@ def benchmark(
     trials: int,
     threads: int,
     sandbox: str,
+    where: str,
     job: str | None,
     results_root: Path | None,
 ) -> None:
@@ -107,14 +141,23 @@ def benchmark(
             model = load_settings().model
         except ConfigError as exc:
             raise click.UsageError(str(exc)) from exc
-    _require_sandbox(sandbox)
-    chosen = _load(tasks, difficulty)
+    if where == "modal":
+        _require_modal_token()
+        chosen = _load(tasks, difficulty)
+    else:
+        _require_sandbox(sandbox)
+        chosen = _runnable_here(_load(tasks, difficulty), named=tasks is not None)
     if (problem := model_problem(model, chosen[0])) is not None:  # before any trial: none would score
         click.echo(f"error: the model cannot be used: {problem}", err=True)
         sys.exit(2)
-    where = {"results_root": results_root.resolve()} if results_root is not None else {}
+    into = {"results_root": results_root.resolve()} if results_root is not None else {}
     try:
-        job_dir = run_job(chosen, model=model, trials=trials, threads=threads, sandbox=sandbox, job=job, **where)
+        if where == "modal":
+            from evals.benchmark.modal_app import run_on_modal
+
+            job_dir = run_on_modal(chosen, model=model, trials=trials, threads=threads, job=job, **into)
+        else:
+            job_dir = run_job(chosen, model=model, trials=trials, threads=threads, sandbox=sandbox, job=job, **into)
     except (ValueError, FileExistsError) as exc:  # a bad or used --job: nothing was run, nothing overwritten
         raise click.UsageError(str(exc)) from exc
     records = (job_dir / "trials.jsonl").read_text(encoding="utf-8").splitlines()

@@ -16,6 +16,7 @@ keeps what the tests run from tampering with the verifier's own processes.
 
 import contextlib
 import fcntl
+import json
 import logging
 import os
 import platform
@@ -28,10 +29,9 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import IO
 
-from decode.sandbox.bwrap import KERNEL_PROC_PATHS
 from evals.benchmark.seccomp import tamper_filter
 from evals.benchmark.tasks import Task
 from evals.benchmark.verifier_init import OUTLIVED
@@ -45,6 +45,9 @@ OUTPUT_CAP = 20_000
 VERIFIER_INIT = Path(__file__).with_name("verifier_init.py")
 SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 """All of the host the verifier sees, read-only, besides the workspace, its tests and the scratch folder."""
+CONTAINER_TESTS = PurePosixPath("/tests")
+CONTAINER_REWARDS = PurePosixPath("/logs/verifier")
+"""Harbor's paths of the tests and of the reward folder in a trial's container (its `EnvironmentPaths`)."""
 READER_GRACE_S = 5.0
 """How long the output is still read once the verifier has exited and its group was killed."""
 
@@ -67,12 +70,18 @@ def grade(task: Task, workspace: Path) -> Grade:
     """
     if (why := _tampered_git(workspace)) is not None:
         return Grade(0.0, False, "", why)
+    bwrap = shutil.which("bwrap")
+    if bwrap is None and task.harbor_layout:
+        return Grade(0.0, False, "", f"{task.name} names Harbor's paths ({task.workdir}, /tests): grading needs bwrap")
     with _scratch_folder() as scratch:
         home, rewards = Path(scratch, "home"), Path(scratch, "verifier")
         home.mkdir()
+        rewards.mkdir()
         env = clean_environment(home, APP_DIR=str(workspace), TESTS_DIR=str(task.tests_dir), REWARD_DIR=str(rewards))
         command, seccomp_fd = ["bash", str(task.tests_dir / "test.sh")], None
-        if (bwrap := shutil.which("bwrap")) is not None:
+        if bwrap is not None:  # the verifier sees Harbor's paths: the workspace at /app, its tests at /tests…
+            env.update(APP_DIR=task.workdir, TESTS_DIR=str(CONTAINER_TESTS), REWARD_DIR=str(CONTAINER_REWARDS))
+            command = ["bash", str(CONTAINER_TESTS / "test.sh")]
             seccomp_fd = _seccomp_file()
             command = verifier_sandbox(
                 bwrap, command, task=task, workspace=workspace, scratch=Path(scratch), seccomp_fd=seccomp_fd
@@ -90,7 +99,7 @@ def grade(task: Task, workspace: Path) -> Grade:
                 os.close(seccomp_fd)
         if returncode is None:
             return Grade(0.0, False, output, f"verifier timed out after {task.verifier_timeout_s:.0f}s")
-        reward, error = read_reward(rewards / "reward.txt")
+        reward, error = read_rewards(rewards)
     if returncode == OUTLIVED and bwrap is not None:
         return Grade(0.0, False, output, "a process the verifier started outlived it or wrote after it")
     if error is None and returncode != 0:
@@ -164,23 +173,34 @@ def verifier_sandbox(
 ) -> list[str]:
     """The bwrap command line that runs the verifier's `command` (see the module docstring).
 
+    The folders sit where Harbor's container has them: the workspace at the task's working
+    directory (`/app`), its tests at `/tests` (read-only), the reward folder at `/logs/verifier`.
+
     `seccomp_fd` is an open file holding `tamper_filter()`, loaded for every process in it.
     """
+    from decode.sandbox.bwrap import KERNEL_PROC_PATHS  # here: a trial's container grades without decode
+
     args = [bwrap]
     for system in SYSTEM_FOLDERS:  # the machine's programs, nothing of its users
         args += ["--ro-bind-try", system, system]
     args += ["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"]
     for kernel in KERNEL_PROC_PATHS:
         args += ["--ro-bind-try", kernel, kernel]
-    for path in (task.tests_dir, VERIFIER_INIT):
-        args += ["--ro-bind", str(path), str(path)]
-    args += ["--bind", str(workspace), str(workspace), "--bind", str(scratch), str(scratch)]
+    args += [
+        "--ro-bind",
+        str(VERIFIER_INIT),
+        str(VERIFIER_INIT),
+        "--ro-bind",
+        str(task.tests_dir),
+        str(CONTAINER_TESTS),
+    ]
+    args += ["--bind", str(workspace), task.workdir, "--bind", str(scratch), str(scratch)]
+    args += ["--bind", str(scratch / "verifier"), str(CONTAINER_REWARDS)]
     args += ["--unshare-pid", "--as-pid-1", "--unshare-net", "--unshare-ipc", "--cap-drop", "ALL"]
-    args += ["--die-with-parent", "--new-session", "--chdir", str(workspace)]
+    args += ["--die-with-parent", "--new-session", "--chdir", task.workdir]
     if seccomp_fd is not None:
         args += ["--seccomp", str(seccomp_fd)]
-    rewards = scratch / "verifier"
-    return [*args, "--", "python3", "-I", "-B", str(VERIFIER_INIT), str(rewards), *command]
+    return [*args, "--", "python3", "-I", "-B", str(VERIFIER_INIT), str(CONTAINER_REWARDS), *command]
 
 
 def _seccomp_file() -> int | None:
@@ -209,28 +229,22 @@ def _tampered_git(workspace: Path) -> str | None:
     return None
 
 
+def read_rewards(folder: Path) -> tuple[float, str | None]:
+    """The reward in the verifier's `folder`: Harbor's `reward.json` when written, else `reward.txt`."""
+    if os.path.lexists(folder / "reward.json"):
+        return read_reward_json(folder / "reward.json")
+    return read_reward(folder / "reward.txt")
+
+
 def read_reward(path: Path) -> tuple[float, str | None]:
     """The reward in `path` (a number in 0..1), or 0 and why it could not be read.
 
     A reward test.sh cannot have been the last to write scores 0 too: `reward.txt` a link or not
     a regular file, or it or its folder made read-only, so that test.sh's final `echo 0` failed.
     """
-    try:
-        folder = path.parent.lstat()
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)  # a FIFO must not hang the grader
-    except FileNotFoundError:
-        return 0.0, "the verifier wrote no reward.txt"
-    except OSError as exc:
-        return 0.0, f"reward.txt unreadable (a link?): {exc}"
-    with open(fd, "rb") as file:
-        info = os.fstat(file.fileno())
-        if not stat.S_ISDIR(folder.st_mode) or not stat.S_ISREG(info.st_mode):
-            return 0.0, "reward.txt or its folder is not a regular file or folder: not read"
-        if not (info.st_mode & stat.S_IWUSR and folder.st_mode & stat.S_IWUSR and folder.st_mode & stat.S_IXUSR):
-            return 0.0, "reward.txt or its folder was made read-only: test.sh cannot have written it last"
-        if _inode_flags(file.fileno()) & SEALED_FLAGS:
-            return 0.0, "reward.txt was sealed (verity, immutable or append-only): test.sh cannot have written it last"
-        data = file.read(4096)
+    data, error = _written_last(path)
+    if data is None:
+        return 0.0, error
     try:
         text = data.decode("utf-8").strip()
         reward = float(text)
@@ -238,9 +252,51 @@ def read_reward(path: Path) -> tuple[float, str | None]:
         return 0.0, f"reward.txt unreadable: {exc}"
     except ValueError:
         return 0.0, f"reward.txt is not a number: {text[:80]!r}"
-    if not 0.0 <= reward <= 1.0:
-        return 0.0, f"reward.txt is out of range 0..1: {reward}"
+    return _in_range(reward, path.name)
+
+
+def read_reward_json(path: Path) -> tuple[float, str | None]:
+    """Harbor's `reward.json` (`{"reward": 1.0, ...}`; a lone other key counts too), checked as `read_reward`."""
+    data, error = _written_last(path)
+    if data is None:
+        return 0.0, error
+    try:
+        rewards = json.loads(data)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return 0.0, f"reward.json is not JSON: {exc}"
+    if not isinstance(rewards, dict) or not ("reward" in rewards or len(rewards) == 1):
+        return 0.0, 'reward.json has no "reward" key'
+    reward = rewards.get("reward", next(iter(rewards.values())))
+    if isinstance(reward, bool) or not isinstance(reward, int | float):
+        return 0.0, f"reward.json's reward is not a number: {reward!r}"
+    return _in_range(float(reward), path.name)
+
+
+def _in_range(reward: float, name: str) -> tuple[float, str | None]:
+    if not 0.0 <= reward <= 1.0:  # nan too
+        return 0.0, f"{name} is out of range 0..1: {reward}"
     return reward, None
+
+
+def _written_last(path: Path) -> tuple[bytes | None, str | None]:
+    """The first 4 KiB of the reward file, or None and why test.sh cannot have written it last."""
+    name = path.name
+    try:
+        folder = path.parent.lstat()
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)  # a FIFO must not hang the grader
+    except FileNotFoundError:
+        return None, f"the verifier wrote no {name}"
+    except OSError as exc:
+        return None, f"{name} unreadable (a link?): {exc}"
+    with open(fd, "rb") as file:
+        info = os.fstat(file.fileno())
+        if not stat.S_ISDIR(folder.st_mode) or not stat.S_ISREG(info.st_mode):
+            return None, f"{name} or its folder is not a regular file or folder: not read"
+        if not (info.st_mode & stat.S_IWUSR and folder.st_mode & stat.S_IWUSR and folder.st_mode & stat.S_IXUSR):
+            return None, f"{name} or its folder was made read-only: test.sh cannot have written it last"
+        if _inode_flags(file.fileno()) & SEALED_FLAGS:
+            return None, f"{name} was sealed (verity, immutable or append-only): test.sh cannot have written it last"
+        return file.read(4096), None
 
 
 FS_IOC_GETFLAGS = 0x80086601

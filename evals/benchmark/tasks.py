@@ -4,8 +4,13 @@
     easy = load_tasks(difficulties=["easy"])
 
 A folder holds `task.toml` (metadata and timeouts), `instruction.md` (what the user types),
-`environment/` (`seed/` and an optional `setup.sh`), `tests/test.sh` (the verifier) and
-`solution/solve.sh` (a reference solution).
+`environment/` (a `Dockerfile`, and decode's own `seed/` and optional `setup.sh`), `tests/test.sh`
+(the verifier) and `solution/solve.sh` (a reference solution).
+
+A task without `seed/` is in Terminal-Bench 2 / Harbor's own layout: its Dockerfile's `COPY`
+lines make the workspace (`dockerfile.py`), and its scripts may name the container's paths
+(`/app`, `/tests`, `/logs/verifier`), which the grader maps onto this machine's folders. Only
+`[metadata]`'s values that are given are checked; a timeout left out takes Harbor's default.
 """
 
 import math
@@ -14,8 +19,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from evals.benchmark.dockerfile import DockerfileError, read_dockerfile
+
 TASKS_ROOT = Path(__file__).resolve().parent.parent / "tasks"
 DIFFICULTIES = ("easy", "medium", "hard")
+UNKNOWN = "unknown"
+"""Harbor's difficulty (and decode's category) of a task whose `task.toml` names none."""
+DEFAULT_TIMEOUTS_S = {"agent": 600.0, "verifier": 600.0}
+"""Harbor's verifier default; its agent has none, decode gives it the verifier's."""
 
 
 class TaskError(ValueError):
@@ -34,10 +45,17 @@ class Task:
     instruction: str
     agent_timeout_s: float
     verifier_timeout_s: float
+    workdir: str = "/app"
+    """The image's working directory: where the agent starts, the workspace's path in a container."""
 
     @property
     def seed(self) -> Path:
         return self.path / "environment" / "seed"
+
+    @property
+    def harbor_layout(self) -> bool:
+        """No `seed/`: the Dockerfile makes the workspace and the scripts may name `/app`, `/tests`…"""
+        return not self.seed.is_dir()
 
     @property
     def setup_script(self) -> Path:
@@ -64,13 +82,13 @@ def load_task(path: Path) -> Task:
         raise TaskError(f"{toml_path}: not valid TOML: {exc}") from exc
     except UnicodeDecodeError as exc:
         raise TaskError(f"{toml_path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
-    metadata = _table(data, "metadata", toml_path)
-    difficulty = metadata.get("difficulty")
-    if difficulty not in DIFFICULTIES:
+    metadata = _table(data, "metadata", toml_path, required=False)
+    difficulty = metadata.get("difficulty", UNKNOWN)
+    if difficulty not in (*DIFFICULTIES, UNKNOWN):
         raise TaskError(
             f"{toml_path}: [metadata] difficulty must be one of {', '.join(DIFFICULTIES)}, not {difficulty!r}"
         )
-    category = metadata.get("category")
+    category = metadata.get("category", UNKNOWN)
     if not isinstance(category, str) or not category:
         raise TaskError(f"{toml_path}: [metadata] category must be a non-empty string")
     tags = metadata.get("tags", [])
@@ -79,9 +97,13 @@ def load_task(path: Path) -> Task:
     instruction_path = path / "instruction.md"
     if not instruction_path.is_file():
         raise TaskError(f"{instruction_path}: missing")
-    for required in (path / "tests" / "test.sh", path / "environment" / "seed"):
+    for required in (path / "tests" / "test.sh", path / "environment"):
         if not required.exists():
             raise TaskError(f"{required}: missing")
+    try:
+        build = read_dockerfile(path / "environment")
+    except (DockerfileError, UnicodeDecodeError, ValueError) as exc:  # ValueError: a bad JSON-form line
+        raise TaskError(f"{path / 'environment' / 'Dockerfile'}: {exc}") from exc
     return Task(
         name=path.name,
         path=path,
@@ -91,6 +113,7 @@ def load_task(path: Path) -> Task:
         instruction=_text(instruction_path),
         agent_timeout_s=_seconds(data, "agent", toml_path),
         verifier_timeout_s=_seconds(data, "verifier", toml_path),
+        workdir=_workdir(data, build.workdir, toml_path),
     )
 
 
@@ -119,18 +142,26 @@ def load_tasks(
     return tasks
 
 
-def _table(data: dict, name: str, toml_path: Path) -> dict:
-    table = data.get(name)
+def _table(data: dict, name: str, toml_path: Path, required: bool = True) -> dict:
+    table = data.get(name, None if required else {})
     if not isinstance(table, dict):
         raise TaskError(f"{toml_path}: missing the [{name}] table")
     return table
 
 
 def _seconds(data: dict, name: str, toml_path: Path) -> float:
-    value = _table(data, name, toml_path).get("timeout_sec")
+    value = _table(data, name, toml_path, required=False).get("timeout_sec", DEFAULT_TIMEOUTS_S[name])
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < math.inf:  # nan too
         raise TaskError(f"{toml_path}: [{name}] timeout_sec must be a positive number, not {value!r}")
     return float(value)
+
+
+def _workdir(data: dict, from_dockerfile: str, toml_path: Path) -> str:
+    """`[environment] workdir` (Harbor's override of the image's WORKDIR), else the Dockerfile's."""
+    value = _table(data, "environment", toml_path, required=False).get("workdir", from_dockerfile)
+    if not isinstance(value, str) or not value.startswith("/") or value == "/":
+        raise TaskError(f"{toml_path}: [environment] workdir must be an absolute folder, not {value!r}")
+    return value
 
 
 def _text(path: Path) -> str:

@@ -197,7 +197,12 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
 
 def _read_result(stdout_path: Path, record: dict[str, Any]) -> None:
     """Copy requests, tokens, cost, session id and error from decode's JSON result into `record`."""
-    text = stdout_path.read_text(encoding="utf-8", errors="replace").strip()
+    fill_record(stdout_path.read_text(encoding="utf-8", errors="replace"), record)
+
+
+def fill_record(stdout: str, record: dict[str, Any]) -> None:
+    """`_read_result` from the text of decode's standard output (its last line may be the JSON)."""
+    text = stdout.strip()
     result = None
     for candidate in (text, text.splitlines()[-1] if text else ""):
         try:

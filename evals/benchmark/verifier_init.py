@@ -138,9 +138,9 @@ def _an_adopted_process_has_ended() -> bool:
 
 
 def _last_change(reward_dir: str) -> int | None:
-    """When the reward folder or `reward.txt` last changed (ns), from ctime, which no one can set back."""
+    """When the reward folder or a reward file in it last changed (ns), from ctime, which no one can set back."""
     times = []
-    for path in (reward_dir, os.path.join(reward_dir, "reward.txt")):
+    for path in (reward_dir, *(os.path.join(reward_dir, name) for name in ("reward.txt", "reward.json"))):
         try:
             times.append(os.stat(path).st_ctime_ns)
         except OSError:

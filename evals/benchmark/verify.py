@@ -6,19 +6,22 @@
 A verifier that passes the seed measures nothing; one that fails the solution measures a bug in
 the task. `solution/solve.sh` runs inside the benchmark's sandbox (decode's bubblewrap backend, as
 the agent's commands do), fed on stdin to `bash -s` so no copy of it lands in the graded
-workspace. `sandbox="none"` runs it as a plain subprocess.
+workspace. `sandbox="none"` runs it as a plain subprocess. A task in Harbor's own layout gets
+what Harbor's oracle gives it: `solution/` at `/solution`, run in the workspace mapped at the
+task's working directory (`/app`), in a bubblewrap sandbox without network.
 """
 
 import asyncio
 import contextlib
 import logging
+import shutil
 import subprocess
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evals.benchmark.grade import Grade, grade
+from evals.benchmark.grade import SYSTEM_FOLDERS, Grade, grade, run_verifier
 from evals.benchmark.tasks import Task
 from evals.benchmark.workspace import WorkspaceError, clean_environment, prepare, workspace_path
 
@@ -122,10 +125,35 @@ async def _check_task(task: Task, sandbox: str) -> tuple[Check, Check]:
 
 async def solve(task: Task, workspace: Path, sandbox: str) -> tuple[str, str | None]:
     """Run `task`'s solve.sh in `workspace` (in `sandbox`, or none); its output, and an error if it failed."""
+    if task.harbor_layout:
+        return await asyncio.to_thread(_solve_at_harbors_paths, task, workspace)
     script = task.solution_script.read_bytes()
     if sandbox == "none":
         return await asyncio.to_thread(_solve_here, script, workspace, task.agent_timeout_s)
     return await _solve_in_sandbox(script, workspace, sandbox, task.agent_timeout_s)
+
+
+CONTAINER_SOLUTION = "/solution"
+"""Where Harbor's oracle agent puts a task's `solution/`."""
+
+
+def _solve_at_harbors_paths(task: Task, workspace: Path) -> tuple[str, str | None]:
+    if (bwrap := shutil.which("bwrap")) is None:
+        return "", f"{task.name} names Harbor's paths ({task.workdir}, /solution): its oracle needs bwrap"
+    args = [bwrap]
+    for system in SYSTEM_FOLDERS:
+        args += ["--ro-bind-try", system, system]
+    args += ["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"]
+    args += ["--ro-bind", str(task.solution_script.parent), CONTAINER_SOLUTION, "--bind", str(workspace), task.workdir]
+    args += ["--unshare-all", "--die-with-parent", "--new-session", "--chdir", task.workdir]
+    with tempfile.TemporaryDirectory(prefix="decode-solve-home-") as home:
+        args += ["--bind", home, home, "--", "bash", f"{CONTAINER_SOLUTION}/{task.solution_script.name}"]
+        code, output = run_verifier(
+            args, cwd=workspace, env=clean_environment(Path(home)), timeout=task.agent_timeout_s
+        )
+    if code is None:
+        return output, f"solve.sh timed out after {task.agent_timeout_s:g}s"
+    return output, None if code == 0 else f"solve.sh exited {code}"
 
 
 def _solve_here(script: bytes, workspace: Path, timeout_s: float) -> tuple[str, str | None]:

@@ -4,16 +4,21 @@
 
 A copy of `environment/seed/`, then `environment/setup.sh` run in it (git history, big generated
 files: what cannot be a plain file in this repository), as the Dockerfile Harbor builds does.
+A task in Harbor's own layout (no `seed/`) gets what its Dockerfile's `COPY` lines put in its
+working directory instead; copies elsewhere in the image are left out (logged).
 Task scripts run with `clean_environment()`: nothing of the runner's own environment (its keys
 above all) reaches them.
 """
 
+import glob
 import logging
+import posixpath
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
+from evals.benchmark.dockerfile import read_dockerfile
 from evals.benchmark.tasks import Task
 
 logger = logging.getLogger(__name__)
@@ -50,7 +55,11 @@ def prepare(task: Task, into: Path) -> Path:
     """
     into = Path(into)
     into.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(task.seed, into, symlinks=True)
+    if task.harbor_layout:
+        into.mkdir()
+        copy_build_context(task, into)
+    else:
+        shutil.copytree(task.seed, into, symlinks=True)
     if task.setup_script.is_file():
         with tempfile.TemporaryDirectory(prefix="decode-setup-home-") as home:
             try:
@@ -70,3 +79,27 @@ def prepare(task: Task, into: Path) -> Path:
             raise WorkspaceError(f"{task.name}: setup.sh exited {done.returncode}:\n{tail}")
     logger.debug("prepared %s in %s", task.name, into)
     return into.resolve()
+
+
+def copy_build_context(task: Task, into: Path) -> None:
+    """Do the Dockerfile's local copies that land in the working directory, into `into`."""
+    context = (task.path / "environment").resolve()
+    for copy in read_dockerfile(context).copies:
+        relative = posixpath.relpath(copy.target, task.workdir)
+        if relative == ".." or relative.startswith("../"):
+            logger.info("%s: %s goes to %s, outside %s: not copied", task.name, copy.source, copy.target, task.workdir)
+            continue
+        sources = sorted(glob.glob(glob.escape(str(context)) + "/" + copy.source.lstrip("/")))
+        if not sources:
+            raise WorkspaceError(f"{task.name}: the Dockerfile copies {copy.source}, which environment/ lacks")
+        for source in map(Path, sources):
+            if not source.resolve().is_relative_to(context):
+                raise WorkspaceError(f"{task.name}: the Dockerfile copies {copy.source}, outside environment/")
+            target = into / relative
+            if source.is_dir():
+                shutil.copytree(source, target, symlinks=True, dirs_exist_ok=True)
+                continue
+            if copy.into_folder:
+                target = target / source.name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)

@@ -25,6 +25,11 @@
 #   solution/solve.sh      a reference solution, as a good engineer would write it
 # ```
 #
+# `seed/` and `setup.sh` are our additions, for a runner without Docker; a task copied unchanged from
+# Terminal-Bench 2 has neither, nor a category. Its Dockerfile's `COPY` lines make the workspace, and
+# its scripts name the container's paths (`/app`, `/tests`, `/logs/verifier`), which our grader maps
+# onto this machine's folders with bubblewrap. So both layouts load and grade (ADR-0107).
+#
 # Two rules make a verifier worth trusting:
 #
 # 1. **The verifier proof.** Run it on the untouched seed: it must say 0 (else the task is solved

@@ -365,9 +365,10 @@ def test_the_child_that_imports_workspace_code_sees_no_test_and_no_secret(tmp_pa
     workspace = prepare(load_task(task_dir), tmp_path / "work")
     subprocess.run(["bash", str(task_dir / "solution" / "solve.sh")], cwd=workspace, check=True, capture_output=True)
     pager = workspace / "pager.py"
-    pager.write_text(LOOKS_AROUND.format(tests=str(task_dir / "tests")) + pager.read_text())
+    tests = "/tests" if shutil.which("bwrap") else str(task_dir / "tests")  # where the verifier sees them
+    pager.write_text(LOOKS_AROUND.format(tests=tests) + pager.read_text())
     result = grade(load_task(task_dir), workspace)
     assert result.reward == 1.0, result.output  # the solution still passes: its values are right
     assert "environment: ['HOME', 'LANG', 'PATH']" in result.output
-    for path in (f"{task_dir}/tests/test_hidden.py", "/proc/self/environ", "/proc/1/cmdline"):
+    for path in (f"{tests}/test_hidden.py", "/proc/self/environ", "/proc/1/cmdline"):
         assert f"refused {path} Permission denied" in result.output, result.output

@@ -25,7 +25,7 @@ TASK_NAMES = sorted(path.name for path in TASKS_ROOT.iterdir() if (path / "task.
 
 def test_the_benchmark_has_tasks_of_every_difficulty() -> None:
     assert len(TASK_NAMES) >= 19, f"tasks under {TASKS_ROOT}: {TASK_NAMES}"
-    assert {task.difficulty for task in load_tasks()} == {"easy", "medium", "hard"}
+    assert {task.difficulty for task in load_tasks()} >= {"easy", "medium", "hard"}
 
 
 def test_every_copy_of_the_judge_is_the_same() -> None:
