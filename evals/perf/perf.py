@@ -111,11 +111,13 @@ def ratio(name: str, value: float, limit: float, *, note: str = "", issue: int |
 
 ISSUE_BENCHES: dict[int, tuple[str, ...]] = {
     27: (
+        "files",
         "first_request",
         "git_status",
         "loop",
         "permissions",
         "process_farm",
+        "run_exit",
         "sandbox",
         "startup",
         "suite",
