@@ -230,16 +230,16 @@ def compare(comparison: Comparison, runs: int, warmup: int) -> Row:
     baseline = statistics.median(sample.wall for sample in baseline_samples)
     baseline_cpu = statistics.median(sample.cpu for sample in baseline_samples)
     cpu_ratio = statistics.median(sample.cpu for sample in subject_samples) / baseline_cpu if baseline_cpu else None
-    ratio = subject / baseline
+    measured = subject / baseline
     return Row(
         name=comparison.name,
         subject=comparison.subject.label,
         value=seconds(subject),
         baseline=f"`{comparison.baseline.label}` {seconds(baseline)}",
-        ratio=f"{ratio:.2f}x",
+        ratio=f"{measured:.2f}x",
         cpu_ratio=f"{cpu_ratio:.2f}x" if cpu_ratio is not None else "",
         target=f"≤ {comparison.target:g}x",
-        passed=ratio <= comparison.target,
+        passed=measured <= comparison.target,
         issue=comparison.issue,
     )
 
