@@ -1,8 +1,8 @@
 """The Agent Loop with a Tracing Seam: each turn's events pass through a `TurnObserver`.
 
 `agent_loop()` is what the composition root calls: the plain `AgentLoop` when tracing is off (then
-opik is never imported), a `TracedLoop` with the turn's metadata (model, agent, permission mode,
-sandbox) when it is on.
+no tracing module is imported, but its tiny `config`), a `TracedLoop` with the turn's metadata
+(model, agent, permission mode, sandbox) when it is on.
 """
 
 from collections.abc import AsyncGenerator, AsyncIterator
@@ -15,23 +15,24 @@ from pydantic_ai.models import Model
 from decode.agent.loop import AgentLoop
 from decode.entities.deps import AgentDeps
 from decode.entities.events import AgentEvent
-from decode.observability.observer import Describe, TurnInfo, TurnObserver
-from decode.observability.sink import TraceSink
+from decode.observability.config import tracing_configured
 
 if TYPE_CHECKING:
     from decode.agent.compose import LoopOptions
     from decode.agents.active import ActiveAgent
     from decode.context.session import Session
+    from decode.observability.observer import Describe, TurnInfo
+    from decode.observability.sink import TraceSink
     from decode.permissions.gate import PermissionGate
 
 
 class TracedLoop(AgentLoop):
     """An `AgentLoop` whose turns are traced: give it a sink and how to describe a turn (`trace_with`)."""
 
-    sink: TraceSink | None = None
-    describe: Describe | None = None
+    sink: "TraceSink | None" = None
+    describe: "Describe | None" = None
 
-    def trace_with(self, sink: TraceSink, describe: Describe) -> None:
+    def trace_with(self, sink: "TraceSink", describe: "Describe") -> None:
         self.sink, self.describe = sink, describe
 
     async def run_turn(self, prompt: str) -> AsyncIterator[AgentEvent]:
@@ -39,6 +40,8 @@ class TracedLoop(AgentLoop):
             async for event in super().run_turn(prompt):
                 yield event
             return
+        from decode.observability.observer import TurnObserver
+
         observer = TurnObserver(self.sink, self.describe(), prompt)
         # Closed here, not when garbage collected: an abandoned turn (Esc) ends its trace at once.
         turn = cast(AsyncGenerator[AgentEvent, None], super().run_turn(prompt))
@@ -57,7 +60,11 @@ def agent_loop(
     gate: "PermissionGate",
     active: "ActiveAgent",
 ) -> AgentLoop:
-    """An `AgentLoop`, traced when tracing is configured (then, and only then, opik is imported)."""
+    """An `AgentLoop`, traced when tracing is configured (then, and only then, the tracing modules
+    are imported: tracing off costs one settings check)."""
+    if not tracing_configured(options.settings):
+        return AgentLoop(agent, deps, model=model, max_requests=max_requests)
+    from decode.observability.observer import TurnInfo
     from decode.observability.sink import open_sink
 
     sink = open_sink(options.settings)
@@ -69,7 +76,7 @@ def agent_loop(
     call_id = parent.call_id if parent is not None else ""
     name = options.trace_name
 
-    def describe() -> TurnInfo:
+    def describe() -> "TurnInfo":
         model_name = session.model or options.settings.model
         metadata: dict[str, Any] = {
             "model": model_name,

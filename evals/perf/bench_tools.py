@@ -179,6 +179,7 @@ def _loop_benchmarks(ctx: Context) -> Iterator[Comparison]:
         Subject("bare pydantic-ai agent, same tools", lambda: asyncio.run(bare_turn())),
         target=1.3,
         runs=5,
+        issue=27,
     )
 
 

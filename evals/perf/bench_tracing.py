@@ -72,6 +72,7 @@ def benchmarks(ctx: Context) -> Iterator[Comparison | Figure]:
         command(run, label="decode run (lesson 15)", cwd=ctx.tmp, env={"PYTHONPATH": str(before)}),
         target=1.1,
         runs=10,
+        issue=27,
     )
 
     collector_module = _collector(ctx.root)

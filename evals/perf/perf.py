@@ -2,7 +2,12 @@
 
 A benchmark module (`bench_*.py` beside this file) defines `benchmarks(ctx)`, which yields
 `Comparison`s (timed by the runner) and `Figure`s (a number the module measured itself, such as
-the characters of a prompt). `run.py` finds the modules, runs them and prints one markdown table.
+the characters of a prompt; `ratio()` makes one of a ratio it timed itself, interleaved). `run.py`
+finds the modules, runs them and prints one markdown table per module.
+
+An issue's target is a row with `issue=N` (a `Comparison`, a `Figure`, a `ratio()`): the run ends
+with a table of every such row, measured, target and met, and names each module of
+`ISSUE_BENCHES[N]` that ran but reported no target of the issue ("not measured").
 
 Timing is wall-clock over whole runs, repeated: the subject and the baseline alternate so a
 burst of load on the machine hits both alike, and the median of each is compared. Ratios to a
@@ -84,6 +89,7 @@ class Comparison:
     baseline: Subject
     target: float
     runs: int | None = None  # samples of each side; None: the runner's default (`--runs` overrides both)
+    issue: int | None = None  # a target of this issue: listed in the run's closing summary
 
 
 @dataclass(frozen=True)
@@ -95,6 +101,33 @@ class Figure:
     unit: str
     limit: float
     note: str = ""
+    issue: int | None = None  # a target of this issue: listed in the run's closing summary
+
+
+def ratio(name: str, value: float, limit: float, *, note: str = "", issue: int | None = None) -> Figure:
+    """A ratio the module timed itself (subject over baseline, medians of interleaved samples)."""
+    return Figure(name, value, "x", limit, note=note, issue=issue)
+
+
+ISSUE_BENCHES: dict[int, tuple[str, ...]] = {
+    27: (
+        "files",
+        "first_request",
+        "git_status",
+        "loop",
+        "permissions",
+        "process_farm",
+        "run_exit",
+        "sandbox",
+        "startup",
+        "suite",
+        "tools",
+        "tracing",
+    ),
+}
+"""The modules (the part after `bench_`) expected to report an issue's targets. One that ran and
+reported none shows as "not measured" in the summary (a bench that skipped, a target not adopted);
+one missing from a full run shows as "no such module". A new module adds its name here."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +160,8 @@ class Row:
     cpu_ratio: str
     target: str
     passed: bool
+    issue: int | None = None
+    module: str = ""
 
 
 def sample(subject: Subject) -> float:
@@ -195,30 +230,33 @@ def compare(comparison: Comparison, runs: int, warmup: int) -> Row:
     baseline = statistics.median(sample.wall for sample in baseline_samples)
     baseline_cpu = statistics.median(sample.cpu for sample in baseline_samples)
     cpu_ratio = statistics.median(sample.cpu for sample in subject_samples) / baseline_cpu if baseline_cpu else None
-    ratio = subject / baseline
+    measured = subject / baseline
     return Row(
         name=comparison.name,
         subject=comparison.subject.label,
         value=seconds(subject),
         baseline=f"`{comparison.baseline.label}` {seconds(baseline)}",
-        ratio=f"{ratio:.2f}x",
+        ratio=f"{measured:.2f}x",
         cpu_ratio=f"{cpu_ratio:.2f}x" if cpu_ratio is not None else "",
         target=f"≤ {comparison.target:g}x",
-        passed=ratio <= comparison.target,
+        passed=measured <= comparison.target,
+        issue=comparison.issue,
     )
 
 
 def judge(figure: Figure) -> Row:
-    """A figure the benchmark measured itself, against its limit."""
+    """A figure the benchmark measured itself, against its limit (a ratio shown as one: `1.20x`)."""
+    is_ratio = figure.unit == "x"
     return Row(
         name=figure.name,
         subject=figure.note,
-        value=f"{figure.value:,.4g} {figure.unit}",
+        value="" if is_ratio else f"{figure.value:,.4g} {figure.unit}",
         baseline="",
-        ratio="",
+        ratio=f"{figure.value:.2f}x" if is_ratio else "",
         cpu_ratio="",
-        target=f"≤ {figure.limit:,.4g} {figure.unit}",
+        target=f"≤ {figure.limit:g}x" if is_ratio else f"≤ {figure.limit:,.4g} {figure.unit}",
         passed=figure.value <= figure.limit,
+        issue=figure.issue,
     )
 
 
@@ -238,14 +276,40 @@ def table(rows: Sequence[Row]) -> str:
     return "\n".join(lines)
 
 
+def load_line() -> str:
+    """The machine's load averages (1, 5, 15 minutes) against its CPUs: how shared the run was."""
+    averages = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
+    return f"load {' / '.join(f'{value:.2f}' for value in averages)} (1/5/15 min) on {os.cpu_count()} CPUs"
+
+
 def machine() -> str:
     """One line describing where the figures were taken."""
     now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     return (
         f"{now} · Python {platform.python_version()} · {platform.system()} {platform.machine()} · "
-        f"{os.cpu_count()} CPUs · load {load:.2f} · {sys.executable}"
+        f"{load_line()} · {sys.executable}"
     )
+
+
+def summary(issue: int, rows: Sequence[Row], silent: Sequence[str], missing: Sequence[str] = ()) -> str:
+    """The targets of `issue` as one table: measured, target, met. `silent` modules ran and reported
+    none; `missing` ones do not exist."""
+    lines = [
+        f"## Targets of issue {issue}",
+        "",
+        "| target | bench | measured | target | met |",
+        "|---|---|---:|---|---|",
+    ]
+    for row in rows:
+        measured = row.ratio or row.value
+        lines.append(f"| {row.name} | {row.module} | {measured} | {row.target} | {'yes' if row.passed else 'NO'} |")
+    for module in silent:
+        lines.append(f"| (no target reported) | {module} | not measured |  | NO |")
+    for module in missing:
+        lines.append(f"| (no such module) | bench_{module}.py | not measured |  | NO |")
+    met = sum(row.passed for row in rows)
+    lines += ["", f"{met} of {len(rows) + len(silent) + len(missing)} met."]
+    return "\n".join(lines) + "\n"
 
 
 @dataclass
@@ -259,5 +323,5 @@ class Report:
         self.sections.append(section)
         return section
 
-    def markdown(self) -> str:
-        return "# decode performance benchmarks\n\n" + machine() + "\n\n" + "\n".join(self.sections)
+    def markdown(self, header: str) -> str:
+        return "# decode performance benchmarks\n\n" + header + "\n\n" + "\n".join(self.sections)

@@ -190,6 +190,8 @@ else:
     code = 0
 heavy = sorted({name.split(".")[0] for name in sys.modules} & {"opik", "kitaru", "modal"})
 print("HEAVY:" + ",".join(heavy), file=sys.stderr)
+tracing = sorted(name for name in sys.modules if name.startswith("decode.observability."))
+print("TRACING:" + ",".join(tracing), file=sys.stderr)
 sys.exit(code)
 """
 
@@ -214,6 +216,18 @@ def test_unconfigured_decode_run_imports_no_opik_kitaru_or_modal(project: Path) 
     done, heavy = loaded(["--version"], project, env)
     assert done.returncode == 0
     assert heavy == []
+
+
+def test_tracing_off_imports_no_tracing_module_but_its_config(project: Path) -> None:
+    """Tracing off costs the run nothing: the observer, the records and the sink stay unimported."""
+    model = script(project.parent / "turns.json", [{"text": "ok"}])
+    env = {name: value for name, value in os.environ.items() if not name.startswith("OPIK_")}
+
+    done, _ = loaded(["run", "--model", model, "x"], project, env)
+
+    assert done.returncode == 0, done.stderr
+    (line,) = [line for line in done.stderr.splitlines() if line.startswith("TRACING:")]
+    assert line.removeprefix("TRACING:").split(",") == ["decode.observability.config"]
 
 
 def test_a_projects_dotenv_cannot_turn_tracing_on(project: Path, collector: Any) -> None:
