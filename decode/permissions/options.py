@@ -30,6 +30,7 @@ from functools import lru_cache
 
 from decode.permissions.command_patterns import _SEP
 from decode.permissions.rules import command_matches, command_pattern
+from decode.permissions.shell import Glob
 
 Words = tuple[str | None, ...]
 
@@ -139,6 +140,13 @@ class Reading:
 
 def deny_matches(specifier: str | None, words: Words) -> bool | None:
     """`command_matches` for a deny or ask rule, with options read as `Reading`s too (None: cannot tell)."""
+    # Every check meets every deny rule, and sessions repeat their commands: the answer is kept.
+    # The key says which words are globs: a `Glob` equals its text but a deny reads it wider.
+    return _deny_matches(specifier, tuple(words), tuple(isinstance(word, Glob) for word in words))
+
+
+@lru_cache(maxsize=8192)
+def _deny_matches(specifier: str | None, words: Words, _globs: tuple[bool, ...]) -> bool | None:
     plain = command_matches(specifier, words, broad=True)
     if plain is True or specifier is None:
         return plain
