@@ -3,15 +3,21 @@
 `**/*.py` finds Python files at any depth, `src/*.ts` only directly in `src/`, `*.md` only at
 the top of the searched directory (glob semantics). Files git ignores are left out (see
 `walk.py` for the exact rules). The newest files come first: what the user touched last is most
-likely what the task is about. At most 100 paths are shown, with a count of the rest.
+likely what the task is about. At most 100 paths are shown, and a note says when there are more.
+
+The Search Filter (the Permission Gate's rules for reading) is asked only about what is shown:
+the newest matches are taken in order until 100 it lets through are found, so a search over
+100,000 files checks about 100 of them, not all. That is also why the note gives no count: the
+files past the first 100 were never checked, and a count of them could include hidden ones.
 """
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from pydantic_ai import ModelRetry, RunContext
 
-from decode.entities.deps import AgentDeps
+from decode.entities.deps import AgentDeps, SearchFilter
 from decode.entities.executor import CommandExecutor
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.tools.paths import Refusal, check_text, display_path, resolve_path, stat_path
@@ -69,16 +75,31 @@ async def glob(ctx: RunContext[AgentDeps], pattern: str, path: str = ".") -> str
     stat = await stat_path(executor, base, path)
     if stat is None or not stat.is_dir:
         raise Refusal(f"{path} is not a directory; give the directory to search in as path.")
-    files = await matching_files(executor, base, pattern)
-    hidden = await ctx.deps.search_filter.hidden(files)  # silently, as grep does
-    files = [file for file in files if file not in hidden]
+    found = await matching_files(executor, base, pattern)
+    files, more = await first_shown(ctx.deps.search_filter, found, MAX_RESULTS)  # silently, as grep does
     if not files:
         where = display_path(executor, base)
         return f"No files match {pattern} in {'the working directory' if where == '.' else where}."
-    lines = [display_path(executor, file) for file in files[:MAX_RESULTS]]
-    if len(files) > MAX_RESULTS:
-        lines.append(f"[{len(files) - MAX_RESULTS:,} more files not shown; narrow the pattern or the path]")
+    lines = [display_path(executor, file) for file in files]
+    if more:
+        lines.append("[more files not shown; narrow the pattern or the path]")
     return "\n".join(lines)
+
+
+async def first_shown(search_filter: SearchFilter, paths: Sequence[Path], limit: int) -> tuple[list[Path], bool]:
+    """The first `limit` of `paths` the filter does not hide, and whether another one follows.
+
+    The filter is asked about `limit + 1` paths at a time, and only again for as many as it hid:
+    a search checks the files it shows, one more, and the hidden ones it stepped over.
+    """
+    shown: list[Path] = []
+    start = 0
+    while start < len(paths) and len(shown) <= limit:
+        batch = paths[start : start + limit + 1 - len(shown)]
+        start += len(batch)
+        hidden = await search_filter.hidden(batch)
+        shown.extend(path for path in batch if path not in hidden)
+    return shown[:limit], len(shown) > limit
 
 
 GLOB = ToolSpec(
