@@ -15,6 +15,7 @@ from pathlib import Path
 from decode.entities.executor import CommandExecutor, FileStat
 
 BLOCK = 1024 * 1024  # bytes counted per executor read; an index holds one mark per block
+STEP = 64 * 1024  # inside a block, the line is found a step at a time (`count` takes a range: no copies)
 KEPT = 8  # files whose index is remembered (the most recently used)
 
 
@@ -56,13 +57,21 @@ async def line_start(executor: CommandExecutor, path: Path, stat: FileStat, line
         block = await executor.read_bytes(path, start, BLOCK)
         found = block.count(b"\n")
         if before + found >= wanted:  # the line starts inside this block
-            rest = block.split(b"\n", wanted - before)[-1]
-            return start + len(block) - len(rest), line
+            return start + _after_newline(block, wanted - before), line
         if len(block) < BLOCK:
             return await _last_line(executor, path, start, block, before)
         start, before = start + len(block), before + found
         if index.marks[-1][0] < start:
             index.marks.append((start, before))
+
+
+def _after_newline(block: bytes, count: int) -> int:
+    """Where the text after the `count`-th newline of `block` starts (it has at least that many)."""
+    at = 0
+    while (found := block.count(b"\n", at, at + STEP)) < count:
+        count, at = count - found, at + STEP
+    rest = block[at : at + STEP].split(b"\n", count)[-1]
+    return at + min(STEP, len(block) - at) - len(rest)
 
 
 async def _last_line(executor: CommandExecutor, path: Path, start: int, block: bytes, before: int) -> tuple[int, int]:
