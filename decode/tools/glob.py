@@ -14,6 +14,7 @@ files past the first 100 were never checked, and a count of them could include h
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import overload
 
 from pydantic_ai import ModelRetry, RunContext
 
@@ -21,7 +22,7 @@ from decode.entities.deps import AgentDeps, SearchFilter
 from decode.entities.executor import CommandExecutor
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.tools.paths import Refusal, check_text, display_path, resolve_path, stat_path
-from decode.tools.ripgrep import relative, run_rg
+from decode.tools.ripgrep import run_rg
 from decode.tools.walk import glob_matcher, walk_files
 
 MAX_RESULTS = 100
@@ -33,7 +34,7 @@ def anchored(pattern: str) -> str:
     return pattern if pattern.startswith("/") else "/" + pattern
 
 
-async def matching_files(executor: CommandExecutor, base: Path, pattern: str, *, use_rg: bool = True) -> list[Path]:
+async def matching_files(executor: CommandExecutor, base: Path, pattern: str, *, use_rg: bool = True) -> Sequence[Path]:
     """The files under `base` whose path relative to it matches `pattern`, newest first."""
     matches = glob_matcher(anchored(pattern))
     rg = await executor.which("rg") if use_rg else None
@@ -45,11 +46,31 @@ async def matching_files(executor: CommandExecutor, base: Path, pattern: str, *,
         if EXTENSION_GLOB.fullmatch(last):  # `*.py`: let ripgrep skip other files (a type keeps ignore rules)
             narrow = [f"--type-add=selected:{last}", "--type=selected"]
         output = await run_rg(executor, rg, ["--files", "--null", "--sortr=modified", *narrow, "."], cwd=base)
-        names = (relative(raw) for raw in output.stdout.split(b"\0") if raw)
-        return [base / name for name in names if matches(name)]
+        names = output.stdout.decode("utf-8", errors="surrogateescape").split("\0")
+        return PathsUnder(base, [name for raw in names if raw and matches(name := raw.removeprefix("./"))])
 
     found = [path for path in await walk_files(executor, base) if matches(path.relative_to(base).as_posix())]
     return await newest_first(executor, found)
+
+
+class PathsUnder(Sequence[Path]):
+    """Relative names as paths under `base`, each `Path` made only when it is asked for: a glob
+    over 100,000 files shows 100, and making the other `Path`s would cost more than listing them."""
+
+    def __init__(self, base: Path, names: list[str]) -> None:
+        self.base, self.names = base, names
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    @overload
+    def __getitem__(self, index: int) -> Path: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Path]: ...
+    def __getitem__(self, index: int | slice) -> Path | list[Path]:
+        if isinstance(index, slice):
+            return [self.base / name for name in self.names[index]]
+        return self.base / self.names[index]
 
 
 async def newest_first(executor: CommandExecutor, paths: list[Path]) -> list[Path]:
