@@ -35,7 +35,7 @@ from decode.permissions.command_patterns import command_pattern
 from decode.permissions.commands import Check, CommandAnalysis, analyse_command
 from decode.permissions.foreign_shells import FOREIGN
 from decode.permissions.launchers import HIDDEN
-from decode.permissions.options import deny_matches
+from decode.permissions.options import cached_deny_matches
 from decode.permissions.prefixes import command_prefix
 from decode.permissions.project_trust import OtherGrant
 from decode.permissions.protected import WHY as _PROTECTED
@@ -578,7 +578,7 @@ class PermissionGate:
             return True
         if part.check is not None:
             forms = part.check.block_forms if broad else part.check.allow_forms
-            match = deny_matches if broad else command_matches  # `rm -fr` is `rm -rf` to a deny (options.py)
+            match = cached_deny_matches if broad else command_matches  # `rm -fr` is `rm -rf` to a deny (options.py)
             results = [match(rule.specifier, form) for form in forms]
             return True if True in results else (None if None in results else False)
         if part.is_path:

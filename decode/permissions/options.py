@@ -138,15 +138,19 @@ class Reading:
     unknown: bool = False  # a word only known at run time: it could be any option
 
 
-def deny_matches(specifier: str | None, words: Words) -> bool | None:
-    """`command_matches` for a deny or ask rule, with options read as `Reading`s too (None: cannot tell)."""
-    # Every check meets every deny rule, and sessions repeat their commands: the answer is kept.
+def cached_deny_matches(specifier: str | None, words: Words) -> bool | None:
+    """`deny_matches`, remembered: every check meets every deny rule, and sessions repeat commands."""
     # The key says which words are globs: a `Glob` equals its text but a deny reads it wider.
-    return _deny_matches(specifier, tuple(words), tuple(isinstance(word, Glob) for word in words))
+    return _remembered(specifier, tuple(words), tuple(isinstance(word, Glob) for word in words))
 
 
 @lru_cache(maxsize=8192)
-def _deny_matches(specifier: str | None, words: Words, _globs: tuple[bool, ...]) -> bool | None:
+def _remembered(specifier: str | None, words: Words, _globs: tuple[bool, ...]) -> bool | None:
+    return deny_matches(specifier, words)
+
+
+def deny_matches(specifier: str | None, words: Words) -> bool | None:
+    """`command_matches` for a deny or ask rule, with options read as `Reading`s too (None: cannot tell)."""
     plain = command_matches(specifier, words, broad=True)
     if plain is True or specifier is None:
         return plain
