@@ -7,10 +7,10 @@
   asked about (a real gate subclass counts them; target: the 100 shown, one more, and the hidden
   ones stepped over, here none).
 - `grep('needle')` (files mode) through the tool against `rg --files-with-matches`: target 1.5x.
-- `read` of the last page of a 200 MB log against its first page (target 1.5x: any page costs what
-  the first does, once the Line Index has counted the file), the last page on its own in ms
-  (target 50 ms), and the first read at the end, which counts the whole file, against
-  `wc -l` doing the same count (target 1.5x).
+- `read` of the last page of a 200 MB log against its first page (target 5x, was 191x at 50 MB:
+  once the Line Index has counted the file, a page costs the first page plus one 1 MB block), the
+  last page on its own (target 50 ms, the issue's), and the first read at the end, which counts
+  the whole file, against `wc -l` doing the same count (target 1.5x).
 """
 
 import asyncio
@@ -128,7 +128,7 @@ def _read_benchmarks(ctx: Context) -> Iterator[Comparison | Figure]:
         "read last page vs first page, 200 MB",
         Subject("read('big.log', offset=last)", last_page),
         Subject("read('big.log')", lambda: asyncio.run(read(tool, "big.log"))),
-        target=1.5,
+        target=5.0,
         runs=20,
     )
     walls = []
