@@ -35,7 +35,7 @@ from decode.permissions.command_patterns import command_pattern
 from decode.permissions.commands import Check, CommandAnalysis, analyse_command
 from decode.permissions.foreign_shells import FOREIGN
 from decode.permissions.launchers import HIDDEN
-from decode.permissions.options import deny_matches
+from decode.permissions.options import cached_deny_matches
 from decode.permissions.prefixes import command_prefix
 from decode.permissions.project_trust import OtherGrant
 from decode.permissions.protected import WHY as _PROTECTED
@@ -133,6 +133,7 @@ class PermissionGate:
         )
         # The same folders through symlinks, as they are now (a link cannot hide them).
         self.protected = tuple(dict.fromkeys([*self.protected, *map(os.path.realpath, self.protected)]))
+        self._below_protected = tuple(root.rstrip("/") + "/" for root in self.protected)  # one startswith for all
         self.protected_around: tuple[str, ...] = ()  # protected except inside the workspace  # [lesson 14]
         self.secret_files = tuple(dict.fromkeys([*DEFAULT_SECRET_FILES, *secret_files]))
         self._secret_names = [p for p in self.secret_files if "/" not in p.strip("/")]
@@ -317,7 +318,8 @@ class PermissionGate:
         network: bool = False,  # [lesson 14]
     ) -> Verdict:
         analysis = _analyse(command)
-        parts = [await self._command_part(check) for check in analysis.checks]
+        seen: dict[str, tuple[str, str]] = {}  # words resolved once per check (the list's, then as words)
+        parts = [await self._command_part(check, seen) for check in analysis.checks]
         # [lesson 14]
         if network:  # each command needs the network granted too: a Network rule, never the read-only list
             # First, so the question the user answers says it grants the network.
@@ -333,7 +335,7 @@ class PermissionGate:
             else:
                 parts.append(await self._path_part(redirect.target, names, writes=redirect.writes))
         for index, word in enumerate(analysis.files):
-            parts.append(await self._word_part(word, resolve=index < _MAX_RESOLVED_WORDS))
+            parts.append(await self._word_part(word, resolve=index < _MAX_RESOLVED_WORDS, seen=seen))
         written = dict.fromkeys(f for c in analysis.checks for form in c.block_forms for f in written_files(form))
         for target in list(written)[:_MAX_RESOLVED_WORDS]:
             part = await self._path_part(target, REDIRECT_WRITE_RULES, writes=True)
@@ -355,17 +357,17 @@ class PermissionGate:
         # [/lesson 12]
         return self._finish(parts, hazards, ToolKind.OTHER)
 
-    async def _command_part(self, check: Check) -> _Part:
+    async def _command_part(self, check: Check, seen: dict[str, tuple[str, str]]) -> _Part:
         """A command of a bash script; `read_only` says whether the built-in list lets it run."""
         found = judge(check.allow_forms[0])  # as written: no wrapper lends it the list
         if not isinstance(found, ReadOnly):
             return _Part(check.text, ("Bash",), check=check, not_read_only=found)
-        why = await self._outside_read_only(found)
+        why = await self._outside_read_only(found, seen)
         if why is not None:
             return _Part(check.text, ("Bash",), check=check, not_read_only=why)
         return _Part(check.text, ("Bash",), check=check, read_only=found.name)
 
-    async def _outside_read_only(self, found: ReadOnly) -> str | None:
+    async def _outside_read_only(self, found: ReadOnly, seen: dict[str, tuple[str, str]]) -> str | None:
         """Why a listed command may still not run on the list: a file outside the project, a
         folder `rg` would search all of, a project git could take for a bare repository."""
         if len(found.paths) > _MAX_RESOLVED_WORDS:
@@ -373,7 +375,7 @@ class PermissionGate:
         if found.git and self._may_pass_for_a_repository():
             return f"{found.name}: git may take the project for a bare repository (a HEAD file, or no local look)"
         for path in found.paths:
-            written, real = await self.resolve(path)
+            written, real = seen[path] = seen.get(path) or await self.resolve(path)
             if not (paths.is_within(written, self.workspace) and paths.is_within(real, self.workspace)):
                 return f"{found.name} names {path}, outside the project"
             if self.is_secret(written) or self.is_secret(real):
@@ -460,7 +462,7 @@ class PermissionGate:
         # [/lesson 14]
         if any(c is not None and is_protected(c, self.workspace) for c in candidates):
             return True
-        return any(c is not None and paths.is_within(c, root) for c in candidates for root in self.protected)
+        return any(c is not None and (c in self.protected or c.startswith(self._below_protected)) for c in candidates)
 
     async def _path_part(self, path: str, names: tuple[str, ...], *, writes: bool, searches: bool = False) -> _Part:
         written, real = await self.resolve(path)
@@ -478,10 +480,10 @@ class PermissionGate:
             sensitive=_SECRET if secret else _PROTECTED if protected else None,
         )
 
-    async def _word_part(self, word: str, *, resolve: bool) -> _Part:
+    async def _word_part(self, word: str, *, resolve: bool, seen: dict[str, tuple[str, str]]) -> _Part:
         """A word of a bash command that may name a file (`cat .env`): judged like a read of it."""
         written = paths.absolute(word, self.workspace, self.home)
-        real = (await self.resolve(word))[1] if resolve else written
+        real = (seen.get(word) or await self.resolve(word))[1] if resolve else written
         if isinstance(word, Glob):
             written, real = Glob(written), Glob(real)
         sensitive = None
@@ -576,7 +578,7 @@ class PermissionGate:
             return True
         if part.check is not None:
             forms = part.check.block_forms if broad else part.check.allow_forms
-            match = deny_matches if broad else command_matches  # `rm -fr` is `rm -rf` to a deny (options.py)
+            match = cached_deny_matches if broad else command_matches  # `rm -fr` is `rm -rf` to a deny (options.py)
             results = [match(rule.specifier, form) for form in forms]
             return True if True in results else (None if None in results else False)
         if part.is_path:

@@ -30,6 +30,7 @@ from functools import lru_cache
 
 from decode.permissions.command_patterns import _SEP
 from decode.permissions.rules import command_matches, command_pattern
+from decode.permissions.shell import Glob
 
 Words = tuple[str | None, ...]
 
@@ -135,6 +136,17 @@ class Reading:
     options: frozenset[str]
     rest: Words
     unknown: bool = False  # a word only known at run time: it could be any option
+
+
+def cached_deny_matches(specifier: str | None, words: Words) -> bool | None:
+    """`deny_matches`, remembered: every check meets every deny rule, and sessions repeat commands."""
+    # The key says which words are globs: a `Glob` equals its text but a deny reads it wider.
+    return _remembered(specifier, tuple(words), tuple(isinstance(word, Glob) for word in words))
+
+
+@lru_cache(maxsize=8192)
+def _remembered(specifier: str | None, words: Words, _globs: tuple[bool, ...]) -> bool | None:
+    return deny_matches(specifier, words)
 
 
 def deny_matches(specifier: str | None, words: Words) -> bool | None:

@@ -26,6 +26,7 @@ many times faster than `pathlib`'s.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import PurePosixPath
@@ -65,11 +66,15 @@ class PathPattern:
     base: str
     spec: GitIgnoreSpec
     line: str = "**"  # the gitignore pattern, as written relative to `base`
+    regex: re.Pattern[str] | None = None  # the one pattern's regex, when `spec` is one including pattern
 
     def matches(self, path: str) -> bool:
         if not is_within(path, self.base):
             return False
-        return self.spec.match_file(path[len(self.base) :].lstrip("/") or ".")
+        relative = path[len(self.base) :].lstrip("/") or "."
+        if self.regex is not None:
+            return self.regex.search(relative) is not None  # what `match_file` does for one pattern, ~5x faster
+        return self.spec.match_file(relative)
 
     def as_globs(self) -> tuple[str, ...]:
         """The files it covers as absolute patterns, `**` crossing folders (`shell.globs_overlap`):
@@ -85,10 +90,8 @@ class PathPattern:
 @lru_cache(maxsize=1024)
 def compile_pattern(specifier: str | None, workspace: str, home: str) -> PathPattern:
     """Turn a rule's specifier (or None: any path at all) into a `PathPattern`."""
-    from pathspec import GitIgnoreSpec
-
     if specifier is None:
-        return PathPattern("/", GitIgnoreSpec.from_lines(["**"]), "**")
+        return _pattern("/", "**")
     if specifier.startswith("//"):
         base, pattern = "/", specifier[1:]
     elif specifier == "~" or specifier.startswith("~/"):
@@ -109,4 +112,13 @@ def compile_pattern(specifier: str | None, workspace: str, home: str) -> PathPat
     if climbs:
         base = os.path.join(base, *parts[:climbs])
         pattern = "/" + "/".join(parts[climbs:]) if parts[climbs:] else "**"
-    return PathPattern(os.path.realpath(base), GitIgnoreSpec.from_lines([pattern]), pattern)
+    return _pattern(os.path.realpath(base), pattern)
+
+
+def _pattern(base: str, line: str) -> PathPattern:
+    from pathspec import GitIgnoreSpec
+
+    spec = GitIgnoreSpec.from_lines([line])
+    found = [pattern for pattern in spec.patterns if pattern.include is not None]
+    regex = getattr(found[0], "regex", None) if len(found) == 1 and found[0].include else None
+    return PathPattern(base, spec, line, regex if isinstance(regex, re.Pattern) else None)

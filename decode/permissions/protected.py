@@ -42,6 +42,8 @@ def is_protected(path: str, workspace: str) -> bool:
     """Is `path` (absolute, normalised) in a protected folder, or one itself? See the module docstring."""
     pattern = isinstance(path, Glob)
     relative = path[len(workspace) :] if paths.is_within(path, workspace) else path
+    if not pattern and "/." not in "/" + relative:  # every protected name starts with a dot: most paths stop here
+        return False
     return any(_protected_part(part, pattern) for part in relative.split("/") if part)
 
 

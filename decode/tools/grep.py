@@ -25,10 +25,10 @@ from typing import Literal
 from pydantic_ai import ModelRetry, RunContext
 
 from decode.config.redaction import redactor_for
-from decode.entities.deps import AgentDeps, SearchFilter
+from decode.entities.deps import AgentDeps, SearchFilter, ShowAll
 from decode.entities.executor import CommandExecutor, EntryKind
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
-from decode.tools.glob import newest_first
+from decode.tools.glob import first_shown, newest_first
 from decode.tools.harness_files import harness_prefix, locate
 from decode.tools.paths import Refusal, check_text, display_path, stat_path
 from decode.tools.ripgrep import SEARCH_TIMEOUT_S, relative, run_rg
@@ -171,16 +171,25 @@ def _plural(count: int, noun: str) -> str:
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
-async def render(executor: CommandExecutor, found: Matches, mode: OutputMode, prefix: str = "") -> str:
+async def render(
+    executor: CommandExecutor,
+    found: Matches,
+    mode: OutputMode,
+    prefix: str = "",
+    search_filter: SearchFilter | None = None,
+) -> str:
     """The model's view of the matches (see the module docstring for the formats).
 
     `prefix` goes before every path: the `harness:` root when the search was in the harness's files.
+    The files mode shows the newest `MAX_FILES` that `search_filter` lets through (it asks about
+    those only, as `glob` does); the other modes show every file, already `withhold`-en.
     """
     if mode == "files":
-        paths = await newest_first(executor, list(found.counts))
-        lines = [prefix + display_path(executor, path) for path in paths[:MAX_FILES]]
-        if len(paths) > MAX_FILES:
-            lines.append(f"[{len(paths) - MAX_FILES:,} more files not shown; narrow the pattern, path or glob]")
+        newest = await newest_first(executor, list(found.counts))
+        paths, more = await first_shown(search_filter or ShowAll(), newest, MAX_FILES)
+        lines = [prefix + display_path(executor, path) for path in paths]
+        if more:
+            lines.append("[more files not shown; narrow the pattern, path or glob]")
         return "\n".join(lines)
     if mode == "count":
         rows = sorted((prefix + display_path(executor, path), count) for path, count in found.counts.items())
@@ -258,10 +267,15 @@ async def grep(
         raise Refusal(f"{path} is not a regular file (a pipe, socket or device); grep searches files and folders.")
     query = Query(pattern, glob, output_mode, context, ignore_case)
     found = await find_matches(executor, target, query)
-    await withhold(ctx.deps.search_filter, found)
-    if not found.counts and not found.lines:
+    if output_mode != "files":  # these modes show every file: each is asked about
+        await withhold(ctx.deps.search_filter, found)
+    text = (
+        await render(executor, found, output_mode, prefix, ctx.deps.search_filter)
+        if found.counts or found.lines
+        else ""
+    )
+    if not text:
         return f"No matches for {pattern} in {_where(executor, target, prefix)}."
-    text = await render(executor, found, output_mode, prefix)
     if found.cut_short:
         text += "\n[the search produced too much output and was cut short; narrow the pattern, path or glob]"
     settings = ctx.deps.settings

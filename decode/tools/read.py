@@ -3,7 +3,9 @@
 A page is at most 2,000 lines and 50 KB; a note says how to ask for the next one. Lines longer
 than 2,000 characters are cut. Memory stays bounded whatever the file: lines are read one at a
 time, each at most a fixed number of bytes, so the first page of a 200 MB log (or of a 200 MB
-file with no newline at all) costs what a small file costs.
+file with no newline at all) costs what a small file costs. A page further on starts where its
+first line does: the lines before it are counted a block at a time and the count is remembered
+(`line_index.py`), so any page of a 200 MB log costs about what the first does.
 
 Binary files, images, directories and anything that is not a regular file (a FIFO or a device
 would block or never end) are refused before they are opened, as an answer the model reads
@@ -20,6 +22,7 @@ from decode.entities.deps import AgentDeps
 from decode.entities.executor import CommandExecutor, EntryKind
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.tools.harness_files import is_harness_path, locate
+from decode.tools.line_index import line_start
 from decode.tools.paths import Refusal, describe_os_error, display_path, stat_path
 from decode.tools.text import SNIFF_BYTES, binary_kind
 
@@ -38,11 +41,11 @@ class LineReader:
     bytes of an over-long line were skipped.
     """
 
-    def __init__(self, executor: CommandExecutor, path: Path) -> None:
+    def __init__(self, executor: CommandExecutor, path: Path, start: int = 0) -> None:
         self.executor, self.path = executor, path
         self.buffer = b""
         self.at = 0  # where the unread part of `buffer` starts
-        self.offset = 0  # where the next chunk starts in the file
+        self.offset = start  # where the next chunk starts in the file
         self.eof = False
 
     async def _fill(self) -> None:
@@ -141,7 +144,9 @@ async def read(ctx: RunContext[AgentDeps], path: str, offset: int = 1, limit: in
         head = await executor.read_bytes(real, 0, SNIFF_BYTES)
         if (kind := binary_kind(real, head)) is not None:  # said plainly: what the file is, not a failure
             return f"{shown} is not a text file ({kind}, {stat.size:,} bytes); read shows text files only."
-        reader = LineReader(executor, real)
+        start, first = await line_start(executor, real, stat, offset)  # the lines before, counted in blocks
+        reader = LineReader(executor, real, start)
+        number = first - 1
         size = 0
         while (line := await reader.next()) is not None:
             number += 1

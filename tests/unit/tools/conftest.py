@@ -18,6 +18,9 @@ from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
 from decode.entities.events import ToolOutputDelta
 from decode.entities.executor import CommandExecutor, ExecResult, OutputCallback, Process
+from decode.permissions.gate import PermissionGate
+from decode.permissions.rules import parse_rule
+from decode.permissions.types import Decision
 from decode.tools.local import LocalExecutor
 from decode.tools.process import run_process
 
@@ -134,3 +137,21 @@ def process_alive(pid: int) -> bool:
 @pytest.fixture
 def alive() -> Callable[[int], bool]:
     return process_alive
+
+
+class CountingGate(PermissionGate):
+    """A real Permission Gate that counts the paths a search asks it about."""
+
+    asked = 0
+
+    async def hidden(self, paths: Sequence[Path]) -> set[Path]:
+        self.asked += len(paths)
+        return await super().hidden(paths)
+
+
+@pytest.fixture
+def gated(workspace: Path) -> tuple[RunContext[AgentDeps], CountingGate]:
+    """A tool context whose Search Filter is a counting gate denying reads of `secret/`."""
+    gate = CountingGate([parse_rule("Read(secret/**)", Decision.DENY)], workspace=workspace, home=workspace / "home")
+    deps = AgentDeps(LocalExecutor(workspace), Settings(), harness_home=workspace, search_filter=gate)
+    return RunContext(deps=deps, model=TestModel(), usage=RunUsage(), tool_call_id="call-1"), gate

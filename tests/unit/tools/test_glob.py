@@ -5,6 +5,7 @@ The tests that take `ctx` or `executor` run against both executors (see conftest
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic_ai import RunContext, ToolFailed
@@ -42,12 +43,12 @@ async def test_newest_first(ctx: RunContext[AgentDeps], workspace: Path) -> None
         assert [path.name for path in found] == ["new.txt", "mid.txt", "old.txt"], use_rg
 
 
-async def test_results_are_capped_with_a_count_of_the_rest(ctx: RunContext[AgentDeps], workspace: Path) -> None:
+async def test_results_are_capped_with_a_note_that_more_follow(ctx: RunContext[AgentDeps], workspace: Path) -> None:
     for n in range(MAX_RESULTS + 25):
         (workspace / f"f{n:03}.txt").write_text("")
     lines = (await glob(ctx, "*.txt")).splitlines()
     assert len(lines) == MAX_RESULTS + 1
-    assert lines[-1] == "[25 more files not shown; narrow the pattern or the path]"
+    assert lines[-1] == "[more files not shown; narrow the pattern or the path]"
 
 
 async def test_bad_directories_ask_for_a_retry(ctx: RunContext[AgentDeps], workspace: Path) -> None:
@@ -56,3 +57,46 @@ async def test_bad_directories_ask_for_a_retry(ctx: RunContext[AgentDeps], works
         await glob(ctx, "*", path="a.txt")
     with pytest.raises(ToolFailed, match="outside the working directory"):
         await glob(ctx, "*", path="/etc")
+
+
+def _files(folder: Path, count: int, mtime: int) -> None:
+    """`count` files in `folder`, all modified at `mtime` (newer files sort first)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for n in range(count):
+        (folder / f"f{n:04}.txt").write_text("needle\n")
+        os.utime(folder / f"f{n:04}.txt", (mtime, mtime))
+
+
+async def test_the_gate_is_asked_only_about_the_files_shown(
+    gated: tuple[RunContext[AgentDeps], Any], workspace: Path
+) -> None:
+    ctx, gate = gated
+    _files(workspace / "src", 1000, 1_700_000_000)
+    lines = (await glob(ctx, "**/*.txt")).splitlines()
+    assert len(lines) == MAX_RESULTS + 1
+    assert lines[-1] == "[more files not shown; narrow the pattern or the path]"
+    assert gate.asked == MAX_RESULTS + 1  # the 100 shown and one more, not all 1,000
+
+
+async def test_mostly_hidden_matches_still_show_a_full_page(
+    gated: tuple[RunContext[AgentDeps], Any], workspace: Path
+) -> None:
+    ctx, gate = gated
+    _files(workspace / "secret", 300, 1_700_000_900)  # the newest: stepped over, never shown
+    _files(workspace / "src", 120, 1_700_000_000)
+    lines = (await glob(ctx, "**/*.txt")).splitlines()
+    assert len(lines) == MAX_RESULTS + 1
+    assert all(line.startswith("src/") for line in lines[:-1])
+    assert lines[-1].startswith("[more files not shown")
+    assert gate.asked == 300 + MAX_RESULTS + 1
+
+
+async def test_a_note_says_more_only_when_more_can_be_shown(
+    gated: tuple[RunContext[AgentDeps], Any], workspace: Path
+) -> None:
+    ctx, _ = gated
+    _files(workspace / "secret", 300, 1_700_000_000)  # the oldest: past the page, all hidden
+    _files(workspace / "src", MAX_RESULTS, 1_700_000_900)
+    lines = (await glob(ctx, "**/*.txt")).splitlines()
+    assert len(lines) == MAX_RESULTS
+    assert not any("secret" in line or "more" in line for line in lines)

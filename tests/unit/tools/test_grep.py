@@ -7,13 +7,14 @@ import asyncio
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic_ai import ModelRetry, RunContext, ToolFailed
 
 from decode.entities.deps import AgentDeps
 from decode.entities.executor import CommandExecutor
-from decode.tools.grep import Matches, Query, find_matches, grep, render
+from decode.tools.grep import MAX_FILES, Matches, Query, find_matches, grep, render
 from decode.tools.local import LocalExecutor
 from decode.tools.read import read
 
@@ -128,3 +129,24 @@ async def test_a_fifo_or_a_device_inside_a_folder_is_passed_over(
     found = await asyncio.wait_for(find_matches(executor, specials, Query("needle"), use_rg=use_rg), 30)
     assert list(found.counts) == [specials / "found.txt"]
     assert await find_matches(executor, specials / "pipe", Query("needle"), use_rg=use_rg) == Matches()
+
+
+async def test_files_mode_asks_the_gate_only_about_the_files_shown(
+    gated: tuple[RunContext[AgentDeps], Any], workspace: Path
+) -> None:
+    ctx, gate = gated
+    for folder, stamp in (("secret", 1_700_000_900), ("src", 1_700_000_000)):  # secret/ newest
+        (workspace / folder).mkdir()
+        for n in range(150):
+            (workspace / folder / f"f{n:03}.txt").write_text("needle\n")
+            os.utime(workspace / folder / f"f{n:03}.txt", (stamp, stamp))
+    lines = (await grep(ctx, "needle")).splitlines()
+    assert len(lines) == MAX_FILES + 1
+    assert all(line.startswith("src/") for line in lines[:-1])
+    assert lines[-1] == "[more files not shown; narrow the pattern, path or glob]"
+    assert gate.asked == 150 + MAX_FILES + 1  # the hidden ones stepped over, the page and one more
+    gate.asked = 0
+    counted = await grep(ctx, "needle", output_mode="count")  # every file is shown: every one is asked about
+    assert gate.asked == 300
+    assert "secret" not in counted
+    assert "[150 matching lines in 150 files]" in counted

@@ -1,0 +1,91 @@
+"""The Line Index: `read` at any offset shows the same lines, numbered the same, as counting them one by one.
+
+Small blocks (`BLOCK` set low) put block boundaries everywhere: inside lines, on newlines, at the
+end of a file with and without a final newline. The tests that take `ctx` run against both executors.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+from pydantic_ai import RunContext, ToolFailed
+
+from decode.entities.deps import AgentDeps
+from decode.tools import line_index
+from decode.tools.read import read
+
+
+def _expected(data: bytes, offset: int, limit: int) -> list[str]:
+    """The page `read` shows, worked out from the whole file (its lines here are short, plain text)."""
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    return [f"{n:>6}\t{lines[n - 1].decode()}" for n in range(offset, min(offset + limit, len(lines) + 1))]
+
+
+def _text(count: int) -> bytes:
+    """Lines of uneven length (1 to 40 bytes), some empty, so block boundaries fall everywhere."""
+    return b"".join(b"x" * (n * 7 % 41) + f" {n}".encode() * (n % 3 == 0) + b"\n" for n in range(1, count + 1))
+
+
+@pytest.mark.parametrize("ending", [b"", b"last line, no newline"])
+async def test_every_offset_shows_the_lines_counting_would(
+    ctx: RunContext[AgentDeps], workspace: Path, monkeypatch: pytest.MonkeyPatch, ending: bytes
+) -> None:
+    monkeypatch.setattr(line_index, "BLOCK", 64)
+    data = _text(200) + ending
+    (workspace / "f.txt").write_bytes(data)
+    total = 200 + bool(ending)
+    for offset in [*range(2, total + 1, 7), total - 1, total]:
+        page = await read(ctx, "f.txt", offset=offset, limit=3)
+        assert page.split("\n\n[")[0].splitlines() == _expected(data, offset, 3), offset
+    with pytest.raises(ToolFailed, match=f"which has {total} lines"):
+        await read(ctx, "f.txt", offset=total + 5)
+
+
+@pytest.mark.parametrize("data", [b"a\n" * 32, b"a" * 63 + b"\n" + b"b" * 64, b"c" * 128])
+async def test_files_ending_on_a_block_boundary_count_their_lines(
+    ctx: RunContext[AgentDeps], workspace: Path, monkeypatch: pytest.MonkeyPatch, data: bytes
+) -> None:
+    monkeypatch.setattr(line_index, "BLOCK", 64)
+    (workspace / "f.txt").write_bytes(data)
+    lines = len(data.split(b"\n")) - data.endswith(b"\n")
+    with pytest.raises(ToolFailed, match=f"which has {lines} lines"):
+        await read(ctx, "f.txt", offset=lines + 1)
+    assert (await read(ctx, "f.txt", offset=lines)).startswith(f"{lines:>6}\t")
+
+
+async def test_a_changed_file_is_counted_again(ctx: RunContext[AgentDeps], workspace: Path) -> None:
+    path = workspace / "f.txt"
+    before = _text(5000)
+    path.write_bytes(before)
+    assert (await read(ctx, "f.txt", offset=4000, limit=1)).splitlines()[0] == _expected(before, 4000, 1)[0]
+    after = b"\n" + before[:-1]  # the same size, every line one further down
+    path.write_bytes(after)
+    os.utime(path, ns=(1_700_000_000_000_000_000, 1_700_000_000_000_000_000))
+    assert (await read(ctx, "f.txt", offset=4001, limit=1)).splitlines()[0] == _expected(after, 4001, 1)[0]
+    assert _expected(after, 4001, 1)[0].endswith(_expected(before, 4000, 1)[0].split("\t")[1])
+
+
+def test_a_page_near_the_end_of_a_large_file_has_the_right_numbers(workspace: Path) -> None:
+    """A 40 MB file, past several real blocks: the page at line 700,000 is that line."""
+    import asyncio
+
+    from pydantic_ai.models.test import TestModel
+    from pydantic_ai.usage import RunUsage
+
+    from decode.config.settings import Settings
+    from decode.tools.local import LocalExecutor
+
+    with (workspace / "big.log").open("wb") as handle:
+        for n in range(1, 720_001):
+            handle.write(f"{n:09} request handled in 12ms by worker-{n % 7}\n".encode())
+    deps = AgentDeps(LocalExecutor(workspace), Settings(), harness_home=workspace)
+    ctx = RunContext(deps=deps, model=TestModel(), usage=RunUsage())
+    page = asyncio.run(read(ctx, "big.log", offset=700_000, limit=2)).splitlines()
+    assert page[:2] == [
+        "700000\t000700000 request handled in 12ms by worker-0",
+        "700001\t000700001 request handled in 12ms by worker-1",
+    ]
+    last = asyncio.run(read(ctx, "big.log", offset=720_000)).splitlines()
+    assert last == ["720000\t000720000 request handled in 12ms by worker-1"]
