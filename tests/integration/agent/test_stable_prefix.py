@@ -10,6 +10,7 @@ changing facts travel in the newest turn only (ADR-0101).
 
 import subprocess
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +75,7 @@ def test_each_request_minus_its_newest_turn_is_a_prefix_of_the_next(
 
     bodies = [request.json() for request in server.requests]
     assert len(bodies) == 6
-    for earlier, later in zip(bodies, bodies[1:], strict=False):
+    for earlier, later in pairwise(bodies):
         assert later["tools"] == earlier["tools"]
         assert later["messages"][0] == earlier["messages"][0]  # the system message
         kept = before_newest_turn(earlier["messages"])
