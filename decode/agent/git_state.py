@@ -85,9 +85,10 @@ class GitStatus:
 
     async def instructions(self, ctx: RunContext[AgentDeps]) -> str:
         """The turn's git state: taken at its first request, reused by the rest."""
-        taken, stamp = self._taken, repository_stamp(ctx.deps.executor.workspace)
+        taken = self._taken
         if taken is not None and taken.run_id is not None and taken.run_id == ctx.run_id:
             return taken.text
+        stamp = repository_stamp(ctx.deps.executor.workspace)
         if taken is not None and taken.given_up and stamp is not None and stamp == taken.stamp:
             return taken.text  # git gave up on this repository and nothing has changed since
         text = await git_instructions(ctx)
