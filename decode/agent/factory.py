@@ -14,7 +14,8 @@ from pydantic_ai import Agent, RunContext
 from pydantic_ai.capabilities import AbstractCapability
 from pydantic_ai.models import Model
 
-from decode.agent.git_state import git_instructions  # [lesson 05]
+from decode.agent.facts import Fact, TurnFacts
+from decode.agent.git_state import GitStatus  # [lesson 05]
 from decode.entities.deps import AgentDeps
 from decode.entities.tools import ToolSpec
 from decode.memory.instructions import memory_instructions  # [lesson 09]
@@ -35,22 +36,30 @@ Keep answers short and concrete. Refer to code as path:line. Never invent file c
 
 
 def environment_instructions(ctx: RunContext[AgentDeps]) -> str:
-    """Facts the model cannot know: where it is and when. Rebuilt on every request."""
-    today = datetime.now(UTC).date().isoformat()
-    return f"Working directory: {ctx.deps.workspace}\nPlatform: {platform.system()}\nToday (UTC): {today}"
+    """Facts the model cannot know that hold for the whole session: where it is, on what system."""
+    return f"Working directory: {ctx.deps.workspace}\nPlatform: {platform.system()}"
 
 
-DYNAMIC_INSTRUCTIONS = [
-    environment_instructions,
-    git_instructions,  # the branch and a short status, read again for every request  # [lesson 05]
-    # [lesson 09]
-    # Memory and the skills catalogue are read again on every request, so edits apply at once.
-    memory_instructions,
-    skills_instructions,
-    # [/lesson 09]
-    todo_instructions,  # the To-do List as it stands: it survives a resume and a compaction  # [lesson 10]
-]
-"""Instructions built again for every request, after the fixed ones: what they say can change."""
+def today(ctx: RunContext[AgentDeps]) -> str:
+    """The date: a fact that changes (at midnight), so it travels with the newest request."""
+    return f"Today (UTC): {datetime.now(UTC).date().isoformat()}"
+
+
+def turn_facts() -> list[Fact]:
+    """What can change during a session, read again for every request and sent after the history
+    (`decode.agent.facts`): the instructions before it stay byte-identical, so a provider's prompt
+    cache serves them and the history. One list per agent: the git status keeps its cache."""
+    return [
+        today,
+        GitStatus().instructions,  # the branch and a short status, taken once per turn  # [lesson 05]
+        # [lesson 09]
+        # Memory and the skills catalogue are read again on every request, so edits apply at once.
+        memory_instructions,
+        skills_instructions,
+        # [/lesson 09]
+        todo_instructions,  # the To-do List as it stands: it survives a resume and a compaction  # [lesson 10]
+    ]
+
 
 ALWAYS_TOOLS: list[ToolSpec] = [
     # [lesson 09]
@@ -72,14 +81,14 @@ def build_agent(
 
     `tools` are declarations (`ToolSpec`s), joined by `ALWAYS_TOOLS`; with none, the agent can
     only talk. `capabilities` hook into every run (pydantic-ai capabilities), e.g. to check each
-    tool call before it runs.
+    tool call before it runs. The instructions are fixed; what changes travels as Turn Facts.
     """
     return Agent(
         model,
         deps_type=AgentDeps,
-        instructions=[instructions, *DYNAMIC_INSTRUCTIONS],
+        instructions=[instructions, environment_instructions],
         tools=[spec.to_tool() for spec in [*tools, *ALWAYS_TOOLS]],
         # A wrong tool name or bad arguments go back to the model this many times before the run fails.
         retries=3,
-        capabilities=list(capabilities),
+        capabilities=[TurnFacts(turn_facts()), *capabilities],
     )

@@ -1,12 +1,17 @@
-"""The git state of the Workspace, for the instructions: a repository or not, the branch, a short status.
+"""The git state of the Workspace, for the model: a repository or not, the branch, a short status.
 
-`git_instructions` is a dynamic instruction (`decode.agent.factory.DYNAMIC_INSTRUCTIONS`): before
-every model request it runs one `git status --porcelain=v2 --branch` through the executor, where
-the Workspace is (a sandbox's too), and turns it into a few lines:
+`git_instructions` runs one `git status --porcelain=v2 --branch` through the executor, where the
+Workspace is (a sandbox's too), and turns it into a few lines:
 
     Git: branch main (upstream origin/main, 1 ahead), 3 changed files (paths from the repository root):
       M  calc.py
       ?  notes.txt
+
+`GitStatus` is what the agent asks (`decode.agent.factory.TURN_FACTS`): it runs that status at
+most once per turn, at the turn's first request, and the turn's later requests reuse it (a turn
+of 200 tool calls pays for one `git status`, not 200). A status that git could not give in time
+is not asked for again until the repository's index or HEAD changes (their `stat`): a huge
+repository pays the time bound once, not every turn (ADR-0100).
 
 It never blocks long (`TIMEOUT_S`, then it says git did not answer) and never says much
 (`MAX_FILES` files listed, the output read up to `MAX_BYTES`). No git, or no repository, is said
@@ -17,13 +22,17 @@ program it names is switched off on the status's command line, and nested reposi
 entered (`--ignore-submodules=dirty`: a submodule's new commit shows, its own files are not read).
 """
 
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
 from pydantic_ai import RunContext
 
 from decode.config.safe_git import LIST_CONFIG, SAFE_OPTIONS, UnsafeConfig, safe_git
 from decode.entities.deps import AgentDeps
 from decode.entities.executor import OutputCallback
 
-TIMEOUT_S = 2.0
+TIMEOUT_S = 1.0
 MAX_FILES = 20
 MAX_BYTES = 64_000
 
@@ -56,6 +65,57 @@ async def git_instructions(ctx: RunContext[AgentDeps]) -> str:
     return describe_status(status, cut=status.cut)
 
 
+Stamp = tuple[tuple[int, int, int], ...]
+"""What the index and HEAD files were (inode, size, mtime in ns): a commit, a checkout or an add changes it."""
+
+
+@dataclass
+class _Taken:
+    run_id: str | None
+    stamp: Stamp | None
+    text: str
+    given_up: bool
+
+
+class GitStatus:
+    """The git state, taken once per turn (see the module docstring); one per agent."""
+
+    def __init__(self) -> None:
+        self._taken: _Taken | None = None
+
+    async def instructions(self, ctx: RunContext[AgentDeps]) -> str:
+        """The turn's git state: taken at its first request, reused by the rest."""
+        taken = self._taken
+        if taken is not None and taken.run_id is not None and taken.run_id == ctx.run_id:
+            return taken.text
+        stamp = repository_stamp(ctx.deps.executor.workspace)
+        if taken is not None and taken.given_up and stamp is not None and stamp == taken.stamp:
+            return taken.text  # git gave up on this repository and nothing has changed since
+        text = await git_instructions(ctx)
+        self._taken = _Taken(ctx.run_id, stamp, text, given_up=text.startswith(_GAVE_UP))
+        return text
+
+
+def repository_stamp(workspace: Path) -> Stamp | None:
+    """The stat of the index and HEAD of the repository `workspace` is in; None: none found here."""
+    for folder in (workspace, *workspace.parents):
+        dot_git = folder / ".git"
+        try:
+            if dot_git.is_file():  # a worktree or a submodule: `gitdir: PATH`
+                line = dot_git.read_text(encoding="utf-8", errors="replace").strip()
+                dot_git = (folder / line.removeprefix("gitdir:").strip()).resolve()
+            elif not dot_git.is_dir():
+                continue
+            stats = [os.stat(dot_git / name) for name in ("index", "HEAD")]
+        except OSError:
+            return None  # no index yet (a new repository), or unreadable: not cached
+        return tuple((st.st_ino, st.st_size, st.st_mtime_ns) for st in stats)
+    return None
+
+
+_GAVE_UP = "Git: status unavailable"
+
+
 class _Said(str):
     """What `_git` says instead of git's output: the line the instructions carry."""
 
@@ -82,7 +142,7 @@ async def _git(ctx: RunContext[AgentDeps], argv: list[str]) -> _Output | _Said:
     except OSError as exc:
         return _Said(f"Git: unknown (git status could not run: {exc}).")
     if result.timed_out:
-        return _Said(f"Git: unknown (git status did not answer within {TIMEOUT_S:g} s).")
+        return _Said(f"{_GAVE_UP} (git status did not answer within {TIMEOUT_S:g} s).")
     errors = err.decode("utf-8", errors="replace")
     if result.exit_code == 127:
         return _Said("Git: git is not installed here.")

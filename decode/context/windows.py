@@ -200,12 +200,24 @@ def _get_json(url: str, api_key: str | None) -> object:
         return None
 
 
+_COUNTED: dict[int, tuple[object, int]] = {}
+"""Characters of parts already counted, by `id` (the part is kept with its count, so the id is not
+reused): the estimate runs before every request of a turn, over the whole history, and a part
+(a tool's output serialised) is counted once, not once per request after it."""
+_COUNTED_MAX = 50_000
+
+
 def estimate_tokens(messages: Sequence[ModelMessage]) -> int:
     """A character-count estimate of the tokens these messages take (instructions excluded)."""
+    if len(_COUNTED) > _COUNTED_MAX:
+        _COUNTED.clear()
     chars = 0
     for message in messages:
         for part in message.parts:
-            chars += _part_chars(part)
+            counted = _COUNTED.get(id(part))
+            if counted is None or counted[0] is not part:
+                counted = _COUNTED[id(part)] = (part, _part_chars(part))
+            chars += counted[1]
     return chars // CHARS_PER_TOKEN
 
 

@@ -1,6 +1,6 @@
-"""The memory files as part of the agent's instructions, rebuilt on every model request.
+"""The memory files as the model is told them, read again for every model request.
 
-`memory_instructions` is a dynamic instructions function for the pydantic-ai agent: it reads
+`memory_instructions` is a Turn Fact (`decode.agent.facts`, sent after the history): it reads
 the files again each time, so an AGENTS.md edited between two turns (or by the agent itself
 during a turn) is what the next request sees. Each file sits under a header naming its path,
 so the model (and a user reading a transcript) knows where each rule comes from.

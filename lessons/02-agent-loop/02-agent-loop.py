@@ -219,23 +219,43 @@ print(WORD_COUNT.traits.kind, WORD_COUNT.traits.argument({"path": "notes.txt"}))
 
 # %% [markdown]
 # `build_agent()` makes the pydantic-ai `Agent`: the model, decode's instructions, the deps type and
-# the tools. The agent holds no conversation, so one agent can serve many turns. It adds two lists
-# of the factory module: `DYNAMIC_INSTRUCTIONS`, instructions rebuilt for every request (in this
-# lesson one function, which says where the agent works and today's date), and `ALWAYS_TOOLS`,
-# tools every agent gets whatever it is given (empty in this lesson; lesson 09 adds the skill tool).
-
-# %%
-show("decode.agent.factory", "DYNAMIC_INSTRUCTIONS")
-
-# %%
-show("decode.agent.factory", "ALWAYS_TOOLS")
+# the tools. The agent holds no conversation, so one agent can serve many turns.
+#
+# The instructions are **fixed** for the session: decode's own, then `environment_instructions`
+# (where the agent works, on which system). A provider caches the start of a request it has seen
+# before — the instructions, the tool definitions, then the history — and charges far less for
+# it, but only if it is byte for byte the same. So what *changes* during a session (today's date in
+# this lesson; later the git status, memory, skills, the to-do list) does not go into the
+# instructions: `turn_facts()` lists those **Turn Facts**, read again for every request.
 
 # %%
 show("decode.agent.factory", "environment_instructions")
 
+# %%
+show("decode.agent.factory", "turn_facts")
+
 # %% [markdown]
-# `capabilities` are pydantic-ai's hooks into every run; nothing passes any in this lesson. Lesson 06
-# plugs the permission gate in there, to judge each tool call before it runs.
+# `TurnFacts` is a pydantic-ai capability (a hook into every run): just before each model request
+# it reads the facts and adds them, as one user part, to a *copy* of the newest request. Only the
+# model sees the copy; the history the loop keeps never holds them, so every earlier request stays
+# exactly as it was sent and the next request begins with it.
+
+# %%
+show("decode.agent.facts", "TurnFacts")
+
+# %%
+show("decode.agent.facts", "with_facts")
+
+# %% [markdown]
+# `ALWAYS_TOOLS` are the tools every agent gets whatever it is given (empty in this lesson; lesson
+# 09 adds the skill tool).
+
+# %%
+show("decode.agent.factory", "ALWAYS_TOOLS")
+
+# %% [markdown]
+# `capabilities` are pydantic-ai's hooks into every run; in this lesson only the Turn Facts use one.
+# Lesson 06 plugs the permission gate in there, to judge each tool call before it runs.
 
 # %%
 show("decode.agent.factory", "build_agent")
@@ -277,7 +297,8 @@ print(len(seen), "requests;", events[-1].output)
 
 # %% [markdown]
 # The **instructions**: decode's fixed ones, then the environment's. (The scratch folder, the
-# platform and the date differ from run to run, so they are masked here.)
+# platform and the date differ from run to run, so they are masked here.) They are the same for
+# every request of the session.
 
 # %%
 import re
@@ -291,6 +312,7 @@ def masked(text: str) -> str:
 
 first_messages, first_info = seen[0]
 print(masked(first_info.instructions))
+print(first_info.instructions == seen[1][1].instructions)
 
 # %% [markdown]
 # The **tools**, exactly as the model gets them: the name, the description (the function's
@@ -306,14 +328,27 @@ for definition in first_info.function_tools:
     )
 
 # %% [markdown]
-# The **messages** of the first request: only the prompt. Of the second: the prompt again, the
-# model's own first response (its text and its tool call), and the tool's result — the whole
-# conversation, every time. The **response** that ended the turn is the last message of the history.
+# The **messages** of the first request: the prompt, then the Turn Facts. Of the second: the prompt
+# again (without the facts: the history never held them), the model's own first response (its text
+# and its tool call), and the tool's result with the facts as they are now — the whole conversation,
+# every time. The **response** that ended the turn is the last message of the history.
 
 # %%
-describe(first_messages)
+import contextlib
+import io
+
+
+def describe_masked(messages: list[ModelMessage]) -> None:
+    """`describe`, with the scratch folder and the date masked (the facts carry both)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        describe(messages)
+    print(masked(out.getvalue()), end="")
+
+
+describe_masked(first_messages)
 print("---")
-describe(seen[1][0])
+describe_masked(seen[1][0])
 print("--- response")
 describe(spied.history[-1:])
 

@@ -5,10 +5,10 @@
 # want it worked on. This lesson teaches decode about the user and the project, in two ways:
 #
 # 1. **Memory** (`decode/memory/`): `AGENTS.md` files and decode's own notes (`.decode/MEMORY.md`),
-#    put into the instructions on every request, so an edit applies at the next turn. When a session
-#    ends, one line about it is appended to the notes.
+#    read again for every request and sent with it as Turn Facts (lesson 02), so an edit applies at
+#    the next turn. When a session ends, one line about it is appended to the notes.
 # 2. **Skills** (`decode/skills/`): folders with a `SKILL.md` (the Agent Skills layout). Only each
-#    skill's name and description sit in the instructions; the model loads a body with the `skill`
+#    skill's name and description travel with each request; the model loads a body with the `skill`
 #    tool when a task needs it, and you can run one from the REPL with `/name`.
 #
 # Each section shows the package's code that does it (rendered from the source, so it is the code
@@ -87,7 +87,7 @@ for file in loaded:
     print(f"{file.scope:8} {shown(file.path)}")
 
 # %% [markdown]
-# ## 2. Into the instructions
+# ## 2. Rendered for the model
 #
 # `render_memory` puts each file under a header naming its path, so the model (and you, reading a
 # transcript) knows where each rule comes from. The user's file shows as `~/…`. The notes are
@@ -120,20 +120,20 @@ print(shown(render_memory([notes]).splitlines()[4]))
 print("first kept:", notes.text.splitlines()[0], "| last kept:", notes.text.splitlines()[-1])
 
 # %% [markdown]
-# ## 3. Rebuilt every turn
+# ## 3. Read again for every request
 #
-# `build_agent()` now adds two **dynamic instructions** functions, `memory_instructions` and
-# `skills_instructions`: pydantic-ai calls them before every model request, so they read the files
-# *now*. Nothing is cached and nothing is stored in the history (which is also why compaction can
-# never summarise memory away). A dynamic instructions function is a plain function of the run's
-# context:
+# `build_agent()` now adds two **Turn Facts**, `memory_instructions` and `skills_instructions`:
+# before every model request `TurnFacts` (lesson 02) calls them, so they read the files *now*, and
+# adds what they say after the history, in the newest request. Nothing is cached and nothing is
+# stored in the history (which is also why compaction can never summarise memory away), and the
+# instructions stay byte-identical when a file changes, so a provider's prompt cache still serves
+# them and the history. A fact is a plain function of the run's context:
 
 # %%
 show("decode.memory.instructions", "memory_instructions")
 
 # %% [markdown]
-# and what this lesson adds to lesson 02's `build_agent()` is those two functions and the `skill`
-# tool:
+# and what this lesson adds to lesson 02's factory is those two functions and the `skill` tool:
 
 # %%
 show_diff(9, "decode/agent/factory.py")
@@ -142,7 +142,10 @@ show_diff(9, "decode/agent/factory.py")
 # Two turns, with an edit in between:
 
 # %%
+from pydantic_ai.models.function import FunctionModel
+
 from decode.agent.factory import build_agent
+from decode.agent.facts import facts_of
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
@@ -151,16 +154,22 @@ from decode.tools.local import LocalExecutor
 
 settings = Settings(_env_file=None)
 deps = AgentDeps(LocalExecutor(app), settings, harness_home=app)  # memory is read from the Harness Home
-model = ScriptedModel([ScriptedResponse(text="Noted."), ScriptedResponse(text="Noted again.")])
-loop = AgentLoop(build_agent(model), deps)
+sent: list[str] = []  # the facts of each request, as the model got them
+
+
+async def noted(messages, info):
+    sent.append(facts_of(messages[-1]))
+    yield "Noted."
+
+
+loop = AgentLoop(build_agent(FunctionModel(stream_function=noted)), deps)
 
 
 async def turn(prompt: str) -> str:
-    """Run one turn and return the instructions its (last) model request carried."""
+    """Run one turn and return the facts its (last) model request carried."""
     async for _event in loop.run_turn(prompt):
         pass
-    requests = [message for message in loop.history if message.kind == "request"]
-    return requests[-1].instructions or ""
+    return sent[-1]
 
 
 before = await turn("Where are the templates?")
@@ -255,7 +264,7 @@ for problem in catalog.problems:
     print(shown(problem))
 
 # %% [markdown]
-# Only names and descriptions go into the instructions: a few tokens per skill, however long the
+# Only names and descriptions go to the model: a few tokens per skill, however long the
 # bodies are. This is the Agent Skills idea of *progressive disclosure*.
 
 # %%

@@ -190,6 +190,7 @@ def port_free(text: str) -> str:
 
 # %%
 from decode.agent.compose import LoopOptions, build_loop
+from decode.agent.facts import facts_of
 from decode.config.settings import Settings
 from decode.entities.events import ToolCallFinished
 from decode.permissions.types import Mode
@@ -351,8 +352,9 @@ log_line = json.loads(conversation.session.log.path.read_text().splitlines()[-1]
 print(log_line["todos"])
 
 # %% [markdown]
-# Resumed, the session has its list again, and the model sees it before every request through a
-# **dynamic instruction** (lesson 09): never stored in the history, so no compaction can lose it.
+# Resumed, the session has its list again, and the model sees it with every request as a **Turn
+# Fact** (lessons 02 and 09): sent after the history, never stored in it, so no compaction can lose
+# it and the instructions stay the same when it changes. Here we watch what the scripted model is sent.
 
 # %%
 show("decode.tools.todo", "todo_instructions")
@@ -360,10 +362,19 @@ show("decode.tools.todo", "todo_instructions")
 # %%
 resume_model = script("resume", [{"text": "Carrying on with parse_range."}])
 resumed = build_loop(LoopOptions(project, Settings(_env_file=None), model=resume_model, resume=""))
+playing, sent = resumed.loop.model.stream_function, []
+
+
+async def watching(messages, info):
+    sent.append(facts_of(messages[-1]))  # the Turn Facts of the request the model got
+    async for item in playing(messages, info):
+        yield item
+
+
+resumed.loop.model.stream_function = watching
 async for _event in resumed.loop.run_turn("carry on"):
     pass
-request = [message for message in resumed.loop.history if message.kind == "request"][-1]
-print("Your to-do list" + request.instructions.split("Your to-do list", 1)[1].split("\n\n")[0])
+print("Your to-do list" + sent[-1].split("Your to-do list", 1)[1].split("\n\n")[0])
 
 # %% [markdown]
 # ## 3. Asking the user: ask_user through the Decision Channel

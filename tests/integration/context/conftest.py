@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from decode.agent.facts import HEADER
+
 
 @dataclass(frozen=True)
 class Reply:
@@ -155,9 +157,14 @@ def model_server() -> Iterator[Callable[..., tuple[ModelServer, dict[str, str]]]
         http.server_close()
 
 
+def without_facts(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The messages without the Turn Facts (the user message decode adds last, `decode.agent.facts`)."""
+    return [m for m in messages if not (m["role"] == "user" and str(m["content"]).startswith(HEADER))]
+
+
 def last_user_text(request: dict[str, Any]) -> str:
-    """The text of the last user message of a chat-completions request."""
-    for message in reversed(request["messages"]):
+    """The text of the last user message of a chat-completions request (the Turn Facts left out)."""
+    for message in reversed(without_facts(request["messages"])):
         if message["role"] == "user":
             content = message["content"]
             return content if isinstance(content, str) else " ".join(part.get("text", "") for part in content)
@@ -167,7 +174,7 @@ def last_user_text(request: dict[str, Any]) -> str:
 def check_conversation(request: dict[str, Any]) -> tuple[list[str], list[str]]:
     """The prompts and answers of a chat-completions request, checking it is well formed on the way:
     every tool call answered by its result before anything else, ending with a prompt or results."""
-    messages = [message for message in request["messages"] if message["role"] not in ("system", "developer")]
+    messages = [m for m in without_facts(request["messages"]) if m["role"] not in ("system", "developer")]
     prompts: list[str] = []
     answers: list[str] = []
     waiting: set[str] = set()

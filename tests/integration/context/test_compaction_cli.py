@@ -16,6 +16,7 @@ import pytest
 from decode.context.catalog import find_session
 from decode.context.replay import load_session
 from decode.context.windows import SUMMARY_MARK
+from tests.integration.context.conftest import without_facts
 
 pytestmark = pytest.mark.integration
 
@@ -41,7 +42,7 @@ def session_env(project: Path, model_server, user_text):
         if is_summary_request(request):
             return {"status": 500} if state["fail_summary"] else {"text": SUMMARY}
         prompt = user_text(request)
-        if "with a tool" in prompt and request["messages"][-1]["role"] == "user":
+        if "with a tool" in prompt and without_facts(request["messages"])[-1]["role"] == "user":
             return {"tool": ("read", {"path": "notes.txt"})}
         return {"text": answer_to(prompt)}
 

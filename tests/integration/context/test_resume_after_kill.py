@@ -24,6 +24,7 @@ from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, Text
 
 from decode.context.catalog import find_session
 from decode.context.replay import load_session
+from tests.integration.context.conftest import without_facts
 
 pytestmark = pytest.mark.integration
 
@@ -100,7 +101,7 @@ def test_sigkill_at_random_points_never_loses_a_completed_turn(
     def respond(request: dict[str, Any]) -> dict[str, Any]:
         """Tool turns read notes.txt first; then (or at once) the whole answer, streamed slowly."""
         prompt = user_text(request)
-        if "with a tool" in prompt and request["messages"][-1]["role"] == "user":
+        if "with a tool" in prompt and without_facts(request["messages"])[-1]["role"] == "user":
             return {"tool": ("read", {"path": "notes.txt"})}
         return {"text": answer_for(prompt), "chunks": STREAM_CHUNKS, "pause": CHUNK_PAUSE}
 

@@ -24,6 +24,11 @@ class RecordingServer(ThreadingHTTPServer):
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.server_address[1]}/v1"
 
+    def facts_text(self, index: int = -1) -> str:
+        """The Turn Facts of a recorded request: its last message (memory and skills travel there)."""
+        last = self.bodies[index]["messages"][-1]
+        return last["content"] if last["role"] == "user" else ""
+
     def system_text(self, index: int = -1) -> str:
         """The system (instructions) text of a recorded request."""
         messages = self.bodies[index]["messages"]

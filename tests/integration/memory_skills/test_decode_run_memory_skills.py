@@ -34,7 +34,7 @@ def test_memory_reaches_the_model_in_order_under_path_headers(nested_project: Pa
 
     assert done.returncode == 0, done.stderr
     assert done.stdout == "ok\n"
-    system = model_server.system_text()
+    system = model_server.facts_text()
     order = [system.index(marker) for marker in ("USER:", "REPO:", "APP:", "NOTE:")]
     assert order == sorted(order)
     assert "## ~/.decode/AGENTS.md (user instructions)\nUSER: answer briefly." in system
@@ -53,7 +53,7 @@ def test_skills_catalogue_reaches_the_model_and_a_malformed_skill_is_named(
     )
 
     assert done.returncode == 0, done.stderr
-    system = model_server.system_text()
+    system = model_server.facts_text()
     assert "- deploy: Ship to prod." in system
     assert "- commit: " in system
     assert "Steps." not in system  # bodies are loaded on demand, not up front

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from decode.agent.compose import Conversation, LoopOptions, build_loop
+from decode.agent.facts import HEADER
 from decode.config.settings import Settings
 from decode.context import windows
 from decode.permissions.hook import Answer, Approval
@@ -56,6 +57,14 @@ def instructions(request: Recorded) -> str:
     return text
 
 
+def turn_facts(request: Recorded) -> str:
+    """The Turn Facts: the last message of a request, after the history (`decode.agent.facts`)."""
+    last = request.json()["messages"][-1]
+    assert last["role"] == "user"
+    assert last["content"].startswith(HEADER)
+    return last["content"]
+
+
 def offered(request: Recorded) -> set[str]:
     return {tool["function"]["name"] for tool in request.json().get("tools", [])}
 
@@ -80,7 +89,7 @@ def test_every_request_carries_exactly_one_system_message_first(project: Path, o
         text = instructions(request)
         assert text.startswith("You are decode")  # the fixed instructions first, then the dynamic ones
         assert "Working directory:" in text
-        assert "Always answer in French." in text
+        assert "Always answer in French." in turn_facts(request)  # memory can change: it travels last
         assert "Permission mode: default" in text
 
 
@@ -148,7 +157,7 @@ def test_decode_run_tells_the_model_it_is_headless(run_decode: Any, openai_serve
     assert "This run is headless" in text
 
 
-def test_the_git_branch_and_a_short_status_are_in_the_instructions(project: Path, openai_server: OpenAIServer) -> None:
+def test_the_git_branch_and_a_short_status_are_in_the_turn_facts(project: Path, openai_server: OpenAIServer) -> None:
     git(project, "init", "-q", "-b", "feature/calc")
     (project / "calc.py").write_text("x = 1\n")
     git(project, "add", "calc.py")
@@ -162,11 +171,11 @@ def test_the_git_branch_and_a_short_status_are_in_the_instructions(project: Path
     git(project, "checkout", "-q", "-b", "other")
     turn(conv, "And now?")
 
-    first, second = (instructions(request) for request in openai_server.requests)
+    first, second = (turn_facts(request) for request in openai_server.requests)
     assert "Git: branch feature/calc, 2 changed files" in first
     assert " M calc.py" in first
     assert "?? notes.txt" in first
-    assert "Git: branch other," in second  # read again for every request
+    assert "Git: branch other," in second  # read again for every turn
 
 
 def test_a_folder_outside_any_repository_is_said_to_be_one(project: Path, openai_server: OpenAIServer) -> None:
@@ -175,7 +184,7 @@ def test_a_folder_outside_any_repository_is_said_to_be_one(project: Path, openai
 
     turn(conv, "hi")
 
-    assert "Git: the working directory is not in a git repository." in instructions(openai_server.requests[0])
+    assert "Git: the working directory is not in a git repository." in turn_facts(openai_server.requests[0])
 
 
 @pytest.fixture

@@ -54,7 +54,7 @@ def test_the_to_do_list_is_shown_on_stderr_and_seen_again_after_resume(
 
     assert resumed.returncode == 0, resumed.stderr
     assert resumed.stdout == "Carried on.\n"
-    seen = instructions(server.requests[-1])
+    seen = server.requests[-1].json()["messages"][-1]["content"]  # the Turn Facts, after the history
     assert "Your to-do list (1/3 done · now: fix parse_range; update it with todo_write):" in seen
     assert "☑ read calc.py\n◼ fix parse_range\n☐ run the tests" in seen
 

@@ -1,4 +1,4 @@
-"""build_agent(): the instructions the model reads and the tools it may call."""
+"""build_agent(): the instructions the model reads, the facts the newest request carries, the tools."""
 
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -8,17 +8,19 @@ from pydantic_ai.messages import ModelMessage
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from decode.agent.factory import BASE_INSTRUCTIONS, build_agent
+from decode.agent.facts import facts_of
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
 from decode.tools.catalog import default_tools
 from decode.tools.local import LocalExecutor
 
 
-async def first_request(project: Path, **kwargs: Any) -> AgentInfo:
-    seen: list[AgentInfo] = []
+async def first_request(project: Path, **kwargs: Any) -> tuple[AgentInfo, str]:
+    """What the model was told on the first request: its info (instructions, tools), and the facts."""
+    seen: list[tuple[AgentInfo, str]] = []
 
     async def record(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
-        seen.append(info)
+        seen.append((info, facts_of(messages[-1])))
         yield "ok"
 
     agent = build_agent(FunctionModel(stream_function=record), **kwargs)
@@ -30,26 +32,32 @@ async def first_request(project: Path, **kwargs: Any) -> AgentInfo:
 
 
 async def test_the_model_sees_the_default_tools_and_the_skill_tool(project: Path) -> None:
-    info = await first_request(project, tools=default_tools())
+    info, _ = await first_request(project, tools=default_tools())
     names = {tool.name for tool in info.function_tools}
     assert names == {spec.name for spec in default_tools()} | {"skill"}
     assert {"read", "write", "edit", "glob", "grep", "bash"} <= names
 
 
-async def test_instructions_hold_the_base_the_environment_memory_and_skills(project: Path) -> None:
+async def test_instructions_hold_the_base_and_the_environment_and_the_facts_memory_and_skills(
+    project: Path,
+) -> None:
     (project / "AGENTS.md").write_text("Always run the tests with `make test`.\n")
-    info = await first_request(project)
+    info, facts = await first_request(project)
     assert info.instructions is not None
     assert BASE_INSTRUCTIONS in info.instructions
     assert f"Working directory: {project}" in info.instructions
-    assert "Always run the tests with `make test`." in info.instructions
-    assert "- commit:" in info.instructions  # the built-in skill's catalogue line
+    assert "Always run the tests with `make test`." in facts
+    assert "- commit:" in facts  # the built-in skill's catalogue line
+    assert "Today (UTC): " in facts
+    assert "Git: " in facts
 
 
-async def test_memory_edits_apply_at_the_next_request(project: Path) -> None:
+async def test_memory_edits_apply_at_the_next_request_and_leave_the_instructions_as_they_were(project: Path) -> None:
     (project / "AGENTS.md").write_text("Use tabs.\n")
-    assert "Use tabs." in ((await first_request(project)).instructions or "")
+    before, facts = await first_request(project)
+    assert "Use tabs." in facts
     (project / "AGENTS.md").write_text("Use spaces.\n")
-    instructions = (await first_request(project)).instructions or ""
-    assert "Use spaces." in instructions
-    assert "Use tabs." not in instructions
+    after, facts = await first_request(project)
+    assert "Use spaces." in facts
+    assert "Use tabs." not in facts
+    assert after.instructions == before.instructions

@@ -128,7 +128,7 @@ def test_a_git_that_does_not_answer_in_time_is_given_up_on(tmp_path: Path, monke
 
     text = instructions_in(tmp_path, env={"PATH": f"{fake}:{os.environ['PATH']}"})
 
-    assert text == "Git: unknown (git status did not answer within 0.2 s)."
+    assert text == "Git: status unavailable (git status did not answer within 0.2 s)."
 
 
 @pytest.mark.parametrize("kind", PLANTED_KINDS)
@@ -151,3 +151,86 @@ def test_a_config_key_that_cannot_be_switched_off_stops_the_status(repo: Path, t
 
     assert text.startswith("Git: unknown (git status was not run: the repository's config names a program"), text
     assert not (tmp_path / "ran").exists()
+
+
+class TurnContext(Context):
+    """A `RunContext`'s parts `GitStatus` reads: the executor, and the run (turn) it is in."""
+
+    def __init__(self, executor: LocalExecutor, run_id: str) -> None:
+        super().__init__(executor)
+        self.run_id = run_id
+
+
+def counting_git(tmp_path: Path, body: str = 'exec git "$@"') -> tuple[dict[str, str], Path]:
+    """A PATH whose `git` logs each status it runs (to `calls`) before doing `body`."""
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    calls = tmp_path / "calls"
+    real = subprocess.run(["which", "git"], capture_output=True, text=True, check=True).stdout.strip()
+    script = f'#!/bin/sh\ncase " $* " in *" status "*) echo status >> {calls};; esac\n{body.replace("git", real, 1)}\n'
+    (fake / "git").write_text(script)
+    (fake / "git").chmod(0o755)
+    return {"PATH": f"{fake}:{os.environ['PATH']}"}, calls
+
+
+def statuses(calls: Path) -> int:
+    return len(calls.read_text().splitlines()) if calls.exists() else 0
+
+
+def test_the_status_is_taken_once_per_turn_and_again_the_next_turn(
+    repo: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    env, calls = counting_git(tmp_path_factory.mktemp("git"))
+    executor = LocalExecutor(repo, env=env)
+    status = git_state.GitStatus()
+    first: Any = TurnContext(executor, "turn-1")
+
+    texts = [asyncio.run(status.instructions(first)) for _ in range(5)]
+    (repo / "a.py").write_text("edited during the turn\n")
+    texts.append(asyncio.run(status.instructions(first)))
+
+    assert statuses(calls) == 1
+    assert set(texts) == {"Git: branch main, nothing to commit (working tree clean)."}
+    second: Any = TurnContext(executor, "turn-2")
+    assert asyncio.run(status.instructions(second)).splitlines() == [
+        "Git: branch main, 1 changed file (paths from the repository root):",
+        "   M a.py",
+    ]
+    assert statuses(calls) == 2
+
+
+def test_a_status_given_up_on_is_not_asked_again_until_the_index_changes(
+    repo: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env, calls = counting_git(
+        tmp_path_factory.mktemp("git"), body='case " $* " in *" status "*) exec sleep 30;; esac\nexec git "$@"'
+    )
+    monkeypatch.setattr(git_state, "TIMEOUT_S", 0.2)
+    executor = LocalExecutor(repo, env=env)
+    status = git_state.GitStatus()
+
+    given_up = [asyncio.run(status.instructions(TurnContext(executor, f"turn-{n}"))) for n in range(3)]
+
+    assert given_up == ["Git: status unavailable (git status did not answer within 0.2 s)."] * 3
+    assert statuses(calls) == 1
+    git(repo, "add", "a.py")  # the index changes (git rewrites it even with nothing new to stage)
+    (repo / "a.py").write_text("staged\n")
+    git(repo, "add", "a.py")
+    asyncio.run(status.instructions(TurnContext(executor, "turn-4")))
+    assert statuses(calls) == 2
+
+
+def test_the_stamp_follows_a_worktree_to_its_own_index_and_head(
+    repo: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    worktree = tmp_path_factory.mktemp("wt") / "side"
+    git(repo, "worktree", "add", "-q", "-b", "side", str(worktree))
+    (worktree / "sub").mkdir()
+    before = git_state.repository_stamp(worktree / "sub")  # found from a folder inside it too
+
+    (worktree / "a.py").write_text("side\n")
+    git(worktree, "commit", "-qam", "on the side")
+
+    assert before is not None
+    assert git_state.repository_stamp(worktree) != before
+    assert git_state.repository_stamp(tmp_path_factory.mktemp("plain")) is None

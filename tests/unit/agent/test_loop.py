@@ -10,6 +10,7 @@ from pydantic_ai.messages import ModelMessage, ModelRequest, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, DeltaThinkingPart, DeltaToolCall, FunctionModel
 
 from decode.agent.factory import build_agent
+from decode.agent.facts import is_facts
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
@@ -146,7 +147,7 @@ async def test_a_message_enqueued_into_the_running_turn_is_reported_when_the_mod
     seen: list[list[str]] = []
 
     async def record(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator:
-        seen.append([p.content for m in messages for p in m.parts if p.part_kind == "user-prompt"])
+        seen.append([p.content for m in messages for p in m.parts if p.part_kind == "user-prompt" and not is_facts(p)])
         if len(seen) == 1:
             yield {0: DeltaToolCall(name="shout", json_args='{"word": "hi"}', tool_call_id="c")}
         else:

@@ -9,6 +9,7 @@ import pytest
 from pydantic_ai.messages import ModelMessage
 
 from decode.agent.compose import Conversation
+from decode.agent.facts import is_facts
 from decode.agents.subagents import DESCRIPTION_CHARS, MAX_DEPTH
 from decode.config.settings import Settings
 from decode.entities.events import ToolCallFinished, TurnFinished
@@ -132,7 +133,8 @@ async def test_an_agent_with_every_tool_still_cannot_spawn_unless_it_names_agent
     original = model.stream_function
 
     async def watching(messages, info):
-        offered.setdefault(str(messages[0].parts[-1].content), {t.name for t in info.function_tools})
+        asked = [part for part in messages[0].parts if not is_facts(part)]
+        offered.setdefault(str(asked[-1].content), {t.name for t in info.function_tools})
         async for item in original(messages, info):
             yield item
 

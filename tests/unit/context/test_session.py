@@ -8,6 +8,7 @@ from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, Text
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from decode.agent.factory import build_agent
+from decode.agent.facts import is_facts
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings
 from decode.context.catalog import SessionNotFoundError
@@ -57,7 +58,7 @@ def prompts(messages: list[ModelMessage]) -> list[str]:
         for message in messages
         if isinstance(message, ModelRequest)
         for part in message.parts
-        if isinstance(part, UserPromptPart) and isinstance(part.content, str)
+        if isinstance(part, UserPromptPart) and isinstance(part.content, str) and not is_facts(part)
     ]
 
 

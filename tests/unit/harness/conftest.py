@@ -19,6 +19,7 @@ from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, Retr
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
 
 from decode.agent.factory import build_agent
+from decode.agent.facts import is_facts
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
@@ -80,7 +81,7 @@ def user_texts(messages: list[ModelMessage]) -> list[str]:
         for message in messages
         if isinstance(message, ModelRequest)
         for part in message.parts
-        if part.part_kind == "user-prompt" and isinstance(part.content, str)
+        if part.part_kind == "user-prompt" and isinstance(part.content, str) and not is_facts(part)
     ]
 
 

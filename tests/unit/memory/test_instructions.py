@@ -6,6 +6,7 @@ from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
+from decode.agent.facts import facts_of
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
 from decode.memory.files import PROJECT_NOTES, USER_MEMORY, MemoryFile, load_memory
@@ -74,11 +75,18 @@ async def test_an_edit_applies_at_the_next_turn(tmp_path: Path) -> None:
 
 
 async def test_the_agent_decode_builds_rereads_memory_every_turn(tmp_path: Path) -> None:
+    from collections.abc import AsyncIterator
+
     from decode.agent.factory import build_agent
     from decode.agent.loop import AgentLoop
-    from decode.models.script import ScriptedModel, ScriptedResponse
 
-    model = ScriptedModel([ScriptedResponse(text="one"), ScriptedResponse(text="two")])
+    seen: list[str] = []
+
+    async def answer(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
+        seen.append(facts_of(messages[-1]))
+        yield "ok"
+
+    model = FunctionModel(stream_function=answer)
     loop = AgentLoop(build_agent(model), AgentDeps(LocalExecutor(tmp_path), Settings(), harness_home=tmp_path))
     (tmp_path / "AGENTS.md").write_text("rule v1")
 
@@ -88,10 +96,11 @@ async def test_the_agent_decode_builds_rereads_memory_every_turn(tmp_path: Path)
     async for _ in loop.run_turn("second"):
         pass
 
-    first_request, second_request = loop.history[0], loop.history[2]
-    assert "rule v1" in (first_request.instructions or "")
-    assert "rule v2" in (second_request.instructions or "")
-    assert "rule v1" not in (second_request.instructions or "")
+    first_request, second_request = seen
+    assert "rule v1" in first_request
+    assert "rule v2" in second_request
+    assert "rule v1" not in second_request
+    assert loop.history[0].instructions == loop.history[2].instructions  # the instructions stay as they were
 
 
 async def test_memory_comes_from_the_harness_home_not_the_tools_workspace(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from pydantic_ai.messages import (
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls, FunctionModel
 
 from decode.agent.factory import build_agent
+from decode.agent.facts import facts_of
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
@@ -35,7 +36,7 @@ class CallsThenAnswers:
         self.seen: list[str] = []
 
     async def __call__(self, messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str | DeltaToolCalls]:
-        self.seen.append(info.instructions or "")
+        self.seen.append(facts_of(messages[-1]))
         if self.pending:
             args = json.dumps({"todos": self.pending.pop(0)})
             yield {0: DeltaToolCall(name="todo_write", json_args=args, tool_call_id=f"call-{len(self.seen)}")}
@@ -107,7 +108,7 @@ async def test_a_bad_status_is_a_retry_naming_the_choices(tmp_path: Path) -> Non
     assert "'pending', 'in_progress' or 'completed'" in retry.model_response()
 
 
-async def test_the_model_sees_the_list_in_its_instructions_from_the_next_request(tmp_path: Path) -> None:
+async def test_the_model_sees_the_list_in_the_facts_of_the_next_request(tmp_path: Path) -> None:
     model = calls_then_answers(STEPS)
     loop = make_loop(tmp_path, model)
     [event async for event in loop.run_turn("go")]

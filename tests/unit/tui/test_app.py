@@ -12,6 +12,7 @@ from pydantic_ai.exceptions import ModelHTTPError, UnexpectedModelBehavior
 from pydantic_ai.messages import ModelMessage
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
+from decode.agent.facts import is_facts
 from decode.cli import cli
 from decode.harness.abort import INTERRUPTED_NOTE
 from decode.tui.app import Repl, describe_error
@@ -221,7 +222,7 @@ async def test_a_prompt_sent_while_busy_waits_and_reaches_the_model_in_the_same_
     asked, release = asyncio.Event(), asyncio.Event()
 
     async def waits_for_release(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
-        prompts = [part.content for m in messages for part in m.parts if part.part_kind == "user-prompt"]
+        prompts = [p.content for m in messages for p in m.parts if p.part_kind == "user-prompt" and not is_facts(p)]
         if prompts[-1] == "first":
             asked.set()
             await release.wait()

@@ -10,6 +10,7 @@ from prompt_toolkit.formatted_text import to_plain_text
 from pydantic_ai.messages import ModelMessage
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
+from decode.agent.facts import is_facts
 from decode.harness.abort import INTERRUPTED_NOTE, INTERRUPTED_RESULT
 from decode.harness.priority import Message, Priority
 from decode.tui.app import Repl
@@ -26,7 +27,12 @@ def running_members(pgid: str) -> list[str]:
 
 
 def user_prompts(messages: list[ModelMessage]) -> list[str]:
-    return [p.content for m in messages for p in m.parts if p.part_kind == "user-prompt" and isinstance(p.content, str)]
+    return [
+        p.content
+        for m in messages
+        for p in m.parts
+        if p.part_kind == "user-prompt" and isinstance(p.content, str) and not is_facts(p)
+    ]
 
 
 class SlowModel:
