@@ -45,6 +45,12 @@ class LazyGroup(click.Group):
 
     def main(self, args: Sequence[str] | None = None, *rest: Any, **extra: Any) -> Any:
         self.own_process = args is None
+        # [lesson 11]
+        # Before any command imports pydantic-ai: its MCP client stack loads only when a server is used.
+        from decode.mcp.deferred import defer_mcp_client
+
+        defer_mcp_client()
+        # [/lesson 11]
         return super().main(args, *rest, **extra)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
