@@ -1,14 +1,12 @@
-"""pydantic-ai imported without its MCP client, which loads whole when something asks for it.
+"""pydantic-ai and the SDKs imported without what decode does not use, which loads whole when asked for.
 
-Each check runs in a fresh interpreter: what it is about is the first import of pydantic_ai.
+Each check runs in a fresh interpreter: what it is about is the first import of a library.
 """
 
 import json
 import subprocess
 import sys
 import textwrap
-
-MCP_STACK = {"mcp", "mcp_types", "fastmcp"}
 
 
 def _run(code: str) -> dict:
@@ -24,9 +22,9 @@ def test_pydantic_ai_loads_without_the_mcp_stack_until_it_is_asked_for() -> None
     found = _run(
         """
         import json, sys
-        from decode.mcp.deferred import DeferredMcpClient, defer_mcp_client
+        from decode.models.deferred_imports import defer_imports
 
-        defer_mcp_client()
+        defer_imports()
         import pydantic_ai
         from pydantic_ai import Agent
         before = sorted({name.split(".")[0] for name in sys.modules} & {"mcp", "mcp_types", "fastmcp"})
@@ -36,20 +34,19 @@ def test_pydantic_ai_loads_without_the_mcp_stack_until_it_is_asked_for() -> None
             "before": before,
             "after": "fastmcp" in sys.modules and "mcp" in sys.modules,
             "restored": capability.MCPToolset is MCPToolset,
-            "finder_left": any(isinstance(f, DeferredMcpClient) for f in sys.meta_path),
         }))
         """
     )
-    assert found == {"before": [], "after": True, "restored": True, "finder_left": False}
+    assert found == {"before": [], "after": True, "restored": True}
 
 
 def test_the_mcp_capability_works_on_a_fastmcp_transport_once_the_client_is_imported() -> None:
     found = _run(
         """
         import json, sys
-        from decode.mcp.deferred import defer_mcp_client
+        from decode.models.deferred_imports import defer_imports
 
-        defer_mcp_client()
+        defer_imports()
         from pydantic_ai.capabilities import MCP
         from fastmcp.client.transports import StdioTransport
         from pydantic_ai.mcp import MCPToolset
@@ -62,36 +59,45 @@ def test_the_mcp_capability_works_on_a_fastmcp_transport_once_the_client_is_impo
     assert found == {"local": "MCPToolset", "is_toolset": True}
 
 
-def test_deferring_after_pydantic_ai_is_imported_changes_nothing() -> None:
+def test_the_openai_client_works_without_aiohttp_and_httpx_without_its_command_line() -> None:
     found = _run(
         """
         import json, sys
-        import pydantic_ai
-        from decode.mcp.deferred import DeferredMcpClient, defer_mcp_client
+        from decode.models.deferred_imports import defer_imports
 
-        defer_mcp_client()
-        defer_mcp_client()
+        defer_imports()
+        import httpx
+        from openai import AsyncOpenAI
+
+        client = AsyncOpenAI(base_url="http://127.0.0.1:9/v1", api_key="x", max_retries=0)
+        skipped = sorted({"aiohttp", "httpx._main", "rich"} & set(sys.modules))
+        stub = httpx.main
+        from httpx._main import main
         print(json.dumps({
-            "finders": sum(isinstance(f, DeferredMcpClient) for f in sys.meta_path),
-            "loaded": "fastmcp" in sys.modules,
+            "client": type(client).__name__,
+            "skipped": skipped,
+            "restored": httpx.main is main and stub is not main,
         }))
         """
     )
-    assert found == {"finders": 0, "loaded": True}
+    assert found == {"client": "AsyncOpenAI", "skipped": [], "restored": True}
 
 
-def test_one_finder_however_often_it_is_asked() -> None:
+def test_installing_twice_or_after_the_imports_changes_nothing() -> None:
     found = _run(
         """
         import json, sys
-        from decode.mcp.deferred import DeferredMcpClient, defer_mcp_client, uninstall
-
-        defer_mcp_client()
-        defer_mcp_client()
-        count = sum(isinstance(f, DeferredMcpClient) for f in sys.meta_path)
-        uninstall()
         import pydantic_ai
-        print(json.dumps({"count": count, "loaded": "fastmcp" in sys.modules}))
+        from decode.models.deferred_imports import DeferredImports, defer_imports
+        from pydantic_ai.capabilities import mcp as capability
+        from pydantic_ai.mcp import MCPToolset
+
+        defer_imports()
+        defer_imports()
+        print(json.dumps({
+            "finders": sum(isinstance(f, DeferredImports) for f in sys.meta_path),
+            "untouched": capability.MCPToolset is MCPToolset,
+        }))
         """
     )
-    assert found == {"count": 1, "loaded": True}
+    assert found == {"finders": 1, "untouched": True}
