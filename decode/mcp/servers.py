@@ -270,6 +270,7 @@ _warming: threading.Thread | None = None
 
 
 def _import_validators() -> None:
+    """The warm-up's imports; an MCP client without jsonschema validates nothing, so warms nothing."""
     try:
         import jsonschema.validators  # noqa: F401
         import referencing  # noqa: F401
