@@ -12,7 +12,6 @@ user's code) loads the real one, and the names the fallback stood in for are put
 
 import importlib.abc
 import sys
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.machinery import ModuleSpec
@@ -96,26 +95,3 @@ def defer_imports() -> None:
 def uninstall() -> None:
     """Take the finder off the import path."""
     sys.meta_path[:] = [finder for finder in sys.meta_path if not isinstance(finder, DeferredImports)]
-
-
-def price_tables_in_background() -> None:
-    """pydantic-ai loads genai-prices' price tables (thousands of objects) whenever a `Model` is built,
-    on the building thread: before decode's first request. Only pricing a response needs them, so a
-    daemon thread loads them once, while the first request waits for the model."""
-    import pydantic_ai.models as models
-    from pydantic_ai._genai_prices import preload_pricing_data
-
-    if models.preload_pricing_data is preload_pricing_data:
-        setattr(models, "preload_pricing_data", _load_prices_once)  # noqa: B010  (ty: a different function)
-
-
-_prices: threading.Thread | None = None
-
-
-def _load_prices_once() -> None:
-    global _prices
-    if _prices is None:
-        from pydantic_ai._genai_prices import preload_pricing_data
-
-        _prices = threading.Thread(target=preload_pricing_data, name="price-tables", daemon=True)
-        _prices.start()

@@ -25,7 +25,6 @@ from pydantic import SecretStr
 from pydantic_ai.models import Model
 
 from decode.config.settings import Settings
-from decode.models.deferred_imports import price_tables_in_background
 from decode.models.errors import MissingKeyError, ModelConfigError
 from decode.models.retry import OnRetry, RetryingModel
 
@@ -67,7 +66,6 @@ def split_model_string(spec: str) -> tuple[str, str]:
 def resolve_model(spec: str, settings: Settings, *, on_retry: OnRetry | None = None) -> Model:
     """Build the model that `spec` names, or raise `ModelConfigError` before any request is made."""
     provider, name = split_model_string(spec)
-    price_tables_in_background()  # not before the first request (decode/models/deferred_imports.py)
     if provider == "test":
         from pydantic_ai.models.test import TestModel
 

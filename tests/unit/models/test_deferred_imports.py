@@ -101,30 +101,3 @@ def test_installing_twice_or_after_the_imports_changes_nothing() -> None:
         """
     )
     assert found == {"finders": 1, "untouched": True}
-
-
-def test_building_a_model_leaves_the_price_tables_to_a_background_thread_and_prices_still_come() -> None:
-    found = _run(
-        """
-        import json, sys, threading
-        from decode.models.deferred_imports import price_tables_in_background
-        from pydantic_ai.messages import ModelResponse
-        from pydantic_ai.models.function import FunctionModel
-        from pydantic_ai.usage import RequestUsage
-
-        price_tables_in_background()
-        price_tables_in_background()
-        FunctionModel(lambda messages, info: None)
-        FunctionModel(lambda messages, info: None)
-        loaders = [t for t in threading.enumerate() if t.name == "price-tables"]
-        for loader in loaders:
-            loader.join(60)
-        response = ModelResponse(
-            parts=[], usage=RequestUsage(input_tokens=1000, output_tokens=1000),
-            model_name="gpt-4o", provider_name="openai",
-        )
-        print(json.dumps({"loaders": len(loaders), "priced": float(response.cost().total_price) > 0}))
-        """
-    )
-    assert found["priced"] is True
-    assert found["loaders"] <= 1  # one thread for the process, however many models (0: already done)
