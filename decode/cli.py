@@ -45,6 +45,13 @@ class LazyGroup(click.Group):
 
     def main(self, args: Sequence[str] | None = None, *rest: Any, **extra: Any) -> Any:
         self.own_process = args is None
+        # [lesson 02]
+        # Before any command imports pydantic-ai: what it imports but decode does not use (the MCP
+        # client stack, an unused HTTP transport) loads only when something asks for it.
+        from decode.models.deferred_imports import defer_imports
+
+        defer_imports()
+        # [/lesson 02]
         return super().main(args, *rest, **extra)
 
     def list_commands(self, ctx: click.Context) -> list[str]:

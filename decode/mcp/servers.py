@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -129,7 +130,7 @@ class McpServer:
                 logger.warning(
                     "MCP server %s answered late: its %d tools are available now", visible(self.name), len(self.tools)
                 )
-            await asyncio.to_thread(_import_validators)
+            warm_validators()
             await self._stop.wait()
         finally:
             self.toolset = None
@@ -255,9 +256,21 @@ class McpServer:
             task.cancel()
 
 
+def warm_validators() -> None:
+    """Import what the MCP client checks tool results with (seconds of imports) on a thread of its
+    own, so the first call of a tool with an output schema does not freeze the REPL. A daemon thread,
+    started once and never waited for: leaving decode does not wait for an import nobody needs."""
+    global _warming
+    if _warming is None:
+        _warming = threading.Thread(target=_import_validators, name="mcp-validators", daemon=True)
+        _warming.start()
+
+
+_warming: threading.Thread | None = None
+
+
 def _import_validators() -> None:
-    """Import what the MCP client checks tool results with (seconds of imports), off the event loop,
-    so the first call of a tool with an output schema does not freeze the REPL."""
+    """The warm-up's imports; an MCP client without jsonschema validates nothing, so warms nothing."""
     try:
         import jsonschema.validators  # noqa: F401
         import referencing  # noqa: F401

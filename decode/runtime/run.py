@@ -151,7 +151,8 @@ def run(task: str | None, **options: Any) -> None:
     configuration error, 3 request ceiling reached, 130 interrupted.
     """
     # [lesson 15]
-    global _output, _headless, _quiet
+    global _output, _headless, _quiet, _finished
+    _finished = None
     _headless = take_headless_options(options)  # a bad rule: a usage error; `--cwd DIR`: now in DIR
     _output, _quiet = RunOutput(_headless.output_format, raw=_headless.raw), _headless.quiet
     # [/lesson 15]
@@ -197,9 +198,17 @@ def run(task: str | None, **options: Any) -> None:
 run.epilog = EXIT_CODES  # at the end of `decode run --help`
 
 
+_finished: int | None = None
+"""The code the run finished with, once its result is out (before its MCP servers are stopped)."""
+
+
 def _finish(code: int) -> int:
     """The run ended with `code`: its result object on stdout (json, stream-json) and in
-    `--summary-json PATH` (one that cannot be written is a warning: the exit code stays)."""
+    `--summary-json PATH` (one that cannot be written is a warning: the exit code stays). Once only."""
+    global _finished
+    if _finished is not None:
+        return _finished
+    _finished = code
     if code == EXIT_INTERRUPTED:
         _output.summary.error = _output.summary.error or "interrupted"
     elif code > 128:
@@ -441,6 +450,11 @@ async def _run(task: str, options: dict[str, Any]) -> int:
     if conversation.workspace is not None:  # `--repo`: the work goes back as a branch
         code = await _hand_back(conversation.workspace, conversation, code)
     # [/lesson 14]
+    code = _finish(code)  # [lesson 15]
+    # [lesson 11]
+    if conversation.mcp is not None:  # the answer and the result are out first: a slow server delays only the exit
+        await conversation.mcp.close()
+    # [/lesson 11]
     return code
 
 

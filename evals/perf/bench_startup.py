@@ -2,8 +2,9 @@
 
 - `decode --version` and `decode --help` against the venv's bare `python -c pass`: they must
   import nothing heavy (target 5x; Codex CLI's `--version` takes 7.5x, Claude Code's 8.5x).
-- `decode run` on a one-line scripted model against `python -c "import pydantic_ai"`: the agent
-  library's import is the floor, decode's own start-up on top of it should be nearly free (1.15x).
+- `decode run` on a one-line scripted model against `python -c "import pydantic_ai"`: the whole
+  run, answer and saved session included, in 0.6x of that import. decode imports pydantic-ai
+  without its MCP client stack (ADR-0102), so the library's full import is no longer its floor.
 - The same `decode run` against a bare pydantic-ai agent answering the same line (`Agent(FunctionModel(…))`,
   one run): what decode adds to pydantic-ai's own run, apart from the import both pay (1.15x).
 
@@ -63,7 +64,7 @@ def benchmarks(ctx: Context) -> Iterator[Comparison]:
         "decode run (scripted model)",
         decode_run,
         command([python, "-c", "import pydantic_ai"], label='python -c "import pydantic_ai"', cwd=ctx.tmp),
-        target=1.15,
+        target=0.6,
         runs=10,
         issue=27,  # the floor the issue starts from: `run` 0.97x `import pydantic_ai`
     )

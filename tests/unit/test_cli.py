@@ -1,5 +1,7 @@
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -8,9 +10,11 @@ from decode.cli import SUBCOMMANDS, cli
 
 # Top-level packages `decode --version` and `--help` must not import (each costs 20-2000 ms).
 HEAVY = {"pydantic", "pydantic_ai", "pydantic_settings", "openai", "google", "httpx", "prompt_toolkit", "rich"}
+# What a first request needs none of with no MCP server configured and no provider SDK in use.
+MCP_STACK_AND_SDKS = {"mcp", "mcp_types", "fastmcp", "openai", "google", "anthropic", "groq", "mistralai", "cohere"}
 
 
-def _modules_after(args: list[str]) -> set[str]:
+def _modules_after(args: list[str], cwd: Path | None = None) -> set[str]:
     code = (
         "import sys\n"
         "from decode.cli import cli\n"
@@ -20,7 +24,7 @@ def _modules_after(args: list[str]) -> set[str]:
         "    pass\n"
         "print('\\n'.join(sys.modules))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, check=True)
     return set(done.stdout.split())
 
 
@@ -42,6 +46,17 @@ def test_version_and_help_import_no_heavy_library() -> None:
     for args in (["--version"], ["--help"]):
         heavy = {name for name in _modules_after(args) if name.split(".")[0] in HEAVY}
         assert not heavy, f"{args} imported {sorted(heavy)[:5]}"
+
+
+def test_run_on_the_scripted_model_imports_no_mcp_client_and_no_provider_sdk(tmp_path: Path) -> None:
+    script = tmp_path / "hello.json"
+    script.write_text(json.dumps([{"text": "Hello."}]), encoding="utf-8")
+
+    modules = _modules_after(["run", "--model", f"script:{script}", "hi"], cwd=tmp_path)
+
+    assert "pydantic_ai.agent" in modules  # the run did reach the agent
+    loaded = {name for name in modules if name.split(".")[0] in MCP_STACK_AND_SDKS}
+    assert not loaded, f"decode run imported {sorted(loaded)[:5]}"
 
 
 def test_unknown_subcommand_is_a_usage_error() -> None:

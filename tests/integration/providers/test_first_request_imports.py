@@ -1,0 +1,53 @@
+"""`decode run` against a provider imports that provider's SDK and no other, and no MCP client stack.
+
+Every module the real command imports is listed by Python itself (`PYTHONPROFILEIMPORTTIME`, one
+line per import on stderr), for a run that talks to an OpenAI-compatible server on 127.0.0.1 and to
+a Gemini one: each SDK is seconds of imports, and the MCP client stack more (ADR-0102).
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.integration.providers.fake_servers import GeminiServer, OpenAIServer, Turn
+
+pytestmark = pytest.mark.integration
+
+MCP_STACK = {"mcp", "mcp_types", "fastmcp"}
+SDKS = {"openai": "openai", "google-gla": "google"}
+
+
+def _imported(project: Path, model: str, env: dict[str, str]) -> set[str]:
+    """The top-level packages `decode run --model MODEL "hi"` imported, from start to exit."""
+    done = subprocess.run(
+        [sys.executable, "-m", "decode", "run", "--model", model, "hi"],
+        cwd=project, env={**os.environ, **env, "PYTHONPROFILEIMPORTTIME": "1"},
+        capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = (line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:"))
+    return {name.split(".")[0] for name in lines}
+
+
+@pytest.mark.parametrize("provider", ["openai-compatible", "google-gla"])
+def test_a_run_imports_its_providers_sdk_only_and_no_mcp_client(provider: str, tmp_path: Path) -> None:
+    server = OpenAIServer() if provider == "openai-compatible" else GeminiServer()
+    server.plan(Turn(text="Hello."))
+    if provider == "openai-compatible":
+        env = {"OPENAI_BASE_URL": f"{server.url}/v1", "OPENAI_API_KEY": "x"}
+        used, other = "openai", "google"
+    else:
+        env = {"GEMINI_API_KEY": "x", "GEMINI_BASE_URL": server.url}
+        used, other = "google", "openai"
+    try:
+        imported = _imported(tmp_path, f"{provider}:bench", env)
+    finally:
+        server.close()
+
+    assert len(server.requests) == 1  # the run did reach the model
+    assert used in imported
+    assert other not in imported
+    assert not imported & MCP_STACK, sorted(imported & MCP_STACK)
