@@ -59,8 +59,9 @@ mcp-reference-servers: ## Install the npm MCP reference servers the tests run (p
 hooks: ## Install the git hooks of .pre-commit-config.yaml (commit: format, lint, pairs; push: unit tests)
 	$(RUN) pre-commit install --hook-type pre-commit --hook-type pre-push
 
-test: ## Run the whole suite: unit + integration tests and every lesson notebook (offline)
-	$(call pytest,$(XDIST) tests lessons $(NBVAL))
+# --durations=20: the 20 slowest tests close the report, so a test that grew slow is seen.
+test: ## Run the whole suite: unit + integration tests and every lesson notebook (offline); the 20 slowest
+	$(call pytest,$(XDIST) --durations=20 tests lessons $(NBVAL))
 
 unit-tests: ## Run the unit tests (tests/unit)
 	$(call pytest,$(XDIST) tests/unit)

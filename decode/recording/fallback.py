@@ -27,10 +27,13 @@ from decode.entities.deps import AgentDeps
 
 logger = logging.getLogger(__name__)
 
-RECORDER_START_TIMEOUT_S = 5.0
+RECORDER_START_TIMEOUT_S = 15.0
 """How long entering the recorder's `iter()` (opening the Kitaru session) may take before the server
-counts as unreachable. A healthy server answers in milliseconds; a refused connection is reported
-after ~4 s of kitaru's retries, within this; a socket that never answers is cut off here."""
+counts as unreachable. A healthy server answers in milliseconds; a socket that never answers is cut
+off here. A refused connection is reported by kitaru itself once its retries give up: 3 retries
+sleeping 0.5, 1 and 2 s plus up to 0.5 s of jitter each, so 3.5 to 5 s. The deadline is three times
+that, so the refusal (and its own message) always arrives first, on a loaded machine too; at 5 s the
+two raced and a refused server was reported as "no answer" one run in a few."""
 
 
 class RecordingUnavailable(RuntimeError):

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration.forkserver import as_text, run_forked
+
 DECODE = str(Path(sys.executable).parent / "decode")
 WAIT_S = 30.0  # how long a terminal test waits for text to appear
 
@@ -30,15 +32,9 @@ def decode() -> str:
 
 
 def _run_decode(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [DECODE, *args],
-        cwd=cwd,
-        env={**os.environ, **(env or {})},
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,  # not a terminal: `decode` alone says to use `decode run`
-        timeout=120,
-    )
+    # A process of its own, forked from one that imported the CLI already (tests/integration/forkserver.py).
+    # stdin empty, not a terminal: `decode` alone says to use `decode run`.
+    return as_text(run_forked([DECODE, *args], cwd=cwd, env={**os.environ, **(env or {})}))
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ from decode.context.catalog import find_session
 from decode.context.replay import load_session
 from decode.context.windows import SUMMARY_MARK
 from tests.integration.context.conftest import without_facts
+from tests.integration.forkserver import as_text, run_forked
 
 pytestmark = pytest.mark.integration
 
@@ -52,7 +53,8 @@ def session_env(project: Path, model_server, user_text):
 
 
 def run(decode: str, project: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([decode, "run", *args], cwd=project, env=env, capture_output=True, text=True, timeout=120)
+    # A process of its own, forked from one that imported the CLI already (tests/integration/forkserver.py).
+    return as_text(run_forked([decode, "run", *args], cwd=project, env=env))
 
 
 def test_past_80_percent_the_next_run_compacts_and_a_resume_continues_from_the_summary(

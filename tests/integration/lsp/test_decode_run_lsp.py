@@ -2,11 +2,12 @@
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.integration.forkserver import as_text, run_forked
 
 pytestmark = pytest.mark.integration
 
@@ -27,15 +28,9 @@ def run(project: Path, **env: str) -> str:
     """Run the script in `project`; what the session log recorded (tool results included)."""
     turns = project.parent / "turns.json"
     turns.write_text(json.dumps(SCRIPT))
-    done = subprocess.run(
-        [str(DECODE), "run", "--model", f"script:{turns}", "--permission-mode", "accept-edits", "break it"],
-        cwd=project,
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
-    )
+    argv = [str(DECODE), "run", "--model", f"script:{turns}", "--permission-mode", "accept-edits", "break it"]
+    # A process of its own, forked from one that imported the CLI already (tests/integration/forkserver.py).
+    done = as_text(run_forked(argv, cwd=project, env={**os.environ, **env}))
     assert done.returncode == 0, done.stderr
     assert done.stdout == "Done.\n"
     (log,) = (project / ".decode" / "sessions").glob("*.jsonl")

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
+from tests.integration.forkserver import as_text, run_forked
+
 pytestmark = pytest.mark.integration
 
 DECODE = Path(sys.executable).parent / "decode"
@@ -34,15 +36,9 @@ def run(project: Path, script: list[dict], *options: str, env: dict | None = Non
     (project / ".decode" / "settings.local.json").write_text(json.dumps({"permissions": {"allow": ["mcp__features"]}}))
     path = project.parent / "script.json"
     path.write_text(json.dumps(script))
-    return subprocess.run(
-        [str(DECODE), "run", "--model", f"script:{path}", "--trust-project-mcp", *options, "go"],
-        cwd=project,
-        env={**os.environ, **(env or {})},
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
-    )
+    argv = [str(DECODE), "run", "--model", f"script:{path}", "--trust-project-mcp", *options, "go"]
+    # A process of its own, forked from one that imported the CLI already (tests/integration/forkserver.py).
+    return as_text(run_forked(argv, cwd=project, env={**os.environ, **(env or {})}))
 
 
 def call(tool: str, **args: object) -> dict:

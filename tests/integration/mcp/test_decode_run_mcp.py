@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration.forkserver import as_text, run_forked
+
 pytestmark = pytest.mark.integration
 
 DECODE = Path(sys.executable).parent / "decode"
@@ -17,15 +19,8 @@ SERVERS = Path(__file__).parent / "servers"
 
 
 def decode(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(DECODE), *args],
-        cwd=project,
-        env=dict(os.environ),  # HOME is this test's empty folder (tests/conftest.py)
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
-    )
+    # HOME is this test's empty folder (tests/conftest.py); a process forked with the CLI imported.
+    return as_text(run_forked([str(DECODE), *args], cwd=project, env=dict(os.environ)))
 
 
 def decode_run(project: Path, calls: list[dict], *options: str) -> subprocess.CompletedProcess[str]:

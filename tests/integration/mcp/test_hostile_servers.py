@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
+from tests.integration.forkserver import as_text, run_forked
+
 pytestmark = pytest.mark.integration
 
 DECODE = Path(sys.executable).parent / "decode"
@@ -35,15 +37,9 @@ def run(project: Path, servers: dict, calls: list[dict], *options: str) -> subpr
     (project / ".decode" / "settings.local.json").write_text(json.dumps(rules))
     script = project.parent / "script.json"
     script.write_text(json.dumps([{"tool_calls": calls}, {"text": "done"}] if calls else [{"text": "done"}]))
-    return subprocess.run(
-        [str(DECODE), "run", "--model", f"script:{script}", "--trust-project-mcp", *options, "go"],
-        cwd=project,
-        env=dict(os.environ),
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
-    )
+    argv = [str(DECODE), "run", "--model", f"script:{script}", "--trust-project-mcp", *options, "go"]
+    # A process of its own, forked from one that imported the CLI already (tests/integration/forkserver.py).
+    return as_text(run_forked(argv, cwd=project, env=dict(os.environ)))
 
 
 def broken(mode: str, **entry: object) -> dict:

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.integration.forkserver import as_text, run_forked
+
 DECODE = Path(sys.executable).parent / "decode"
 
 
@@ -13,15 +15,9 @@ def decode_run(project: Path, calls: list[dict], *options: str) -> subprocess.Co
     """`decode run` on a script that makes `calls` (one per response), then answers "done"."""
     script = project.parent / "script.json"
     script.write_text(json.dumps([*({"tool_calls": [call]} for call in calls), {"text": "done"}]))
-    return subprocess.run(
-        [str(DECODE), "run", "--model", f"script:{script}", *options, "do it"],
-        cwd=project,
-        env=dict(os.environ),  # HOME is this test's empty folder (tests/conftest.py)
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
-    )
+    argv = [str(DECODE), "run", "--model", f"script:{script}", *options, "do it"]
+    # HOME is this test's empty folder (tests/conftest.py); a process forked with the CLI imported.
+    return as_text(run_forked(argv, cwd=project, env=dict(os.environ)))
 
 
 def bash(command: str) -> dict:

@@ -25,6 +25,7 @@ from decode.entities.tools import ToolSpec
 from decode.models.gateway import resolve_model
 from decode.models.retry import OnRetry
 from decode.tools.local import LocalExecutor
+from tests.integration.forkserver import as_text, run_forked
 from tests.integration.providers.fake_servers import FakeProvider, GeminiServer, OpenAIServer
 
 SECRET = "sk-test-0123456789-do-not-leak"
@@ -114,14 +115,7 @@ def run_decode(project: Path) -> Callable[..., subprocess.CompletedProcess[str]]
 
     def run(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
         # The suite's autouse fixture already removed the developer's keys from os.environ.
-        return subprocess.run(
-            [str(decode), *args],
-            cwd=project,
-            env={**os.environ, **env},
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        # A process of its own, forked from one that imported the CLI already (tests/integration/forkserver.py).
+        return as_text(run_forked([str(decode), *args], cwd=project, env={**os.environ, **env}))
 
     return run

@@ -11,6 +11,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from tests.integration.conftest import DECODE
+from tests.integration.forkserver import run_forked
 
 SCHEMA_PATH = Path(__file__).parents[3] / "docs" / "schemas" / "stream-json.schema.json"
 RESULT_KEYS = {
@@ -59,14 +60,8 @@ def _headless(
     *args: str, cwd: Path, stdin: bytes | str | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     data = stdin.encode() if isinstance(stdin, str) else stdin
-    done = subprocess.run(
-        [DECODE, "run", *args],
-        cwd=cwd,
-        env={**os.environ, **(env or {})},
-        capture_output=True,
-        input=data if data is not None else b"",
-        timeout=120,
-    )
+    # A process of its own, forked from one that imported the CLI already (tests/integration/forkserver.py).
+    done = run_forked([DECODE, "run", *args], cwd=cwd, env={**os.environ, **(env or {})}, input=data or b"")
     return subprocess.CompletedProcess(
         done.args, done.returncode, done.stdout.decode("utf-8"), done.stderr.decode("utf-8", "replace")
     )

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration.forkserver import as_text, run_forked
+
 pytestmark = pytest.mark.integration
 
 DECODE = Path(sys.executable).parent / "decode"
@@ -17,16 +19,10 @@ DECODE = Path(sys.executable).parent / "decode"
 def decode_run(script: list[dict], task: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
     turns = cwd.parent / "turns.json"
     turns.write_text(json.dumps(script))
-    return subprocess.run(
-        # These tests exercise the tools, not the permission rules (lesson 06): let everything run.
-        [str(DECODE), "run", "--model", f"script:{turns}", "--permission-mode", "bypass", task],
-        cwd=cwd,
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
-    )
+    # These tests exercise the tools, not the permission rules (lesson 06): let everything run.
+    argv = [str(DECODE), "run", "--model", f"script:{turns}", "--permission-mode", "bypass", task]
+    # A process of its own, forked from one that imported the CLI already (tests/integration/forkserver.py).
+    return as_text(run_forked(argv, cwd=cwd, env={**os.environ, **env}))
 
 
 @pytest.fixture

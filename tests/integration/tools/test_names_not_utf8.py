@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from decode.tools.catalog import default_tools
+from tests.integration.forkserver import run_forked
 
 pytestmark = pytest.mark.integration
 
@@ -72,14 +73,9 @@ def decode_run(workspace: Path, script: list[dict[str, Any]], task: str) -> subp
     """`decode run` with `script` as the model, in bypass mode; bytes out, as the terminal gets them."""
     turns = workspace.parent / "turns.json"
     turns.write_text(json.dumps(script))
-    return subprocess.run(
-        [str(DECODE), "run", "--model", f"script:{turns}", "--permission-mode", "bypass", task],
-        cwd=workspace,
-        env=os.environ.copy(),
-        capture_output=True,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
-    )
+    argv = [str(DECODE), "run", "--model", f"script:{turns}", "--permission-mode", "bypass", task]
+    # A process of its own, forked from one that imported the CLI already (tests/integration/forkserver.py).
+    return run_forked(argv, cwd=workspace, env=os.environ.copy())
 
 
 def test_every_tool_keeps_its_turn_with_names_that_are_not_utf8(workspace: Path) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.integration.forkserver import as_text, run_forked
 from tests.unit.tools.web.web_server import Route, WebServer, running
 
 pytestmark = pytest.mark.integration
@@ -37,10 +38,8 @@ def allow(project: Path, *rules: str) -> None:
 
 
 def decode(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(DECODE), *args], cwd=project, env=os.environ.copy(), capture_output=True, text=True,
-        stdin=subprocess.DEVNULL, timeout=120,
-    )  # fmt: skip
+    # A process of its own, forked from one that imported the CLI already (tests/integration/forkserver.py).
+    return as_text(run_forked([str(DECODE), *args], cwd=project, env=os.environ.copy()))
 
 
 def fetch_run(project: Path, url: str, *options: str) -> subprocess.CompletedProcess[str]:

@@ -103,9 +103,25 @@ async def test_a_worker_run_fails_when_the_server_never_answers(silent: Fallback
 
 @pytest.mark.parametrize(
     ("error", "why"),
-    [(TimeoutError(), "no answer in 5 s"), (ConnectionError(), "ConnectionError"), (OSError("refused"), "refused")],
+    [(TimeoutError(), "no answer in 15 s"), (ConnectionError(), "ConnectionError"), (OSError("refused"), "refused")],
 )
 def test_the_reason_is_never_empty(error: BaseException, why: str) -> None:
     from decode.recording.fallback import _why
 
     assert _why(error) == why
+
+
+def test_a_refused_server_is_reported_by_kitaru_before_the_deadline() -> None:
+    """The deadline outlasts kitaru's own retries of a refused connection with room to spare (a
+    loaded machine), so a refused server is reported as refused, never as "no answer"."""
+    import inspect
+
+    from kitaru.client.api_client import KitaruAPIClient
+    from kitaru.transport import RetryTransport
+
+    from decode.recording.fallback import RECORDER_START_TIMEOUT_S
+
+    retries = inspect.signature(KitaruAPIClient).parameters["retries"].default
+    backoff = inspect.signature(RetryTransport).parameters["backoff"].default
+    slowest = sum(backoff * 2**attempt + backoff for attempt in range(retries))  # the sleeps, full jitter
+    assert 2 * slowest <= RECORDER_START_TIMEOUT_S, (RECORDER_START_TIMEOUT_S, slowest)
