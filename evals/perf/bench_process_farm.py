@@ -46,7 +46,8 @@ class Worker:
         )
 
     def call(self, what: str) -> None:
-        assert self.process.stdin is not None and self.process.stdout is not None
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
         self.process.stdin.write(what + "\n")
         self.process.stdin.flush()
         if (answer := self.process.stdout.readline()) != "ok\n":
