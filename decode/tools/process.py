@@ -7,7 +7,8 @@ open. So decode tracks every program it starts and ends what that program left (
 
 - each program starts a new session (`setsid`): it leads a fresh process group, killed whole;
 - decode is a *child subreaper* (Linux `PR_SET_CHILD_SUBREAPER`): an orphan re-parents to decode
-  instead of to init, so whatever a command started stays below decode in the process tree;
+  instead of to init, so whatever a command started stays below decode in the process tree,
+  found by walking down from decode's own children (`process_tree.py`), never every process;
 - each program carries a tag in its environment (`DECODE_PROCESS_TAG`). A process below decode
   belongs to a program when it is in that program's group or session, when its parent belongs
   to it, when it carries its tag, or when it holds one of its output pipes; and an orphan that
@@ -43,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from decode.entities.executor import ExecResult, OutputCallback
+from decode.tools.process_tree import PROC, TAG_VARIABLE, Proc, below_decode, carries_tag, holds_pipe, read_stat
 
 logger = logging.getLogger(__name__)
 
@@ -54,9 +56,7 @@ DRAIN_S = 1.0
 holder decode cannot reach, say a daemon the descriptor was passed to); then decode stops reading."""
 END_S = 2.0
 """How long ending a program's processes may take (SIGKILL is immediate; a process stuck in the kernel is not)."""
-TAG_VARIABLE = "DECODE_PROCESS_TAG"
 PR_SET_CHILD_SUBREAPER = 36
-_PROC = Path("/proc")
 
 
 @dataclass(eq=False)
@@ -77,6 +77,8 @@ _subreaper = False
 _exit_hook = False
 _spawning = 0
 """Programs being started (forked, not tracked yet): `end()` must not take one for an orphan."""
+_ends = 0
+"""How many times `end_all` ran: a program it could not see (being started) is ended once started."""
 
 
 def become_subreaper() -> bool:
@@ -99,7 +101,7 @@ def track(leader: int, tag: str, pipes: Sequence[int] = ()) -> Tracked:
     if not _exit_hook:  # whatever way decode leaves, nothing it started stays
         _exit_hook = True
         atexit.register(end_all)
-    proc = _read_stat(leader)
+    proc = read_stat(leader)
     pipe_names = frozenset(f"pipe:[{os.fstat(fd).st_ino}]" for fd in pipes)
     tracked = Tracked(leader, tag, pipe_names, proc.start if proc is not None else _ticks_now())
     _tracked[tag] = tracked
@@ -124,66 +126,17 @@ def kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
 
 
-# -- the process tree, from /proc ---------------------------------------------------------------
+# -- which program each process below decode belongs to ------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Proc:
-    pid: int
-    ppid: int
-    pgid: int
-    sid: int
-    state: str
-    start: int  # clock ticks after boot: (pid, start) names one process even after its pid is reused
-
-
-def _read_stat(pid: int) -> _Proc | None:
-    try:
-        raw = (_PROC / str(pid) / "stat").read_bytes()
-    except OSError:
-        return None
-    fields = raw[raw.rfind(b")") + 2 :].split()  # the command name may hold spaces and parentheses
-    return _Proc(pid, int(fields[1]), int(fields[2]), int(fields[3]), fields[0].decode(), int(fields[19]))
-
-
-def _table() -> dict[int, _Proc]:
-    found = {}
-    with contextlib.suppress(OSError):
-        for name in os.listdir(_PROC):
-            if name.isdigit() and (proc := _read_stat(int(name))) is not None:
-                found[proc.pid] = proc
-    return found
-
-
-def _carries_tag(pid: int, tags: Mapping[bytes, Tracked]) -> Tracked | None:
-    try:
-        environment = (_PROC / str(pid) / "environ").read_bytes()
-    except OSError:
-        return None
-    prefix = TAG_VARIABLE.encode() + b"="
-    for entry in environment.split(b"\0"):
-        if entry.startswith(prefix):
-            return tags.get(entry[len(prefix) :])
-    return None
-
-
-def _holds_pipe(pid: int, pipes: Mapping[str, Tracked]) -> Tracked | None:
-    with contextlib.suppress(OSError):
-        for fd in os.listdir(_PROC / str(pid) / "fd"):
-            with contextlib.suppress(OSError):
-                if (owner := pipes.get(os.readlink(_PROC / str(pid) / "fd" / fd))) is not None:
-                    return owner
-    return None
-
-
-def _owners(table: Mapping[int, _Proc], known: Sequence[Tracked], adopt: Tracked | None) -> dict[int, Tracked]:
+def _owners(table: Mapping[int, Proc], known: Sequence[Tracked], adopt: Tracked | None) -> dict[int, Tracked]:
     """The program of `known` each process below decode belongs to (see the module docstring);
     `adopt` takes the orphans no other rule places."""
     me, my_session = os.getpid(), os.getsid(0)
     leaders = {tracked.leader: tracked for tracked in known}
     tags = {tracked.tag.encode(): tracked for tracked in known}
     pipes = {pipe: tracked for tracked in known for pipe in tracked.pipes}
-    children: dict[int, list[_Proc]] = {}
+    children: dict[int, list[Proc]] = {}
     for proc in table.values():
         children.setdefault(proc.ppid, []).append(proc)
     owners: dict[int, Tracked] = {}
@@ -194,8 +147,8 @@ def _owners(table: Mapping[int, _Proc], known: Sequence[Tracked], adopt: Tracked
             leaders.get(proc.pgid)
             or leaders.get(proc.sid)
             or owners.get(proc.ppid)
-            or _carries_tag(proc.pid, tags)
-            or _holds_pipe(proc.pid, pipes)
+            or carries_tag(proc.pid, tags)
+            or holds_pipe(proc.pid, pipes)
         )
         # An orphan in a session of its own (which decode's other children never are), born while
         # `adopt` ran: one of its processes that erased its traces.
@@ -210,17 +163,17 @@ def _owners(table: Mapping[int, _Proc], known: Sequence[Tracked], adopt: Tracked
     return owners
 
 
-def _signal(proc: _Proc) -> int | None:
+def _signal(proc: Proc) -> int | None:
     """SIGKILL `proc` if its pid still names it; a pidfd to wait on (None: gone, or no pidfds)."""
     try:
         fd = os.pidfd_open(proc.pid)
     except (OSError, AttributeError):
         # Gone, or no pidfds here: a plain kill (the pid cannot be reused while it is our zombie).
         with contextlib.suppress(OSError):
-            if (now := _read_stat(proc.pid)) is not None and now.start == proc.start:
+            if (now := read_stat(proc.pid)) is not None and now.start == proc.start:
                 os.kill(proc.pid, signal.SIGKILL)
         return None
-    if (now := _read_stat(proc.pid)) is None or now.start != proc.start:  # the pid names another process now
+    if (now := read_stat(proc.pid)) is None or now.start != proc.start:  # the pid names another process now
         os.close(fd)
         return None
     with contextlib.suppress(OSError):
@@ -247,7 +200,7 @@ def end(tracked: Tracked) -> int:
 
     Returns how many live processes were killed. Never reaps a tracked leader: asyncio waits for those.
     """
-    if not _PROC.joinpath("self", "stat").exists():  # no /proc: the group is all there is
+    if not PROC.joinpath("self", "stat").exists():  # no /proc: the group is all there is
         kill_group(tracked.leader)
         return 0
     known = [*_tracked.values(), *([] if tracked.tag in _tracked else [tracked])]
@@ -256,7 +209,7 @@ def end(tracked: Tracked) -> int:
     killed: set[tuple[int, int]] = set()
     deadline = time.monotonic() + END_S
     while True:
-        table = _table()
+        table = below_decode()
         owners = _owners(table, known, adopt)
         live = []
         for pid, owner in owners.items():
@@ -291,7 +244,9 @@ def release(tracked: Tracked) -> int:
 
 
 def end_all() -> None:
-    """End every tracked program and all it started: decode is exiting (see the front ends)."""
+    """End every tracked program and all it started, and those being started: decode is exiting."""
+    global _ends
+    _ends += 1
     for tracked in list(_tracked.values()):
         try:
             release(tracked)
@@ -365,11 +320,16 @@ async def _start(
 
     The program runs, and may start others, before asyncio has finished connecting it; cancelled
     then, asyncio would kill only the leader. So the start always completes, and a cancelled one
-    ends the program and everything it started before the cancellation goes on.
+    (or one `end_all` missed: not tracked yet) ends the program and everything it started.
     """
+    ends = _ends
     start = asyncio.ensure_future(asyncio.create_subprocess_exec(*argv, start_new_session=True, **options))
     try:
-        return await asyncio.shield(start)
+        process = await asyncio.shield(start)
+        if _ends != ends:  # `end_all` ran while it started, before it could be tracked: it ends now
+            release(track(process.pid, tag, pipes))
+            kill_group(process.pid)
+        return process
     except asyncio.CancelledError:
         with contextlib.suppress(Exception):
             process = await start

@@ -239,3 +239,55 @@ async def test_a_program_being_started_is_not_taken_for_an_orphan(monkeypatch: p
     module.release(tracked)
 
     assert os.waitpid(second, os.WNOHANG)[0] == second  # still there for its own waiter  # noqa: ASYNC222
+
+
+async def test_ending_everything_also_ends_a_command_being_started(tmp_path: Path) -> None:
+    # SIGTERM while a command is being started: it already runs (and starts others) but is not
+    # tracked yet. `end_all` must end it all the same, as soon as its start completes.
+    from decode.tools import process as module
+
+    marker = "starting-5c1e"
+    command = f": {marker}; setsid sleep 1000 & echo $! > a.pid; sleep 1000 & wait"
+    task = asyncio.create_task(run(command, tmp_path, timeout=30))
+    deadline = time.monotonic() + 20
+    while not _started(marker):  # forked and exec'd: the start is not over yet
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0)
+    while not (tmp_path / "a.pid").exists() or not (tmp_path / "a.pid").read_text().strip():
+        assert time.monotonic() < deadline
+        time.sleep(0.01)  # noqa: ASYNC251 (holding the event loop keeps the start from completing)
+    assert module._tracked == {}  # the window: running, not tracked yet
+    end_all()
+    result, _, _ = await task
+    assert (result.exit_code, result.timed_out) == (-9, False)  # ended then, not by the timeout
+    assert [pid for pid in pids(tmp_path) if not gone(pid)] == []
+
+
+async def test_ending_a_command_reads_only_the_processes_below_decode(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its cost follows what decode started, not the machine: no one else's process is read.
+    from decode.tools import process as module
+
+    read: list[int] = []
+    original = module.read_stat
+    monkeypatch.setattr(module, "read_stat", lambda pid: read.append(pid) or original(pid))
+    result, _, _ = await run("(setsid sleep 1000 >/dev/null 2>&1 & echo $! > a.pid) & wait; echo started", tmp_path)
+    assert result.stopped_leftovers  # the orphan was found below decode, and ended
+    assert [pid for pid in pids(tmp_path) if not gone(pid)] == []
+    assert pids(tmp_path)[0] in read
+    assert 1 not in read
+    assert os.getppid() not in read
+
+
+@pytest.mark.parametrize("command", [LEFT_BEHIND["a double fork"], LEFT_BEHIND["every trace erased"]])
+async def test_without_children_lists_every_process_is_looked_at(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    # A kernel built without /proc/PID/task/TID/children: the slow way, but nothing survives.
+    from decode.tools import process_tree
+
+    monkeypatch.setattr(process_tree, "has_children_lists", lambda: False)
+    result, _, _ = await run(command, tmp_path)
+    assert result.stopped_leftovers
+    assert [pid for pid in pids(tmp_path) if not gone(pid)] == []
