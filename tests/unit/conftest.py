@@ -14,10 +14,13 @@ FORKSERVER = Path(__file__).resolve().parent / "mcp" / "forkserver.py"
 ServerEntry = Callable[..., dict[str, Any]]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def server_entry(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerEntry]:
     """`server_entry(script, *args)`: the `command` and `args` of an .mcp.json entry running the test
-    server `script` (a name in SERVERS) as a child of this worker's fork server."""
+    server `script` (a name in SERVERS) as a child of this module's fork server.
+
+    One per module, not per worker: a fork server left running is a child of the worker that the
+    process tests (tests/unit/tools/test_process.py, a subreaper's leftovers) would find."""
     socket_path = tmp_path_factory.mktemp("forkserver") / "sock"
     server = subprocess.Popen(
         [sys.executable, str(FORKSERVER), str(socket_path)],

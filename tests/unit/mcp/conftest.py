@@ -1,5 +1,5 @@
 """Real stdio MCP servers for the MCP tests (the scripts live in tests/integration/mcp/servers/),
-started through this worker's fork server (`server_entry`, tests/unit/conftest.py)."""
+started through this module's fork server (`server_entry`, tests/unit/conftest.py)."""
 
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +18,7 @@ ServerEntry = Callable[..., dict[str, Any]]
 @pytest.fixture
 def stdio(tmp_path: Path, server_entry: ServerEntry) -> MakeServer:
     """`stdio(name, script, **entry)`: the config of a server running `script` (forked by this
-    worker's fork server, the MCP SDK already imported)."""
+    module's fork server, the MCP SDK already imported)."""
 
     def make(name: str, script: str, *, scope: str = "user", **entry: Any) -> ServerConfig:
         raw = {**server_entry(script), **entry}

@@ -1,13 +1,13 @@
 """A fork server for the test MCP servers: imports the MCP SDK once, then forks a server per launch.
 
 Each stdio server script of the tests spends about a second of CPU importing the MCP SDK before it
-reads its first line; most MCP tests start a few. This process pays that once per test worker:
+reads its first line; most MCP tests start a few. This process pays that once per test module:
 `forkserver_client.py` (the command decode starts, light) hands it its stdin, stdout and stderr,
 argv, environment and folder; a forked child runs the script with them, so decode still talks to
 a real server process over real pipes. The client exits with the child's status; a signal to the
 client goes on to the child, and a client that dies (SIGKILL) takes its child with it.
 
-Run as `python forkserver.py SOCKET`; it ends when its stdin closes (the test worker is gone).
+Run as `python forkserver.py SOCKET`; it ends when its stdin closes (its test module is done).
 """
 
 import array

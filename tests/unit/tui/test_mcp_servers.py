@@ -37,7 +37,7 @@ def test_the_question_names_each_servers_command_or_url(project: Path) -> None:
 async def test_a_prompt_typed_over_the_question_is_sent_and_mcp_trust_starts_them_later(
     project: Path, start_repl, script, server_entry: ServerEntry
 ) -> None:
-    entry = server_entry("echo_server.py")  # forked by this worker's fork server
+    entry = server_entry("echo_server.py")  # forked by this module's fork server
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"echo": entry}}))
     session = await start_repl(script([{"text": "Hello back."}]))
     await session.wait_until(lambda: session.repl.questions.channel.current is not None)
