@@ -1,6 +1,6 @@
-"""Real stdio MCP servers for the MCP tests (the scripts live in tests/integration/mcp/servers/)."""
+"""Real stdio MCP servers for the MCP tests (the scripts live in tests/integration/mcp/servers/),
+started through this module's fork server (`server_entry`, tests/unit/conftest.py)."""
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,14 +12,16 @@ from decode.mcp.config import ServerConfig, parse_server
 SERVERS = Path(__file__).resolve().parents[2] / "integration" / "mcp" / "servers"
 
 MakeServer = Callable[..., ServerConfig]
+ServerEntry = Callable[..., dict[str, Any]]
 
 
 @pytest.fixture
-def stdio(tmp_path: Path) -> MakeServer:
-    """`stdio(name, script, **entry)`: the config of a server running `script` with this Python."""
+def stdio(tmp_path: Path, server_entry: ServerEntry) -> MakeServer:
+    """`stdio(name, script, **entry)`: the config of a server running `script` (forked by this
+    module's fork server, the MCP SDK already imported)."""
 
     def make(name: str, script: str, *, scope: str = "user", **entry: Any) -> ServerConfig:
-        raw = {"command": sys.executable, "args": [str(SERVERS / script)], **entry}
+        raw = {**server_entry(script), **entry}
         return ServerConfig(name, parse_server(name, raw, {}), tmp_path / ".mcp.json", scope, raw)  # type: ignore[arg-type]
 
     return make

@@ -1,7 +1,6 @@
 """Each kind of MCP content, from a real stdio server (one for the module), becomes what the model can use
 or a clear note."""
 
-import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -11,17 +10,18 @@ from pydantic_ai.exceptions import ModelRetry, ToolFailed
 from pydantic_ai.messages import BinaryImage
 
 from decode.mcp.content import BINARY_LIMIT, call
-from tests.unit.mcp.conftest import SERVERS
+from tests.unit.mcp.conftest import ServerEntry
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def content() -> AsyncIterator[Any]:
+async def content(server_entry: ServerEntry) -> AsyncIterator[Any]:
     from fastmcp.client.transports import StdioTransport
     from pydantic_ai.mcp import MCPToolset
 
-    transport = StdioTransport(sys.executable, [str(SERVERS / "content_server.py")], keep_alive=False)
+    entry = server_entry("content_server.py")
+    transport = StdioTransport(entry["command"], entry["args"], keep_alive=False)
     async with MCPToolset(transport, tool_error_behavior="failed") as toolset:
         yield toolset
 

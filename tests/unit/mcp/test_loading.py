@@ -12,7 +12,7 @@ import decode.mcp.toolset  # noqa: F401  (pydantic-ai's MCP client, imported bef
 from decode.config.settings import Settings
 from decode.mcp.loading import load_servers
 from decode.mcp.trust import trust
-from tests.unit.mcp.conftest import SERVERS
+from tests.unit.mcp.conftest import SERVERS, ServerEntry
 
 
 @pytest.fixture
@@ -26,13 +26,13 @@ def write_config(project: Path, env: dict[str, str]) -> None:
 
 
 async def test_no_secret_reaches_the_server_but_what_its_entry_names(
-    project: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+    project: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch, server_entry: ServerEntry
 ) -> None:
     monkeypatch.setenv("GEMINI_API_KEY", "decode-own-key")
     monkeypatch.setenv("GITHUB_TOKEN", "ghp_user_token")
     monkeypatch.setenv("PLAIN", "plain")
     seen = project / "env.json"
-    entry = {"command": sys.executable, "args": [str(SERVERS / "echo_server.py")]}
+    entry = server_entry("echo_server.py")
     env = {"ECHO_SERVER_ENV_FILE": str(seen), "GH": "${GITHUB_TOKEN}", "KEY": "${GEMINI_API_KEY:-not-for-you}"}
     write_file(Path.home() / ".decode" / "mcp.json", {"echo": {**entry, "env": env}})  # the user's own file
 

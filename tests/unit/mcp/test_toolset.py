@@ -6,7 +6,7 @@ import json
 import logging
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ from decode.entities.events import ToolCallFinished
 from decode.entities.tools import ToolKind, traits_of
 from decode.permissions.types import Mode
 from decode.tools.truncate import OUTPUT_DIR
-from tests.unit.mcp.conftest import SERVERS
+from tests.unit.mcp.conftest import ServerEntry
 
 
 class ChatModel(FunctionModel):
@@ -47,25 +47,32 @@ class Recorder:
             yield "done"
 
 
-def project_with(tmp_path: Path, servers: dict[str, Any], rules: dict[str, list[str]] | None = None) -> Path:
-    home = tmp_path / "project"
-    (home / ".decode").mkdir(parents=True)
-    entries = {
-        name: {"command": sys.executable, "args": [str(SERVERS / script)], **extra}
-        for name, (script, extra) in servers.items()
-    }
-    (tmp_path / "home" / ".decode").mkdir(parents=True, exist_ok=True)
-    (tmp_path / "home" / ".decode" / "mcp.json").write_text(json.dumps({"mcpServers": entries}))
-    (home / ".decode" / "settings.local.json").write_text(
-        json.dumps({"permissions": rules or {"allow": ["mcp__echo"]}})
-    )
-    return home
+ProjectWith = Callable[..., Path]
 
 
 @pytest.fixture
 def user_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     return tmp_path / "home"
+
+
+@pytest.fixture
+def project_with(tmp_path: Path, user_home: Path, server_entry: ServerEntry) -> ProjectWith:
+    """`project_with(servers, rules)`: a project whose user has `servers` (name: (script, extra
+    entry fields)) in ~/.decode/mcp.json, with `rules` (default: allow mcp__echo) in its settings."""
+
+    def make(servers: dict[str, Any], rules: dict[str, list[str]] | None = None) -> Path:
+        home = tmp_path / "project"
+        (home / ".decode").mkdir(parents=True)
+        entries = {name: {**server_entry(script), **extra} for name, (script, extra) in servers.items()}
+        (user_home / ".decode").mkdir(parents=True, exist_ok=True)
+        (user_home / ".decode" / "mcp.json").write_text(json.dumps({"mcpServers": entries}))
+        (home / ".decode" / "settings.local.json").write_text(
+            json.dumps({"permissions": rules or {"allow": ["mcp__echo"]}})
+        )
+        return home
+
+    return make
 
 
 async def turn(home: Path, recorder: Recorder, **options: Any) -> tuple[Conversation, list[ToolCallFinished]]:
@@ -80,8 +87,8 @@ async def turn(home: Path, recorder: Recorder, **options: Any) -> tuple[Conversa
     return conversation, results
 
 
-async def test_tools_are_named_per_server_carry_traits_and_run(tmp_path: Path, user_home: Path) -> None:
-    home = project_with(tmp_path, {"echo": ("echo_server.py", {})})
+async def test_tools_are_named_per_server_carry_traits_and_run(project_with: ProjectWith) -> None:
+    home = project_with({"echo": ("echo_server.py", {})})
     recorder = Recorder(("mcp__echo__add", {"a": 2, "b": 40}))
 
     _, [result] = await turn(home, recorder)
@@ -93,21 +100,21 @@ async def test_tools_are_named_per_server_carry_traits_and_run(tmp_path: Path, u
     assert (traits.kind, traits.rules) == (ToolKind.OTHER, ("mcp__echo__add",))
 
 
-async def test_without_an_allow_rule_a_headless_call_is_refused(tmp_path: Path, user_home: Path) -> None:
-    home = project_with(tmp_path, {"echo": ("echo_server.py", {})}, {"allow": []})
+async def test_without_an_allow_rule_a_headless_call_is_refused(project_with: ProjectWith) -> None:
+    home = project_with({"echo": ("echo_server.py", {})}, {"allow": []})
     _, [result] = await turn(home, Recorder(("mcp__echo__echo", {"text": "hi"})))
     assert "Permission needed" in result.result.content
 
 
-async def test_a_deny_rule_naming_the_server_holds_in_bypass_mode(tmp_path: Path, user_home: Path) -> None:
-    home = project_with(tmp_path, {"echo": ("echo_server.py", {})}, {"deny": ["mcp__echo"]})
+async def test_a_deny_rule_naming_the_server_holds_in_bypass_mode(project_with: ProjectWith) -> None:
+    home = project_with({"echo": ("echo_server.py", {})}, {"deny": ["mcp__echo"]})
     _, [result] = await turn(home, Recorder(("mcp__echo__echo", {"text": "hi"})), permission_mode=Mode.BYPASS)
     assert result.result.content.startswith("Permission denied: ")
     assert "mcp__echo" in result.result.content
 
 
-async def test_a_long_result_is_capped_and_saved(tmp_path: Path, user_home: Path) -> None:
-    home = project_with(tmp_path, {"echo": ("echo_server.py", {})})
+async def test_a_long_result_is_capped_and_saved(project_with: ProjectWith) -> None:
+    home = project_with({"echo": ("echo_server.py", {})})
     _, [result] = await turn(home, Recorder(("mcp__echo__big", {"size": 50_000})))
     assert len(result.result.content) < 2_000
     assert "50,000 characters" in result.result.content
@@ -115,17 +122,17 @@ async def test_a_long_result_is_capped_and_saved(tmp_path: Path, user_home: Path
     assert saved.read_text() == "x" * 50_000
 
 
-async def test_a_call_past_its_timeout_comes_back_as_a_result(tmp_path: Path, user_home: Path) -> None:
-    home = project_with(tmp_path, {"echo": ("echo_server.py", {"tool_timeout_sec": 0.5})})
+async def test_a_call_past_its_timeout_comes_back_as_a_result(project_with: ProjectWith) -> None:
+    home = project_with({"echo": ("echo_server.py", {"tool_timeout_sec": 0.5})})
     _, [result] = await turn(home, Recorder(("mcp__echo__slow", {"seconds": 5})))
     assert result.result.is_error
     assert "mcp__echo__slow timed out after 0.5s: the MCP server echo did not answer" in result.result.content
 
 
 async def test_a_crash_mid_call_is_a_result_and_the_server_comes_back(
-    tmp_path: Path, user_home: Path, caplog: pytest.LogCaptureFixture
+    project_with: ProjectWith, caplog: pytest.LogCaptureFixture
 ) -> None:
-    home = project_with(tmp_path, {"echo": ("echo_server.py", {})})
+    home = project_with({"echo": ("echo_server.py", {})})
     recorder = Recorder(("mcp__echo__crash", {}), ("mcp__echo__echo", {"text": "back"}))
 
     with caplog.at_level(logging.WARNING, logger="decode.mcp"):
@@ -141,9 +148,9 @@ async def test_a_crash_mid_call_is_a_result_and_the_server_comes_back(
 
 
 async def test_colliding_names_keep_the_first_and_report_the_second(
-    tmp_path: Path, user_home: Path, caplog: pytest.LogCaptureFixture
+    project_with: ProjectWith, caplog: pytest.LogCaptureFixture
 ) -> None:
-    home = project_with(tmp_path, {"my.echo": ("echo_server.py", {}), "my_echo": ("echo_server.py", {})})
+    home = project_with({"my.echo": ("echo_server.py", {}), "my_echo": ("echo_server.py", {})})
     recorder = Recorder(("mcp__my_echo__echo", {"text": "who"}))
 
     with caplog.at_level(logging.WARNING, logger="decode.mcp"):
@@ -155,8 +162,8 @@ async def test_colliding_names_keep_the_first_and_report_the_second(
     assert "'echo' of server my_echo is named mcp__my_echo__echo, like 'echo' of server my.echo" in collisions[0]
 
 
-async def test_a_hundred_tools_are_loaded_on_demand(tmp_path: Path, user_home: Path) -> None:
-    home = project_with(tmp_path, {"many": ("many_tools_server.py", {})}, {"allow": ["mcp__many"]})
+async def test_a_hundred_tools_are_loaded_on_demand(project_with: ProjectWith) -> None:
+    home = project_with({"many": ("many_tools_server.py", {})}, {"allow": ["mcp__many"]})
     recorder = Recorder(
         ("search_tools", {"queries": ["lookup records kind 7"]}),
         ("mcp__many__lookup_007", {"query": "q"}),
@@ -172,10 +179,10 @@ async def test_a_hundred_tools_are_loaded_on_demand(tmp_path: Path, user_home: P
     assert call.result.content == "tool 7: q (limit 10)"
 
 
-async def test_an_image_among_the_text_is_a_result_and_a_huge_one_is_left_out(tmp_path: Path, user_home: Path) -> None:
+async def test_an_image_among_the_text_is_a_result_and_a_huge_one_is_left_out(project_with: ProjectWith) -> None:
     from decode.mcp.toolset import BINARY_LIMIT
 
-    home = project_with(tmp_path, {"hostile": ("hostile_server.py", {})}, {"allow": ["mcp__hostile"]})
+    home = project_with({"hostile": ("hostile_server.py", {})}, {"allow": ["mcp__hostile"]})
     recorder = Recorder(
         ("mcp__hostile__mixed", {}),
         ("mcp__hostile__picture", {"padding": BINARY_LIMIT}),
@@ -201,13 +208,13 @@ def test_a_long_description_is_cut() -> None:
     assert cut.endswith("…")
 
 
-async def test_a_deny_naming_a_long_server_holds_for_its_cut_tool_names(tmp_path: Path, user_home: Path) -> None:
+async def test_a_deny_naming_a_long_server_holds_for_its_cut_tool_names(project_with: ProjectWith) -> None:
     from decode.mcp.names import MAX_LENGTH, tool_name
 
     server = "a-server-whose-name-goes-on-and-on-and-on-and-on-for-long"
     name = tool_name(server, "echo")
     assert len(f"mcp__{server}__echo") > MAX_LENGTH  # the name the model sees is cut
-    home = project_with(tmp_path, {server: ("echo_server.py", {})})
+    home = project_with({server: ("echo_server.py", {})})
     for rule in (f"mcp__{server}", f"mcp__{server}__*", f"mcp__{server}__echo"):
         (home / ".decode" / "settings.json").write_text(json.dumps({"permissions": {"deny": [rule]}}))
         _, [result] = await turn(home, Recorder((name, {"text": "hi"})), permission_mode=Mode.BYPASS)
@@ -215,9 +222,9 @@ async def test_a_deny_naming_a_long_server_holds_for_its_cut_tool_names(tmp_path
 
 
 @pytest.fixture
-def git_project(tmp_path: Path, user_home: Path) -> Path:
+def git_project(user_home: Path, project_with: ProjectWith) -> Path:
     """A project that is a git repository, with the published `mcp-server-git` as a user server."""
-    home = project_with(tmp_path, {}, {"allow": ["mcp__git"]})
+    home = project_with({}, {"allow": ["mcp__git"]})
     git = {"command": str(Path(sys.executable).parent / "mcp-server-git")}
     (user_home / ".decode" / "mcp.json").write_text(json.dumps({"mcpServers": {"git": git}}))
     subprocess.run(["git", "init", "-q", str(home)], check=True)

@@ -7,7 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from decode.cli import cli
 from decode.remote.attempts import COLUMNS, attempts_table, row
 from decode.remote.task import redact
 
@@ -27,6 +29,18 @@ def test_help_imports_no_modal(args: list[str], tmp_path: Path) -> None:
     assert "MODAL False" in done.stdout, done.stderr
 
 
+@pytest.fixture
+def no_modal_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No Modal token in the environment, nor in the `~/.modal.toml` Modal read when first imported
+    (in-process, by whichever test imported it first: it reads that file once)."""
+    import modal.config
+
+    monkeypatch.setattr(modal.config, "_user_config", {})
+    for name in [name for name in os.environ if name.startswith("MODAL_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("HOME", str(tmp_path))
+
+
 @pytest.mark.parametrize(
     "args",
     [
@@ -37,12 +51,9 @@ def test_help_imports_no_modal(args: list[str], tmp_path: Path) -> None:
         ["serve-model"],
     ],
 )
-def test_without_a_modal_token_every_subcommand_exits_2_with_one_line(args: list[str], tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MODAL_")} | {"HOME": str(tmp_path)}
-    done = subprocess.run(
-        [sys.executable, "-m", "decode", "remote", *args], capture_output=True, text=True, env=env, check=False
-    )
-    assert done.returncode == 2
+def test_without_a_modal_token_every_subcommand_exits_2_with_one_line(args: list[str], no_modal_token: None) -> None:
+    done = CliRunner().invoke(cli, ["remote", *args])  # in-process: the exit code and output are the point
+    assert done.exit_code == 2
     assert done.stderr.strip().splitlines() == [
         "decode remote: no Modal token here. Run `modal token new` (or set MODAL_TOKEN_ID and MODAL_TOKEN_SECRET); "
         "nothing was sent to Modal."
@@ -50,14 +61,9 @@ def test_without_a_modal_token_every_subcommand_exits_2_with_one_line(args: list
     assert done.stdout == ""
 
 
-def test_attempts_must_be_at_least_one(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "decode", "remote", "attempts", "0", "t", "--repo", "r"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 2
+def test_attempts_must_be_at_least_one() -> None:
+    done = CliRunner().invoke(cli, ["remote", "attempts", "0", "t", "--repo", "r"])
+    assert done.exit_code == 2
     assert "0 is not in the range" in done.stderr
 
 

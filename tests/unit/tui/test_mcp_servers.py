@@ -8,8 +8,7 @@ from decode.config.settings import Settings
 from decode.mcp.loading import load_servers
 from decode.mcp.trust import is_trusted
 from decode.tui.mcp_servers import trust_question
-
-SERVERS = Path(__file__).resolve().parents[2] / "integration" / "mcp" / "servers"
+from tests.unit.mcp.conftest import ServerEntry
 
 
 def test_the_question_names_each_servers_command_or_url(project: Path) -> None:
@@ -36,9 +35,9 @@ def test_the_question_names_each_servers_command_or_url(project: Path) -> None:
 
 
 async def test_a_prompt_typed_over_the_question_is_sent_and_mcp_trust_starts_them_later(
-    project: Path, start_repl, script
+    project: Path, start_repl, script, server_entry: ServerEntry
 ) -> None:
-    entry = {"command": sys.executable, "args": [str(SERVERS / "echo_server.py")]}
+    entry = server_entry("echo_server.py")  # forked by this module's fork server
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"echo": entry}}))
     session = await start_repl(script([{"text": "Hello back."}]))
     await session.wait_until(lambda: session.repl.questions.channel.current is not None)
