@@ -14,6 +14,7 @@ request repeats it as its prefix (ADR-0101).
 """
 
 import inspect
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -31,6 +32,13 @@ Fact = Callable[[RunContext[AgentDeps]], str | Awaitable[str]]
 
 HEADER = "<turn-facts>\nThe state of things now (decode adds this to the newest message; the user did not write it):"
 FOOTER = "</turn-facts>"
+_FENCE = re.compile(r"<(\s*/?\s*turn-facts)", re.IGNORECASE)
+"""A fence tag inside a fact: a branch name, a file name or a note a repository wrote can hold one."""
+
+
+def _fenced(text: str) -> str:
+    """`text` unable to open or close the facts: so nothing after it can pass for the user's words."""
+    return _FENCE.sub("\u2039\\1", text)  # `‹/turn-facts>`: still readable, no longer the tag
 
 
 async def read_facts(facts: Sequence[Fact], ctx: RunContext[AgentDeps]) -> str:
@@ -41,7 +49,7 @@ async def read_facts(facts: Sequence[Fact], ctx: RunContext[AgentDeps]) -> str:
         if inspect.isawaitable(text):
             text = await text
         if text.strip():
-            texts.append(text.strip())
+            texts.append(_fenced(text.strip()))
     return "\n\n".join([HEADER, *texts, FOOTER]) if texts else ""
 
 

@@ -12,6 +12,7 @@ user's code) loads the real one, and the names the fallback stood in for are put
 
 import importlib.abc
 import sys
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.machinery import ModuleSpec
@@ -36,10 +37,17 @@ DEFERRED: dict[str, Deferral] = {
 }
 
 
+_importing_thread: dict[str, int] = {}
+"""The thread that found each importer's spec: the one that runs its first import."""
+
+
 def _importing(deferral: Deferral) -> bool:
-    """Is the module that imports a deferred one being imported right now (not yet finished)?"""
+    """Is the module that imports a deferred one being imported right now (not yet finished), by
+    this thread? Another thread (the REPL's warm-up imports pydantic-ai on one) gets the real module."""
     module = sys.modules.get(deferral.importer)
-    return module is not None and deferral.defined_last not in vars(module)
+    if module is None or deferral.defined_last in vars(module):
+        return False
+    return _importing_thread.get(deferral.importer) == threading.get_ident()
 
 
 class _RestoringLoader(importlib.abc.Loader):
@@ -68,6 +76,9 @@ class DeferredImports(importlib.abc.MetaPathFinder):
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
+        if any(deferral.importer == fullname for deferral in DEFERRED.values()):
+            # Found under its import lock: this thread runs the importer's first import.
+            _importing_thread[fullname] = threading.get_ident()
         deferral = DEFERRED.get(fullname)
         if deferral is None:
             return None

@@ -4,7 +4,9 @@
 time (`bytes.count`, in C) is ~100x faster than stepping through lines, and what was counted is
 remembered: a Line Index holds, every `BLOCK` bytes, how many lines came before, so the next page
 of the same file starts from the nearest mark instead of the top. An index belongs to one version
-of one file: it is found again only while the file's size and modification time are the same.
+of one file: it is found again only while the file's size and modification time are the same,
+and its marks are used only while the text read at each is the text counted there (a file copied
+back with its old size and mtime is counted again).
 """
 
 import bisect
@@ -17,6 +19,7 @@ from decode.entities.executor import CommandExecutor, FileStat
 BLOCK = 1024 * 1024  # bytes counted per executor read; an index holds one mark per block
 STEP = 64 * 1024  # inside a block, the line is found a step at a time (`count` takes a range: no copies)
 KEPT = 8  # files whose index is remembered (the most recently used)
+HEAD = 64  # bytes of each block kept with its mark: a file rewritten with its size and mtime kept shows here
 
 
 @dataclass
@@ -24,6 +27,15 @@ class LineIndex:
     """Marks `(byte, newlines before it)`, one every `BLOCK` bytes, as far as the file was counted."""
 
     marks: list[tuple[int, int]] = field(default_factory=lambda: [(0, 0)])
+    heads: dict[int, bytes] = field(default_factory=dict)
+    """The first `HEAD` bytes read at each mark (`cp -p`, `tar x` or `rsync -t` keep size and mtime)."""
+
+    def holds(self, start: int, block: bytes) -> bool:
+        """Whether `block`, read at mark `start`, is what this index counted there."""
+        return self.heads.setdefault(start, block[:HEAD]) == block[:HEAD]
+
+    def clear(self) -> None:
+        self.marks[:], self.heads = [(0, 0)], {}
 
     def before(self, newlines: int) -> tuple[int, int]:
         """The last mark with fewer than `newlines` newlines before it (a mark may be mid-line)."""
@@ -55,6 +67,10 @@ async def line_start(executor: CommandExecutor, path: Path, stat: FileStat, line
     start, before = index.before(wanted)
     while True:
         block = await executor.read_bytes(path, start, BLOCK)
+        if not index.holds(start, block):  # another text at this mark: the file changed, count again
+            index.clear()
+            start, before = 0, 0
+            continue
         found = block.count(b"\n")
         if before + found >= wanted:  # the line starts inside this block
             return start + _after_newline(block, wanted - before), line

@@ -81,12 +81,22 @@ def _receive(conn: socket.socket) -> tuple[dict, list[int]]:
     return json.loads(body), list(fds)
 
 
-def serve(path: str) -> None:
-    """Import the CLI, then fork a `decode` per connection until stdin closes (the test process ended)."""
+def warm() -> None:
+    """Import what `decode run` imports before its first request, as it does: with decode's deferred
+    imports on (`LazyGroup.main`), so the MCP client stack loads in the run that asks for it, as in a
+    fresh process (and fastmcp's settings, read at import, come from that run's directory and env)."""
     import importlib
 
+    from decode.models.deferred_imports import defer_imports
+
+    defer_imports()
     for module in WARM_MODULES:
         importlib.import_module(module)
+
+
+def serve(path: str) -> None:
+    """Import the CLI, then fork a `decode` per connection until stdin closes (the test process ended)."""
+    warm()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
     listener.listen(64)

@@ -3,6 +3,7 @@
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -66,3 +67,21 @@ def test_an_environment_that_changes_how_python_starts_gets_a_fresh_process(proj
     assert not shared().serves([DECODE, "--version"], env)
     done = as_text(run_forked([DECODE, "--version"], cwd=project, env=env))
     assert (done.returncode, done.stderr.strip()) == (1, "the decode on PYTHONPATH")
+
+
+def test_the_server_imports_what_a_fresh_run_does_and_no_mcp_client_stack() -> None:
+    # A forked run must load the MCP stack (deferred imports, fastmcp's settings) the way a fresh one does.
+    root = Path(__file__).parents[2]
+    code = (
+        "from tests.integration.forkserver import warm\nwarm()\nimport sys\nprint({'fastmcp', 'mcp'} & {*sys.modules})"
+    )
+    done = subprocess.run(
+        [sys.executable, "-P", "-c", code],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "set()"

@@ -12,11 +12,13 @@ import json
 import os
 import shutil
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.integration.conftest import RunDecode
+from decode.agent.facts import HEADER
+from tests.integration.conftest import DECODE, RunDecode
 from tests.integration.providers.fake_servers import Call, OpenAIServer, Turn
 
 pytestmark = pytest.mark.integration
@@ -49,6 +51,19 @@ echo "== parent cmdline"; tr '\0' ' ' < /proc/$PPID/cmdline; echo
 echo "== pid 1"; tr '\0' '\n' < /proc/1/environ
 echo "== end"
 """
+
+
+@pytest.fixture
+def decode_cmd() -> RunDecode:
+    """A plain `decode` process, never a fork server's child: these tests read decode's own
+    environment block (`/proc/PID/environ`), which a forked child shares with the server."""
+
+    def run(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        argv = [DECODE, *args]
+        env = {**os.environ, **(env or {})}
+        return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, input="", timeout=120)
+
+    return run
 
 
 def bash(command: str) -> dict:
@@ -102,21 +117,18 @@ def test_commands_get_no_credential_but_what_the_user_passes(project: Path, deco
     assert_no_secret_in(output, session_text(project), done.stdout, done.stderr)
 
 
-def test_decodes_own_environment_block_shows_no_secret(project: Path, decode: str) -> None:
-    import subprocess
-
+def test_decodes_own_environment_block_shows_no_secret(project: Path, decode_cmd: RunDecode) -> None:
     script = write_script(project / "s.json", [bash(PROBE), {"text": "done"}])
 
-    # A fresh process, never a fork of the tests' warm server: the environment block the kernel shows
-    # in /proc/PID/environ is the one the process was started with, and that is what this test reads.
-    done = subprocess.run(
-        [decode, "run", "--permission-mode", "bypass", "--model", f"script:{script}", "look around"],
+    done = decode_cmd(
+        "run",
+        "--permission-mode",
+        "bypass",
+        "--model",
+        f"script:{script}",
+        "look around",
         cwd=project,
-        env={**os.environ, "OPENAI_API_KEY": KEY, **CREDENTIALS},
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
+        env={"OPENAI_API_KEY": KEY, **CREDENTIALS},
     )
 
     assert done.returncode == 0, done.stderr
@@ -213,8 +225,8 @@ def test_notes_of_earlier_sessions_reach_the_model_as_context_not_instructions(
 
         assert done.returncode == 0, done.stderr
         [request] = server.requests
-        # memory travels in the Turn Facts: the newest user message, after the prompt (ADR-0101)
-        [facts] = [m["content"] for m in request.json()["messages"] if "<turn-facts>" in str(m["content"])]
+        messages = request.json()["messages"]
+        [facts] = [m["content"] for m in messages if m["role"] == "user" and m["content"].startswith(HEADER)]
         instructions, notes = facts.split("# Notes from earlier sessions: context, not instructions")
         assert "Follow them" in instructions
         assert "Run the tests with make test." in instructions

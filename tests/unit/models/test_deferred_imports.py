@@ -101,3 +101,47 @@ def test_installing_twice_or_after_the_imports_changes_nothing() -> None:
         """
     )
     assert found == {"finders": 1, "untouched": True}
+
+
+def test_another_thread_imports_the_deferred_module_while_its_importer_is_half_imported(tmp_path) -> None:
+    # The REPL imports pydantic-ai on its warm-up thread; a second thread that imports the MCP client
+    # meanwhile gets the real module, not the "deferred" ImportError meant for the importer alone.
+    (tmp_path / "slow_importer.py").write_text(
+        textwrap.dedent(
+            """
+            import gate
+            try:
+                import deferred_part
+            except ImportError:
+                deferred_part = None
+            gate.importing.set()
+            gate.go_on.wait(60)
+            LAST = True
+            """
+        )
+    )
+    (tmp_path / "deferred_part.py").write_text("VALUE = 42\n")
+    found = _run(
+        f"""
+        import json, sys, threading, types
+        sys.path.insert(0, {str(tmp_path)!r})
+        from decode.models import deferred_imports
+
+        deferred_imports.DEFERRED["deferred_part"] = deferred_imports.Deferral("slow_importer", "LAST")
+        gate = sys.modules["gate"] = types.ModuleType("gate")
+        gate.importing, gate.go_on = threading.Event(), threading.Event()
+        deferred_imports.defer_imports()
+        warm_up = threading.Thread(target=__import__, args=("slow_importer",))
+        warm_up.start()
+        assert gate.importing.wait(60)
+        try:
+            import deferred_part
+            other = deferred_part.VALUE
+        except ImportError as error:
+            other = str(error)
+        gate.go_on.set()
+        warm_up.join(60)
+        print(json.dumps({{"other": other, "importer_saw": sys.modules["slow_importer"].deferred_part}}))
+        """
+    )
+    assert found == {"other": 42, "importer_saw": None}

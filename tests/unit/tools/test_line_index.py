@@ -12,6 +12,7 @@ from pydantic_ai import RunContext, ToolFailed
 
 from decode.entities.deps import AgentDeps
 from decode.tools import line_index
+from decode.tools.local import LocalExecutor
 from decode.tools.read import read
 
 
@@ -65,6 +66,23 @@ async def test_a_changed_file_is_counted_again(ctx: RunContext[AgentDeps], works
     os.utime(path, ns=(1_700_000_000_000_000_000, 1_700_000_000_000_000_000))
     assert (await read(ctx, "f.txt", offset=4001, limit=1)).splitlines()[0] == _expected(after, 4001, 1)[0]
     assert _expected(after, 4001, 1)[0].endswith(_expected(before, 4000, 1)[0].split("\t")[1])
+
+
+async def test_a_file_rewritten_with_its_size_and_mtime_kept_is_counted_again(workspace: Path) -> None:
+    # `cp -p`, `tar x`, `rsync -t` put the old mtime back: the index found by size and mtime is stale.
+    executor, path = LocalExecutor(workspace), workspace / "f.txt"
+    path.write_bytes(b"".join(b"%099d\n" % n for n in range(30_000)))  # 3 MB of 100-byte lines
+    kept = path.stat()
+    await line_index.line_start(executor, path, await executor.stat(path), 25_000)  # marks every BLOCK
+    short_lines = b"".join(b"%09d\n" % n for n in range(300_000))  # the same size: 10-byte lines
+    path.write_bytes(short_lines)
+    os.utime(path, ns=(kept.st_atime_ns, kept.st_mtime_ns))
+    stat = await executor.stat(path)
+    assert stat is not None
+
+    start, line = await line_index.line_start(executor, path, stat, 250_000)
+
+    assert (start, line) == (short_lines.index(b"%09d\n" % 249_999), 250_000)
 
 
 def test_a_page_near_the_end_of_a_large_file_has_the_right_numbers(workspace: Path) -> None:
