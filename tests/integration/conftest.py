@@ -37,6 +37,19 @@ def _run_decode(*args: str, cwd: Path, env: dict[str, str] | None = None) -> sub
     return as_text(run_forked([DECODE, *args], cwd=cwd, env={**os.environ, **(env or {})}))
 
 
+def _run_fresh(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, **(env or {})}
+    return subprocess.run([DECODE, *args], cwd=cwd, env=env, capture_output=True, text=True, input="", timeout=120)
+
+
+@pytest.fixture
+def fresh_decode_cmd() -> RunDecode:
+    """`decode_cmd` as a process started anew, never a fork server's child: for tests that read what
+    only such a process carries, such as its own environment block (`/proc/PID/environ`), which a
+    forked child shares with the server."""
+    return _run_fresh
+
+
 @pytest.fixture
 def decode_cmd() -> RunDecode:
     """`decode_cmd(*args, cwd=…, env=…)`: run `decode` to the end in `cwd`, with this test's HOME and

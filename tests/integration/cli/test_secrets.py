@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from decode.agent.facts import HEADER
-from tests.integration.conftest import DECODE, RunDecode
+from tests.integration.conftest import RunDecode
 from tests.integration.providers.fake_servers import Call, OpenAIServer, Turn
 
 pytestmark = pytest.mark.integration
@@ -54,16 +54,9 @@ echo "== end"
 
 
 @pytest.fixture
-def decode_cmd() -> RunDecode:
-    """A plain `decode` process, never a fork server's child: these tests read decode's own
-    environment block (`/proc/PID/environ`), which a forked child shares with the server."""
-
-    def run(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-        argv = [DECODE, *args]
-        env = {**os.environ, **(env or {})}
-        return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, input="", timeout=120)
-
-    return run
+def decode_cmd(fresh_decode_cmd: RunDecode) -> RunDecode:
+    """These tests read decode's own environment block: a process started anew each run."""
+    return fresh_decode_cmd
 
 
 def bash(command: str) -> dict:
@@ -183,7 +176,6 @@ def _unprivileged(decode: str) -> list[str] | None:
 
 @pytest.mark.skipif(not Path("/proc/self/mem").exists(), reason="needs Linux's /proc")
 def test_decodes_memory_is_closed_to_its_commands(project: Path, decode: str) -> None:
-    import subprocess
 
     argv = _unprivileged(decode)
     if argv is None:

@@ -159,7 +159,8 @@ def test_an_unreachable_collector_costs_one_warning_and_the_run_exits_0(project:
     assert "could not all be sent" in warnings[0]
 
 
-def test_no_key_reaches_a_trace_or_the_output(project: Path, decode_cmd: RunDecode, collector: Any) -> None:
+def test_no_key_reaches_a_trace_or_the_output(project: Path, fresh_decode_cmd: RunDecode, collector: Any) -> None:
+    decode_cmd = fresh_decode_cmd  # the command reads decode's environment block: a process started anew
     secrets = {"OPIK_API_KEY": "opik-key-0123456789", "OPENAI_API_KEY": "sk-provider-0123456789"}
     calls = [{"name": "bash", "args": {"command": "env; cat /proc/$PPID/environ | tr '\\0' '\\n'"}}]
     model = script(project.parent / "turns.json", [{"tool_calls": calls}, {"text": "Looked."}])
