@@ -10,7 +10,7 @@ from pydantic_ai.models.openrouter import OpenRouterModel
 from pydantic_ai.providers.openrouter import OpenRouterProvider
 
 from decode.agent.facts import FOOTER, HEADER
-from decode.models.breakpoints import CachingOpenRouter, facts_index
+from decode.models.breakpoints import CachingOpenRouter, facts_index, history_ends
 from decode.models.gateway import ONE_SYSTEM_MESSAGE
 
 FACTS = f"{HEADER}\nThe git status: clean\n{FOOTER}"
@@ -46,11 +46,21 @@ def test_the_facts_message_is_found_from_the_end() -> None:
     assert facts_index([{"role": "user", "content": [{"type": "text", "text": "hi"}]}]) is None
 
 
-async def test_an_anthropic_model_marks_the_system_message_and_the_message_before_the_facts() -> None:
+def test_the_history_ends_before_the_facts_and_before_the_newest_response() -> None:
+    system, prompt, facts = ({"role": "system"}, {"role": "user", "content": "hi"}, {"role": "user", "content": FACTS})
+    call, result = {"role": "assistant"}, {"role": "tool"}
+    assert history_ends([system, prompt, facts]) == [1]
+    assert history_ends([system, prompt, call, result, facts]) == [1, 3]
+    assert history_ends([system, prompt, call, result, call, result, result, facts]) == [3, 6]
+    assert history_ends([system, prompt, call, result]) == []  # no facts: nothing to mark before them
+    assert history_ends([facts]) == []
+
+
+async def test_an_anthropic_model_marks_the_system_message_and_the_ends_of_the_history() -> None:
     model = CachingOpenRouter("anthropic/claude-sonnet-4.5", provider=provider(), profile=ONE_SYSTEM_MESSAGE)
     messages = await mapped(model, history())
     assert [m["role"] for m in messages] == ["system", "user", "assistant", "tool", "user"]
-    assert marks(messages) == [0, 3]
+    assert marks(messages) == [0, 1, 3]
     assert messages[3]["content"] == [{"type": "text", "text": "1: def add(a, b):", "cache_control": MARK}]
     assert messages[4] == {"role": "user", "content": FACTS}
 
