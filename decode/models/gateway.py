@@ -125,11 +125,14 @@ def _openai_client(base_url: str, api_key: str, settings: Settings) -> "AsyncOpe
 def _openrouter(name: str, settings: Settings) -> Model:
     if settings.openrouter_api_key is None:
         raise MissingKeyError("OPENROUTER_API_KEY", "openrouter:", str(settings.env_file))
-    from pydantic_ai.models.openrouter import OpenRouterModel
     from pydantic_ai.providers.openrouter import OpenRouterProvider
 
+    from decode.models.breakpoints import CACHE_THE_TOOLS, CachingOpenRouter
+
     client = _openai_client(settings.openrouter_base_url, settings.openrouter_api_key.get_secret_value(), settings)
-    return OpenRouterModel(name, provider=OpenRouterProvider(openai_client=client), profile=ONE_SYSTEM_MESSAGE)
+    provider = OpenRouterProvider(openai_client=client)
+    # Cache breakpoints for the models that take them (Anthropic's), nothing new for the others.
+    return CachingOpenRouter(name, provider=provider, profile=ONE_SYSTEM_MESSAGE, settings=CACHE_THE_TOOLS)
 
 
 def _openai_chat(name: str, base_url: str, api_key: SecretStr | None, settings: Settings) -> Model:

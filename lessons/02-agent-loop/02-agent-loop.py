@@ -239,6 +239,12 @@ show("decode.agent.factory", "turn_facts")
 # it reads the facts and adds them, as one user part, to a *copy* of the newest request. Only the
 # model sees the copy; the history the loop keeps never holds them, so every earlier request stays
 # exactly as it was sent and the next request begins with it.
+#
+# Most providers find that repeated start by themselves (OpenAI, Gemini, DeepSeek). Anthropic's
+# models cache only up to the *breakpoints* a request marks, at most four: for them the gateway's
+# `CachingOpenRouter` (`decode/models/breakpoints.py`) marks the tool definitions, the system message
+# and the end of the history just before the facts (and where the previous request's ended), so
+# the next request reads everything but the facts from the cache. Other models get nothing new.
 
 # %%
 show("decode.agent.facts", "TurnFacts")
