@@ -224,6 +224,7 @@ from pydantic_ai.messages import ModelRequest, ModelResponse, TextPart, ToolCall
 from pydantic_ai.models.function import DeltaToolCall, FunctionModel
 
 from decode.agent.compose import LoopOptions, build_loop
+from decode.agent.facts import is_facts
 from decode.config.settings import Settings
 
 PARENT = "Where is the login code tested and documented?"
@@ -234,9 +235,9 @@ CHILDREN = {
 
 
 def play(messages, info) -> ModelResponse:
-    prompts = [
-        p.content for m in messages if isinstance(m, ModelRequest) for p in m.parts if p.part_kind == "user-prompt"
-    ]
+    # what was asked: the user-prompt parts, less the Turn Facts (date, git status…) decode adds to each request
+    asked = [p for m in messages if isinstance(m, ModelRequest) for p in m.parts if p.part_kind == "user-prompt"]
+    prompts = [p.content for p in asked if not is_facts(p)]
     results = [p for m in messages if isinstance(m, ModelRequest) for p in m.parts if isinstance(p, ToolReturnPart)]
     if prompts[0] == PARENT:
         if not results:
