@@ -26,12 +26,11 @@ from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, User
 from pydantic_ai.models import ModelRequestContext
 
 from decode.entities.deps import AgentDeps
+from decode.entities.turn_facts import FOOTER, HEADER
 
 Fact = Callable[[RunContext[AgentDeps]], str | Awaitable[str]]
 """A fact is read like a dynamic instruction: a function of the run context; "" says nothing."""
 
-HEADER = "<turn-facts>\nThe state of things now (decode adds this to the newest message; the user did not write it):"
-FOOTER = "</turn-facts>"
 _FENCE = re.compile(r"<(\s*/?\s*turn-facts)", re.IGNORECASE)
 """A fence tag inside a fact: a branch name, a file name or a note a repository wrote can hold one."""
 

@@ -28,7 +28,7 @@ from pydantic_ai.models import ModelRequestParameters
 from pydantic_ai.models.openrouter import OpenRouterModel, OpenRouterModelSettings
 from pydantic_ai.settings import ModelSettings
 
-from decode.agent.facts import HEADER
+from decode.entities.turn_facts import HEADER
 
 CACHE_THE_TOOLS = OpenRouterModelSettings(openrouter_cache_tool_definitions=True)
 """(a), the tools: pydantic-ai marks the last tool definition (for Anthropic models only)."""
