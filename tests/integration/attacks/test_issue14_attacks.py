@@ -676,7 +676,8 @@ def kitaru_local() -> Iterator[LocalKitaru]:
         assert done.returncode == 0, done.stderr
         yield LocalKitaru(k, json.loads((k / "state.json").read_text()), env)
     finally:
-        subprocess.run([sys.executable, str(KITARU_LOCAL), "stop", "--dir", str(k)], timeout=60, check=False, env=env)
+        stop = [sys.executable, str(KITARU_LOCAL), "stop", "--dir", str(k), "--grace", "2"]  # throwaway: no long grace
+        subprocess.run(stop, timeout=60, check=False, env=env)
         shutil.rmtree(home, ignore_errors=True)
 
 

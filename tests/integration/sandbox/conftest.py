@@ -49,7 +49,8 @@ def dockerd() -> Iterator[Dockerd]:
     host = f"unix://{root}/docker.sock"
     log = (root / "dockerd.log").open("wb")
     argv = [binary, "--iptables=false", "--bridge=none", "--data-root", f"{root}/data", "--exec-root", f"{root}/x"]
-    argv += ["--pidfile", f"{root}/dockerd.pid", "-H", host]
+    # --shutdown-timeout 1: a container still running when the suite ends is stopped at once.
+    argv += ["--pidfile", f"{root}/dockerd.pid", "-H", host, "--shutdown-timeout", "1"]
     started = time.monotonic()
     daemon = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     try:
