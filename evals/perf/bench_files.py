@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from perf import Comparison, Context, Figure, Subject, command
+from perf import LOG_LINE, Comparison, Context, Figure, Subject, big_log, command
 
 if TYPE_CHECKING:
     from pydantic_ai import RunContext
@@ -107,13 +107,8 @@ def _read_benchmarks(ctx: Context) -> Iterator[Comparison | Figure]:
     from decode.tools import line_index
     from decode.tools.read import read
 
-    big = ctx.tmp / "big.log"
-    line = b"2026-01-01T00:00:00Z INFO worker-3 handled request /api/v1/items in 12ms\n"
-    block = line * (1024 * 1024 // len(line))
-    with big.open("wb") as handle:
-        while handle.tell() < LOG_BYTES:
-            handle.write(block)
-    last = (big.stat().st_size // len(line)) - 100
+    big = big_log(ctx.tmp / "big.log", LOG_BYTES)
+    last = (big.stat().st_size // len(LOG_LINE)) - 100
     tool = _context(ctx.tmp)
 
     def last_page() -> None:

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from perf import Comparison, Context, Figure, Subject, command
+from perf import Comparison, Context, Figure, Subject, big_log, command
 
 if TYPE_CHECKING:
     from pydantic_ai import RunContext
@@ -102,12 +102,7 @@ def _search_benchmarks(ctx: Context) -> Iterator[Comparison]:
 def _read_benchmarks(ctx: Context) -> Iterator[Comparison | Figure]:
     from decode.tools.read import read
 
-    big = ctx.tmp / "big.log"
-    line = b"2026-01-01T00:00:00Z INFO worker-3 handled request /api/v1/items in 12ms\n"
-    block = line * (1024 * 1024 // len(line))
-    with big.open("wb") as handle:
-        while handle.tell() < 200 * 1024 * 1024:
-            handle.write(block)
+    big = big_log(ctx.tmp / "big.log")
     tool = _tool_context(ctx.tmp)
     yield Comparison(
         "read first page of a 200 MB file",

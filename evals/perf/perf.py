@@ -325,3 +325,16 @@ class Report:
 
     def markdown(self, header: str) -> str:
         return "# decode performance benchmarks\n\n" + header + "\n\n" + "\n".join(self.sections)
+
+
+LOG_LINE = b"2026-01-01T00:00:00Z INFO worker-3 handled request /api/v1/items in 12ms\n"
+"""Each line of `big_log`'s file (all of one length, so a line number gives its offset)."""
+
+
+def big_log(path: Path, size: int = 200 * 1024 * 1024) -> Path:
+    """A log file of `size` bytes at `path`, in whole lines (the read benchmarks' big file)."""
+    block = LOG_LINE * (1024 * 1024 // len(LOG_LINE))
+    with path.open("wb") as handle:
+        while handle.tell() < size:
+            handle.write(block)
+    return path
