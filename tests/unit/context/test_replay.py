@@ -3,7 +3,6 @@
 import json
 import logging
 import os
-import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from decode.context.catalog import describe_session
 from decode.context.replay import load_session
 from decode.context.session_log import FORMAT_VERSION, SessionLog, SessionLogError
 from decode.entities.usage import Usage
+from tests.conftest import returns_at_once
 
 
 def test_replaying_gives_back_the_history_the_model_and_the_mode(log: SessionLog, histories) -> None:
@@ -143,11 +143,5 @@ def test_a_fifo_in_place_of_a_log_is_refused_at_once(tmp_path: Path, reader: Cal
         except SessionLogError as exc:
             raised.append(exc)
 
-    worker = threading.Thread(target=attempt, daemon=True)
-    worker.start()
-    worker.join(timeout=30)  # generous: a non-blocking open returns at once
-    if worker.is_alive():
-        with open(path, "wb"):
-            pass
-        pytest.fail("reading a FIFO session log waited for a writer")
+    returns_at_once(attempt, path)
     assert [str(exc) for exc in raised] == [f"{path}: is not a regular file"]
