@@ -199,7 +199,11 @@ class Settings(BaseSettings):
     # [/lesson 06]
     # [lesson 09]
 
-    session_notes: bool = Field(False, validation_alias=_env("DECODE_SESSION_NOTES"))
+    session_notes: bool = Field(
+        False,
+        validation_alias=_env("DECODE_SESSION_NOTES"),
+        json_schema_extra=user_only("spends your model on a summary of each session"),  # [lesson 13]
+    )
     """Write one line about each REPL session to `.decode/MEMORY.md` when you leave or `/clear` (one
     extra model request, in the background; leaving never waits on its retries). Off: leaving is instant."""
     # [/lesson 09]
