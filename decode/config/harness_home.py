@@ -50,6 +50,7 @@ def make_parent_dirs(path: Path) -> None:
     """
     home = next((parent for parent in path.parents if parent.name == HARNESS_DIR.name), None)
     if home is not None:
+        _refuse_a_way_out(home, path)
         home.mkdir(parents=True, exist_ok=True)
         ignore = home / ".gitignore"
         if not ignore.exists():  # whole or not at all: an empty one on a full disk would stay forever
@@ -68,6 +69,30 @@ def make_parent_dirs(path: Path) -> None:
             logger.debug("cannot create %s privately: %s", path, exc)
             return
         _narrow(path, PRIVATE_FILE_MODE)
+
+
+class OutsideHarnessHome(OSError):
+    """A project's `.decode/` (or a folder in it) links somewhere outside the project."""
+
+
+def _refuse_a_way_out(home: Path, path: Path) -> None:
+    """Refuse to write through a link that a cloned repository planted in its `.decode/`.
+
+    A project's `.decode` linked to `/tmp/elsewhere`, `.decode/sessions` linked to another project
+    or `.decode/history` linked to `~/.bashrc` would put the user's sessions, rules and typing
+    wherever the repository chose. The user's own `~/.decode` may hold links (dotfiles managers
+    make them): only the user made those.
+    """
+    project = home.parent
+    if project.absolute() == Path.home().absolute():
+        return
+    below = [path, *path.parents[: len(path.parents) - len(project.parents) - 1]]  # path up to `.decode`
+    existing = next((name for name in below if name.exists() or name.is_symlink()), None)
+    if existing is None:  # nothing there yet: what mkdir makes is real folders
+        return
+    root, target = project.resolve(), existing.resolve()
+    if root not in target.parents:
+        raise OutsideHarnessHome(f"{existing} leads outside the project (to {target}): decode does not write there")
 
 
 def private_open(path: Path, mode: str = "xb") -> BinaryIO:

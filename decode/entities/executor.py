@@ -32,6 +32,9 @@ OutputCallback = Callable[[bytes], None]
 """Receives a running program's output, chunk by chunk, as it arrives."""
 
 FILE_OP_TIMEOUT_S = 60.0
+READ_MANY_MAX_BYTES = 16 << 20
+"""`read_many` leaves out a file larger than this (16 MiB): it reads `.gitignore` files, the files a
+search reads whole and the documents a language server has open, never a planted multi-gigabyte file."""
 
 
 class EntryKind(StrEnum):
@@ -201,10 +204,17 @@ class CommandExecutor(ABC):
         return await self._output(["sh", "-c", script, "sh", str(start + 1), str(path), str(size)])
 
     async def read_many(self, paths: Sequence[Path]) -> dict[Path, bytes]:
-        """The whole content of each readable file, in one round trip (unreadable ones left out).
+        """The whole content of each readable file, in one round trip (unreadable ones left out,
+        and files over `READ_MANY_MAX_BYTES`).
 
         Symlinks are followed, as `read_bytes` follows them.
         """
+        sizes = await self.stat_many(paths)
+        paths = [
+            path
+            for path, seen in zip(paths, sizes, strict=True)
+            if seen and seen.is_file and seen.size <= READ_MANY_MAX_BYTES
+        ]
         if not paths:
             return {}
         # One tar archive of them all. `-P` keeps the absolute names (never taken for options),
@@ -217,7 +227,7 @@ class CommandExecutor(ABC):
 
         with tarfile.open(fileobj=io.BytesIO(out), mode="r:") as archive:
             for member in archive:
-                if member.isfile() and (handle := archive.extractfile(member)) is not None:
+                if member.isfile() and member.size <= READ_MANY_MAX_BYTES and (handle := archive.extractfile(member)):
                     found[Path(member.name)] = handle.read()
         return found
 

@@ -334,6 +334,7 @@ def add_allow_rules(project: Path, rules: list[str]) -> Path:
     object: it is never overwritten, because that would lose what the user wrote.
     """
     path = settings_paths(project)[Layer.LOCAL]
+    make_parent_dirs(path)  # a new `.decode/` gets its .gitignore first; a link out of the project is refused
     with locked(path):  # another decode saving a rule now waits: neither loses the other's (TimeoutError)
         _add_allow_rules(path, rules)
     logger.info("added %s to %s", ", ".join(rules), path)
@@ -354,5 +355,4 @@ def _add_allow_rules(path: Path, rules: list[str]) -> None:
     if not isinstance(allow, list):
         raise ValueError(f'{path}: "allow" is not a list; not changed')
     allow.extend(rule for rule in rules if rule not in allow)
-    make_parent_dirs(path)  # a new `.decode/` gets its .gitignore first
     write_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))

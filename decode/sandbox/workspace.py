@@ -125,7 +125,10 @@ def open_workspace(home: Path, repo: str, session_id: str) -> Workspace:
         return replace(existing, source=source, remote=kept)
     if path.exists():
         raise WorkspaceError(f"{path} exists but is not a Workspace decode made: move it away and start again")
-    make_parent_dirs(path)  # `.decode/` gets its .gitignore first
+    try:
+        make_parent_dirs(path)  # `.decode/` gets its .gitignore first
+    except OSError as exc:  # a `.decode` linked out of the project, a read-only disk
+        raise WorkspaceError(f"cannot make the Workspace: {exc}") from None
     # --no-hardlinks: the agent may write to the clone's object files; linked, they would be the source's.
     cloned = git_sync("clone", "--quiet", "--no-hardlinks", "--", remote, str(path), cwd=home)
     if not cloned.ok:

@@ -20,6 +20,7 @@ from pathlib import Path
 # from typing import cast
 # [/lesson 05]
 from decode.entities.executor import (
+    READ_MANY_MAX_BYTES,
     CommandExecutor,
     DirEntry,
     EntryKind,
@@ -242,9 +243,11 @@ def _read_many(paths: Sequence[Path]) -> dict[Path, bytes]:
     for path in paths:
         try:
             with open(_open_regular(path), "rb") as handle:
-                found[path] = handle.read()
+                data = handle.read(READ_MANY_MAX_BYTES + 1)  # a file still growing stops here too
         except (OSError, ValueError):
             continue
+        if len(data) <= READ_MANY_MAX_BYTES:
+            found[path] = data
     return found
 
 

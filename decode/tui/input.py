@@ -16,6 +16,7 @@ The session is built from plain callables (the message above the input, the foot
 interrupt handler) so the REPL wires it up, and tests drive it through prompt_toolkit's pipe input.
 """
 
+import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import AnyFormattedText
-from prompt_toolkit.history import FileHistory
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent, merge_key_bindings
 from prompt_toolkit.output import Output
@@ -35,6 +36,8 @@ from prompt_toolkit.styles import Style
 
 from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
 from decode.tui.commands import CommandRegistry
+
+logger = logging.getLogger(__name__)
 
 HISTORY_FILE = HARNESS_DIR / "history"
 PROMPT = "❯ "
@@ -206,7 +209,12 @@ def build_prompt_session(
     output: Output | None = None,
 ) -> PromptSession[str]:
     """The REPL's prompt session. `input`/`output` default to the terminal (tests pass a pipe)."""
-    make_parent_dirs(history_file)
+    history: History = InMemoryHistory()
+    try:
+        make_parent_dirs(history_file)
+        history = FileHistory(str(history_file))
+    except OSError as exc:  # a history linked out of the project, a read-only disk: this session only
+        logger.warning("prompt history is not saved: %s", exc)
     session: PromptSession[str] = PromptSession(
         message=message,
         multiline=True,
@@ -214,7 +222,7 @@ def build_prompt_session(
         key_bindings=merge_key_bindings(
             [key_bindings(on_interrupt, on_cycle_mode, turn_keys, on_show_last), extra_keys or KeyBindings()]
         ),
-        history=FileHistory(str(history_file)),
+        history=history,
         auto_suggest=AutoSuggestFromHistory(),
         completer=SlashCommandCompleter(commands, arguments, extra_commands),
         complete_while_typing=True,

@@ -159,3 +159,17 @@ def test_a_planted_dotenv_is_one_line_and_the_run_goes_on(project: Path, kind: s
     assert "Traceback" not in done.stderr
     (line,) = lines_naming(done.stderr, path)
     assert ("is larger than 1 MiB" if kind == "huge" else "not a regular file") in line, line
+
+
+@pytest.mark.parametrize("link", [".decode", ".decode/sessions"])
+def test_a_decode_folder_linked_out_of_the_project_gets_nothing(project: Path, tmp_path: Path, link: str) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (project / link).parent.mkdir(parents=True, exist_ok=True)
+    (project / link).symlink_to(outside)
+    done = run(project)
+    assert done.returncode == 0, done.stderr
+    assert "Hello!" in done.stdout
+    [line] = [line for line in done.stderr.splitlines() if "outside the project" in line]
+    assert "could not save the session" in line
+    assert list(outside.iterdir()) == []  # no session, no .gitignore: nothing written where the link points

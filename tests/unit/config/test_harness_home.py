@@ -5,7 +5,13 @@ from pathlib import Path
 
 import pytest
 
-from decode.config.harness_home import PERSONAL, PRIVATE_FILE_MODE, make_parent_dirs, private_open
+from decode.config.harness_home import (
+    PERSONAL,
+    PRIVATE_FILE_MODE,
+    OutsideHarnessHome,
+    make_parent_dirs,
+    private_open,
+)
 
 
 def test_the_first_write_into_decode_dir_ignores_personal_files_in_git(project: Path) -> None:
@@ -86,7 +92,10 @@ def test_shared_entries_keep_the_default_mode(project: Path) -> None:
     assert not (project / ".decode" / "settings.json").exists()  # a shared file is not created here
 
 
-def test_a_symlinked_personal_file_is_left_alone(project: Path, tmp_path: Path) -> None:
+def test_a_symlinked_personal_file_in_the_users_home_is_left_alone(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(project))  # `~/.decode`: only the user put a link there
     target = tmp_path / "shared-history"
     target.write_text("")
     target.chmod(0o644)
@@ -94,6 +103,40 @@ def test_a_symlinked_personal_file_is_left_alone(project: Path, tmp_path: Path) 
     (project / ".decode" / "history").symlink_to(target)
     make_parent_dirs(project / ".decode" / "history")
     assert mode_of(target) == 0o644  # the user linked it on purpose; decode does not chmod through a link
+
+
+@pytest.mark.parametrize(
+    ("link", "written"),
+    [
+        (".decode", ".decode/sessions/1.jsonl"),  # the whole folder elsewhere
+        (".decode/sessions", ".decode/sessions/1.jsonl"),  # one folder in it
+        (".decode/history", ".decode/history"),  # one file: the user's typing appended to it
+        (".decode/settings.local.json", ".decode/settings.local.json"),
+    ],
+)
+def test_a_project_link_out_of_the_project_is_refused(project: Path, tmp_path: Path, link: str, written: str) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (project / link).parent.mkdir(parents=True, exist_ok=True)
+    (project / link).symlink_to(outside if not link.endswith(("history", ".json")) else outside / "file")
+    with pytest.raises(OutsideHarnessHome, match="outside the project"):
+        make_parent_dirs(project / written)
+    assert list(outside.iterdir()) == []
+
+
+def test_a_dangling_project_link_is_refused_before_anything_is_made(project: Path, tmp_path: Path) -> None:
+    (project / ".decode").symlink_to(tmp_path / "not-yet")
+    with pytest.raises(OutsideHarnessHome):
+        make_parent_dirs(project / ".decode" / "sessions" / "1.jsonl")
+    assert not (tmp_path / "not-yet").exists()
+
+
+def test_a_link_that_stays_inside_the_project_is_followed(project: Path) -> None:
+    (project / "state").mkdir()
+    (project / ".decode").symlink_to(project / "state")
+    make_parent_dirs(project / ".decode" / "sessions" / "1.jsonl")
+    assert (project / "state" / "sessions").is_dir()
+    assert (project / "state" / ".gitignore").is_file()
 
 
 def test_private_open_creates_a_file_for_the_user_only(tmp_path: Path) -> None:

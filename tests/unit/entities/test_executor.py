@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from decode.entities.executor import CommandExecutor, DirEntry, EntryKind, FileStat
+from decode.entities.executor import READ_MANY_MAX_BYTES, CommandExecutor, DirEntry, EntryKind, FileStat
 from decode.tools.local import LocalExecutor
 from tests.unit.tools.conftest import EXECUTORS, RunOnlyExecutor
 
@@ -228,6 +228,19 @@ async def test_read_many_takes_more_paths_than_a_command_line_holds(executor: Co
     (tmp_path / "real.txt").write_text("found")
     paths = [tmp_path / f"{'long-name-' * 10}{n}" for n in range(MANY)] + [tmp_path / "real.txt"]
     assert await executor.read_many(paths) == {tmp_path / "real.txt": b"found"}
+
+
+async def test_read_many_leaves_out_a_planted_huge_or_endless_file(executor: CommandExecutor, tmp_path: Path) -> None:
+    for name, size in [("at-the-cap", READ_MANY_MAX_BYTES), ("huge", READ_MANY_MAX_BYTES + 1)]:
+        (tmp_path / name).touch()
+        os.truncate(tmp_path / name, size)  # sparse: no disk space, all zeros
+    (tmp_path / ".gitignore").symlink_to(tmp_path / "huge")  # a repository's link to a big file
+    (tmp_path / "zero").symlink_to("/dev/zero")
+    (tmp_path / "small").write_text("kept")
+    asked = ["huge", ".gitignore", "zero", "at-the-cap", "small"]
+    found = await executor.read_many([tmp_path / name for name in asked])
+    assert sorted(path.name for path in found) == ["at-the-cap", "small"]
+    assert len(found[tmp_path / "at-the-cap"]) == READ_MANY_MAX_BYTES
 
 
 @root_reads_everything

@@ -157,6 +157,25 @@ async def test_always_saves_the_first_choice_and_stops_asking(project: Path) -> 
     assert verdict.decision is Decision.ALLOW
 
 
+async def test_always_writes_no_rule_through_a_planted_link_out_of_the_project(project: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (project / ".decode").symlink_to(outside)  # committed by the repository
+    saved: list[Saved] = []
+
+    async def approve(tool: str, args: dict, verdict: Verdict) -> Approval:
+        return Approval(Answer.ALWAYS, on_saved=saved.append)
+
+    gate = gate_with(project)
+    await run("cargo test", project, gate, approve)
+    await run("cargo test --release", project, gate, approve)  # still obeyed for this session
+    assert ran(project) == ["cargo test", "cargo test --release"]
+    [kept] = saved
+    assert kept.path is None
+    assert "outside the project" in kept.error
+    assert list(outside.iterdir()) == []
+
+
 @pytest.mark.parametrize(
     ("rules", "kept"),
     [
