@@ -142,7 +142,7 @@ class PermissionGate:
         self._secret_name = re.compile(names, re.IGNORECASE)
         self._rules: dict[Decision, list[Rule]] = {action: [] for action in Decision}
         self._governing: dict[tuple[Decision, tuple[str, ...]], list[Rule]] = {}
-        self._screens: dict[tuple[tuple[Decision, tuple[str, ...]], ...], RuleScreen] = {}
+        self._screens: dict[tuple[tuple[str, ...], tuple[str, ...]], RuleScreen] = {}
         self.add_rules(rules)
         self.problems: list[SettingsProblem] = []  # what the settings files got wrong (from_settings)
         self.mode_source: RuleSource | None = None  # the file that set the mode, if one did
@@ -226,13 +226,13 @@ class PermissionGate:
             self._governing[key] = found
         return found
 
-    def _screened(self, part: "_Part", *groups: tuple[Decision, tuple[str, ...]]) -> Sequence[Rule]:
-        """The deny or ask rules of `groups`, in order, that may cover `part`: none when a file's
-        `RuleScreen` rules them all out (the rules then need not be walked one by one)."""
-        screen = self._screens.get(groups)
+    def _screened(self, part: "_Part", asks: tuple[str, ...], denies: tuple[str, ...]) -> Sequence[Rule]:
+        """The ask rules for `asks`, then the deny rules for `denies`, that may cover `part`: none
+        when a file's `RuleScreen` rules them all out (they then need not be walked one by one)."""
+        screen = self._screens.get((asks, denies))
         if screen is None:
-            rules = [rule for action, names in groups for rule in self._governing_rules(action, names)]
-            screen = self._screens[groups] = RuleScreen(rules, self.workspace, self.home)
+            rules = [*self._governing_rules(Decision.ASK, asks), *self._governing_rules(Decision.DENY, denies)]
+            screen = self._screens[asks, denies] = RuleScreen(rules, self.workspace, self.home)
         if part.is_path and part.path is not None:
             return screen.rules if screen.may_cover(part.path, part.written, broad=True, searches=part.searches) else ()
         return screen.rules
@@ -419,7 +419,7 @@ class PermissionGate:
         hidden: set[Path] = set()
         for path in paths:
             part = await self._path_part(str(path), ("Grep", "Read"), writes=False)
-            rules = self._screened(part, (Decision.DENY, part.rule_names), (Decision.ASK, part.rule_names))
+            rules = self._screened(part, part.rule_names, part.rule_names)  # a deny or an ask hides it
             if any(self._matches(rule, part, broad=True) is not False for rule in rules):
                 hidden.add(path)
             if part.sensitive is not None and not self._named_by_allow(part, [part]):
@@ -533,8 +533,8 @@ class PermissionGate:
             return Verdict(Decision.DENY, PLAN_GUIDANCE)
         for part in parts:
             # A word may be written or only read: Edit denies count for it, Edit asks do not.
-            asks = (Decision.ASK, REDIRECT_READ_RULES if part.named else part.rule_names)
-            for rule in self._screened(part, asks, (Decision.DENY, part.rule_names)):
+            asks = REDIRECT_READ_RULES if part.named else part.rule_names
+            for rule in self._screened(part, asks, part.rule_names):
                 match = self._matches(rule, part, broad=True)
                 if part.named is not None and match:
                     return Verdict(Decision.ASK, f"{part.label}, a file {rule.action.value} rule {rule} covers", rule)

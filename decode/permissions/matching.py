@@ -58,8 +58,9 @@ class RuleScreen:
                 self._open = True
                 break
             joined.setdefault(pattern.base, []).append(f"(?:{regex.pattern.replace(_DIR_MARK, '/')})")
-        self._bases = [(base, re.compile("|".join(parts))) for base, parts in joined.items()]
-        if any("(?P<" in regex.pattern for _, regex in self._bases):
+        # Each base with what a path below it starts with (`paths.is_within`, prepared once).
+        self._bases = [(base, base.rstrip("/") + "/", re.compile("|".join(parts))) for base, parts in joined.items()]
+        if any("(?P<" in regex.pattern for _, _, regex in self._bases):
             self._open = True  # a named group left: not the regexes this module knows how to join
 
     def may_cover(self, path: str, written: str | None, *, broad: bool, searches: bool) -> bool:
@@ -69,7 +70,10 @@ class RuleScreen:
         if self._open or isinstance(path, Glob):
             return True
         for target in targets(path, written, broad=broad, searches=searches):
-            for base, regex in self._bases:
-                if paths.is_within(target, base) and regex.search(target[len(base) :].lstrip("/") or "."):
+            for base, below, regex in self._bases:
+                # `PathPattern.matches`: the path relative to the base, "." for the base itself.
+                if target.startswith(below) and regex.search(target[len(below) :].lstrip("/") or "."):
+                    return True
+                if target == base and regex.search("."):
                     return True
         return False
