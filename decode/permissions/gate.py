@@ -452,6 +452,8 @@ class PermissionGate:
             return any(globs_overlap(name.lower(), secret.lower()) for secret in self._secret_names)
         if self._secret_name.fullmatch(name):
             return True
+        if not self._secret_paths:  # the usual case: names only
+            return False
         return any(paths.compile_pattern(p, self.workspace, self.home).matches(path) for p in self._secret_paths)
 
     def _is_secret(self, written: str, real: str) -> bool:
@@ -476,9 +478,12 @@ class PermissionGate:
             ):
                 return True
         # [/lesson 14]
-        if any(c is not None and is_protected(c, self.workspace) for c in candidates):
-            return True
-        return any(c is not None and (c in self.protected or c.startswith(self._below_protected)) for c in candidates)
+        for c in candidates:  # a loop, not `any(…)`: this runs for every word of a command
+            if c is not None and (is_protected(c, self.workspace) or c in self.protected):
+                return True
+            if c is not None and c.startswith(self._below_protected):
+                return True
+        return False
 
     async def _path_part(self, path: str, names: tuple[str, ...], *, writes: bool, searches: bool = False) -> _Part:
         written, real = await self.resolve(path)
@@ -574,7 +579,7 @@ class PermissionGate:
         """Does an allow rule name this sensitive file: a path rule aimed at it, or the command's
         own Bash rule spelling the word (`Bash(cat .env)`, what "always" saves)?"""
         # A protected folder needs a rule that spells it: `Edit(**)` names no file, `Edit(**/*.sh)` no `.git`.
-        names = spells_protected if part.sensitive == _PROTECTED else _names_a_file
+        names = spells_protected if part.sensitive == _PROTECTED else paths.names_a_file
         for rule in self._governing_rules(Decision.ALLOW, part.rule_names):
             if rule.specifier is not None and names(rule.specifier) and self._matches(rule, part, broad=False):
                 return True
@@ -684,8 +689,8 @@ class PermissionGate:
         _, resolved = await self.resolve(path)
         for root, prefix in ((self.workspace, "/"), (self.home, "~/")):
             if paths.is_within(resolved, root):
-                return prefix + _escape(posixpath.relpath(resolved, root))
-        return "/" + _escape(resolved)
+                return prefix + paths.escape(posixpath.relpath(resolved, root))
+        return "/" + paths.escape(resolved)
 
 
 # [lesson 14]
@@ -740,12 +745,6 @@ def _prefix_rule(check: Check) -> str | None:
     return f"Bash({specifier})" if command_matches(specifier, form) is True else None
 
 
-def _names_a_file(specifier: str) -> bool:
-    """Does a path rule name files, not just folders? `.env`, `*.pem`, `/cfg/.env.*` do; `src/**` does not."""
-    last = specifier.rstrip("/").rsplit("/", 1)[-1]
-    return last.replace("*", "").replace("?", "") != ""
-
-
 def _host(url: str) -> str | None:
     """The host a `WebFetch(domain:…)` rule for `url` names, as DNS reads it; None if no rule can."""
     from urllib.parse import urlsplit
@@ -755,8 +754,3 @@ def _host(url: str) -> str | None:
     except ValueError:
         return None
     return host if is_rule_host(host) else None
-
-
-def _escape(path: str) -> str:
-    """Escape gitignore's special characters so the rule names this one path."""
-    return "".join("\\" + c if c in "*?[]!#\\" else c for c in path)

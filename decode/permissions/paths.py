@@ -140,3 +140,14 @@ def _pattern(base: str, line: str) -> PathPattern:
     found = [pattern for pattern in spec.patterns if pattern.include is not None]
     regex = getattr(found[0], "regex", None) if len(found) == 1 and found[0].include else None
     return PathPattern(base, spec, line, regex if isinstance(regex, re.Pattern) else None)
+
+
+def names_a_file(specifier: str) -> bool:
+    """Does a path rule name files, not just folders? `.env`, `*.pem`, `/cfg/.env.*` do; `src/**` does not."""
+    last = specifier.rstrip("/").rsplit("/", 1)[-1]
+    return last.replace("*", "").replace("?", "") != ""
+
+
+def escape(path: str) -> str:
+    """Escape gitignore's special characters so the rule names this one path."""
+    return "".join("\\" + c if c in "*?[]!#\\" else c for c in path)
