@@ -49,24 +49,37 @@ class RuleScreen:
 
     def __init__(self, rules: Sequence[Rule], workspace: str, home: str) -> None:
         self.rules = tuple(rules)
+        self._workspace, self._home = workspace, home
+        # Built when a file is first screened: the same rule names also govern commands.
+        self._bases: list[tuple[str, str, re.Pattern[str]]] | None = None
         self._open = False  # True: a rule the joined regexes cannot stand for; every file may match
+
+    def _join(self) -> list[tuple[str, str, re.Pattern[str]]]:
+        """Each base folder, what a path below it starts with, and its rules' regexes joined."""
         joined: dict[str, list[str]] = {}
         for rule in self.rules:
-            pattern = paths.compile_pattern(rule.specifier, workspace, home) if rule.specifier is not None else None
+            try:
+                pattern = None
+                if rule.specifier is not None:
+                    pattern = paths.compile_pattern(rule.specifier, self._workspace, self._home)
+            except Exception:  # a rule the screen cannot read (`[z-a]`) is left to the walk, which meets it as before
+                pattern = None
             regex = pattern.regex if pattern is not None else None
             if pattern is None or regex is None or regex.flags != _PLAIN_FLAGS:
                 self._open = True
-                break
+                return []
             joined.setdefault(pattern.base, []).append(f"(?:{regex.pattern.replace(_DIR_MARK, '/')})")
-        # Each base with what a path below it starts with (`paths.is_within`, prepared once).
-        self._bases = [(base, base.rstrip("/") + "/", re.compile("|".join(parts))) for base, parts in joined.items()]
-        if any("(?P<" in regex.pattern for _, _, regex in self._bases):
+        bases = [(base, base.rstrip("/") + "/", re.compile("|".join(parts))) for base, parts in joined.items()]
+        if any("(?P<" in regex.pattern for _, _, regex in bases):
             self._open = True  # a named group left: not the regexes this module knows how to join
+        return bases
 
     def may_cover(self, path: str, written: str | None, *, broad: bool, searches: bool) -> bool:
         """False only when no rule covers the file (a pattern word, `*.env`, is left to the rules)."""
         if not self.rules:
             return False
+        if self._bases is None:
+            self._bases = self._join()
         if self._open or isinstance(path, Glob):
             return True
         for target in targets(path, written, broad=broad, searches=searches):

@@ -53,6 +53,14 @@ def test_a_rule_naming_no_file_leaves_every_file_to_the_rules() -> None:
     assert not RuleScreen([], WORKSPACE, HOME).may_cover("/w/.env", None, broad=True, searches=False)
 
 
+@pytest.mark.parametrize("specifier", ["[z-a]", "\\", "a["])
+def test_a_rule_the_screen_cannot_join_leaves_every_file_to_the_rules(specifier: str) -> None:
+    """A bad range, a lone backslash (pathspec refuses both) or a pattern with no regex: the walk
+    meets the rule as it did before the screen; the screen never raises in its place."""
+    screen = RuleScreen(_rules((".env", specifier)), WORKSPACE, HOME)
+    assert screen.may_cover("/w/src/app.py", None, broad=True, searches=False)
+
+
 def test_a_pattern_word_is_left_to_the_rules() -> None:
     screen = RuleScreen(_rules((".env",)), WORKSPACE, HOME)
     assert screen.may_cover(Glob("/w/.e*"), None, broad=True, searches=False)
