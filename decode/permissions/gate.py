@@ -22,7 +22,6 @@ import os
 import posixpath
 import re
 import shlex
-import stat
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -35,6 +34,7 @@ from decode.permissions.command_patterns import command_pattern
 from decode.permissions.commands import Check, CommandAnalysis, analyse_command
 from decode.permissions.foreign_shells import FOREIGN
 from decode.permissions.launchers import HIDDEN
+from decode.permissions.matching import RuleScreen, covers
 from decode.permissions.options import cached_deny_matches
 from decode.permissions.prefixes import command_prefix
 from decode.permissions.project_trust import OtherGrant
@@ -63,7 +63,6 @@ Realpath = Callable[[Path], Awaitable[Path]]
 
 # Kinds that run in plan mode: they read, or touch nothing outside the conversation.
 PLAN_KINDS = frozenset({ToolKind.READ_ONLY, ToolKind.SIDE_EFFECT_FREE})
-_ANY_FILE = "any-file"  # stands for "a file inside the searched folder" when matching rules
 DEFAULT_SECRET_FILES = (".env", ".env*", "*.env")  # `.env.local`, `.envrc` (direnv), `prod.env`
 """Files that hold secrets whatever the settings say; `DECODE_SECRET_FILES` adds more."""
 _MAX_RESOLVED_WORDS = 64  # words of one bash command resolved through symlinks; the rest by name
@@ -78,7 +77,7 @@ PLAN_GUIDANCE = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen (nothing changes one): a frozen __init__ costs 4x, and there is one per word
 class _Part:
     """One thing a request does, judged on its own: a command, a file, a host, or the tool itself."""
 
@@ -143,6 +142,7 @@ class PermissionGate:
         self._secret_name = re.compile(names, re.IGNORECASE)
         self._rules: dict[Decision, list[Rule]] = {action: [] for action in Decision}
         self._governing: dict[tuple[Decision, tuple[str, ...]], list[Rule]] = {}
+        self._screens: dict[tuple[tuple[str, ...], tuple[str, ...]], RuleScreen] = {}
         self.add_rules(rules)
         self.problems: list[SettingsProblem] = []  # what the settings files got wrong (from_settings)
         self.mode_source: RuleSource | None = None  # the file that set the mode, if one did
@@ -215,6 +215,7 @@ class PermissionGate:
         for rule in rules:
             self._rules[rule.action].append(rule)
         self._governing.clear()
+        self._screens.clear()
 
     def _governing_rules(self, action: Decision, names: tuple[str, ...]) -> list[Rule]:
         """The rules of `action` that name a tool answering to `names` (cached: the gate runs often)."""
@@ -224,6 +225,17 @@ class PermissionGate:
             found = [r for r in self._rules[action] if any(tool_matches(r, name) for name in names)]
             self._governing[key] = found
         return found
+
+    def _screened(self, part: "_Part", asks: tuple[str, ...], denies: tuple[str, ...]) -> Sequence[Rule]:
+        """The ask rules for `asks`, then the deny rules for `denies`, that may cover `part`: none
+        when a file's `RuleScreen` rules them all out (they then need not be walked one by one)."""
+        screen = self._screens.get((asks, denies))
+        if screen is None:
+            rules = [*self._governing_rules(Decision.ASK, asks), *self._governing_rules(Decision.DENY, denies)]
+            screen = self._screens[asks, denies] = RuleScreen(rules, self.workspace, self.home)
+        if part.is_path and part.path is not None:
+            return screen.rules if screen.may_cover(part.path, part.written, broad=True, searches=part.searches) else ()
+        return screen.rules
 
     # [lesson 12]
     def fenced(self, mode: Mode, *, read_only: bool = False) -> "PermissionGate":
@@ -236,7 +248,7 @@ class PermissionGate:
             realpath=self.realpath,
             secret_files=self.secret_files,
         )
-        child._rules, child._governing = self._rules, self._governing
+        child._rules, child._governing, child._screens = self._rules, self._governing, self._screens
         child.read_only, child.fence = read_only, self
         child.network_isolated = self.network_isolated  # [lesson 14]
         return child
@@ -378,7 +390,7 @@ class PermissionGate:
             written, real = seen[path] = seen.get(path) or await self.resolve(path)
             if not (paths.is_within(written, self.workspace) and paths.is_within(real, self.workspace)):
                 return f"{found.name} names {path}, outside the project"
-            if self.is_secret(written) or self.is_secret(real):
+            if self._is_secret(written, real):
                 return f"{found.name} reads {path}, a file that holds secrets"
             if not found.folders and self._may_be_folder(real):
                 return f"{found.name} would search every file of the folder {path}"
@@ -387,11 +399,14 @@ class PermissionGate:
     async def resolve(self, path: str) -> tuple[str, str]:
         """A path as written (absolute, normalised) and the real file it names (symlinks followed
         before `..`, as the kernel does: `link/../x` is beside the link's target). Both are judged."""
-        written = paths.absolute(path, self.workspace, self.home)
-        raw = paths.joined(path, self.workspace, self.home)
+        if path and "/" not in path and path not in (".", "..", "~"):  # a name in the workspace (`a1`)
+            written = raw = os.path.join(self.workspace, path)  # nothing to normalise: the workspace is real
+        else:
+            written = paths.absolute(path, self.workspace, self.home)
+            raw = paths.joined(path, self.workspace, self.home)
         try:
             if self._local:
-                return written, _local_real(raw, self.workspace)
+                return written, paths.local_real(raw, self.workspace)
             return written, str(await self.realpath(Path(raw)))
         except (OSError, ValueError):  # a NUL byte, a loop, an unreadable folder: judge it as written
             return written, written
@@ -404,12 +419,9 @@ class PermissionGate:
         hidden: set[Path] = set()
         for path in paths:
             part = await self._path_part(str(path), ("Grep", "Read"), writes=False)
-            for action in (Decision.DENY, Decision.ASK):
-                if any(
-                    self._matches(rule, part, broad=True) is not False
-                    for rule in self._governing_rules(action, part.rule_names)
-                ):
-                    hidden.add(path)
+            rules = self._screened(part, part.rule_names, part.rule_names)  # a deny or an ask hides it
+            if any(self._matches(rule, part, broad=True) is not False for rule in rules):
+                hidden.add(path)
             if part.sensitive is not None and not self._named_by_allow(part, [part]):
                 hidden.add(path)
         return hidden
@@ -435,12 +447,18 @@ class PermissionGate:
     # [/lesson 10]
     def is_secret(self, path: str) -> bool:
         """Does this absolute path name a file that holds secrets? For a pattern (`.e*`): could it?"""
-        name = posixpath.basename(path)
+        name = path.rpartition("/")[2]  # `posixpath.basename`, without its checks
         if isinstance(path, Glob):
             return any(globs_overlap(name.lower(), secret.lower()) for secret in self._secret_names)
         if self._secret_name.fullmatch(name):
             return True
+        if not self._secret_paths:  # the usual case: names only
+            return False
         return any(paths.compile_pattern(p, self.workspace, self.home).matches(path) for p in self._secret_paths)
+
+    def _is_secret(self, written: str, real: str) -> bool:
+        """Does the file hold secrets, by its name as written or its real one (once when the same)?"""
+        return self.is_secret(written) or (not _same(written, real) and self.is_secret(real))
 
     def _may_pass_for_a_repository(self) -> bool:
         """Could git read the project itself as a bare repository (and run what its `config` says)?"""
@@ -460,14 +478,17 @@ class PermissionGate:
             ):
                 return True
         # [/lesson 14]
-        if any(c is not None and is_protected(c, self.workspace) for c in candidates):
-            return True
-        return any(c is not None and (c in self.protected or c.startswith(self._below_protected)) for c in candidates)
+        for c in candidates:  # a loop, not `any(…)`: this runs for every word of a command
+            if c is not None and (is_protected(c, self.workspace) or c in self.protected):
+                return True
+            if c is not None and c.startswith(self._below_protected):
+                return True
+        return False
 
     async def _path_part(self, path: str, names: tuple[str, ...], *, writes: bool, searches: bool = False) -> _Part:
         written, real = await self.resolve(path)
         verb = "write" if writes else "search" if searches else "read"
-        secret = self.is_secret(written) or self.is_secret(real)
+        secret = self._is_secret(written, real)
         protected = writes and self.mode is not Mode.BYPASS and self._protected(written, real)
         return _Part(
             f"{verb} {path}",
@@ -482,15 +503,17 @@ class PermissionGate:
 
     async def _word_part(self, word: str, *, resolve: bool, seen: dict[str, tuple[str, str]]) -> _Part:
         """A word of a bash command that may name a file (`cat .env`): judged like a read of it."""
-        written = paths.absolute(word, self.workspace, self.home)
-        real = (seen.get(word) or await self.resolve(word))[1] if resolve else written
+        if resolve:
+            written, real = seen.get(word) or await self.resolve(word)
+        else:
+            written = real = paths.absolute(word, self.workspace, self.home)
         if isinstance(word, Glob):
             written, real = Glob(written), Glob(real)
         sensitive = None
-        pattern = not isinstance(written, Glob) and any(c in word for c in "*?[")  # `find -name '.env*'`
-        if self.is_secret(written) or self.is_secret(real) or (pattern and self.is_secret(Glob(written))):
+        pattern = not isinstance(written, Glob) and ("*" in word or "?" in word or "[" in word)  # `find -name '.env*'`
+        if self._is_secret(written, real) or (pattern and self.is_secret(Glob(written))):
             sensitive = _SECRET
-        elif self.mode is not Mode.BYPASS and self._protected(written, real):
+        elif self.mode is not Mode.BYPASS and self._protected(written, None if _same(written, real) else real):
             sensitive = _PROTECTED  # as for the file tools: bypass writes there too
         return _Part(
             f"names {word}",
@@ -515,8 +538,8 @@ class PermissionGate:
             return Verdict(Decision.DENY, PLAN_GUIDANCE)
         for part in parts:
             # A word may be written or only read: Edit denies count for it, Edit asks do not.
-            asks = self._governing_rules(Decision.ASK, REDIRECT_READ_RULES if part.named else part.rule_names)
-            for rule in (*asks, *self._governing_rules(Decision.DENY, part.rule_names)):
+            asks = REDIRECT_READ_RULES if part.named else part.rule_names
+            for rule in self._screened(part, asks, part.rule_names):
                 match = self._matches(rule, part, broad=True)
                 if part.named is not None and match:
                     return Verdict(Decision.ASK, f"{part.label}, a file {rule.action.value} rule {rule} covers", rule)
@@ -556,7 +579,7 @@ class PermissionGate:
         """Does an allow rule name this sensitive file: a path rule aimed at it, or the command's
         own Bash rule spelling the word (`Bash(cat .env)`, what "always" saves)?"""
         # A protected folder needs a rule that spells it: `Edit(**)` names no file, `Edit(**/*.sh)` no `.git`.
-        names = spells_protected if part.sensitive == _PROTECTED else _names_a_file
+        names = spells_protected if part.sensitive == _PROTECTED else paths.names_a_file
         for rule in self._governing_rules(Decision.ALLOW, part.rule_names):
             if rule.specifier is not None and names(rule.specifier) and self._matches(rule, part, broad=False):
                 return True
@@ -585,15 +608,7 @@ class PermissionGate:
             if part.path is None:
                 return None
             pattern = paths.compile_pattern(rule.specifier, self.workspace, self.home)
-            if isinstance(part.path, Glob):  # `cat /home/*/.ssh/id_rsa`: could it name a covered file?
-                words = {part.path, part.written or part.path}
-                return any(globs_overlap(word, covered) for word in words for covered in pattern.as_globs())
-            targets = [part.path]
-            if broad and part.written is not None and part.written != part.path:
-                targets.append(part.written)
-            if part.searches:  # a rule covering everything in a folder covers searching it
-                targets += [f"{target}/{_ANY_FILE}" for target in targets]
-            return any(pattern.matches(target) for target in targets)
+            return covers(pattern, part.path, part.written, broad=broad, searches=part.searches)
         if part.url is not None:
             return domain_matches(rule.specifier, part.url)
         if part.subject is not None:  # [lesson 12]
@@ -674,8 +689,8 @@ class PermissionGate:
         _, resolved = await self.resolve(path)
         for root, prefix in ((self.workspace, "/"), (self.home, "~/")):
             if paths.is_within(resolved, root):
-                return prefix + _escape(posixpath.relpath(resolved, root))
-        return "/" + _escape(resolved)
+                return prefix + paths.escape(posixpath.relpath(resolved, root))
+        return "/" + paths.escape(resolved)
 
 
 # [lesson 14]
@@ -705,21 +720,11 @@ def _changes_something(parts: list[_Part], hazards: list[str]) -> str | None:
 
 
 # [/lesson 12]
-def _local_real(path: str, workspace: str) -> str:
-    """`os.path.realpath(path)`, faster below the real `workspace`: one lstat per component,
-    until a missing one (nothing below it can be a link) or a link (then realpath does it all)."""
-    if not path.startswith(workspace + "/"):
-        return os.path.realpath(path)
-    current = workspace
-    for part in path[len(workspace) + 1 :].split("/"):
-        current = f"{current}/{part}"
-        try:
-            info = os.lstat(current)
-        except (FileNotFoundError, NotADirectoryError):
-            return os.path.normpath(path)
-        if stat.S_ISLNK(info.st_mode):
-            return os.path.realpath(path)
-    return os.path.normpath(path)
+
+
+def _same(written: str, real: str) -> bool:
+    """Is the path as written the real one (then it is judged once)?"""
+    return written == real and type(written) is type(real)
 
 
 def _analyse(command: str) -> CommandAnalysis:
@@ -740,12 +745,6 @@ def _prefix_rule(check: Check) -> str | None:
     return f"Bash({specifier})" if command_matches(specifier, form) is True else None
 
 
-def _names_a_file(specifier: str) -> bool:
-    """Does a path rule name files, not just folders? `.env`, `*.pem`, `/cfg/.env.*` do; `src/**` does not."""
-    last = specifier.rstrip("/").rsplit("/", 1)[-1]
-    return last.replace("*", "").replace("?", "") != ""
-
-
 def _host(url: str) -> str | None:
     """The host a `WebFetch(domain:…)` rule for `url` names, as DNS reads it; None if no rule can."""
     from urllib.parse import urlsplit
@@ -755,8 +754,3 @@ def _host(url: str) -> str | None:
     except ValueError:
         return None
     return host if is_rule_host(host) else None
-
-
-def _escape(path: str) -> str:
-    """Escape gitignore's special characters so the rule names this one path."""
-    return "".join("\\" + c if c in "*?[]!#\\" else c for c in path)

@@ -30,7 +30,6 @@ from functools import lru_cache
 
 from decode.permissions.command_patterns import _SEP
 from decode.permissions.rules import command_matches, command_pattern
-from decode.permissions.shell import Glob
 
 Words = tuple[str | None, ...]
 
@@ -140,12 +139,13 @@ class Reading:
 
 def cached_deny_matches(specifier: str | None, words: Words) -> bool | None:
     """`deny_matches`, remembered: every check meets every deny rule, and sessions repeat commands."""
-    # The key says which words are globs: a `Glob` equals its text but a deny reads it wider.
-    return _remembered(specifier, tuple(words), tuple(isinstance(word, Glob) for word in words))
+    # The key says which words are globs (by their types, a loop in C): a `shell.Glob` equals its text
+    # but a deny reads it wider.
+    return _remembered(specifier, tuple(words), tuple(map(type, words)))
 
 
 @lru_cache(maxsize=8192)
-def _remembered(specifier: str | None, words: Words, _globs: tuple[bool, ...]) -> bool | None:
+def _remembered(specifier: str | None, words: Words, _types: tuple[type, ...]) -> bool | None:
     return deny_matches(specifier, words)
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import PurePosixPath
@@ -52,6 +53,23 @@ def resolve(path: str, workspace: str, home: str) -> str:
     """The real file a path names, as the kernel finds it: symlinks followed before `..` (`link/../x`
     is beside the link's target, not beside the link); it need not exist."""
     return os.path.realpath(joined(path, workspace, home))
+
+
+def local_real(path: str, workspace: str) -> str:
+    """`os.path.realpath(path)`, faster below the real `workspace`: one lstat per component,
+    until a missing one (nothing below it can be a link) or a link (then realpath does it all)."""
+    if not path.startswith(workspace + "/"):
+        return os.path.realpath(path)
+    current = workspace
+    for part in path[len(workspace) + 1 :].split("/"):
+        current = f"{current}/{part}"
+        try:
+            info = os.lstat(current)
+        except (FileNotFoundError, NotADirectoryError):
+            return os.path.normpath(path)
+        if stat.S_ISLNK(info.st_mode):
+            return os.path.realpath(path)
+    return os.path.normpath(path)
 
 
 def is_within(path: str, root: str) -> bool:
@@ -122,3 +140,14 @@ def _pattern(base: str, line: str) -> PathPattern:
     found = [pattern for pattern in spec.patterns if pattern.include is not None]
     regex = getattr(found[0], "regex", None) if len(found) == 1 and found[0].include else None
     return PathPattern(base, spec, line, regex if isinstance(regex, re.Pattern) else None)
+
+
+def names_a_file(specifier: str) -> bool:
+    """Does a path rule name files, not just folders? `.env`, `*.pem`, `/cfg/.env.*` do; `src/**` does not."""
+    last = specifier.rstrip("/").rsplit("/", 1)[-1]
+    return last.replace("*", "").replace("?", "") != ""
+
+
+def escape(path: str) -> str:
+    """Escape gitignore's special characters so the rule names this one path."""
+    return "".join("\\" + c if c in "*?[]!#\\" else c for c in path)
