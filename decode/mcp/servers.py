@@ -43,6 +43,9 @@ logger = logging.getLogger(__name__)
 
 HANG_FACTOR = 6
 """A server still not ready after this many start-up timeouts is hung: it is stopped and reported."""
+LEAVING_GRACE_S = 0.1
+"""How long a stdio server may take to exit once its stdin is closed when decode is leaving after
+its answer (`decode run`): then it is asked to end (SIGTERM, its own clean-up), not waited for."""
 State = Literal["starting", "ready", "failed", "disabled", "untrusted"]
 
 
@@ -241,8 +244,11 @@ class McpServer:
             logger.warning("MCP server %s: reconnecting once", visible(self.name))
             self.start()
 
-    async def stop(self) -> None:
-        """Stop the server (its process, for a stdio server) and wait for it."""
+    async def stop(self, stdin_grace_s: float | None = None) -> None:
+        """Stop the server (its process, for a stdio server) and wait for it; `stdin_grace_s`: how
+        long its process may take to exit once its stdin is closed (the transport's default: None)."""
+        if stdin_grace_s is not None and self._transport is not None:
+            self._transport.stdin_grace_s = stdin_grace_s
         task, self._task = self._task, None
         if self._stop is not None:
             self._stop.set()
@@ -252,7 +258,11 @@ class McpServer:
             task.cancel()
         try:
             await asyncio.wait_for(asyncio.shield(task), timeout=10)
-        except (TimeoutError, asyncio.CancelledError, Exception):
+        except asyncio.CancelledError:
+            task.cancel()  # its connection still closes (shielded): `asyncio.run` waits for the task
+            if (current := asyncio.current_task()) is not None and current.cancelling():
+                raise  # the caller is stopped (Ctrl-C, SIGTERM), not only the server's task
+        except (TimeoutError, Exception):
             task.cancel()
 
 
@@ -351,8 +361,10 @@ class McpServers:
         for server in self.servers:
             server.check_overdue()
 
-    async def close(self) -> None:
-        await asyncio.gather(*(server.stop() for server in self.servers))
+    async def close(self, *, leaving: bool = False) -> None:
+        """Stop every server at once (a slow one costs its own grace, not the others'). `leaving`:
+        decode exits after its answer, so each gets `LEAVING_GRACE_S` before SIGTERM (ADR-0102)."""
+        await asyncio.gather(*(server.stop(LEAVING_GRACE_S if leaving else None) for server in self.servers))
 
     def by_name(self, name: str) -> McpServer | None:
         return next((server for server in self.servers if server.name == name), None)

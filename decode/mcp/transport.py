@@ -110,6 +110,8 @@ class ExecutorTransport(ClientTransport):
         """Set by the owner once `initialize` was answered: from then on a stray line is only logged."""
         self.garbage: bytes | None = None
         """The line not JSON-RPC that ended the last connection while it was starting, if any."""
+        self.stdin_grace_s = EXIT_GRACE_S
+        """How long the process may take to exit once its stdin is closed (read when the connection ends)."""
 
     @contextlib.asynccontextmanager
     async def connect_session(
@@ -120,7 +122,7 @@ class ExecutorTransport(ClientTransport):
         self._process, self.started, self.garbage = process, False, None
         try:
             async with (
-                process_streams(process, self.log, self._garbage) as (read, write),
+                process_streams(process, self.log, self._garbage, lambda: self.stdin_grace_s) as (read, write),
                 options.session_class(read, write, **session_kwargs) as session,
             ):
                 yield session
@@ -145,9 +147,13 @@ class ExecutorTransport(ClientTransport):
 
 @contextlib.asynccontextmanager
 async def process_streams(
-    process: Process, log: TextIO | None = None, on_garbage: GarbageFn | None = None
+    process: Process,
+    log: TextIO | None = None,
+    on_garbage: GarbageFn | None = None,
+    stdin_grace: Callable[[], float] = lambda: EXIT_GRACE_S,
 ) -> AsyncGenerator[TransportStreams]:
-    """The MCP session's two streams over `process`'s pipes; the process is ended on the way out.
+    """The MCP session's two streams over `process`'s pipes; the process is ended on the way out,
+    given `stdin_grace()` seconds to exit once its stdin is closed.
 
     A line that is not JSON-RPC goes to `on_garbage`: when it answers True, the connection ends there."""
     to_session, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
@@ -201,7 +207,7 @@ async def process_streams(
                 write_stream.close()
                 with anyio.move_on_after(FLUSH_S):
                     await writer_done.wait()
-                await stop(process)
+                await stop(process, stdin_grace())
                 # Its pipes read to their end let asyncio close the process's transport now, while the
                 # loop runs: left for the garbage collector, it prints "Event loop is closed" at exit.
                 with anyio.move_on_after(FLUSH_S):
@@ -210,16 +216,16 @@ async def process_streams(
             group.cancel_scope.cancel()  # a pipe still held by something the kill could not reach
 
 
-async def stop(process: Process) -> None:
-    """The MCP shutdown sequence: close stdin, wait a moment; SIGTERM, wait a moment; then kill the
-    server and what it started. Every server is stopped at once (`McpServers.close`), so leaving
-    takes at most the two moments, however many servers ignore their stdin closing."""
+async def stop(process: Process, stdin_grace_s: float = EXIT_GRACE_S) -> None:
+    """The MCP shutdown sequence: close stdin, wait `stdin_grace_s`; SIGTERM, wait a moment; then
+    kill the server and what it started. Every server is stopped at once (`McpServers.close`), so
+    leaving takes at most the two moments, however many servers ignore their stdin closing."""
     with contextlib.suppress(OSError):
         process.stdin.close()
-    if await _ended(process, EXIT_GRACE_S):
+    if await _ended(process, stdin_grace_s):
         return
     if _terminate(process):
-        logger.debug("MCP server still running %gs after its stdin closed: SIGTERM sent", EXIT_GRACE_S)
+        logger.debug("MCP server still running %gs after its stdin closed: SIGTERM sent", stdin_grace_s)
         if await _ended(process, TERM_GRACE_S):
             return
     process.kill()

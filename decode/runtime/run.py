@@ -188,7 +188,8 @@ def run(task: str | None, **options: Any) -> None:
     # [lesson 15]
     except SystemExit as exc:  # `fail()` during the run: a usage or configuration error
         code = exc.code if isinstance(exc.code, int) else EXIT_FAILED
-    sys.exit(_finish(code))
+    finished = _finish(code)  # the result, once out, keeps the answer's own code
+    sys.exit(code if code > 128 else finished)  # a signal after it still ends the process as a signal does
     # [before lesson 15]
     # sys.exit(code)
     # [/lesson 15]
@@ -453,7 +454,7 @@ async def _run(task: str, options: dict[str, Any]) -> int:
     code = _finish(code)  # [lesson 15]
     # [lesson 11]
     if conversation.mcp is not None:  # the answer and the result are out first: a slow server delays only the exit
-        await conversation.mcp.close()
+        await conversation.mcp.close(leaving=True)  # a signal now still exits 128 + it (`run`)
     # [/lesson 11]
     return code
 

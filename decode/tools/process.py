@@ -73,8 +73,8 @@ class Tracked:
 
 
 _tracked: dict[str, Tracked] = {}
-_subreaper = False
-_exit_hook = False
+_children: set[int] = set()  # the programs decode started: asyncio reaps them (reaped here, it warns)
+_subreaper = _exit_hook = False
 _spawning = 0
 """Programs being started (forked, not tracked yet): `end()` must not take one for an orphan."""
 _ends = 0
@@ -198,18 +198,18 @@ def _wait_gone(fds: list[int], deadline: float) -> None:
 def end(tracked: Tracked) -> int:
     """SIGKILL everything that belongs to `tracked`, its leader included, and reap what is ours.
 
-    Returns how many live processes were killed. Never reaps a tracked leader: asyncio waits for those.
+    Returns how many live processes were killed. Never reaps a program decode started: asyncio does.
     """
     if not PROC.joinpath("self", "stat").exists():  # no /proc: the group is all there is
         kill_group(tracked.leader)
         return 0
     known = [*_tracked.values(), *([] if tracked.tag in _tracked else [tracked])]
     adopt = tracked if len(known) == 1 else None  # alone: the orphans nothing else claims are its
-    me, leaders = os.getpid(), {t.leader for t in known}
-    killed: set[tuple[int, int]] = set()
-    deadline = time.monotonic() + END_S
+    me, killed, deadline = os.getpid(), set[tuple[int, int]](), time.monotonic() + END_S
     while True:
         table = below_decode()
+        _children.intersection_update(table)  # the rest were reaped by asyncio
+        leaders = _children | {t.leader for t in known}
         owners = _owners(table, known, adopt)
         live = []
         for pid, owner in owners.items():
@@ -326,6 +326,7 @@ async def _start(
     start = asyncio.ensure_future(asyncio.create_subprocess_exec(*argv, start_new_session=True, **options))
     try:
         process = await asyncio.shield(start)
+        _children.add(process.pid)
         if _ends != ends:  # `end_all` ran while it started, before it could be tracked: it ends now
             release(track(process.pid, tag, pipes))
             kill_group(process.pid)

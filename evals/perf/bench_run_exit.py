@@ -2,9 +2,9 @@
 
 A scripted `decode run` prints its answer; the clock runs from the first byte of it on stdout to the
 process's exit. With five stdio MCP servers configured (the echo test server) decode stops them
-after the answer and its result are out (stdin closed, SIGTERM after a moment, then kill), all at
-once, and waits for nothing else (ADR-0102): the linger should stay within 2x that of a run with no
-server. The two alternate; medians.
+after the answer and its result are out (stdin closed, SIGTERM after `servers.LEAVING_GRACE_S`, then kill),
+all at once, and waits for nothing else (ADR-0102): the linger should stay within 2x that of a run
+with no server. The two alternate; medians.
 """
 
 import json
@@ -56,4 +56,4 @@ def benchmarks(ctx: Context) -> Iterator[Figure]:
             without.append(pair[1])
     served, bare = statistics.median(with_servers), statistics.median(without)
     note = f"median of {RUNS}: {served:.2f} s with {SERVERS} servers, {bare:.2f} s with none"
-    yield Figure(f"decode run: answer to exit, {SERVERS} MCP servers / none", served / bare, "x", 2.0, note)
+    yield Figure(f"decode run: answer to exit, {SERVERS} MCP servers / none", served / bare, "x", 2.0, note, issue=27)

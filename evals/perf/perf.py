@@ -117,6 +117,7 @@ ISSUE_BENCHES: dict[int, tuple[str, ...]] = {
         "loop",
         "permissions",
         "process_farm",
+        "repl",
         "run_exit",
         "sandbox",
         "startup",

@@ -12,6 +12,7 @@ import pytest
 import decode.mcp.toolset  # noqa: F401  (pydantic-ai's MCP client, imported before any clock starts)
 from decode.mcp.config import ServerConfig, parse_server
 from decode.mcp.servers import build_servers
+from decode.mcp.transport import EXIT_GRACE_S
 from tests.integration.conftest import DECODE
 
 pytestmark = pytest.mark.integration
@@ -43,6 +44,27 @@ async def test_a_server_ignoring_end_of_input_is_sent_sigterm_before_it_is_kille
     for marker in markers:
         assert marker.with_suffix(".eof").read_text() == "stdin ended\n"  # it saw its stdin end, and stayed
         assert marker.read_text() == "SIGTERM\n"  # so it was asked to end, not killed outright
+
+
+async def test_five_servers_slow_to_exit_are_asked_to_end_together_not_one_after_another(tmp_path: Path) -> None:
+    markers = [tmp_path / f"slow-{index}.marker" for index in range(5)]
+    configs = [
+        config(f"slow{index}", EOF_IGNORING, tmp_path, {"EOF_IGNORING_MARKER": str(marker)})
+        for index, marker in enumerate(markers)
+    ]
+    servers = build_servers(configs, tmp_path, {"PATH": os.environ["PATH"]}, trusted_project=True)
+    await servers.wait_for_starting()
+    for server in servers.servers:
+        await server.wait_started(time.monotonic() + 60)
+        assert server.state == "ready", (server.state, server.reason, server.stderr_tail())
+
+    await servers.close()
+
+    # Each waited out its grace after its stdin closed, then got SIGTERM: one after another, the
+    # SIGTERMs would be a grace apart; together, all five come within one grace (one clock for all).
+    asked = [float(marker.with_suffix(".at").read_text()) for marker in markers]
+    assert max(asked) - min(asked) < EXIT_GRACE_S, asked
+    assert all(marker.read_text() == "SIGTERM\n" for marker in markers)
 
 
 def test_decode_mcp_list_ends_without_event_loop_noise(tmp_path: Path) -> None:

@@ -6,8 +6,11 @@ the servers (stdin closed, then SIGTERM, then kill: up to a few seconds for a sl
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -49,3 +52,68 @@ def test_the_result_is_out_before_the_servers_are_stopped(tmp_path: Path) -> Non
     assert [server["status"] for server in events[0]["mcp_servers"]] == ["ready"] * 3, events[0]
     for marker in markers:
         assert marker.read_text(encoding="utf-8") == "result out\n"
+
+
+def _gone(pid: int) -> bool:
+    """Is `pid` no longer a running process (gone, or a zombie waiting to be reaped)?"""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except OSError:
+        return True
+
+
+def _until(condition: Callable[[], bool], what: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"gave up waiting: {what}"
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_while_the_servers_stop_ends_the_run_as_that_signal_quietly(tmp_path: Path, signum: int) -> None:
+    """The answer is out and saved; Ctrl-C (or SIGTERM) during the servers' shutdown still exits
+    128 + the signal (a script's loop stops), ends every server, and asyncio says nothing."""
+    project = tmp_path / "project"
+    project.mkdir()
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps([{"text": "done"}]), encoding="utf-8")
+    home = Path(os.environ["HOME"])
+    (home / ".decode").mkdir(exist_ok=True)
+    for attempt in range(3):  # the signal must land during the shutdown: missed, the run is tried again
+        markers = [tmp_path / f"stays-{attempt}-{index}.marker" for index in range(3)]
+        servers = {
+            marker.stem: {
+                "command": sys.executable,
+                "args": [str(SERVERS / "term_ignoring_server.py")],
+                "env": {"TERM_IGNORING_MARKER": str(marker)},
+            }
+            for marker in markers
+        }
+        (home / ".decode" / "mcp.json").write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
+        process = subprocess.Popen(
+            [DECODE, "run", "--model", f"script:{script}", "--output-format", "stream-json", "hi"],
+            cwd=project, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            assert process.stdout is not None
+            events = []
+            while not events or events[-1]["type"] != "result":  # the result is out: the shutdown begins
+                events.append(json.loads(process.stdout.readline()))
+            _until(lambda markers=markers: all(m.exists() for m in markers), "every server asked to end (SIGTERM)")
+            if process.poll() is None:
+                process.send_signal(signum)
+            _, stderr = process.communicate(timeout=60)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        if process.returncode == 128 + signum:
+            break
+    assert events[-1]["type"] == "result", events[-1]
+    assert events[-1]["exit_code"] == 0, events[-1]  # the result keeps the answer's own code
+    assert process.returncode == 128 + signum, stderr
+    for noise in ("Traceback", "exit status already read", "Exception ignored", "Event loop is closed", "Task was"):
+        assert noise not in stderr, stderr
+    for marker in markers:  # each was killed, none left behind
+        pid = int(marker.with_suffix(".pid").read_text())
+        _until(lambda pid=pid: _gone(pid), f"server {pid} ended")

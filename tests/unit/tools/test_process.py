@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from decode.tools.process import become_subreaper, end_all, run_process
+from decode.tools.process import become_subreaper, end_all, run_process, spawn_process
 from tests.conftest import gone, pids
 from tests.unit.tools.conftest import process_alive
 
@@ -291,3 +291,25 @@ async def test_without_children_lists_every_process_is_looked_at(
     result, _, _ = await run(command, tmp_path)
     assert result.stopped_leftovers
     assert [pid for pid in pids(tmp_path) if not gone(pid)] == []
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return False
+
+
+async def test_ending_a_program_leaves_another_ones_exit_status_to_asyncio(tmp_path: Path) -> None:
+    """Servers stopped together: the one ended last must not reap one ended just before it, which
+    asyncio has not waited for yet (reaped here, asyncio reports 255: "exit status already read")."""
+    first = await spawn_process(["sleep", "60"], cwd=tmp_path, env=dict(os.environ))
+    second = await spawn_process(["sleep", "60"], cwd=tmp_path, env=dict(os.environ))
+    second.kill()
+    deadline = time.monotonic() + 60
+    while not _zombie(second.pid):  # dead, not reaped: nothing was awaited, so asyncio has not looked
+        assert time.monotonic() < deadline, "the killed program did not die"
+        time.sleep(0.01)  # noqa: ASYNC251 (awaiting would let asyncio reap it first)
+    first.kill()  # alone now, it takes what no one else claims, and the zombie born after it
+    assert await second.wait() == -9  # SIGKILL, as asyncio read it
+    assert await first.wait() == -9

@@ -7,6 +7,7 @@ decode must then ask them to end (SIGTERM) before it kills them. The marker is t
 import os
 import signal
 import threading
+import time
 from pathlib import Path
 from types import FrameType
 
@@ -23,6 +24,7 @@ def ping() -> str:
 
 
 def on_sigterm(signum: int, frame: FrameType | None) -> None:
+    MARKER.with_suffix(".at").write_text(f"{time.monotonic()}\n")  # when it was asked (one clock for all)
     MARKER.write_text("SIGTERM\n")
     os._exit(0)
 
