@@ -1,6 +1,5 @@
 """build_agent(): the instructions the model reads, the facts the newest request carries, the tools."""
 
-import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
 from decode.tools.catalog import default_tools
 from decode.tools.local import LocalExecutor
-from tests.unit.agent.test_git_state import held_git
+from tests.unit.agent.test_git_state import git, held_git
 
 
 async def first_request(project: Path, **kwargs: Any) -> tuple[AgentInfo, str]:
@@ -66,7 +65,7 @@ async def test_memory_edits_apply_at_the_next_request_and_leave_the_instructions
 
 
 async def test_a_turns_first_request_does_not_wait_for_a_slow_git_status(project: Path, tmp_path: Path) -> None:
-    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    git(project, "init", "-q")
     env, release, _ = held_git(tmp_path)  # its `git status` waits for `release`, which never comes here
     seen: list[str] = []
 

@@ -241,9 +241,9 @@ def held_git(tmp_path: Path) -> tuple[dict[str, str], Path, Path]:
     return {"PATH": f"{fake}:{os.environ['PATH']}"}, release, started
 
 
-async def eventually(check: Any, timeout: float = 30.0) -> None:
+async def eventually(check: Any, within: float = 30.0) -> None:
     """Wait (on the event loop, which goes on) until `check()` is true."""
-    deadline = asyncio.get_running_loop().time() + timeout
+    deadline = asyncio.get_running_loop().time() + within
     while not check():
         assert asyncio.get_running_loop().time() < deadline, "the condition never held"
         await asyncio.sleep(0.02)
@@ -254,14 +254,15 @@ async def test_a_slow_status_does_not_hold_up_the_turns_requests_and_a_later_one
 ) -> None:
     monkeypatch.setattr(git_state, "TIMEOUT_S", 60.0)
     monkeypatch.setattr(git_state, "GRACE_S", 0.1)
-    env, release, started = held_git(tmp_path_factory.mktemp("held"))
+    env, release, _ = held_git(tmp_path_factory.mktemp("held"))
     status = git_state.GitStatus()
     turn: Any = TurnContext(LocalExecutor(repo, env=env), "turn-1")
 
     first = await status.instructions(turn)  # git is held: this returns while it still works
 
     assert first == "Git: the status is being taken (a later request will carry it)."
-    assert status._taking is not None and not status._taking.done()  # git still works, unreleased
+    assert status._taking is not None
+    assert not status._taking.done()  # git still works, unreleased
     release.touch()
     await eventually(lambda: status._taking is not None and status._taking.done())
     assert await status.instructions(turn) == "Git: branch main, nothing to commit (working tree clean)."
