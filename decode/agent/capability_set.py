@@ -72,6 +72,11 @@ class CapabilitySet(WrapperCapability[Any]):
             known = self._subsets[hook] = (self.wrapped, CombinedCapability([c for c in members if overrides(c, hook)]))
         return known[1]
 
+    @property
+    def has_wrap_run_event_stream(self) -> bool:
+        """Whether a capability in the set wraps the events (pydantic-ai streams a run for it if so)."""
+        return bool(self.subset("wrap_run_event_stream").capabilities)
+
     def wrap_run_event_stream(
         self, ctx: RunContext[Any], *, stream: AsyncIterable[AgentStreamEvent]
     ) -> AsyncIterable[AgentStreamEvent]:
