@@ -14,6 +14,7 @@ from pydantic_ai import Agent, RunContext
 from pydantic_ai.capabilities import AbstractCapability
 from pydantic_ai.models import Model
 
+from decode.agent.capability_set import capability_set
 from decode.agent.facts import Fact, TurnFacts
 from decode.agent.git_state import GitStatus  # [lesson 05]
 from decode.entities.deps import AgentDeps
@@ -35,7 +36,7 @@ Use the tools to act; do not ask the user to run things you can run yourself.
 Keep answers short and concrete. Refer to code as path:line. Never invent file contents or results."""
 
 
-def environment_instructions(ctx: RunContext[AgentDeps]) -> str:
+async def environment_instructions(ctx: RunContext[AgentDeps]) -> str:
     """Facts the model cannot know that hold for the whole session: where it is, on what system."""
     return f"Working directory: {ctx.deps.workspace}\nPlatform: {platform.system()}"
 
@@ -90,5 +91,6 @@ def build_agent(
         tools=[spec.to_tool() for spec in [*tools, *ALWAYS_TOOLS]],
         # A wrong tool name or bad arguments go back to the model this many times before the run fails.
         retries=3,
-        capabilities=[TurnFacts(turn_facts()), *capabilities],
+        # One capability for decode's plain ones: each hook reaches only those that define it.
+        capabilities=capability_set([TurnFacts(turn_facts()), *capabilities]),
     )

@@ -7,11 +7,14 @@ Workspace is (a sandbox's too), and turns it into a few lines:
       M  calc.py
       ?  notes.txt
 
-`GitStatus` is what the agent asks (`decode.agent.factory.TURN_FACTS`): it runs that status at
-most once per turn, at the turn's first request, and the turn's later requests reuse it (a turn
-of 200 tool calls pays for one `git status`, not 200). A status that git could not give in time
-is not asked for again until the repository's index or HEAD changes (their `stat`): a huge
-repository pays the time bound once, not every turn (ADR-0100).
+`GitStatus` is what the agent asks (`decode.agent.factory.TURN_FACTS`): it starts that status at
+the first request of a turn, in the background, and waits for it at most `GRACE_S` (a small
+repository's status is in by then; a repository whose last status took longer is not waited for).
+Until this turn's status is in, a request carries the last one, saying when it was taken, or says
+that one is being taken; the turn's later requests carry the new one once git has given it. A
+turn of 200 tool calls pays for one `git status`, not 200, and no request waits for a slow one.
+A status that git could not give in time is not asked for again until the repository's index or
+HEAD changes (their `stat`): a huge repository pays the time bound once, not every turn (ADR-0100).
 
 It never blocks long (`TIMEOUT_S`, then it says git did not answer) and never says much
 (`MAX_FILES` files listed, the output read up to `MAX_BYTES`). No git, or no repository, is said
@@ -22,7 +25,9 @@ program it names is switched off on the status's command line, and nested reposi
 entered (`--ignore-submodules=dirty`: a submodule's new commit shows, its own files are not read).
 """
 
+import asyncio
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,32 +73,97 @@ async def git_instructions(ctx: RunContext[AgentDeps]) -> str:
 Stamp = tuple[tuple[int, int, int], ...]
 """What the index and HEAD files were (inode, size, mtime in ns): a commit, a checkout or an add changes it."""
 
+GRACE_S = 0.5
+"""The longest a turn's first request waits for the status being taken (a small repository's is in
+long before): not at all for a repository whose last status took longer."""
+QUICK_S = 0.05
+"""A repository whose last status took longer is not waited for while its index and HEAD are as they
+were then: the turn starts with that status, dated, and the new one comes with a later request."""
+
 
 @dataclass
 class _Taken:
-    run_id: str | None
-    stamp: Stamp | None
     text: str
+    stamp: Stamp | None
+    started: float
+    """When git was started (`time.time()`): the state the text describes is from then on."""
+    took: float
     given_up: bool
 
 
 class GitStatus:
-    """The git state, taken once per turn (see the module docstring); one per agent."""
+    """The git state, taken once per turn in the background (see the module docstring); one per agent."""
 
     def __init__(self) -> None:
         self._taken: _Taken | None = None
+        self._taking: asyncio.Task[_Taken] | None = None
+        self._run_id: str | None = None
+        self._turn_started = 0.0
+        self._stamp: Stamp | None = None
+        self._slow = False
+        """Whether the last status took longer than `GRACE_S`: the next is not waited for."""
 
     async def instructions(self, ctx: RunContext[AgentDeps]) -> str:
-        """The turn's git state: taken at its first request, reused by the rest."""
+        """The newest git state there is: this turn's once git has given it, else the last one, dated."""
+        self._collect()
+        if self._run_id is None or ctx.run_id != self._run_id:  # a new turn
+            self._run_id, self._turn_started = ctx.run_id, time.time()
+            self._start(ctx)
+        taking = self._taking
+        if taking is not None and not taking.done() and self._worth_waiting():
+            await asyncio.wait({taking}, timeout=GRACE_S)  # never cancels it: it goes on for a later request
+            self._slow = not taking.done()
+        self._collect()
+        return self._text()
+
+    def _collect(self) -> None:
+        """Keep the status being taken, if git has given it."""
+        taking = self._taking
+        if taking is not None and taking.done():
+            self._taking = None
+            if not taking.cancelled():  # cancelled: its event loop was closed (a `decode run` before)
+                self._taken = taking.result()
+                self._slow = self._taken.took > GRACE_S
+
+    def _start(self, ctx: RunContext[AgentDeps]) -> None:
+        """Start taking the status, unless one is under way or git gave up on this unchanged repository."""
+        if self._taking is not None and not self._taking.done():
+            if self._taking.get_loop() is asyncio.get_running_loop():
+                return  # started in an earlier turn: it is shown with its time when it is in
+            self._taking = None
+        stamp = self._stamp = repository_stamp(ctx.deps.executor.workspace)
         taken = self._taken
-        if taken is not None and taken.run_id is not None and taken.run_id == ctx.run_id:
-            return taken.text
-        stamp = repository_stamp(ctx.deps.executor.workspace)
         if taken is not None and taken.given_up and stamp is not None and stamp == taken.stamp:
-            return taken.text  # git gave up on this repository and nothing has changed since
-        text = await git_instructions(ctx)
-        self._taken = _Taken(ctx.run_id, stamp, text, given_up=text.startswith(_GAVE_UP))
-        return text
+            return  # git gave up on this repository and nothing has changed since
+        self._taking = asyncio.create_task(_take(ctx, stamp), name="git status")
+
+    def _worth_waiting(self) -> bool:
+        """Whether to wait (`GRACE_S`) for this turn's status, rather than start with the last one, dated."""
+        if self._slow:  # the last status took longer than the wait
+            return False
+        taken = self._taken
+        if taken is None or taken.given_up or taken.stamp is None or taken.stamp != self._stamp:
+            return True  # nothing to show for this index and HEAD (a commit, a checkout, an add since)
+        return taken.took <= QUICK_S  # a quick repository's own status is worth a few milliseconds
+
+    def _text(self) -> str:
+        taken = self._taken
+        if taken is None:
+            return _TAKING
+        if taken.started >= self._turn_started or taken.given_up:
+            return taken.text
+        when = time.strftime("%H:%M:%S", time.gmtime(taken.started))
+        refresh = "; a new one is being taken" if self._taking is not None else ""
+        return taken.text.replace("Git:", f"Git (as of {when} UTC, before this turn{refresh}):", 1)
+
+
+_TAKING = "Git: the status is being taken (a later request will carry it)."
+
+
+async def _take(ctx: RunContext[AgentDeps], stamp: Stamp | None) -> _Taken:
+    started = time.time()
+    text = await git_instructions(ctx)
+    return _Taken(text, stamp, started, time.time() - started, given_up=text.startswith(_GAVE_UP))
 
 
 def repository_stamp(workspace: Path) -> Stamp | None:

@@ -49,7 +49,7 @@ class ActiveAgent(AbstractCapability[Any]):
         return None  # built in code, never from an agent spec file
 
     def get_instructions(self) -> Any:
-        def agent_instructions(ctx: RunContext[Any]) -> str:
+        async def agent_instructions(ctx: RunContext[Any]) -> str:
             parts = [f"Agent: {self.definition.name}\n{self.definition.instructions}".strip()]
             if self.definition.name == "build" and not self.definition.instructions:
                 parts = []  # the default agent is decode's own instructions alone

@@ -26,6 +26,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import logging
+import operator
 import urllib.parse
 import urllib.request
 from collections.abc import Sequence
@@ -209,6 +210,10 @@ _COUNTED_MAX = 50_000
 
 def estimate_tokens(messages: Sequence[ModelMessage]) -> int:
     """A character-count estimate of the tokens these messages take (instructions excluded)."""
+    return _chars(messages) // CHARS_PER_TOKEN
+
+
+def _chars(messages: Sequence[ModelMessage]) -> int:
     if len(_COUNTED) > _COUNTED_MAX:
         _COUNTED.clear()
     chars = 0
@@ -218,7 +223,7 @@ def estimate_tokens(messages: Sequence[ModelMessage]) -> int:
             if counted is None or counted[0] is not part:
                 counted = _COUNTED[id(part)] = (part, _part_chars(part))
             chars += counted[1]
-    return chars // CHARS_PER_TOKEN
+    return chars
 
 
 def _part_chars(part: object) -> int:
@@ -244,17 +249,43 @@ def fresh_start(messages: Sequence[ModelMessage]) -> int:
     Everything before the latest compaction summary, and the messages it carried over verbatim,
     were counted as part of a longer history: their usage is stale.
     """
-    start = 0
-    for index, message in enumerate(messages):
+    return _fresh_start(messages, 0, 0)
+
+
+def _fresh_start(messages: Sequence[ModelMessage], first: int, start: int) -> int:
+    """`fresh_start`, knowing `start` for the messages before `first`."""
+    for index in range(first, len(messages)):
+        message = messages[index]
         if isinstance(message, ModelRequest) and message.metadata and SUMMARY_MARK in message.metadata:
             start = index + 1 + int(message.metadata[SUMMARY_MARK].get("carried", 0))
     return start
 
 
+_last_history: tuple[list[ModelMessage], int, int] = ([], 0, 0)
+"""The history `context_tokens` last read but its newest two messages (a request may still grow), with
+its characters and its `fresh_start`: before every request of a turn it is that history and a little
+more, so only the little more is read again."""
+
+
+def _history(messages: Sequence[ModelMessage]) -> tuple[int, int]:
+    """`estimate_tokens(messages)` in characters, and `fresh_start(messages)`."""
+    global _last_history
+    known, chars, start = _last_history
+    if not (known and len(known) <= len(messages) and all(map(operator.is_, known, messages))):
+        known, chars, start = [], 0, 0  # another history (a compaction, a pruned copy): read it all
+    stable = max(len(messages) - 2, len(known))
+    chars += _chars(messages[len(known) : stable])
+    start = _fresh_start(messages[:stable], len(known), start)
+    if stable > len(known):
+        _last_history = (list(messages[:stable]), chars, start)
+    return chars + _chars(messages[stable:]), _fresh_start(messages, stable, start)
+
+
 def context_tokens(messages: Sequence[ModelMessage]) -> int:
     """How many tokens the history takes now: the provider's count, and never less than the estimate."""
-    estimate = estimate_tokens(messages)
-    for index in range(len(messages) - 1, fresh_start(messages) - 1, -1):
+    chars, start = _history(messages)
+    estimate = chars // CHARS_PER_TOKEN
+    for index in range(len(messages) - 1, start - 1, -1):
         message = messages[index]
         if isinstance(message, ModelResponse) and message.usage.input_tokens:
             counted = message.usage.input_tokens + message.usage.output_tokens

@@ -1,8 +1,9 @@
 """The memory files as the model is told them, read again for every model request.
 
-`memory_instructions` is a Turn Fact (`decode.agent.facts`, sent after the history): it reads
-the files again each time, so an AGENTS.md edited between two turns (or by the agent itself
-during a turn) is what the next request sees. Each file sits under a header naming its path,
+`memory_instructions` is a Turn Fact (`decode.agent.facts`, sent after the history): before each
+request it looks at the files (a `stat` each) and reads them again when one changed, so an AGENTS.md
+edited between two turns (or by the agent itself during a turn) is what the next request sees, and
+a turn of 200 requests does not read them 200 times. Each file sits under a header naming its path,
 so the model (and a user reading a transcript) knows where each rule comes from.
 
 The notes file is different: a model wrote it (`summary.py`), and a model can be talked into
@@ -12,12 +13,14 @@ and that nothing in it is to be followed, with its lines unable to pass for one 
 """
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic_ai import RunContext
 
+from decode.config.stamps import Stamp, settled, stamp
 from decode.entities.deps import AgentDeps
-from decode.memory.files import MemoryFile, load_memory
+from decode.memory.files import MemoryFile, load_memory, memory_paths
 
 PREAMBLE = """\
 # Memory
@@ -71,8 +74,31 @@ def _inert(notes: str) -> str:
 
 
 def memory_instructions(ctx: RunContext[AgentDeps]) -> str:
-    """Dynamic instructions: the memory files of the launch directory (the Harness Home), read now.
+    """Dynamic instructions: the memory files of the launch directory (the Harness Home), as they are now.
 
     Memory belongs to where the user started decode, even when a sandbox moves the tools elsewhere.
     """
-    return render_memory(load_memory(ctx.deps.harness_home))
+    return memory_text(ctx.deps.harness_home)
+
+
+@dataclass
+class _Read:
+    places: tuple[Path, ...]
+    stamps: tuple[Stamp, ...] | None  # None: changed too recently to be reused
+    text: str
+
+
+_reads: dict[tuple[Path, Path], _Read] = {}
+
+
+def memory_text(workspace: Path, *, home: Path | None = None) -> str:
+    """`render_memory(load_memory(workspace))`, read again only when a place's stamp changed."""
+    home = home or Path.home()
+    read = _reads.get((workspace, home))
+    places = read.places if read is not None else tuple(path for _, path in memory_paths(workspace, home=home))
+    stamps = tuple(stamp(path) for path in places)
+    if read is not None and read.stamps == stamps:
+        return read.text
+    text = render_memory(load_memory(workspace, home=home), home=home)
+    _reads[(workspace, home)] = _Read(places, stamps if settled(stamps) else None, text)
+    return text

@@ -72,7 +72,7 @@ class PermissionSituation(AbstractCapability[Any]):
         return None  # built in code, never from an agent spec file
 
     def get_instructions(self) -> Any:
-        def permissions_instructions(ctx: RunContext[Any]) -> str:
+        async def permissions_instructions(ctx: RunContext[Any]) -> str:
             return situation_text(self.gate.mode, headless=self.headless)
 
         return permissions_instructions

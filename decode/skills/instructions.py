@@ -2,16 +2,20 @@
 
 Only the one-line descriptions are always in context (a few tokens per skill); a body is
 loaded by the `skill` tool when a task needs it. This is the Agent Skills idea of progressive
-disclosure. The catalogue is rebuilt on every model request, so a skill added or edited during
-a session is there at the next turn.
+disclosure. Before every model request the skill folders are looked at (a `stat` of each folder
+and `SKILL.md`) and the catalogue is rebuilt when one changed, so a skill added or edited during a
+session is there at the next request.
 """
 
 import logging
+import os
+from pathlib import Path
 
 from pydantic_ai import RunContext
 
+from decode.config.stamps import Stamp, settled, stamp
 from decode.entities.deps import AgentDeps
-from decode.skills.catalog import SkillCatalog, discover_skills
+from decode.skills.catalog import SKILL_FILE, SkillCatalog, SkillSource, discover_skills, skill_roots
 
 logger = logging.getLogger(__name__)
 
@@ -43,6 +47,38 @@ def render_catalog(catalog: SkillCatalog) -> str:
 
 def skills_instructions(ctx: RunContext[AgentDeps]) -> str:
     """Dynamic instructions: the catalogue of the skills usable from the launch directory."""
-    catalog = discover_skills(ctx.deps.harness_home)
+    return skills_text(ctx.deps.harness_home)
+
+
+_built: dict[tuple[Path, Path], tuple[tuple[Stamp, ...] | None, str]] = {}
+
+
+def skills_text(workspace: Path, *, home: Path | None = None) -> str:
+    """The catalogue's text, built again only when a skill folder or file changed (`decode.config.stamps`)."""
+    home = home or Path.home()
+    stamps = tuple(
+        part
+        for source, root in skill_roots(workspace, home=home)
+        if source is not SkillSource.BUILTIN  # shipped with decode: they do not change
+        for part in _folder_stamps(root)
+    )
+    built = _built.get((workspace, home))
+    if built is not None and built[0] == stamps:
+        return built[1]
+    catalog = discover_skills(workspace, home=home)
     report_problems(catalog)
-    return render_catalog(catalog)
+    text = render_catalog(catalog)
+    _built[(workspace, home)] = (stamps if settled(stamps) else None, text)
+    return text
+
+
+def _folder_stamps(root: Path) -> list[Stamp]:
+    """The stamps of a skills folder, of each folder in it and of each one's `SKILL.md`."""
+    stamps = [stamp(root)]
+    try:
+        entries = sorted(entry.name for entry in os.scandir(root))
+    except OSError:  # none, or not a folder: its stamp says which
+        return stamps
+    for name in entries:
+        stamps += [stamp(root / name), stamp(root / name / SKILL_FILE)]
+    return stamps

@@ -94,6 +94,7 @@ def benchmarks(ctx: Context) -> Iterator[Comparison]:
         Subject("bare pydantic-ai agent, same tools", lambda: asyncio.run(bare_turn(workspace))),
         target=1.3,
         runs=7,
+        issue=27,
     )
 
 

@@ -262,6 +262,9 @@ show("decode.agent.factory", "ALWAYS_TOOLS")
 # %% [markdown]
 # `capabilities` are pydantic-ai's hooks into every run; in this lesson only the Turn Facts use one.
 # Lesson 06 plugs the permission gate in there, to judge each tool call before it runs.
+# pydantic-ai calls every hook of every capability, before and after each request and tool call;
+# `capability_set()` joins decode's plain ones into one, whose hooks reach only the capabilities
+# that define them, so a long turn does not pay for hooks that do nothing.
 
 # %%
 show("decode.agent.factory", "build_agent")

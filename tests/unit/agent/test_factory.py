@@ -13,6 +13,7 @@ from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
 from decode.tools.catalog import default_tools
 from decode.tools.local import LocalExecutor
+from tests.unit.agent.test_git_state import git, held_git
 
 
 async def first_request(project: Path, **kwargs: Any) -> tuple[AgentInfo, str]:
@@ -61,3 +62,22 @@ async def test_memory_edits_apply_at_the_next_request_and_leave_the_instructions
     assert "Use spaces." in facts
     assert "Use tabs." not in facts
     assert after.instructions == before.instructions
+
+
+async def test_a_turns_first_request_does_not_wait_for_a_slow_git_status(project: Path, tmp_path: Path) -> None:
+    git(project, "init", "-q")
+    env, release, _ = held_git(tmp_path)  # its `git status` waits for `release`, which never comes here
+    seen: list[str] = []
+
+    async def record(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
+        seen.append(facts_of(messages[-1]))
+        yield "ok"
+
+    agent = build_agent(FunctionModel(stream_function=record))
+    deps = AgentDeps(LocalExecutor(project, env=env), Settings(), harness_home=project)
+    async with agent.run_stream("hi", deps=deps) as result:
+        await result.get_output()
+
+    assert not release.exists()  # the model was asked while git was still held
+    assert "Git: the status is being taken (a later request will carry it)." in seen[0]
+    release.touch()  # the status goes on in the background: let it end

@@ -6,6 +6,7 @@
 
 import asyncio
 import os
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -177,47 +178,122 @@ def statuses(calls: Path) -> int:
     return len(calls.read_text().splitlines()) if calls.exists() else 0
 
 
-def test_the_status_is_taken_once_per_turn_and_again_the_next_turn(
-    repo: Path, tmp_path_factory: pytest.TempPathFactory
+async def test_the_status_is_taken_once_per_turn_and_again_the_next_turn(
+    repo: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(git_state, "GRACE_S", 60.0)  # a small repository: its status is waited for
+    monkeypatch.setattr(git_state, "QUICK_S", 60.0)  # however busy the machine
     env, calls = counting_git(tmp_path_factory.mktemp("git"))
     executor = LocalExecutor(repo, env=env)
     status = git_state.GitStatus()
     first: Any = TurnContext(executor, "turn-1")
 
-    texts = [asyncio.run(status.instructions(first)) for _ in range(5)]
+    texts = [await status.instructions(first) for _ in range(5)]
     (repo / "a.py").write_text("edited during the turn\n")
-    texts.append(asyncio.run(status.instructions(first)))
+    texts.append(await status.instructions(first))
 
     assert statuses(calls) == 1
     assert set(texts) == {"Git: branch main, nothing to commit (working tree clean)."}
     second: Any = TurnContext(executor, "turn-2")
-    assert asyncio.run(status.instructions(second)).splitlines() == [
+    assert (await status.instructions(second)).splitlines() == [
         "Git: branch main, 1 changed file (paths from the repository root):",
         "   M a.py",
     ]
     assert statuses(calls) == 2
 
 
-def test_a_status_given_up_on_is_not_asked_again_until_the_index_changes(
+async def test_a_status_given_up_on_is_not_asked_again_until_the_index_changes(
     repo: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     env, calls = counting_git(
         tmp_path_factory.mktemp("git"), body='case " $* " in *" status "*) exec sleep 30;; esac\nexec git "$@"'
     )
     monkeypatch.setattr(git_state, "TIMEOUT_S", 0.2)
+    monkeypatch.setattr(git_state, "GRACE_S", 60.0)
     executor = LocalExecutor(repo, env=env)
     status = git_state.GitStatus()
 
-    given_up = [asyncio.run(status.instructions(TurnContext(executor, f"turn-{n}"))) for n in range(3)]
+    given_up = [await status.instructions(TurnContext(executor, f"turn-{n}")) for n in range(3)]
 
     assert given_up == ["Git: status unavailable (git status did not answer within 0.2 s)."] * 3
     assert statuses(calls) == 1
     git(repo, "add", "a.py")  # the index changes (git rewrites it even with nothing new to stage)
     (repo / "a.py").write_text("staged\n")
     git(repo, "add", "a.py")
-    asyncio.run(status.instructions(TurnContext(executor, "turn-4")))
+    await status.instructions(TurnContext(executor, "turn-4"))
     assert statuses(calls) == 2
+
+
+def held_git(tmp_path: Path) -> tuple[dict[str, str], Path, Path]:
+    """A PATH whose `git status` waits until the file `release` exists (the config listing does not).
+
+    Each status it starts leaves a line in `started`, so a test can tell a status is under way.
+    """
+    fake, release, started = tmp_path / "bin", tmp_path / "release", tmp_path / "started"
+    fake.mkdir()
+    real = subprocess.run(["which", "git"], capture_output=True, text=True, check=True).stdout.strip()
+    (fake / "git").write_text(
+        f'#!/bin/sh\ncase " $* " in *" status "*) echo status >> {started}\n'
+        f"  n=0; while [ ! -e {release} ] && [ $n -lt 1200 ]; do sleep 0.05; n=$((n+1)); done;; esac\n"
+        f'exec {real} "$@"\n'
+    )
+    (fake / "git").chmod(0o755)
+    return {"PATH": f"{fake}:{os.environ['PATH']}"}, release, started
+
+
+async def eventually(check: Any, within: float = 30.0) -> None:
+    """Wait (on the event loop, which goes on) until `check()` is true."""
+    deadline = asyncio.get_running_loop().time() + within
+    while not check():
+        assert asyncio.get_running_loop().time() < deadline, "the condition never held"
+        await asyncio.sleep(0.02)
+
+
+async def test_a_slow_status_does_not_hold_up_the_turns_requests_and_a_later_one_carries_it(
+    repo: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(git_state, "TIMEOUT_S", 60.0)
+    monkeypatch.setattr(git_state, "GRACE_S", 0.1)
+    env, release, _ = held_git(tmp_path_factory.mktemp("held"))
+    status = git_state.GitStatus()
+    turn: Any = TurnContext(LocalExecutor(repo, env=env), "turn-1")
+
+    first = await status.instructions(turn)  # git is held: this returns while it still works
+
+    assert first == "Git: the status is being taken (a later request will carry it)."
+    assert status._taking is not None
+    assert not status._taking.done()  # git still works, unreleased
+    release.touch()
+    await eventually(lambda: status._taking is not None and status._taking.done())
+    assert await status.instructions(turn) == "Git: branch main, nothing to commit (working tree clean)."
+
+
+async def test_the_next_turn_is_told_the_last_status_with_its_time_until_the_new_one_is_in(
+    repo: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(git_state, "TIMEOUT_S", 60.0)
+    monkeypatch.setattr(git_state, "GRACE_S", 0.1)
+    env, release, started = held_git(tmp_path_factory.mktemp("held"))
+    executor = LocalExecutor(repo, env=env)
+    status = git_state.GitStatus()
+    await status.instructions(TurnContext(executor, "turn-1"))
+    release.touch()
+    await eventually(lambda: status._taking is not None and status._taking.done())
+    release.unlink()  # the next status is held again
+    (repo / "a.py").write_text("edited between the turns\n")
+    second: Any = TurnContext(executor, "turn-2")
+
+    stale = await status.instructions(second)
+
+    assert re.fullmatch(
+        r"Git \(as of \d\d:\d\d:\d\d UTC, before this turn; a new one is being taken\): "
+        r"branch main, nothing to commit \(working tree clean\)\.",
+        stale,
+    ), stale
+    await eventually(lambda: len(started.read_text().splitlines()) == 2)  # the new one is under way
+    release.touch()
+    await eventually(lambda: status._taking is not None and status._taking.done())
+    assert (await status.instructions(second)).splitlines()[1:] == ["   M a.py"]
 
 
 def test_the_stamp_follows_a_worktree_to_its_own_index_and_head(

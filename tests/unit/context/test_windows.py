@@ -87,3 +87,31 @@ def test_fill_fraction_is_tokens_over_the_window() -> None:
     messages = [ModelResponse(parts=[TextPart("a")], usage=RequestUsage(input_tokens=750, output_tokens=250))]
     assert fill_fraction(messages, ContextWindow(4000)) == 0.25
     assert fill_fraction(messages, 1000) == 1.0
+
+
+def _counted_anew(messages: list) -> int:
+    """What `context_tokens` says of a history it has not seen: a copy of every message."""
+    return windows.context_tokens(
+        [
+            ModelRequest(parts=list(m.parts), metadata=m.metadata)
+            if isinstance(m, ModelRequest)
+            else ModelResponse(parts=list(m.parts), usage=m.usage)
+            for m in messages
+        ]
+    )
+
+
+def test_a_growing_history_is_counted_as_if_read_anew_before_each_request() -> None:
+    history: list = [ModelRequest(parts=[UserPromptPart("read the notes")])]
+    counts = []
+    for step in range(30):
+        usage = RequestUsage(input_tokens=0 if step % 3 else 100 + step, output_tokens=2)
+        history.append(ModelResponse(parts=[TextPart("x" * (10 + step))], usage=usage))
+        if step == 12:  # a compaction's summary: the usage before it and of what it carried is stale
+            history.append(ModelRequest(parts=[UserPromptPart("summary")], metadata={SUMMARY_MARK: {"carried": 4}}))
+        history.append(ModelRequest(parts=[UserPromptPart("y" * (40 * step))]))
+        counts.append((windows.context_tokens(list(history)), _counted_anew(history)))
+        history[-1].parts.append(UserPromptPart("z" * 400))  # the newest request may still grow
+        counts.append((windows.context_tokens(list(history)), _counted_anew(history)))
+
+    assert all(seen == anew for seen, anew in counts), counts

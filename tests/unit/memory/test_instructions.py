@@ -1,14 +1,18 @@
-"""Memory in the instructions: headers naming each file, and a rebuild on every request."""
+"""Memory in the instructions: headers naming each file, read again on a request after a change."""
 
 from pathlib import Path
+from typing import Any
 
+import pytest
 from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from decode.agent.facts import facts_of
+from decode.config import stamps
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
+from decode.memory import instructions
 from decode.memory.files import PROJECT_NOTES, USER_MEMORY, MemoryFile, load_memory
 from decode.memory.instructions import (
     NOTES_END,
@@ -16,6 +20,7 @@ from decode.memory.instructions import (
     PREAMBLE,
     display_path,
     memory_instructions,
+    memory_text,
     render_memory,
 )
 from decode.tools.local import LocalExecutor
@@ -199,3 +204,47 @@ async def test_the_model_sees_notes_as_context_on_every_request(tmp_path: Path) 
 
     assert "Follow them" not in seen[0]
     assert seen[0].index(NOTES_PREAMBLE) < seen[0].index("rm -rf")
+
+
+class CountingLoad:
+    """The real `load_memory`, counting its calls: a read of the memory files."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, *args: Any, **kwargs: Any) -> list[MemoryFile]:
+        self.calls += 1
+        return load_memory(*args, **kwargs)
+
+
+def test_the_files_are_read_again_only_when_one_changed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stamps, "SETTLED_NS", 0)  # every change counts as settled at once
+    load = CountingLoad()
+    monkeypatch.setattr(instructions, "load_memory", load)
+    (tmp_path / "AGENTS.md").write_text("use tabs\n")
+
+    texts = [memory_text(tmp_path) for _ in range(5)]
+    assert load.calls == 1
+    (tmp_path / "AGENTS.md").write_text("use spaces\n")  # edited: read again
+    assert "use spaces" in memory_text(tmp_path)
+    (tmp_path / ".decode").mkdir()
+    (tmp_path / PROJECT_NOTES).write_text("- a note\n")  # a file where there was none: read again
+    assert "- a note" in memory_text(tmp_path)
+
+    assert len(set(texts)) == 1
+    assert "use tabs" in texts[0]
+    assert load.calls == 3
+
+
+def test_a_file_rewritten_a_moment_ago_keeping_its_size_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    load = CountingLoad()
+    monkeypatch.setattr(instructions, "load_memory", load)
+    (tmp_path / "AGENTS.md").write_text("x" * 10)
+
+    for _ in range(3):
+        memory_text(tmp_path)
+    (tmp_path / "AGENTS.md").write_text("y" * 10)  # same size, and maybe the same tick of the file clock
+
+    assert "yyyyyyyyyy" in memory_text(tmp_path)
