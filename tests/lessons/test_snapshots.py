@@ -60,6 +60,11 @@ def test_a_block_replaces_its_before_part_and_blocks_nest() -> None:
     assert "    gate.shell = True\n" in render(SAMPLE, 5)
 
 
+def test_a_file_without_markers_is_kept_byte_for_byte() -> None:
+    text = 'x = 1\r\ns = "a\x0cb"  # a comment, [not a marker]\n\n\ndef f():\n    return x\n'
+    assert render(text, 2) == render(text, 9) == text
+
+
 @pytest.mark.parametrize(
     ("source", "problem"),
     [
