@@ -12,12 +12,14 @@ import shutil
 import subprocess
 import sys
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.integration.conftest import Terminal
 from tests.lessons.conftest import ROOT, lesson_script
+from tests.lessons.warm_importer import WarmImporter
 
 script = lesson_script
 LESSON_NUMBERS = sorted(script.lessons())
@@ -136,9 +138,31 @@ def test_a_snapshot_holds_only_its_lessons_code(lesson: int, snapshots: dict[int
     assert not leftover, f"markers left in lesson {lesson:02}'s snapshot: {leftover}"
 
 
+@pytest.fixture(scope="module")
+def warm_importer() -> Iterator[WarmImporter]:
+    importer = WarmImporter(script.IMPORT_EVERY_MODULE)
+    yield importer
+    importer.close()
+
+
 @pytest.mark.parametrize("lesson", LESSON_NUMBERS, ids=[f"lesson{n:02}" for n in LESSON_NUMBERS])
-def test_a_snapshot_imports_on_its_own_lints_and_type_checks(lesson: int, tmp_path: Path) -> None:
-    assert script.verify(lesson, tmp_path) == []
+def test_a_snapshot_imports_on_its_own_lints_and_type_checks(
+    lesson: int, tmp_path: Path, warm_importer: WarmImporter
+) -> None:
+    assert script.verify(lesson, tmp_path / "snapshot", imports=warm_importer.check) == []
+
+
+def test_the_warm_importer_reads_every_module_from_the_snapshot(tmp_path: Path, warm_importer: WarmImporter) -> None:
+    """What it must refuse as a fresh interpreter does: a module that imports a later lesson's code."""
+    script.write_snapshot(LESSON_NUMBERS[0], tmp_path / "snapshot")
+    assert warm_importer.check(tmp_path / "snapshot") == (0, "")
+    later = sorted(set(script.owners(script.lessons())) - set(script.snapshot_files(LESSON_NUMBERS[0])))
+    module = next(path for path in later if path.endswith(".py") and not path.endswith("__init__.py"))
+    dotted = module.removesuffix(".py").replace("/", ".")
+    (tmp_path / "snapshot" / "decode" / "uses_later.py").write_text(f"import {dotted}\n")
+    code, printed = warm_importer.check(tmp_path / "snapshot")
+    assert code == 1
+    assert f"No module named '{dotted.rsplit('.', 1)[0]}" in printed or f"No module named '{dotted}'" in printed
 
 
 def test_the_last_snapshot_is_the_whole_package(snapshots: dict[int, Path]) -> None:
