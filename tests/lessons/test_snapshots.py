@@ -215,11 +215,13 @@ RUNNABLE = [number for number in LESSON_NUMBERS if number >= 2]
 
 
 @pytest.mark.parametrize("lesson", RUNNABLE, ids=[f"lesson{n:02}" for n in RUNNABLE])
-def test_decode_run_answers_from_a_snapshot(lesson: int, snapshots: dict[int, Path], project: Path) -> None:
+def test_decode_run_answers_from_a_snapshot(
+    lesson: int, snapshots: dict[int, Path], project: Path, warm: WarmLibraries
+) -> None:
     (project / "notes.txt").write_text("hello\n")
     turns = scripted_turns(project.parent, lesson)
-    done = subprocess.run(
-        [sys.executable, "-P", "-m", "decode", "run", "--model", f"script:{turns}", "what do the notes say?"],
+    done = subprocess.run(  # `python -P -m decode run …`, forked with only the libraries imported
+        warm.argv("run", "--model", f"script:{turns}", "what do the notes say?"),
         cwd=project,
         env=in_snapshot(snapshots[lesson]),
         capture_output=True,

@@ -174,9 +174,13 @@ class WarmLibraries:
         assert self.process.stdout is not None
         assert self.process.stdout.readline().strip() == "ready", "the warm libraries server did not start"
 
+    def argv(self, *args: str) -> list[str]:
+        """`python -P -m decode ARGS` through this server (with the caller's PYTHONPATH)."""
+        return [sys.executable, "-P", __file__, "client", self.path, *args]
+
     def command(self) -> str:
-        """A shell command line that runs `decode` through this server."""
-        return f'exec {sys.executable} -P {__file__} client {self.path} "$@"'
+        """A shell command line that runs `decode "$@"` through this server."""
+        return f'exec {" ".join(self.argv())} "$@"'
 
     def imports(self, program: str, folder: Path) -> tuple[int, str]:
         """`PYTHONPATH=folder python -c program folder`: its exit code and output."""
