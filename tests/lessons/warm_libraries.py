@@ -16,6 +16,7 @@ exactly that (exec) when no server answers.
 import ast
 import atexit
 import contextlib
+import gc
 import importlib
 import json
 import os
@@ -97,6 +98,7 @@ def serve(path: str) -> None:
         with contextlib.suppress(Exception):  # warming only: a child imports what it needs itself
             importlib.import_module(name)
     assert not any(name.split(".")[0] == "decode" for name in sys.modules), "a library imported decode"
+    gc.freeze()  # the libraries' objects: never scanned by a child's collector, so never copied for it
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
     listener.listen(16)
