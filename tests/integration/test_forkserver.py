@@ -2,12 +2,15 @@
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from tests.integration.forked_process import ForkedProcess, spawn_forked
 from tests.integration.forkserver import DECODE, as_text, run_forked, shared
 
 
@@ -85,3 +88,32 @@ def test_the_server_imports_what_a_fresh_run_does_and_no_mcp_client_stack() -> N
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "set()"
+
+
+def test_a_spawned_run_ends_with_its_exit_code_and_output_or_dies_by_sigkill(project: Path) -> None:
+    (project / "hello.json").write_text(json.dumps([{"text": "Hello from the script."}]))
+    env = dict(os.environ)
+    done = spawn_forked([DECODE, "run", "--model", "script:hello.json", "hi"], cwd=project, env=env)
+    assert isinstance(done, ForkedProcess)  # it did fork, not fall back
+    stdout, stderr = done.communicate(timeout=120)
+    assert (done.returncode, stdout) == (0, b"Hello from the script.\n"), stderr
+
+    turns = [
+        {
+            "tool_calls": [
+                {"name": "bash", "args": {"command": "echo $PPID > started; while kill -0 $PPID; do sleep 0.1; done"}}
+            ]
+        }
+    ]
+    (project / "slow.json").write_text(json.dumps(turns))
+    argv = [DECODE, "run", "--model", "script:slow.json", "--permission-mode", "bypass", "go"]
+    killed = spawn_forked(argv, cwd=project, env=env)
+    deadline = time.monotonic() + 120
+    while not (project / "started").exists():  # the run is well under way
+        assert killed.poll() is None
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    os.kill(killed.pid, signal.SIGKILL)
+    killed.communicate(timeout=120)
+    assert killed.returncode == -signal.SIGKILL
+    assert (project / "started").read_text().strip() == str(killed.pid)  # so the command ends with decode

@@ -19,12 +19,14 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from tests.lessons.conftest import lesson_script, pairs_script
+from tests.lessons.warm_libraries import WarmLibraries
 
 FENCE = re.compile(r"^```sh try( finished)?\n(.*?)^```\n(?:\n?```text output\n(.*?)^```\n)?", re.DOTALL | re.MULTILINE)
 # Any fence that looks meant as a try or an output block; each must be one FENCE reads.
@@ -75,8 +77,15 @@ def test_every_lesson_readme_has_commands_to_try() -> None:
     assert not without, f"READMEs with no ```sh try``` block: {sorted(without)}"
 
 
+@pytest.fixture(scope="module")
+def warm(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WarmLibraries]:
+    server = WarmLibraries(tmp_path_factory.mktemp("warm"))
+    yield server
+    server.close()
+
+
 @pytest.mark.parametrize("block", BLOCKS, ids=[block.id for block in BLOCKS])
-def test_a_try_it_block_runs_as_the_readme_says(block: TryBlock, tmp_path: Path) -> None:
+def test_a_try_it_block_runs_as_the_readme_says(block: TryBlock, tmp_path: Path, warm: WarmLibraries) -> None:
     project, home, bin_folder = tmp_path / "project", tmp_path / "home", tmp_path / "bin"
     for folder in (project, home, bin_folder):
         folder.mkdir()
@@ -84,8 +93,9 @@ def test_a_try_it_block_runs_as_the_readme_says(block: TryBlock, tmp_path: Path)
     if not block.finished:
         lesson_script.write_snapshot(int(block.folder.name[:2]), tmp_path / "snapshot")
         environment["PYTHONPATH"] = str(tmp_path / "snapshot")
-    # `decode` is this interpreter running the package the PYTHONPATH above chooses.
-    (bin_folder / "decode").write_text(f'#!/bin/sh\nexec {sys.executable} -P -m decode "$@"\n')
+    # `decode` is `python -P -m decode` of the package the PYTHONPATH above chooses, forked from a
+    # process that imported its libraries already (warm_libraries.py).
+    (bin_folder / "decode").write_text(f"#!/bin/sh\n{warm.command()}\n")
     (bin_folder / "decode").chmod(0o755)
     # Then the project's own programs (mcp-server-time, rg), as `uv run` and an installed decode have them.
     environment["PATH"] = os.pathsep.join([str(bin_folder), str(Path(sys.executable).parent), environment["PATH"]])

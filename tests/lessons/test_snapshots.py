@@ -6,18 +6,21 @@ imports with only the snapshot on the path and nothing it names is left undefine
 answers from lesson 02 on, and the REPL starts, answers and quits from lesson 03 on.
 """
 
+import functools
 import json
 import os
 import shutil
 import subprocess
 import sys
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.integration.conftest import Terminal
 from tests.lessons.conftest import ROOT, lesson_script
+from tests.lessons.warm_libraries import WarmLibraries
 
 script = lesson_script
 LESSON_NUMBERS = sorted(script.lessons())
@@ -58,6 +61,11 @@ def test_a_block_replaces_its_before_part_and_blocks_nest() -> None:
     assert render(SAMPLE, 2) == "import a\n\n\ndef build():\n    gate = None\n    return gate\n"
     assert render(SAMPLE, 4) == ("import a\nimport b\n\n\ndef build():\n    gate = make_gate()\n    return gate\n")
     assert "    gate.shell = True\n" in render(SAMPLE, 5)
+
+
+def test_a_file_without_markers_is_kept_byte_for_byte() -> None:
+    text = 'x = 1\r\ns = "a\x0cb"  # a comment, [not a marker]\n\n\ndef f():\n    return x\n'
+    assert render(text, 2) == render(text, 9) == text
 
 
 @pytest.mark.parametrize(
@@ -131,9 +139,31 @@ def test_a_snapshot_holds_only_its_lessons_code(lesson: int, snapshots: dict[int
     assert not leftover, f"markers left in lesson {lesson:02}'s snapshot: {leftover}"
 
 
+@pytest.fixture(scope="module")
+def warm(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WarmLibraries]:
+    server = WarmLibraries(tmp_path_factory.mktemp("warm"))
+    yield server
+    server.close()
+
+
 @pytest.mark.parametrize("lesson", LESSON_NUMBERS, ids=[f"lesson{n:02}" for n in LESSON_NUMBERS])
-def test_a_snapshot_imports_on_its_own_lints_and_type_checks(lesson: int, tmp_path: Path) -> None:
-    assert script.verify(lesson, tmp_path) == []
+def test_a_snapshot_imports_on_its_own_lints_and_type_checks(lesson: int, tmp_path: Path, warm: WarmLibraries) -> None:
+    imports = functools.partial(warm.imports, script.IMPORT_EVERY_MODULE)
+    assert script.verify(lesson, tmp_path / "snapshot", imports=imports) == []
+
+
+def test_the_warm_import_reads_every_module_from_the_snapshot(tmp_path: Path, warm: WarmLibraries) -> None:
+    """What it must refuse as a fresh interpreter does: a module that imports a later lesson's code."""
+    first = LESSON_NUMBERS[0]
+    script.write_snapshot(first, tmp_path / "snapshot")
+    assert warm.imports(script.IMPORT_EVERY_MODULE, tmp_path / "snapshot") == (0, "")
+    later = sorted(set(script.owners(script.lessons())) - set(script.snapshot_files(first)))
+    module = next(path for path in later if path.endswith(".py") and not path.endswith("__init__.py"))
+    dotted = module.removesuffix(".py").replace("/", ".")
+    (tmp_path / "snapshot" / "decode" / "uses_later.py").write_text(f"import {dotted}\n")
+    code, printed = warm.imports(script.IMPORT_EVERY_MODULE, tmp_path / "snapshot")
+    assert code == 1
+    assert "ModuleNotFoundError: No module named 'decode." in printed
 
 
 def test_the_last_snapshot_is_the_whole_package(snapshots: dict[int, Path]) -> None:
@@ -185,11 +215,13 @@ RUNNABLE = [number for number in LESSON_NUMBERS if number >= 2]
 
 
 @pytest.mark.parametrize("lesson", RUNNABLE, ids=[f"lesson{n:02}" for n in RUNNABLE])
-def test_decode_run_answers_from_a_snapshot(lesson: int, snapshots: dict[int, Path], project: Path) -> None:
+def test_decode_run_answers_from_a_snapshot(
+    lesson: int, snapshots: dict[int, Path], project: Path, warm: WarmLibraries
+) -> None:
     (project / "notes.txt").write_text("hello\n")
     turns = scripted_turns(project.parent, lesson)
-    done = subprocess.run(
-        [sys.executable, "-P", "-m", "decode", "run", "--model", f"script:{turns}", "what do the notes say?"],
+    done = subprocess.run(  # `python -P -m decode run …`, forked with only the libraries imported
+        warm.argv("run", "--model", f"script:{turns}", "what do the notes say?"),
         cwd=project,
         env=in_snapshot(snapshots[lesson]),
         capture_output=True,

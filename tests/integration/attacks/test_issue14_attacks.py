@@ -25,6 +25,7 @@ import pytest
 
 from tests.conftest import git, source_repository
 from tests.integration.conftest import DECODE
+from tests.integration.forkserver import run_forked
 
 pytestmark = pytest.mark.integration
 
@@ -150,15 +151,16 @@ def bash(*commands: str) -> dict[str, Any]:
 
 
 def run(
-    *args: str, cwd: Path, env: dict[str, str] | None = None, timeout: float = 120
+    *args: str, cwd: Path, env: dict[str, str] | None = None, timeout: float = 120, fresh: bool = False
 ) -> subprocess.CompletedProcess[bytes]:
+    """`decode run ARGS`, forked from the tests' fork server; `fresh`: a process started anew, for a
+    command that reads decode's own environment block (`/proc/$PPID/environ`), which a forked
+    child shares with the server."""
+    argv, environment = [DECODE, "run", *args], {**os.environ, **(env or {})}
+    if not fresh:
+        return run_forked(argv, cwd=cwd, env=environment, timeout=timeout)
     return subprocess.run(
-        [DECODE, "run", *args],
-        cwd=cwd,
-        env={**os.environ, **(env or {})},
-        capture_output=True,
-        stdin=subprocess.DEVNULL,
-        timeout=timeout,
+        argv, cwd=cwd, env=environment, capture_output=True, stdin=subprocess.DEVNULL, timeout=timeout
     )
 
 
@@ -247,7 +249,7 @@ def test_no_credential_reaches_a_trace_the_output_the_summary_or_any_file(projec
     done = run(
         "--output-format", "stream-json", "--summary-json", str(summary), "--permission-mode", "bypass",
         "--model", model, "show me the environment", cwd=project,
-        env={**FAKE, "OPIK_URL_OVERRIDE": collector.url, "DECODE_LOG_LEVEL": "DEBUG"},
+        env={**FAKE, "OPIK_URL_OVERRIDE": collector.url, "DECODE_LOG_LEVEL": "DEBUG"}, fresh=True,
     )  # fmt: skip
 
     assert done.returncode == 0, done.stderr.decode()
@@ -759,7 +761,9 @@ def test_no_credential_reaches_a_kitaru_recording(kitaru_local: LocalKitaru, pro
     credentials = {**FAKE, "KITARU_API_KEY": password["KITARU_API_KEY"]}
     env = {**credentials, "KITARU_API_URL": url, "KITARU_AGENT_ID": str(kitaru_local.state["agent_id"])}
 
-    done = run("--permission-mode", "bypass", "--model", model, "show me the environment", cwd=project, env=env)
+    done = run(
+        "--permission-mode", "bypass", "--model", model, "show me the environment", cwd=project, env=env, fresh=True
+    )  # fmt: skip
 
     assert done.returncode == 0, done.stderr.decode()
     assert b"recording off" not in done.stderr

@@ -3,6 +3,9 @@
 The session is a chain of real `decode run --resume ID "turn N …"` processes against a slow
 model server. Each one is killed, at random, while it starts up, while the answer streams in,
 the moment the session log starts to grow (the line being written, fsynced), or not at all.
+Each is forked from the tests' fork server (forked_process.py), so a kill "while it starts up"
+lands in decode's own start-up (finding and holding the session), not in importing pydantic-ai,
+where nothing is written yet.
 After every kill the log must hold exactly the turns that completed before it (a turn whose
 answer was printed is always there; a turn killed mid-write is there whole or not at all), and
 the next process must send the model a valid conversation: those turns, in order, every tool
@@ -25,6 +28,8 @@ from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, Text
 from decode.context.catalog import find_session
 from decode.context.replay import load_session
 from tests.integration.context.conftest import without_facts
+from tests.integration.forked_process import ForkedProcess, spawn_forked
+from tests.integration.forkserver import run_forked
 
 pytestmark = pytest.mark.integration
 
@@ -61,7 +66,7 @@ def prompts_and_answers(history: list[ModelMessage]) -> tuple[list[str], list[st
 
 def wait_for(
     condition: Callable[[], bool],
-    process: subprocess.Popen[bytes],
+    process: ForkedProcess | subprocess.Popen[bytes],
     also: Callable[[], bool] = lambda: False,
     timeout: float = 60.0,
 ) -> None:
@@ -105,20 +110,13 @@ def test_sigkill_at_random_points_never_loses_a_completed_turn(
             return {"tool": ("read", {"path": "notes.txt"})}
         return {"text": answer_for(prompt), "chunks": STREAM_CHUNKS, "pause": CHUNK_PAUSE}
 
-    def spawn(*args: str) -> subprocess.Popen[bytes]:
-        return subprocess.Popen(
-            [decode, "run", *args],
-            cwd=project,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
+    def spawn(*args: str) -> ForkedProcess | subprocess.Popen[bytes]:
+        return spawn_forked([decode, "run", *args], cwd=project, env=env)
 
     server, env = model_server(respond)
     # This test is about kills, not compaction: a dozen big answers must never trigger a summary.
     env["DECODE_CONTEXT_WINDOW"] = str(10**9)
-    first = subprocess.run([decode, "run", "turn 0"], cwd=project, env=env, capture_output=True, timeout=120)
+    first = run_forked([decode, "run", "turn 0"], cwd=project, env=env)
     assert first.returncode == 0, first.stderr.decode()
     path = find_session(project)
     rng = random.Random(SEED)
@@ -172,13 +170,7 @@ def test_sigkill_at_random_points_never_loses_a_completed_turn(
             outcomes["turn saved"] += 1
 
     # The session goes on: one more resume, not killed, sees everything.
-    final = subprocess.run(
-        [decode, "run", "--resume", load_session(path).session_id, "last turn"],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        timeout=120,
-    )
+    final = run_forked([decode, "run", "--resume", load_session(path).session_id, "last turn"], cwd=project, env=env)
     assert final.returncode == 0, final.stderr.decode()
     assert answer_for("last turn") in final.stdout.decode()
     print(f"\nkill outcomes over {number} resumes: {dict(sorted(outcomes.items()))}")
