@@ -1,0 +1,320 @@
+"""A warm bubblewrap sandbox: one bwrap kept running, each command sent to the runner inside it.
+
+A cold bwrap builds its namespaces for every command and most of its time goes to the kernel
+tearing them down (ADR-0104). Here bwrap builds the view once and starts `warm_runner.py`, which
+makes, for each command, what a cold bwrap would have made (ADR-0111): new mount, pid, IPC and
+network namespaces, an empty `/tmp` and `/run`, the placeholders, no capability. decode sends
+the order over a socket with the command's pipes; the command is not decode's child, so its
+timeout is a message to the runner, and a runner that does not answer is killed with all it ran.
+
+`WarmSandbox.run` returns None when the command did not start in it (the view went stale, the
+runner failed): the caller runs it cold. A command that started is never run a second time.
+"""
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import socket
+import struct
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from decode.entities.executor import ExecResult, OutputCallback
+from decode.sandbox.types import SandboxError
+from decode.tools.process import kill_group, new_tag, release, track
+from decode.tools.process_tree import TAG_VARIABLE
+
+logger = logging.getLogger(__name__)
+
+RUNNER = Path(__file__).with_name("warm_runner.py")
+RUNNER_CAPS = ("CAP_SYS_ADMIN", "CAP_NET_ADMIN", "CAP_SETPCAP")
+"""What the runner keeps, in the sandbox's own user namespace only, to make each command's
+namespaces; the command itself has none (`drop_capabilities`)."""
+START_S = 10.0
+ANSWER_S = 5.0
+"""How long the runner may take to answer an order or end a command before it counts as wedged."""
+MAX_ORDER = 200_000
+"""Bytes of one order (the command line and environment): a bigger one runs cold."""
+
+
+def warm_argv(cold: Sequence[str], python: str) -> list[str]:
+    """The warm sandbox's bwrap command line: `cold` (a cold sandbox's, for no command) with `/dev`
+    read-only (each command gets its own `/dev/shm`, `/dev/pts`), a user namespace of its own for
+    the runner's capabilities, and the runner as the program."""
+    head = list(cold[: len(cold) - 1 - list(reversed(cold)).index("--")])  # all before the last "--"
+    at = head.index("--unshare-pid")
+    head[at:at] = ["--remount-ro", "/dev"]
+    head += ["--unshare-user", *(arg for cap in RUNNER_CAPS for arg in ("--cap-add", cap))]
+    return [*head, "--", python, "-I", "-S", "-c", RUNNER.read_text(encoding="utf-8")]
+
+
+class WarmSandbox:
+    """One long-lived bwrap with the runner inside, for the view `key` names (see the module docstring)."""
+
+    def __init__(self, key: tuple[object, ...], process: asyncio.subprocess.Process, control: socket.socket) -> None:
+        self.key = key
+        self.broken: str | None = None
+        """Why it may no longer run commands (then the caller runs them cold), or None."""
+        self.stale = False
+        """Its view no longer matches the host (a bind lost): replace it."""
+        self.running = 0
+        self._process = process
+        self._control = control
+        self._tracked = track(process.pid, new_tag())
+        self._answers: dict[int, asyncio.Future[dict[str, object]]] = {}
+        self._next = 0
+        asyncio.get_running_loop().add_reader(control.fileno(), self._on_answer)
+
+    @classmethod
+    async def start(cls, argv: Sequence[str], key: tuple[object, ...]) -> "WarmSandbox":
+        """Start bwrap with the runner (`warm_argv`); `SandboxError` when it does not come up."""
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            process = await asyncio.create_subprocess_exec(
+                *argv,
+                stdin=theirs.fileno(),
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.PIPE,
+                env={TAG_VARIABLE: "warm-sandbox"},
+                start_new_session=True,
+            )
+        except OSError as exc:
+            ours.close()
+            raise SandboxError(f"the warm sandbox could not start: {exc}") from exc
+        finally:
+            theirs.close()
+        ours.setblocking(False)
+        warm = cls(key, process, ours)
+        future = warm._answers[-1] = asyncio.get_running_loop().create_future()
+        try:
+            await asyncio.wait_for(future, START_S)
+        except (TimeoutError, EOFError) as exc:
+            await warm.close()
+            why = await warm._stderr()
+            raise SandboxError(f"the warm sandbox did not start: {why or exc or 'no answer'}") from None
+        if process.stderr is not None:
+            asyncio.get_running_loop().create_task(_log_lines(process.stderr))
+        return warm
+
+    def _on_answer(self) -> None:
+        try:
+            message = self._control.recv(1 << 16)
+        except BlockingIOError:
+            return
+        except OSError:
+            message = b""
+        if not message:  # the runner is gone: every command waiting learns it
+            asyncio.get_running_loop().remove_reader(self._control.fileno())
+            self.broken = self.broken or "the runner exited"
+            for future in self._answers.values():
+                if not future.done():
+                    future.set_exception(EOFError(self.broken))
+            return
+        answer = json.loads(message)
+        future = self._answers.pop(int(answer.get("id", -1)), None)
+        if future is not None and not future.done():
+            future.set_result(answer)
+
+    async def run(
+        self,
+        argv: Sequence[str],
+        *,
+        cwd: Path,
+        env: Mapping[str, str],
+        stdin: bytes | None,
+        timeout: float,  # noqa: ASYNC109 (the command must die with it, not just this task)
+        on_stdout: OutputCallback,
+        on_stderr: OutputCallback,
+        placeholders: Sequence[Path],
+    ) -> ExecResult | None:
+        """Run `argv` in its own namespaces in this sandbox; None when it did not start here."""
+        order = {"argv": list(argv), "cwd": str(cwd), "env": dict(env), "placeholders": list(map(str, placeholders))}
+        if self.broken or self.stale or len(json.dumps(order)) > MAX_ORDER:
+            return None
+        self._next += 1
+        ident, started = self._next, time.monotonic()
+        pipes = _Pipes.make(stdin is not None)
+        answer = self._answers[ident] = asyncio.get_running_loop().create_future()
+        try:
+            socket.send_fds(self._control, [json.dumps({"id": ident, **order}).encode()], pipes.theirs())
+        except OSError as exc:  # the order could not be sent: it did not start
+            self._answers.pop(ident, None)
+            pipes.close_theirs()
+            pipes.close_ours()
+            await self.fail(f"the runner took no order: {exc}")
+            return None
+        pipes.close_theirs()
+        self.running += 1
+        try:
+            return await self._follow(ident, answer, pipes, stdin, timeout, on_stdout, on_stderr, started)
+        finally:
+            self._answers.pop(ident, None)
+            self.running -= 1
+
+    async def _follow(
+        self,
+        ident: int,
+        answer: "asyncio.Future[dict[str, object]]",
+        pipes: "_Pipes",
+        stdin: bytes | None,
+        timeout: float,  # noqa: ASYNC109
+        on_stdout: OutputCallback,
+        on_stderr: OutputCallback,
+        started: float,
+    ) -> ExecResult | None:
+        """Read the command's output and its report until pid 1 of its namespace has ended."""
+        report = bytearray()
+        ended = asyncio.ensure_future(_read(pipes.report, report.extend))
+        output = asyncio.gather(_read(pipes.out, on_stdout), _read(pipes.err, on_stderr), _feed(pipes.stdin, stdin))
+        timed_out = False
+        try:
+            try:
+                reply = await asyncio.wait_for(asyncio.shield(answer), ANSWER_S)
+            except (TimeoutError, EOFError) as exc:
+                await self.fail(f"the runner did not answer: {exc or 'no answer'}")  # all it ran dies: the pipes close
+                reply = {}
+            if reply.get("stale"):
+                self.stale = True
+            try:
+                await asyncio.wait_for(asyncio.shield(ended), timeout)
+            except TimeoutError:
+                timed_out = True
+                logger.info("command timed out after %.0fs in the warm sandbox; ending its namespace", timeout)
+                await self._end(ident, ended)
+            if not await _drain(output, DRAIN_S):
+                logger.warning("something outside the command's namespace holds its output; no longer reading it")
+        except BaseException:  # an abort: nothing the command started may outlive it
+            self._send_kill(ident)
+            for task in (ended, output):
+                task.cancel()
+            raise
+        finally:
+            output.cancel()
+        return self._result(bytes(report), timed_out, started, on_stderr)
+
+    def _result(self, report: bytes, timed_out: bool, started: float, on_stderr: OutputCallback) -> ExecResult | None:
+        """What the report says: `R` then the exit code; `R` alone, it ended early; else it did not run."""
+        duration = time.monotonic() - started
+        if report[:1] != b"R":
+            if report[:1] == b"E":
+                logger.warning("warm sandbox: %s; the command runs cold", report[1:].decode(errors="replace"))
+            return ExecResult(exit_code=None, duration_s=duration, timed_out=True) if timed_out else None
+        if len(report) >= 5 and not timed_out:
+            return ExecResult(exit_code=struct.unpack("i", report[1:5])[0], duration_s=duration)
+        if not timed_out:
+            on_stderr(b"decode: the warm sandbox ended while this command ran\n")
+            return ExecResult(exit_code=None, duration_s=duration)
+        return ExecResult(exit_code=None, duration_s=duration, timed_out=True)
+
+    async def _end(self, ident: int, ended: "asyncio.Future[None]") -> None:
+        """Have the runner kill the command's namespace; a runner that does not is killed with it."""
+        self._send_kill(ident)
+        try:
+            await asyncio.wait_for(asyncio.shield(ended), ANSWER_S)
+        except TimeoutError:
+            await self.fail("the runner did not end a command at its timeout")
+            await ended
+
+    def _send_kill(self, ident: int) -> None:
+        try:
+            self._control.send(json.dumps({"kill": ident}).encode())
+        except OSError:
+            kill_group(self._process.pid)  # no runner to ask: the whole sandbox goes
+
+    async def fail(self, why: str) -> None:
+        """Kill the sandbox and all it runs; no command runs in it again (the caller runs them cold)."""
+        if self.broken is None:
+            self.broken = why
+            logger.warning("warm sandbox: %s; commands run in a cold sandbox from now on", why)
+        await self.close()
+
+    async def close(self) -> None:
+        """End the runner and everything it started (closing its socket ends it; a kill if it lingers)."""
+        if self._control.fileno() >= 0:
+            with contextlib.suppress(ValueError, OSError):
+                asyncio.get_running_loop().remove_reader(self._control.fileno())
+            self._control.close()
+        try:
+            await asyncio.wait_for(self._process.wait(), ANSWER_S)
+        except TimeoutError:
+            kill_group(self._process.pid)
+            await self._process.wait()
+        release(self._tracked)
+
+    async def _stderr(self) -> str:
+        if self._process.stderr is None or self._process.returncode is None:
+            return ""
+        return (await self._process.stderr.read()).decode(errors="replace").strip()
+
+
+class _Pipes:
+    """The pipes of one command: decode's ends, and the runner's (sent with the order, then closed)."""
+
+    def __init__(self, with_stdin: bool) -> None:
+        (self.out, self._out), (self.err, self._err), (self.report, self._report) = os.pipe(), os.pipe(), os.pipe()
+        self._in, self.stdin = os.pipe() if with_stdin else (os.open(os.devnull, os.O_RDONLY), -1)
+
+    @classmethod
+    def make(cls, with_stdin: bool) -> "_Pipes":
+        return cls(with_stdin)
+
+    def theirs(self) -> list[int]:
+        return [self._report, self._in, self._out, self._err]  # the order pid 1 reads them in
+
+    def close_theirs(self) -> None:
+        for fd in self.theirs():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def close_ours(self) -> None:
+        for fd in (self.out, self.err, self.report, self.stdin):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+
+
+DRAIN_S = 1.0
+
+
+async def _read(fd: int, sink: OutputCallback) -> None:
+    """Read a pipe to its end, handing each chunk to `sink`; the pipe is closed after."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=1 << 16)
+    transport, _ = await loop.connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(fd, "rb", buffering=0)
+    )
+    try:
+        while chunk := await reader.read(1 << 16):
+            sink(chunk)
+    finally:
+        transport.close()
+
+
+async def _feed(fd: int, data: bytes | None) -> None:
+    """Write the command's stdin and close it (a command that stops reading is fine)."""
+    if fd < 0:
+        return
+
+    def write() -> None:
+        with contextlib.suppress(BrokenPipeError), os.fdopen(fd, "wb") as pipe:
+            pipe.write(data or b"")
+
+    await asyncio.to_thread(write)
+
+
+async def _drain(task: "asyncio.Future[Any]", seconds: float) -> bool:
+    try:
+        await asyncio.wait_for(asyncio.shield(task), seconds)
+    except TimeoutError:
+        return False
+    return True
+
+
+async def _log_lines(stream: asyncio.StreamReader) -> None:
+    """The runner's own complaints (a child that could not make its namespaces), to decode's log."""
+    while line := await stream.readline():
+        logger.warning("warm sandbox: %s", line.decode(errors="replace").rstrip())
