@@ -156,7 +156,8 @@ class BwrapBackend:
         self._exclude: Path | None = None
         self._starting = 0  # commands running and servers being spawned: they hold the placeholders
         self._placeholders: set[Path] = set()
-        self._warm = WarmKeeper(lambda: self.bwrap)
+        self.warm = WarmKeeper()
+        """The warm sandbox commands without network run in (ADR-0111)."""
 
     def preflight(self) -> None:
         found = shutil.which("bwrap")
@@ -254,7 +255,7 @@ class BwrapBackend:
         try:
             if not network:  # a command given the network runs cold, with a network namespace of its own
                 view_args, placeholders = self._argv([], self.workspace, False, view, placeholders=False)
-                if (warm := await self._warm.sandbox(view_args)) is not None:
+                if (warm := await self.warm.sandbox(view_args)) is not None:
                     self._placeholders.update(placeholders)
                     done = await warm.run(
                         argv,
@@ -311,7 +312,7 @@ class BwrapBackend:
         for process in spawned:
             with contextlib.suppress(ProcessLookupError):
                 await process.wait()
-        await self._warm.close()
+        await self.warm.close()
         _remove_placeholders(sorted(self._placeholders))  # only what bwrap made: a user's empty file stays
         self._placeholders.clear()
         if self._exclude is not None:

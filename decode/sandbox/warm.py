@@ -69,6 +69,11 @@ class WarmSandbox:
         self._next = 0
         asyncio.get_running_loop().add_reader(control.fileno(), self._on_answer)
 
+    @property
+    def pid(self) -> int:
+        """bwrap's process id: it leads the process group of everything in this sandbox."""
+        return self._process.pid
+
     @classmethod
     async def start(cls, argv: Sequence[str], key: tuple[object, ...]) -> "WarmSandbox":
         """Start bwrap with the runner (`warm_argv`); `SandboxError` when it does not come up."""
@@ -109,7 +114,9 @@ class WarmSandbox:
             message = b""
         if not message:  # the runner is gone: every command waiting learns it
             asyncio.get_running_loop().remove_reader(self._control.fileno())
-            self.broken = self.broken or "the runner exited"
+            if self.broken is None:
+                self.broken = "the runner exited"
+                logger.warning("warm sandbox: %s; commands run in a cold sandbox from now on", self.broken)
             for future in self._answers.values():
                 if not future.done():
                     future.set_exception(EOFError(self.broken))

@@ -12,7 +12,7 @@ import asyncio
 import logging
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from decode.sandbox.types import SandboxError
 from decode.sandbox.warm import WarmSandbox, warm_argv
@@ -39,13 +39,22 @@ def _identity(path: str) -> tuple[int, int] | None:
 class WarmKeeper:
     """The warm sandbox of one bwrap backend (see the module docstring)."""
 
-    def __init__(self, bwrap: Callable[[], str]) -> None:
-        self.off: str | None = None
-        """Why commands run cold for the rest of the session, or None."""
-        self._bwrap = bwrap
+    def __init__(self) -> None:
+        self._off: str | None = None
         self._current: WarmSandbox | None = None
         self._retired: list[WarmSandbox] = []
         self._lock: asyncio.Lock | None = None
+
+    @property
+    def off(self) -> str | None:
+        """Why commands run cold for the rest of the session (a warm sandbox could not start, or
+        failed), or None."""
+        return self._off or (self._current.broken if self._current is not None else None)
+
+    @property
+    def current(self) -> WarmSandbox | None:
+        """The warm sandbox commands run in now, if one is up."""
+        return self._current
 
     async def sandbox(self, view_args: Sequence[str]) -> WarmSandbox | None:
         """The warm sandbox for the view `view_args` (a cold sandbox's command line for no
@@ -58,7 +67,7 @@ class WarmKeeper:
         async with self._lock:
             current = self._current
             if current is not None and current.broken is not None:
-                self.off, self._current = current.broken, None
+                self._off, self._current = current.broken, None
                 return None
             if current is not None and current.key == key and not current.stale:
                 return current
@@ -68,7 +77,7 @@ class WarmKeeper:
             try:
                 self._current = await WarmSandbox.start(warm_argv(view_args, sys.executable), key)
             except SandboxError as exc:
-                self.off = str(exc)
+                self._off = str(exc)
                 logger.warning("%s; commands run in a cold sandbox", exc)
         return self._current
 
