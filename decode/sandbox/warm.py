@@ -19,6 +19,7 @@ import os
 import socket
 import struct
 import time
+from collections import deque
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -65,13 +66,15 @@ class WarmSandbox:
         self._process = process
         self._control = control
         self._tracked = track(process.pid, new_tag())
-        self._answers: dict[int, asyncio.Future[dict[str, object]]] = {}
-        self._next = 0
-        asyncio.get_running_loop().add_reader(control.fileno(), self._on_answer)
+        self._ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._ahead: deque[tuple[int, socket.socket]] = deque()
+        """Children the runner made ahead, their namespaces ready: (pid, the socket their pid 1 reads)."""
+        self._arrived = asyncio.Event()
+        asyncio.get_running_loop().add_reader(control.fileno(), self._on_message)
 
     @property
     def pid(self) -> int:
-        """bwrap's process id: it leads the process group of everything in this sandbox."""
+        """bwrap's process id (it ends everything in the sandbox when it dies)."""
         return self._process.pid
 
     @classmethod
@@ -94,9 +97,8 @@ class WarmSandbox:
             theirs.close()
         ours.setblocking(False)
         warm = cls(key, process, ours)
-        future = warm._answers[-1] = asyncio.get_running_loop().create_future()
         try:
-            await asyncio.wait_for(future, START_S)
+            await asyncio.wait_for(asyncio.shield(warm._ready), START_S)
         except (TimeoutError, EOFError) as exc:
             await warm.close()
             why = await warm._stderr()
@@ -105,26 +107,40 @@ class WarmSandbox:
             asyncio.get_running_loop().create_task(_log_lines(process.stderr))
         return warm
 
-    def _on_answer(self) -> None:
+    def _on_message(self) -> None:
+        """What the runner says: it is ready, or here is a child made ahead (with its socket)."""
         try:
-            message = self._control.recv(1 << 16)
+            message, fds, _, _ = socket.recv_fds(self._control, 1 << 16, 1, socket.MSG_CMSG_CLOEXEC)
         except BlockingIOError:
             return
         except OSError:
-            message = b""
-        if not message:  # the runner is gone: every command waiting learns it
+            message, fds = b"", []
+        if not message:  # the runner is gone
             asyncio.get_running_loop().remove_reader(self._control.fileno())
             if self.broken is None:
                 self.broken = "the runner exited"
                 logger.warning("warm sandbox: %s; commands run in a cold sandbox from now on", self.broken)
-            for future in self._answers.values():
-                if not future.done():
-                    future.set_exception(EOFError(self.broken))
+            if not self._ready.done():
+                self._ready.set_exception(EOFError(self.broken))
+            self._arrived.set()
             return
-        answer = json.loads(message)
-        future = self._answers.pop(int(answer.get("id", -1)), None)
-        if future is not None and not future.done():
-            future.set_result(answer)
+        said = json.loads(message)
+        if "ahead" in said and fds:
+            self._ahead.append((int(said["ahead"]), socket.socket(fileno=fds[0])))
+            self._arrived.set()
+        elif "ready" in said and not self._ready.done():
+            self._ready.set_result(None)
+
+    async def _take(self) -> tuple[int, socket.socket] | None:
+        """A child made ahead (waiting for the runner to make one if need be); None if none comes."""
+        deadline = time.monotonic() + ANSWER_S
+        while not self._ahead and self.broken is None:
+            self._arrived.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._arrived.wait(), max(0.0, deadline - time.monotonic()))
+            if not self._ahead and time.monotonic() >= deadline:
+                await self.fail("the runner made no namespaces for a command in time")
+        return self._ahead.popleft() if self._ahead and self.broken is None else None
 
     async def run(
         self,
@@ -140,32 +156,30 @@ class WarmSandbox:
     ) -> ExecResult | None:
         """Run `argv` in its own namespaces in this sandbox; None when it did not start here."""
         order = {"argv": list(argv), "cwd": str(cwd), "env": dict(env), "placeholders": list(map(str, placeholders))}
-        if self.broken or self.stale or len(json.dumps(order)) > MAX_ORDER:
+        data = json.dumps(order).encode()
+        if self.broken or self.stale or len(data) > MAX_ORDER or (child := await self._take()) is None:
             return None
-        self._next += 1
-        ident, started = self._next, time.monotonic()
-        pipes = _Pipes.make(stdin is not None)
-        answer = self._answers[ident] = asyncio.get_running_loop().create_future()
+        started, (pid, orders) = time.monotonic(), child
+        pipes = _Pipes(stdin is not None)
         try:
-            socket.send_fds(self._control, [json.dumps({"id": ident, **order}).encode()], pipes.theirs())
-        except OSError as exc:  # the order could not be sent: it did not start
-            self._answers.pop(ident, None)
-            pipes.close_theirs()
+            socket.send_fds(orders, [data], pipes.theirs())  # straight to its pid 1: no hop through the runner
+        except OSError as exc:  # it died before its order: it did not start
             pipes.close_ours()
-            await self.fail(f"the runner took no order: {exc}")
+            await self.fail(f"a command's namespaces were gone before it started: {exc}")
             return None
-        pipes.close_theirs()
+        finally:
+            orders.close()
+            pipes.close_theirs()
+        self._tell({"used": pid})
         self.running += 1
         try:
-            return await self._follow(ident, answer, pipes, stdin, timeout, on_stdout, on_stderr, started)
+            return await self._follow(pid, pipes, stdin, timeout, on_stdout, on_stderr, started)
         finally:
-            self._answers.pop(ident, None)
             self.running -= 1
 
     async def _follow(
         self,
-        ident: int,
-        answer: "asyncio.Future[dict[str, object]]",
+        pid: int,
         pipes: "_Pipes",
         stdin: bytes | None,
         timeout: float,  # noqa: ASYNC109
@@ -174,28 +188,33 @@ class WarmSandbox:
         started: float,
     ) -> ExecResult | None:
         """Read the command's output and its report until pid 1 of its namespace has ended."""
-        report = bytearray()
-        ended = asyncio.ensure_future(_read(pipes.report, report.extend))
+        report, said = bytearray(), asyncio.Event()
+
+        def on_report(chunk: bytes) -> None:
+            report.extend(chunk)
+            said.set()
+
+        ended = asyncio.ensure_future(_read(pipes.report, on_report))
         output = asyncio.gather(_read(pipes.out, on_stdout), _read(pipes.err, on_stderr), _feed(pipes.stdin, stdin))
         timed_out = False
         try:
-            try:
-                reply = await asyncio.wait_for(asyncio.shield(answer), ANSWER_S)
-            except (TimeoutError, EOFError) as exc:
-                await self.fail(f"the runner did not answer: {exc or 'no answer'}")  # all it ran dies: the pipes close
-                reply = {}
-            if reply.get("stale"):
-                self.stale = True
+            first = asyncio.ensure_future(said.wait())
+            await asyncio.wait({first, ended}, timeout=ANSWER_S, return_when=asyncio.FIRST_COMPLETED)
+            first.cancel()
+            if not report and not ended.done():  # its pid 1 says nothing: wedged
+                await self.fail("a command's pid 1 did not answer")  # all it ran dies: the pipes close
             try:
                 await asyncio.wait_for(asyncio.shield(ended), timeout)
             except TimeoutError:
                 timed_out = True
                 logger.info("command timed out after %.0fs in the warm sandbox; ending its namespace", timeout)
-                await self._end(ident, ended)
+                await self._end(pid, ended)
+            if not report and not timed_out:  # its pid 1 died before a word: killed, or it crashed
+                await self.fail("a command's namespaces ended before it started")
             if not await _drain(output, DRAIN_S):
                 logger.warning("something outside the command's namespace holds its output; no longer reading it")
         except BaseException:  # an abort: nothing the command started may outlive it
-            self._send_kill(ident)
+            self._tell({"kill": pid})
             for task in (ended, output):
                 task.cancel()
             raise
@@ -207,7 +226,9 @@ class WarmSandbox:
         """What the report says: `R` then the exit code; `R` alone, it ended early; else it did not run."""
         duration = time.monotonic() - started
         if report[:1] != b"R":
-            if report[:1] == b"E":
+            if report[:1] == b"S":
+                self.stale = True
+            elif report[:1] == b"E":
                 logger.warning("warm sandbox: %s; the command runs cold", report[1:].decode(errors="replace"))
             return ExecResult(exit_code=None, duration_s=duration, timed_out=True) if timed_out else None
         if len(report) >= 5 and not timed_out:
@@ -217,19 +238,21 @@ class WarmSandbox:
             return ExecResult(exit_code=None, duration_s=duration)
         return ExecResult(exit_code=None, duration_s=duration, timed_out=True)
 
-    async def _end(self, ident: int, ended: "asyncio.Future[None]") -> None:
+    async def _end(self, pid: int, ended: "asyncio.Future[None]") -> None:
         """Have the runner kill the command's namespace; a runner that does not is killed with it."""
-        self._send_kill(ident)
+        self._tell({"kill": pid})
         try:
             await asyncio.wait_for(asyncio.shield(ended), ANSWER_S)
         except TimeoutError:
             await self.fail("the runner did not end a command at its timeout")
             await ended
 
-    def _send_kill(self, ident: int) -> None:
+    def _tell(self, message: dict[str, object]) -> None:
+        """Send the runner `message`; when that fails, the whole sandbox is killed."""
         try:
-            self._control.send(json.dumps({"kill": ident}).encode())
+            self._control.send(json.dumps(message).encode())
         except OSError:
+            self.broken = self.broken or "the runner could not be told"
             kill_group(self._process.pid)  # no runner to ask: the whole sandbox goes
 
     async def fail(self, why: str) -> None:
@@ -237,10 +260,14 @@ class WarmSandbox:
         if self.broken is None:
             self.broken = why
             logger.warning("warm sandbox: %s; commands run in a cold sandbox from now on", why)
+        kill_group(self._process.pid)
         await self.close()
 
     async def close(self) -> None:
         """End the runner and everything it started (closing its socket ends it; a kill if it lingers)."""
+        for _, orders in self._ahead:
+            orders.close()
+        self._ahead.clear()
         if self._control.fileno() >= 0:
             with contextlib.suppress(ValueError, OSError):
                 asyncio.get_running_loop().remove_reader(self._control.fileno())
@@ -264,10 +291,6 @@ class _Pipes:
     def __init__(self, with_stdin: bool) -> None:
         (self.out, self._out), (self.err, self._err), (self.report, self._report) = os.pipe(), os.pipe(), os.pipe()
         self._in, self.stdin = os.pipe() if with_stdin else (os.open(os.devnull, os.O_RDONLY), -1)
-
-    @classmethod
-    def make(cls, with_stdin: bool) -> "_Pipes":
-        return cls(with_stdin)
 
     def theirs(self) -> list[int]:
         return [self._report, self._in, self._out, self._err]  # the order pid 1 reads them in

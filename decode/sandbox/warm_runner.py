@@ -30,11 +30,14 @@ import signal
 import socket
 import struct
 import sys
+from collections import Counter
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
 PR_SET_PDEATHSIG, PR_CAPBSET_DROP = 1, 24
 NAMESPACES = os.CLONE_NEWNS | os.CLONE_NEWPID | os.CLONE_NEWIPC | os.CLONE_NEWNET
+AHEAD = 2
+"""Children kept ready, their namespaces made: two commands at once need not wait for one."""
 KERNEL_PROC_PATHS = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs")
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
 
@@ -169,15 +172,19 @@ def spawn_command(order: dict, stdio: list[int]) -> int:
     )
 
 
-def pid_one(orders: socket.socket) -> int:
-    """pid 1 of a command's namespaces, made ahead: wait for the order, run it, then kill and reap
-    all it left and report its exit code."""
+def pid_one(orders: socket.socket, expected: Counter) -> int:
+    """pid 1 of a command's namespaces, made ahead: wait for the order (from decode itself), run
+    it, then kill and reap all it left and report its exit code."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # pid 1 ignores what it has no handler for
     new_proc_and_dev()
     message, fds, _, _ = socket.recv_fds(orders, 1 << 20, 8, socket.MSG_CMSG_CLOEXEC)
     if not message:
-        return 0  # the runner is gone
+        return 0  # decode is gone
     order, (report, *stdio) = json.loads(message), fds
+    now = Counter((point, fstype) for _, _, point, fstype, _ in mounts())
+    if any(now[mount] < count for mount, count in expected.items()):
+        os.write(report, b"S")  # a bind lost (its file removed or replaced on the host): a stale view
+        return 0
     try:
         for path in order["placeholders"]:
             placeholder(path)
@@ -210,7 +217,7 @@ def pid_one(orders: socket.socket) -> int:
     return 0
 
 
-def prepare(orders: socket.socket, plan: list) -> None:
+def prepare(orders: socket.socket, plan: list, expected: Counter) -> None:
     """The child the runner forks ahead of a command: its namespaces and mounts, then pid 1 in them,
     waiting for the order. Never returns. SIGTERM (the runner's: a timeout, an abort) kills pid 1,
     so everything in the namespace."""
@@ -228,7 +235,7 @@ def prepare(orders: socket.socket, plan: list) -> None:
         signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM])  # `first` is set before a kill reads it
         first = os.fork()  # the new pid namespace's pid 1
         if first == 0:
-            os._exit(pid_one(orders))
+            os._exit(pid_one(orders, expected))
         orders.close()
         signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
         os.waitpid(first, 0)
@@ -238,67 +245,50 @@ def prepare(orders: socket.socket, plan: list) -> None:
     os._exit(0)
 
 
-def fork_ahead(control: socket.socket, plan: list) -> tuple[int, socket.socket]:
-    """Fork the next command's child now, so its namespaces are made before its order comes."""
+def offer(control: socket.socket, plan: list, expected: Counter) -> int:
+    """Fork the next command's child now, so its namespaces are made before its order comes, and
+    hand decode the socket its pid 1 reads the order from. Returns the child's pid."""
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM])  # until the child's handler is set
     pid = os.fork()
     if pid == 0:
         control.close()
         ours.close()
-        prepare(theirs, plan)
+        prepare(theirs, plan, expected)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
     theirs.close()
-    return pid, ours
+    socket.send_fds(control, [json.dumps({"ahead": pid}).encode()], [ours.fileno()])
+    ours.close()
+    return pid
 
 
 def main() -> None:
-    """Answer each order on the control socket (stdin) until decode closes it."""
+    """Keep children ready for decode's commands; end one when told; until decode closes the socket."""
     control = socket.socket(fileno=os.dup(0))  # fds 0-2 stay taken, so what comes in is never one of them
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-    plan, expected = fresh_plan(), mounts()
-    ahead = fork_ahead(control, plan)
+    plan = fresh_plan()
+    expected = Counter((point, fstype) for _, _, point, fstype, _ in mounts())
     control.send(json.dumps({"ready": os.getpid()}).encode())
-    running: dict[int, int] = {}  # pid of a command's child → the command's id
-    while True:
-        message, fds, _, _ = socket.recv_fds(control, 1 << 20, 8, socket.MSG_CMSG_CLOEXEC)
-        if not message:
-            return
+    children = {offer(control, plan, expected) for _ in range(AHEAD)}
+    while message := control.recv(1 << 16):
         order = json.loads(message)
-        if "kill" in order:
-            for pid, ident in running.items():
-                if ident == order["kill"]:
-                    os.kill(pid, signal.SIGTERM)
-            continue
-        reply: dict = {"id": order["id"]}
-        if mounts() != expected:  # a bind lost (its file removed or replaced on the host): a stale view
-            reply["stale"] = True
-        else:
-            pid, orders = ahead
-            try:
-                socket.send_fds(orders, [message], fds)
-                running[pid] = order["id"]
-            except OSError as exc:  # the child ahead failed (its reason is on stderr)
-                reply["failed"] = str(exc)
-        for fd in fds:  # before the next fork: a child holding them would keep the command's pipes open
-            os.close(fd)
-        control.send(json.dumps(reply).encode())
-        if "stale" not in reply:  # the next command's namespaces, made while this one runs
-            ahead[1].close()
-            ahead = fork_ahead(control, plan)
-        reap(running)
+        if order.get("kill") in children:  # a timeout, an abort: pid 1 of its namespace dies
+            os.kill(order["kill"], signal.SIGTERM)
+        if "used" in order:  # decode sent a child its order: make the next one
+            children.add(offer(control, plan, expected))
+        reap(children)
 
 
-def reap(running: dict[int, int]) -> None:
+def reap(children: set[int]) -> None:
     """Collect the children that ended (decode waited for them through their report pipes)."""
-    while running:
+    while children:
         try:
             pid, _ = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
             return
         if pid == 0:
             return
-        running.pop(pid, None)
+        children.discard(pid)
 
 
 if __name__ == "__main__":

@@ -196,28 +196,32 @@ async def test_a_timeout_and_what_a_command_leaves_end_in_the_warm_sandbox(sandb
 async def test_a_killed_runner_falls_back_to_cold_and_says_so(
     sandbox: SandboxExecutor, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.WARNING, logger="decode.sandbox")
     await run(sandbox, "true")
-    os.kill(runner(warm(sandbox).pid), signal.SIGKILL)
-    with caplog.at_level(logging.WARNING, logger="decode.sandbox"):
-        result, out, _ = await run(sandbox, "echo still")
-    assert result.exit_code == 0
-    assert out == "still\n"
     backend = sandbox.backend
     assert isinstance(backend, BwrapBackend)
-    assert backend.warm.off is not None
-    assert "cold" in caplog.text
+    os.kill(runner(warm(sandbox).pid), signal.SIGKILL)
+    for _ in range(400):  # a command sent as it died may be reported ended; then they run cold
+        await run(sandbox, "true")
+        if backend.warm.off is not None:
+            break
+    result, out, _ = await run(sandbox, "echo still")
+    assert result.exit_code == 0
+    assert out == "still\n"
+    assert "cold sandbox from now on" in caplog.text
 
 
 async def test_a_wedged_runner_never_hangs_a_command(
     sandbox: SandboxExecutor, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.WARNING, logger="decode.sandbox")
     await run(sandbox, "true")
-    os.kill(runner(warm(sandbox).pid), signal.SIGSTOP)
-    with caplog.at_level(logging.WARNING, logger="decode.sandbox"):
+    os.kill(runner(warm(sandbox).pid), signal.SIGSTOP)  # it makes no namespaces for the next commands
+    for _ in range(4):
         result, out, _ = await asyncio.wait_for(run(sandbox, "echo still"), 60)
-    assert result.exit_code == 0
-    assert out == "still\n"
-    assert "did not answer" in caplog.text
+        assert result.exit_code == 0
+        assert out == "still\n"
+    assert "made no namespaces for a command in time" in caplog.text
 
 
 async def test_the_warm_sandbox_ends_with_the_session(project: Path) -> None:
