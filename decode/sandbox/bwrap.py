@@ -79,12 +79,14 @@ def sandbox_argv(
     placeholders: Sequence[Path] = (),
     shared: Sequence[Path] = (),
     view: HostView = NO_VIEW,
+    left_out: Sequence[Path] = (),
 ) -> list[str]:
     """The bwrap command line that runs `argv` in the sandbox (see the module docstring).
 
     `placeholders`: protected paths that do not exist yet, made uncreatable with `/dev/null`;
     `shared`: host files the command reads at the same path (under `/tmp` too); `view`: the home
-    and `.decode/` masked, what is bound back, nested `.git` read-only (`decode/sandbox/host_view.py`).
+    and `.decode/` masked, what is bound back, nested `.git` read-only (`decode/sandbox/host_view.py`);
+    `left_out`: protected paths not bound at all (the warm sandbox's runner covers them per command).
     """
     args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
     # A fresh /proc is writable where the kernel's own settings live: as root, `kernel.core_pattern`
@@ -107,7 +109,7 @@ def sandbox_argv(
         # repository whose config (not protected) host-side git then reads.
         args += ["--bind", str(git), str(git)]
     for path in protected_paths(workspace):
-        if path in view.masked:
+        if path in view.masked or path in left_out:
             continue
         if path in placeholders:
             args += ["--ro-bind", "/dev/null", str(path)]
@@ -220,7 +222,9 @@ class BwrapBackend:
         hidden += configured_hidden(self.settings.sandbox_hide, self.workspace)  # [lesson 18]
         # Under a masked home only what is bound back needs hiding again (`~/.config/gh` in an added `~/.config`).
         hidden = [path for path in hidden if _shown(path, view)]
-        absent = [path for path in protected_paths(self.workspace) if not os.path.lexists(path)]
+        # A placeholder another command holds is absent still: this one makes it its own (the warm
+        # view, keyed by this command line, stays the same while commands run at once).
+        absent = [path for path in protected_paths(self.workspace) if not os.path.lexists(path) or self._holds(path)]
         args = sandbox_argv(
             self.bwrap,
             argv,
@@ -229,6 +233,7 @@ class BwrapBackend:
             network=network,
             hidden=hidden,
             placeholders=absent if placeholders else (),
+            left_out=() if placeholders else absent,
             shared=[*([self._exclude] if self._exclude is not None else []), *python_under_tmp()],
             view=view,
         )
@@ -295,6 +300,9 @@ class BwrapBackend:
         finally:
             self._starting -= 1
         return process
+
+    def _holds(self, path: Path) -> bool:
+        return path in self._placeholders and _is_placeholder(path)
 
     def _release_placeholders(self) -> None:
         """Remove the placeholders once no sandboxed process is left: every sandbox binds the ones

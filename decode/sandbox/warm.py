@@ -70,6 +70,7 @@ class WarmSandbox:
         self._ahead: deque[tuple[int, socket.socket]] = deque()
         """Children the runner made ahead, their namespaces ready: (pid, the socket their pid 1 reads)."""
         self._arrived = asyncio.Event()
+        self._complaints: asyncio.Task[None] | None = None
         asyncio.get_running_loop().add_reader(control.fileno(), self._on_message)
 
     @property
@@ -104,7 +105,7 @@ class WarmSandbox:
             why = await warm._stderr()
             raise SandboxError(f"the warm sandbox did not start: {why or exc or 'no answer'}") from None
         if process.stderr is not None:
-            asyncio.get_running_loop().create_task(_log_lines(process.stderr))
+            warm._complaints = asyncio.get_running_loop().create_task(_log_lines(process.stderr))
         return warm
 
     def _on_message(self) -> None:
@@ -278,6 +279,8 @@ class WarmSandbox:
             kill_group(self._process.pid)
             await self._process.wait()
         release(self._tracked)
+        if self._complaints is not None:
+            self._complaints.cancel()
 
     async def _stderr(self) -> str:
         if self._process.stderr is None or self._process.returncode is None:
