@@ -26,6 +26,7 @@ from typing import Any
 
 from decode.entities.executor import ExecResult, OutputCallback
 from decode.sandbox.types import SandboxError
+from decode.sandbox.warm_runner import KERNEL_PROC_PATHS
 from decode.tools.process import kill_group, new_tag, release, track
 from decode.tools.process_tree import TAG_VARIABLE
 
@@ -46,11 +47,26 @@ def warm_argv(cold: Sequence[str], python: str) -> list[str]:
     """The warm sandbox's bwrap command line: `cold` (a cold sandbox's, for no command) with `/dev`
     read-only (each command gets its own `/dev/shm`, `/dev/pts`), a user namespace of its own for
     the runner's capabilities, and the runner as the program."""
-    head = list(cold[: len(cold) - 1 - list(reversed(cold)).index("--")])  # all before the last "--"
+    head = without_kernel_binds(cold[: len(cold) - 1 - list(reversed(cold)).index("--")])  # before the last "--"
     at = head.index("--unshare-pid")
     head[at:at] = ["--remount-ro", "/dev"]
     head += ["--unshare-user", *(arg for cap in RUNNER_CAPS for arg in ("--cap-add", cap))]
     return [*head, "--", python, "-I", "-S", "-c", RUNNER.read_text(encoding="utf-8")]
+
+
+def without_kernel_binds(args: Sequence[str]) -> list[str]:
+    """`args` without the read-only binds of /proc's kernel settings (`KERNEL_PROC_PATHS`). Bound
+    from the host's /proc, they would forbid the runner a new /proc for each command (the kernel
+    refuses one where a /proc it cannot see whole is mounted); each command's pid 1 binds them
+    read-only over its own /proc instead, and only the runner sees the sandbox's."""
+    kept, at = [], 0
+    while at < len(args):
+        if args[at] == "--ro-bind-try" and at + 2 < len(args) and args[at + 1] in KERNEL_PROC_PATHS:
+            at += 3
+            continue
+        kept.append(args[at])
+        at += 1
+    return kept
 
 
 class WarmSandbox:

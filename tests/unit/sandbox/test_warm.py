@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from decode.sandbox.bwrap import sandbox_argv
-from decode.sandbox.warm import RUNNER, RUNNER_CAPS, warm_argv
+from decode.sandbox.warm import RUNNER, RUNNER_CAPS, warm_argv, without_kernel_binds
 
 
 def test_the_warm_sandbox_keeps_the_cold_view_and_adds_only_what_the_runner_needs(tmp_path: Path) -> None:
@@ -16,7 +16,9 @@ def test_the_warm_sandbox_keeps_the_cold_view_and_adds_only_what_the_runner_need
     assert head[at : at + 2] == ["--remount-ro", "/dev"]
     caps = ["--unshare-user", *(arg for cap in RUNNER_CAPS for arg in ("--cap-add", cap))]
     assert head[-len(caps) :] == caps
-    assert head[:at] + head[at + 2 : -len(caps)] == cold[:-1]
+    assert head[:at] + head[at + 2 : -len(caps)] == without_kernel_binds(cold[:-1])
+    assert "/proc/sys" in cold
+    assert "/proc/sys" not in head  # each command's pid 1 makes it read-only in its own /proc
     assert head[head.index("--cap-drop") + 1] == "ALL"
     assert head.index("--cap-drop") < head.index("--cap-add")  # dropped first: only these come back
     assert "--unshare-net" in head
