@@ -79,14 +79,12 @@ def sandbox_argv(
     placeholders: Sequence[Path] = (),
     shared: Sequence[Path] = (),
     view: HostView = NO_VIEW,
-    left_out: Sequence[Path] = (),
 ) -> list[str]:
     """The bwrap command line that runs `argv` in the sandbox (see the module docstring).
 
     `placeholders`: protected paths that do not exist yet, made uncreatable with `/dev/null`;
     `shared`: host files the command reads at the same path (under `/tmp` too); `view`: the home
-    and `.decode/` masked, what is bound back, nested `.git` read-only (`decode/sandbox/host_view.py`);
-    `left_out`: protected paths not bound at all (the warm sandbox's runner covers them per command).
+    and `.decode/` masked, what is bound back, nested `.git` read-only (`decode/sandbox/host_view.py`).
     """
     args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
     # A fresh /proc is writable where the kernel's own settings live: as root, `kernel.core_pattern`
@@ -109,7 +107,7 @@ def sandbox_argv(
         # repository whose config (not protected) host-side git then reads.
         args += ["--bind", str(git), str(git)]
     for path in protected_paths(workspace):
-        if path in view.masked or path in left_out:
+        if path in view.masked:
             continue
         if path in placeholders:
             args += ["--ro-bind", "/dev/null", str(path)]
@@ -233,11 +231,10 @@ class BwrapBackend:
             network=network,
             hidden=hidden,
             placeholders=absent if placeholders else (),
-            left_out=() if placeholders else absent,
             shared=[*([self._exclude] if self._exclude is not None else []), *python_under_tmp()],
             view=view,
         )
-        return args, absent
+        return (args if placeholders else unbound(args, absent)), absent
 
     async def run(
         self,
@@ -326,6 +323,19 @@ class BwrapBackend:
         if self._exclude is not None:
             self._exclude.unlink(missing_ok=True)
             self._exclude = None
+
+
+def unbound(args: Sequence[str], paths: Sequence[Path]) -> list[str]:
+    """`args` without the read-only bind of each of `paths` over itself (a placeholder another
+    command holds: the warm sandbox's runner covers it per command)."""
+    names, kept, at = {str(path) for path in paths}, [], 0
+    while at < len(args):
+        if args[at] == "--ro-bind" and at + 2 < len(args) and args[at + 1] == args[at + 2] in names:
+            at += 3
+            continue
+        kept.append(args[at])
+        at += 1
+    return kept
 
 
 def _shown(path: Path, view: HostView) -> bool:
