@@ -156,7 +156,11 @@ class WarmSandbox:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._arrived.wait(), max(0.0, deadline - time.monotonic()))
             if not self._ahead and time.monotonic() >= deadline:
-                await self.fail("the runner made no namespaces for a command in time")
+                # Slow (a loaded machine) or wedged: this command runs cold, and the next in a new
+                # warm sandbox; this one ends once its commands have.
+                logger.warning("warm sandbox: the runner made no namespaces for a command in time; it runs cold")
+                self.stale = True
+                return None
         return self._ahead.popleft() if self._ahead and self.broken is None else None
 
     async def run(
@@ -218,8 +222,10 @@ class WarmSandbox:
             first = asyncio.ensure_future(said.wait())
             await asyncio.wait({first, ended}, timeout=ANSWER_S, return_when=asyncio.FIRST_COMPLETED)
             first.cancel()
-            if not report and not ended.done():  # its pid 1 says nothing: wedged
-                await self.fail("a command's pid 1 did not answer")  # all it ran dies: the pipes close
+            if not report and not ended.done():  # its pid 1 says nothing: slow or wedged, it is ended
+                logger.warning("warm sandbox: a command's pid 1 did not answer in time; ending it")
+                self.stale = True
+                await self._end(pid, ended)
             try:
                 await asyncio.wait_for(asyncio.shield(ended), timeout)
             except TimeoutError:
@@ -280,8 +286,11 @@ class WarmSandbox:
         kill_group(self._process.pid)
         await self.close()
 
-    async def close(self) -> None:
-        """End the runner and everything it started (closing its socket ends it; a kill if it lingers)."""
+    async def close(self, *, at_once: bool = False) -> None:
+        """End the runner and everything it started (closing its socket ends it; a kill if it
+        lingers, or `at_once`: a sandbox replaced, with nothing of value left in it)."""
+        if at_once:
+            kill_group(self._process.pid)
         for _, orders in self._ahead:
             orders.close()
         self._ahead.clear()

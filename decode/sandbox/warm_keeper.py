@@ -84,7 +84,7 @@ class WarmKeeper:
     async def _close_retired(self) -> None:
         for warm in [warm for warm in self._retired if warm.running == 0]:
             self._retired.remove(warm)
-            await warm.close()
+            await warm.close(at_once=True)  # replaced: what it has ready is of no use, and it may be wedged
 
     async def close(self) -> None:
         """End every warm sandbox (what still runs in one is killed with it)."""

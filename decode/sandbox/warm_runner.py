@@ -1,20 +1,22 @@
 """The runner inside a warm bubblewrap sandbox: each command in namespaces of its own (ADR-0111).
 
-bwrap builds the sandbox's view once (its mounts, the expensive part); this program runs in it,
-started by decode as `python -I -S -c <this file> FD`, and reads one command at a time from its
-control socket (file descriptor FD): a JSON message, with the command's stdin, stdout and stderr
-passed as file descriptors. For each command it forks, and the child makes what bwrap would have
-made for a cold command, nested in the warm sandbox:
+bwrap builds the sandbox's view once (its mounts, the expensive part) and starts this program in
+it as `python -I -S -c <this file>`, its stdin a socket to decode. It holds, in bwrap's own user
+namespace only, the capabilities to make namespaces and mounts. Ahead of each command it forks a
+child that makes what bwrap would have made for a cold command, nested in the warm sandbox:
 
-- a new user namespace (mapping only the caller's own user and group) that owns a new mount, pid,
-  IPC and network namespace: the command's capabilities exist only over those, never over the
-  warm sandbox's mounts, which stay locked as they are;
-- every tmpfs it could write (`/tmp`, `/run`, hidden folders) covered by an empty one, what was
-  mounted inside bound back; `/dev/shm` and `/dev/pts` new; a new `/proc` for its pid namespace,
-  its kernel settings read-only; the placeholders (a protected path that does not exist) made and
-  covered with `/dev/null`, as bwrap makes them;
-- pid 1 of the new pid namespace waits for the command, then kills what it left, reaps it and
-  reports the exit status; the command runs in a new session without any capability.
+- new mount, pid, IPC and network namespaces (the loopback up);
+- every tmpfs a command could write (`/tmp`, `/run`, hidden folders) covered by an empty one, what
+  was mounted inside bound back; as pid 1 of the new pid namespace, a new `/proc` with its kernel
+  settings read-only, new `/dev/shm` and `/dev/pts`.
+
+It hands decode the socket that pid 1 then waits on. decode sends the order there (a JSON message:
+argv, cwd, environment, placeholders; the report pipe, stdin, stdout and stderr as file
+descriptors). Pid 1 checks that the view is whole, makes the placeholders (a protected path that
+does not exist: an empty file covered by `/dev/null`, as bwrap makes them), drops every capability,
+starts the command in a session of its own, waits for it, kills and reaps what it left, and
+reports its exit code. The runner itself only makes the next child, and kills one when decode asks
+(a timeout, an abort).
 
 Only the standard library: this file is also what a learner reads to see how a sandbox is made.
 """
