@@ -246,7 +246,8 @@ class WarmSandbox:
         return self._result(bytes(report), timed_out, started, on_stderr)
 
     def _result(self, report: bytes, timed_out: bool, started: float, on_stderr: OutputCallback) -> ExecResult | None:
-        """What the report says: `R` then the exit code; `R` alone, it ended early; else it did not run."""
+        """What the report says: `R` then the exit code (and `L` if it left processes, ended); `R`
+        alone, it ended early; else it did not run."""
         duration = time.monotonic() - started
         if report[:1] != b"R":
             if report[:1] == b"S":
@@ -255,7 +256,8 @@ class WarmSandbox:
                 logger.warning("warm sandbox: %s; the command runs cold", report[1:].decode(errors="replace"))
             return ExecResult(exit_code=None, duration_s=duration, timed_out=True) if timed_out else None
         if len(report) >= 5 and not timed_out:
-            return ExecResult(exit_code=struct.unpack("i", report[1:5])[0], duration_s=duration)
+            code, left = struct.unpack("i", report[1:5])[0], report[5:6] == b"L"
+            return ExecResult(exit_code=code, duration_s=duration, stopped_leftovers=left)
         if not timed_out:
             on_stderr(b"decode: the warm sandbox ended while this command ran\n")
             return ExecResult(exit_code=None, duration_s=duration)

@@ -21,7 +21,6 @@ reports its exit code. The runner itself only makes the next child, and kills on
 Only the standard library: this file is also what a learner reads to see how a sandbox is made.
 """
 
-import contextlib
 import ctypes
 import errno
 import fcntl
@@ -207,15 +206,18 @@ def pid_one(orders: socket.socket, expected: Counter) -> int:
         pid, status = os.waitpid(-1, 0)
         if pid == command:
             break
-    with contextlib.suppress(ProcessLookupError):  # ProcessLookupError: it left nothing
-        os.kill(-1, signal.SIGKILL)  # what the command left: as bwrap's pid 1 ending ends them
+    left = b"L"  # what the command left running: ended, as bwrap's pid 1 ending ends it
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except ProcessLookupError:
+        left = b""  # it left nothing
     while True:
         try:
             os.waitpid(-1, 0)
         except ChildProcessError:
             break
     code = os.waitstatus_to_exitcode(status)
-    os.write(report, struct.pack("i", code if code >= 0 else 128 - code))  # killed by N: 128 + N, as bwrap says
+    os.write(report, struct.pack("i", code if code >= 0 else 128 - code) + left)  # killed by N: 128 + N, as bwrap says
     return 0
 
 

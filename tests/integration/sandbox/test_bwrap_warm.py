@@ -192,7 +192,10 @@ async def test_a_timeout_and_what_a_command_leaves_end_in_the_warm_sandbox(sandb
     result, out, _ = await run(sandbox, f"export {marker}; nohup sleep 1000 >/dev/null 2>&1 & echo started")
     assert result.exit_code == 0
     assert out == "started\n"
+    assert result.stopped_leftovers  # the tool says so, as for a command decode ran itself
     assert marked(marker) == []  # ended before the command's result came back
+    result, _, _ = await run(sandbox, "true")
+    assert not result.stopped_leftovers
 
 
 async def test_a_killed_runner_falls_back_to_cold_and_says_so(
