@@ -38,6 +38,7 @@ from decode.entities.executor import ExecResult, OutputCallback, Process
 from decode.sandbox.host_view import NO_VIEW, HostView, hidden_paths, host_view
 from decode.sandbox.protected import PROTECTED, protected_paths
 from decode.sandbox.types import SandboxError, SandboxMode
+from decode.sandbox.warm_keeper import WarmKeeper
 from decode.tools.process import SpawnedProcess, run_process, spawn_process
 
 PREFLIGHT_TIMEOUT_S = 10.0
@@ -155,6 +156,8 @@ class BwrapBackend:
         self._exclude: Path | None = None
         self._starting = 0  # commands running and servers being spawned: they hold the placeholders
         self._placeholders: set[Path] = set()
+        self.warm = WarmKeeper()
+        """The warm sandbox commands without network run in (ADR-0111)."""
 
     def preflight(self) -> None:
         found = shutil.which("bwrap")
@@ -207,13 +210,19 @@ class BwrapBackend:
         launch = self.settings.env_file.parent
         return host_view(self.workspace, launch, Path(home) if home else None, tuple(self.settings.sandbox_home_paths))
 
-    def _argv(self, argv: Sequence[str], cwd: Path, network: bool, view: HostView) -> tuple[list[str], list[Path]]:
+    def _argv(
+        self, argv: Sequence[str], cwd: Path, network: bool, view: HostView, *, placeholders: bool = True
+    ) -> tuple[list[str], list[Path]]:
+        """The cold sandbox's command line for `argv`, and the placeholders it makes (with
+        `placeholders=False`, none: the warm sandbox's view, whose runner makes them per command)."""
         home = os.environ.get("HOME")
         hidden = hidden_paths(self.workspace, self.settings.env_file, Path(home) if home else None)
         hidden += configured_hidden(self.settings.sandbox_hide, self.workspace)  # [lesson 18]
         # Under a masked home only what is bound back needs hiding again (`~/.config/gh` in an added `~/.config`).
         hidden = [path for path in hidden if _shown(path, view)]
-        placeholders = [path for path in protected_paths(self.workspace) if not os.path.lexists(path)]
+        # A placeholder another command holds is absent still: this one makes it its own (the warm
+        # view, keyed by this command line, stays the same while commands run at once).
+        absent = [path for path in protected_paths(self.workspace) if not os.path.lexists(path) or self._holds(path)]
         args = sandbox_argv(
             self.bwrap,
             argv,
@@ -221,11 +230,11 @@ class BwrapBackend:
             cwd=cwd,
             network=network,
             hidden=hidden,
-            placeholders=placeholders,
+            placeholders=absent if placeholders else (),
             shared=[*([self._exclude] if self._exclude is not None else []), *python_under_tmp()],
             view=view,
         )
-        return args, placeholders
+        return (args if placeholders else unbound(args, absent)), absent
 
     async def run(
         self,
@@ -245,9 +254,25 @@ class BwrapBackend:
         except BaseException:
             self._starting -= 1
             raise
-        args, placeholders = self._argv(argv, cwd, network, view)
-        self._placeholders.update(placeholders)
         try:
+            if not network:  # a command given the network runs cold, with a network namespace of its own
+                view_args, placeholders = self._argv([], self.workspace, False, view, placeholders=False)
+                if (warm := await self.warm.sandbox(view_args)) is not None:
+                    self._placeholders.update(placeholders)
+                    done = await warm.run(
+                        argv,
+                        cwd=cwd,
+                        env=self._environment(env),
+                        stdin=stdin,
+                        timeout=timeout,
+                        on_stdout=on_stdout,
+                        on_stderr=on_stderr,
+                        placeholders=placeholders,
+                    )
+                    if done is not None:
+                        return done
+            args, placeholders = self._argv(argv, cwd, network, view)
+            self._placeholders.update(placeholders)
             return await run_process(
                 args,
                 cwd=cwd,
@@ -273,6 +298,9 @@ class BwrapBackend:
             self._starting -= 1
         return process
 
+    def _holds(self, path: Path) -> bool:
+        return path in self._placeholders and _is_placeholder(path)
+
     def _release_placeholders(self) -> None:
         """Remove the placeholders once no sandboxed process is left: every sandbox binds the ones
         it finds, and unlinking a file unbinds it in every sandbox (then it could be created there)."""
@@ -289,11 +317,25 @@ class BwrapBackend:
         for process in spawned:
             with contextlib.suppress(ProcessLookupError):
                 await process.wait()
+        await self.warm.close()
         _remove_placeholders(sorted(self._placeholders))  # only what bwrap made: a user's empty file stays
         self._placeholders.clear()
         if self._exclude is not None:
             self._exclude.unlink(missing_ok=True)
             self._exclude = None
+
+
+def unbound(args: Sequence[str], paths: Sequence[Path]) -> list[str]:
+    """`args` without the read-only bind of each of `paths` over itself (a placeholder another
+    command holds: the warm sandbox's runner covers it per command)."""
+    names, kept, at = {str(path) for path in paths}, [], 0
+    while at < len(args):
+        if args[at] == "--ro-bind" and at + 2 < len(args) and args[at + 1] == args[at + 2] in names:
+            at += 3
+            continue
+        kept.append(args[at])
+        at += 1
+    return kept
 
 
 def _shown(path: Path, view: HostView) -> bool:

@@ -2,10 +2,12 @@
 
 - `bash` round trip (`true`, then `echo hello`) through the tool as the agent calls it, the
   executor a bubblewrap `SandboxExecutor` against the local executor (`--sandbox none`): target
-  1.5x (issue 27). Each bwrap call builds fresh namespaces and mounts, so this is the whole price
-  of the sandbox per command; ADR-0104 measured where it goes (not the argv: the kernel's unmount
-  of the old root and the hand-offs between bwrap's processes) and why only a warm sandbox reaches
-  the target. Skipped (nothing yielded) where bwrap is not installed: "not measured" in the summary.
+  1.5x (issue 27). A command without network runs in the warm sandbox (ADR-0111): bwrap's view
+  built once, each command's own namespaces made ahead of it by the runner inside; its first
+  command (which starts the warm sandbox) is among the untimed warm-up runs. ADR-0104 measured
+  where a cold bwrap's time goes (not the argv: the kernel's unmount of the old root and the
+  hand-offs between bwrap's processes). Skipped (nothing yielded) where bwrap is not installed:
+  "not measured" in the summary.
 """
 
 import asyncio

@@ -1,0 +1,261 @@
+"""The warm bubblewrap sandbox for real (ADR-0111): each of ADR-0104's five guarantees, kept.
+
+Every command here runs through `--sandbox bwrap` as a tool runs it; each test first checks the
+command really ran in the warm sandbox (not a cold one), then what a cold sandbox guarantees.
+"""
+
+import asyncio
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from decode.config.settings import Settings
+from decode.entities.executor import ExecResult
+from decode.sandbox.backends import close_sandboxes, open_sandbox
+from decode.sandbox.bwrap import BwrapBackend
+from decode.sandbox.executor import SandboxExecutor
+from decode.sandbox.protected import PROTECTED
+from decode.sandbox.types import SandboxMode
+from decode.sandbox.warm import WarmSandbox
+from tests.conftest import gone
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed (apt install bubblewrap)"),
+]
+
+WAIT = "for i in $(seq 600); do [ -e {path} ] && break; sleep 0.05; done"
+"""A shell loop: wait (up to 30 s) until `path` exists."""
+
+
+@pytest.fixture
+async def sandbox(project: Path) -> AsyncIterator[SandboxExecutor]:
+    await asyncio.to_thread(subprocess.run, ["git", "init", "-q", str(project)], check=True)
+    executor = open_sandbox(SandboxMode.BWRAP, project, Settings(_env_file=None))  # type: ignore[call-arg]
+    await executor.start()
+    yield executor
+    await close_sandboxes()
+
+
+async def run(
+    executor: SandboxExecutor, script: str, *, seconds: float = 30, network: bool = False
+) -> tuple[ExecResult, str, str]:
+    out, err = bytearray(), bytearray()
+    result = await executor.run(
+        ["bash", "-c", script], timeout=seconds, on_stdout=out.extend, on_stderr=err.extend, network=network
+    )
+    return result, out.decode(), err.decode()
+
+
+def warm(executor: SandboxExecutor) -> WarmSandbox:
+    """The warm sandbox the last command ran in (failing the test when commands ran cold)."""
+    backend = executor.backend
+    assert isinstance(backend, BwrapBackend)
+    assert backend.warm.off is None, backend.warm.off
+    assert backend.warm.current is not None
+    return backend.warm.current
+
+
+# -- (1) placeholders ---------------------------------------------------------------------------
+
+
+async def test_absent_protected_paths_cannot_be_made_and_leave_nothing_on_the_host(
+    sandbox: SandboxExecutor, project: Path
+) -> None:
+    names = [name for name in PROTECTED if "/" not in name and name != ".decode"]
+    script = "; ".join(f"echo planted > {name} 2>/dev/null && echo WROTE {name}" for name in names)
+    result, out, _ = await run(sandbox, script + "; true")
+    warm(sandbox)
+    assert result.exit_code == 0
+    assert "WROTE" not in out
+    # Between commands nothing of the placeholders is left in the Workspace: host git works.
+    assert sorted(os.listdir(project)) == [".decode", ".git"]
+    git = ["git", "status", "--short"]
+    status = await asyncio.to_thread(subprocess.run, git, cwd=project, capture_output=True, text=True, check=False)
+    assert status.returncode == 0, status.stderr
+
+
+# -- (2) a fresh /tmp, pid and IPC namespace per command ----------------------------------------
+
+
+async def test_each_command_gets_its_own_tmp_processes_and_ipc(sandbox: SandboxExecutor) -> None:
+    first = "echo left > /tmp/left; echo left > /dev/shm/left; ipcmk -M 4096 >/dev/null; sleep 1000 & echo $$"
+    result, out, err = await run(sandbox, first)
+    assert result.exit_code == 0, err
+    assert int(out) <= 3  # the shell is among the first processes of a pid namespace of its own
+    result, out, err = await run(
+        sandbox, "ls -A /tmp /dev/shm; ipcs -m | grep -c 0x || true; ls /proc | grep -c '^[0-9]'"
+    )
+    warm(sandbox)
+    assert result.exit_code == 0, err
+    assert "left" not in out
+    lines = out.split()
+    assert lines[-2] == "0"  # no shared memory segment of the first command
+    assert int(lines[-1]) <= 4  # pid 1, bash, ls, grep: nothing of the first command's
+
+
+async def test_two_commands_at_once_do_not_share_tmp(sandbox: SandboxExecutor, project: Path) -> None:
+    one = f"touch /tmp/one; touch {project}/one-ready; {WAIT.format(path=project / 'two-done')}"
+    two = f"{WAIT.format(path=project / 'one-ready')}; ls -A /tmp; touch {project}/two-done"
+    await run(sandbox, "true")
+    before = warm(sandbox)
+    _, (result, out, err) = await asyncio.gather(run(sandbox, one), run(sandbox, two))
+    assert warm(sandbox) is before  # the other's placeholders did not change the view
+    assert result.exit_code == 0, err
+    assert (project / "one-ready").exists()
+    assert "one" not in out.split()
+
+
+# -- (3) the network per command -----------------------------------------------------------------
+
+
+async def test_a_warm_command_has_a_loopback_of_its_own_and_network_commands_run_cold(
+    sandbox: SandboxExecutor, project: Path
+) -> None:
+    python = sys.executable
+    server = (
+        f"{python} -c \"import socket,pathlib,os; s=socket.socket(); s.bind(('127.0.0.1', 0)); s.listen();"
+        f" pathlib.Path('{project}/port').write_text(str(s.getsockname()[1]));"
+        f" [os.path.exists('{project}/asked') or __import__('time').sleep(0.05) for _ in range(600)]\""
+    )
+    connect = (
+        f'{WAIT.format(path=project / "port")}; {python} -c "import socket; s=socket.socket();'
+        f" print(s.connect_ex(('127.0.0.1', int(open('{project}/port').read()))))\"; touch {project}/asked"
+    )
+    _, (result, out, err) = await asyncio.gather(run(sandbox, server), run(sandbox, connect))
+    warm(sandbox)
+    assert result.exit_code == 0, err
+    assert out.strip() == "111"  # ECONNREFUSED: the other command's loopback is not this one's
+    before = warm(sandbox)
+    result, out, _ = await run(sandbox, "cat /proc/net/route | wc -l", network=True)
+    assert result.exit_code == 0
+    assert warm(sandbox) is before  # a command given the network ran cold, beside it
+
+
+# -- (4) the view, recomputed for every command ---------------------------------------------------
+
+
+async def test_a_repository_made_by_one_command_is_read_only_in_the_next(
+    sandbox: SandboxExecutor, project: Path
+) -> None:
+    await run(sandbox, "true")
+    first = warm(sandbox)
+    result, _, err = await run(sandbox, "mkdir sub && git -C sub init -q")
+    assert result.exit_code == 0, err
+    result, out, _ = await run(sandbox, "echo '[core] fsmonitor = evil' >> sub/.git/config && echo WROTE")
+    assert "WROTE" not in out
+    assert "evil" not in (project / "sub" / ".git" / "config").read_text()
+    assert warm(sandbox) is not first  # the view changed: a new warm sandbox
+
+
+async def test_a_protected_file_replaced_on_the_host_is_seen_new_and_still_read_only(
+    sandbox: SandboxExecutor, project: Path
+) -> None:
+    (project / ".mcp.json").write_text('{"old": 1}')
+    _, out, _ = await run(sandbox, "cat .mcp.json")
+    assert out == '{"old": 1}'
+    first = warm(sandbox)
+    (project / "new.json").write_text('{"new": 2}')
+    os.replace(project / "new.json", project / ".mcp.json")  # a new inode at the same path
+    _, out, _ = await run(sandbox, "cat .mcp.json; echo '{}' > .mcp.json 2>/dev/null && echo WROTE")
+    assert out == '{"new": 2}'
+    assert (project / ".mcp.json").read_text() == '{"new": 2}'
+    assert warm(sandbox) is not first
+
+
+async def test_an_env_file_made_after_the_sandbox_started_is_hidden(sandbox: SandboxExecutor, project: Path) -> None:
+    await run(sandbox, "true")
+    warm(sandbox)
+    (project / ".env").write_text("SECRET=sk-made-later\n")
+    _, out, _ = await run(sandbox, "cat .env; true")
+    assert "sk-made-later" not in out
+
+
+# -- (5) timeouts and leftovers go through the runner ---------------------------------------------
+
+
+async def test_a_timeout_and_what_a_command_leaves_end_in_the_warm_sandbox(sandbox: SandboxExecutor) -> None:
+    marker = f"DECODE_TEST_MARK={uuid.uuid4().hex}"
+    result, _, _ = await run(sandbox, f"export {marker}; sleep 1000 & (setsid sleep 1000 &); sleep 1000", seconds=2)
+    warm(sandbox)
+    assert result.timed_out
+    assert result.exit_code is None
+    assert await asyncio.to_thread(lambda: [pid for pid in marked(marker) if not gone(pid)]) == []
+    result, out, _ = await run(sandbox, f"export {marker}; nohup sleep 1000 >/dev/null 2>&1 & echo started")
+    assert result.exit_code == 0
+    assert out == "started\n"
+    assert result.stopped_leftovers  # the tool says so, as for a command decode ran itself
+    assert marked(marker) == []  # ended before the command's result came back
+    result, _, _ = await run(sandbox, "true")
+    assert not result.stopped_leftovers
+
+
+async def test_a_killed_runner_falls_back_to_cold_and_says_so(
+    sandbox: SandboxExecutor, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="decode.sandbox")
+    await run(sandbox, "true")
+    backend = sandbox.backend
+    assert isinstance(backend, BwrapBackend)
+    os.kill(runner(warm(sandbox).pid), signal.SIGKILL)
+    for _ in range(400):  # a command sent as it died may be reported ended; then they run cold
+        await run(sandbox, "true")
+        if backend.warm.off is not None:
+            break
+    result, out, _ = await run(sandbox, "echo still")
+    assert result.exit_code == 0
+    assert out == "still\n"
+    assert "cold sandbox from now on" in caplog.text
+
+
+async def test_a_wedged_runner_never_hangs_a_command(
+    sandbox: SandboxExecutor, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="decode.sandbox")
+    await run(sandbox, "true")
+    os.kill(runner(warm(sandbox).pid), signal.SIGSTOP)  # it makes no namespaces for the next commands
+    for _ in range(4):
+        result, out, _ = await asyncio.wait_for(run(sandbox, "echo still"), 60)
+        assert result.exit_code == 0
+        assert out == "still\n"
+    assert "made no namespaces for a command in time" in caplog.text
+
+
+async def test_the_warm_sandbox_ends_with_the_session(project: Path) -> None:
+    executor = open_sandbox(SandboxMode.BWRAP, project, Settings(_env_file=None))  # type: ignore[call-arg]
+    await run(executor, "true")
+    pid = warm(executor).pid
+    await close_sandboxes()
+    assert await asyncio.to_thread(gone, pid)
+
+
+def runner(bwrap: int) -> int:
+    """The host pid of the runner: the child of the sandbox's pid 1, bwrap's child."""
+    (init,) = children(bwrap)
+    (found,) = children(init)
+    return found
+
+
+def children(pid: int) -> list[int]:
+    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def marked(marker: str) -> list[int]:
+    """Host pids of the processes whose environment holds `marker` (set by the command inside)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker.encode() in (entry / "environ").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found

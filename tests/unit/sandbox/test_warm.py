@@ -1,0 +1,26 @@
+"""The warm sandbox's bwrap command line (ADR-0111): the cold one's view, with what the runner needs."""
+
+from pathlib import Path
+
+from decode.sandbox.bwrap import sandbox_argv
+from decode.sandbox.warm import RUNNER, RUNNER_CAPS, warm_argv, without_kernel_binds
+
+
+def test_the_warm_sandbox_keeps_the_cold_view_and_adds_only_what_the_runner_needs(tmp_path: Path) -> None:
+    cold = sandbox_argv("bwrap", [], workspace=tmp_path, cwd=tmp_path, network=False)
+    warm = warm_argv(cold, "/usr/bin/python3")
+    cut = warm.index("--", warm.index("--chdir"))
+    head, runner = warm[:cut], warm[cut + 1 :]
+    # Everything of the cold view is there, in order; only /dev read-only, a user namespace and caps added.
+    at = head.index("--remount-ro")
+    assert head[at : at + 2] == ["--remount-ro", "/dev"]
+    caps = ["--unshare-user", *(arg for cap in RUNNER_CAPS for arg in ("--cap-add", cap))]
+    assert head[-len(caps) :] == caps
+    assert head[:at] + head[at + 2 : -len(caps)] == without_kernel_binds(cold[:-1])
+    assert "/proc/sys" in cold
+    assert "/proc/sys" not in head  # each command's pid 1 makes it read-only in its own /proc
+    assert head[head.index("--cap-drop") + 1] == "ALL"
+    assert head.index("--cap-drop") < head.index("--cap-add")  # dropped first: only these come back
+    assert "--unshare-net" in head
+    assert runner[:4] == ["/usr/bin/python3", "-I", "-S", "-c"]
+    assert runner[4] == RUNNER.read_text(encoding="utf-8")
