@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from decode.permissions.command_patterns import JoinedCommands, PatternError, command_pattern, pattern_matches
+from decode.permissions.paths import compile_pattern
 from decode.permissions.types import Decision, Rule, RuleSource
 
 # The rule names of the rule language, in their canonical spelling. Which tools answer to which
@@ -174,6 +175,10 @@ def _check_path(specifier: str, text: str) -> None:
         raise RuleError(f"rule {text!r}: only `~/` (your home) is understood, not another user's `~name`")
     if "\0" in specifier:
         raise RuleError(f"rule {text!r}: a path holds no NUL character")
+    try:  # compiled now, so a pattern git cannot read is this one line, not an error at every check
+        compile_pattern(specifier, "/", "/")
+    except (re.error, ValueError) as exc:
+        raise RuleError(f"rule {text!r}: the path pattern cannot be read ({exc})") from None
 
 
 def tool_matches(rule: Rule, rule_name: str) -> bool:

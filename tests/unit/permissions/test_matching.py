@@ -55,9 +55,9 @@ def test_a_rule_naming_no_file_leaves_every_file_to_the_rules() -> None:
 
 @pytest.mark.parametrize("specifier", ["[z-a]", "\\", "a["])
 def test_a_rule_the_screen_cannot_join_leaves_every_file_to_the_rules(specifier: str) -> None:
-    """A bad range, a lone backslash (pathspec refuses both) or a pattern with no regex: the walk
-    meets the rule as it did before the screen; the screen never raises in its place."""
-    screen = RuleScreen(_rules((".env", specifier)), WORKSPACE, HOME)
+    """A bad range, a lone backslash (pathspec refuses both; `parse_rule` refuses them now, so they are
+    built by hand) or a pattern with no regex: the screen never raises, and leaves them to the walk."""
+    screen = RuleScreen([*_rules((".env",)), Rule(Decision.DENY, "Read", specifier)], WORKSPACE, HOME)
     assert screen.may_cover("/w/src/app.py", None, broad=True, searches=False)
 
 

@@ -189,6 +189,9 @@ def test_a_deny_reads_a_glob_as_every_word_it_could_be() -> None:
         ("mcp__srv__a__b", "write mcp__SERVER"),
         ("Read(!src/**)", "cannot negate"),
         ("Read(~alice/x)", "only `~/`"),
+        ("Read([z-a])", "the path pattern cannot be read"),  # a character range backwards
+        ("Edit(src/**/[b-a]*)", "the path pattern cannot be read"),
+        ("Read(\\)", "the path pattern cannot be read"),  # a lone backslash
         ("Agent(Not An Agent)", "agent's name"),
     ],
 )
