@@ -14,6 +14,7 @@ their writer opens them, and an older, wider one is narrowed. Files inside the p
 are created `0600` by their writers (`private_open`).
 """
 
+import errno
 import logging
 import os
 import stat
@@ -72,7 +73,15 @@ def make_parent_dirs(path: Path) -> None:
 
 
 class OutsideHarnessHome(OSError):
-    """A project's `.decode/` (or a folder in it) links somewhere outside the project."""
+    """A project's `.decode/` (or a folder or file in it) links somewhere outside the project."""
+
+    def __init__(self, path: Path, target: Path) -> None:
+        super().__init__(
+            errno.EXDEV, f"leads outside the project (to {target}): decode does not write there", str(path)
+        )
+
+    def __str__(self) -> str:
+        return f"{self.filename}: {self.strerror}"
 
 
 def _refuse_a_way_out(home: Path, path: Path) -> None:
@@ -92,7 +101,7 @@ def _refuse_a_way_out(home: Path, path: Path) -> None:
         return
     root, target = project.resolve(), existing.resolve()
     if root not in target.parents:
-        raise OutsideHarnessHome(f"{existing} leads outside the project (to {target}): decode does not write there")
+        raise OutsideHarnessHome(existing, target)
 
 
 def private_open(path: Path, mode: str = "xb") -> BinaryIO:
