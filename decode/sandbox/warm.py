@@ -39,6 +39,8 @@ namespaces; the command itself has none (`drop_capabilities`)."""
 START_S = 10.0
 ANSWER_S = 5.0
 """How long the runner may take to answer an order or end a command before it counts as wedged."""
+REPORT_MAX = 4096
+"""Bytes of a report kept (pid 1's is a few; its error message a line)."""
 MAX_ORDER = 200_000
 """Bytes of one order (the command line and environment): a bigger one runs cold."""
 
@@ -212,7 +214,7 @@ class WarmSandbox:
         report, said = bytearray(), asyncio.Event()
 
         def on_report(chunk: bytes) -> None:
-            report.extend(chunk)
+            report.extend(chunk[: REPORT_MAX - len(report)])  # pid 1 says a few bytes; no more is kept
             said.set()
 
         ended = asyncio.ensure_future(_read(pipes.report, on_report))

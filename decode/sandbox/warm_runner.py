@@ -178,7 +178,9 @@ def pid_one(orders: socket.socket, expected: Counter) -> int:
     it, then kill and reap all it left and report its exit code."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # pid 1 ignores what it has no handler for
     new_proc_and_dev()
-    message, fds, _, _ = socket.recv_fds(orders, 1 << 20, 8, socket.MSG_CMSG_CLOEXEC)
+    message, fds, _, _ = socket.recv_fds(orders, 1 << 20, 8)
+    for fd in fds:  # recv_fds drops its flags (MSG_CMSG_CLOEXEC): the command gets only the three it is given
+        os.set_inheritable(fd, False)
     if not message:
         return 0  # decode is gone
     order, (report, *stdio) = json.loads(message), fds

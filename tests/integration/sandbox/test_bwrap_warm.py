@@ -102,6 +102,22 @@ async def test_each_command_gets_its_own_tmp_processes_and_ipc(sandbox: SandboxE
     assert int(lines[-1]) <= 4  # pid 1, bash, ls, grep: nothing of the first command's
 
 
+async def test_a_command_holds_no_descriptor_of_its_pid_1(sandbox: SandboxExecutor) -> None:
+    # Its report pipe held, a command could forge its exit code or fill decode's memory through it.
+    probe = "for fd in 3 4 5 6 7 8 9; do { true >&$fd; } 2>/dev/null && echo open $fd; done; true"
+    result, out, err = await run(sandbox, probe)
+    warm(sandbox)
+    assert result.exit_code == 0, err
+    assert out == ""
+
+
+async def test_a_command_writing_to_every_descriptor_cannot_forge_its_exit_code(sandbox: SandboxExecutor) -> None:
+    flood = "for fd in 3 4 5 6 7 8 9; do head -c 1000000 /dev/zero >&$fd 2>/dev/null; done; exit 7"
+    result, _, _ = await run(sandbox, flood)
+    warm(sandbox)
+    assert result.exit_code == 7
+
+
 async def test_two_commands_at_once_do_not_share_tmp(sandbox: SandboxExecutor, project: Path) -> None:
     one = f"touch /tmp/one; touch {project}/one-ready; {WAIT.format(path=project / 'two-done')}"
     two = f"{WAIT.format(path=project / 'one-ready')}; ls -A /tmp; touch {project}/two-done"
