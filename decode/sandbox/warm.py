@@ -236,6 +236,8 @@ class WarmSandbox:
                 await self._end(pid, ended)
             if not report and not timed_out:  # its pid 1 died before a word: killed, or it crashed
                 await self.fail("a command's namespaces ended before it started")
+            elif report[:1] == b"R" and len(report) < 5 and not timed_out:  # no exit code: nothing may live on
+                self._tell({"kill": pid})
             if not await _drain(output, DRAIN_S):
                 logger.warning("something outside the command's namespace holds its output; no longer reading it")
         except BaseException:  # an abort: nothing the command started may outlive it

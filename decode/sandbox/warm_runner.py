@@ -35,7 +35,7 @@ from collections import Counter
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
-PR_SET_PDEATHSIG, PR_CAPBSET_DROP = 1, 24
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP = 1, 4, 24
 NAMESPACES = os.CLONE_NEWNS | os.CLONE_NEWPID | os.CLONE_NEWIPC | os.CLONE_NEWNET
 AHEAD = 2
 """Children kept ready, their namespaces made: two commands at once need not wait for one."""
@@ -176,7 +176,8 @@ def spawn_command(order: dict, stdio: list[int]) -> int:
 def pid_one(orders: socket.socket, expected: Counter) -> int:
     """pid 1 of a command's namespaces, made ahead: wait for the order (from decode itself), run
     it, then kill and reap all it left and report its exit code."""
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # pid 1 ignores what it has no handler for
+    for number in (signal.SIGTERM, signal.SIGINT):  # pid 1 ignores what it has no handler for
+        signal.signal(number, signal.SIG_DFL)  # (Python's SIGINT handler: a command could end it early)
     new_proc_and_dev()
     message, fds, _, _ = socket.recv_fds(orders, 1 << 20, 8)
     for fd in fds:  # recv_fds drops its flags (MSG_CMSG_CLOEXEC): the command gets only the three it is given
@@ -192,6 +193,8 @@ def pid_one(orders: socket.socket, expected: Counter) -> int:
         for path in order["placeholders"]:
             placeholder(path)
         drop_capabilities()  # nothing of the runner's is left to the command, or to take from pid 1
+        if libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:  # the same user: ptraced, pid 1 would not end what it left
+            fail("prctl(PR_SET_DUMPABLE)")
     except OSError as exc:
         os.write(report, f"E{exc}".encode())  # not run: decode runs it cold
         return 0

@@ -214,6 +214,16 @@ async def test_a_timeout_and_what_a_command_leaves_end_in_the_warm_sandbox(sandb
     assert not result.stopped_leftovers
 
 
+async def test_a_command_can_neither_trace_nor_interrupt_its_pid_1(sandbox: SandboxExecutor) -> None:
+    # Traced (the same user), pid 1 could be made to skip ending what the command left running;
+    # interrupted (Python's SIGINT handler), it died before its report.
+    probe = "cat /proc/1/environ >/dev/null 2>&1 && echo traceable; kill -INT 1; sleep 0.5; echo alive"
+    result, out, err = await run(sandbox, probe)
+    warm(sandbox)
+    assert result.exit_code == 0, err
+    assert out == "alive\n"
+
+
 async def test_a_killed_runner_falls_back_to_cold_and_says_so(
     sandbox: SandboxExecutor, caplog: pytest.LogCaptureFixture
 ) -> None:
