@@ -33,9 +33,10 @@ from decode.tools.process_tree import TAG_VARIABLE
 logger = logging.getLogger(__name__)
 
 RUNNER = Path(__file__).with_name("warm_runner.py")
-RUNNER_CAPS = ("CAP_SYS_ADMIN", "CAP_NET_ADMIN", "CAP_SETPCAP")
+RUNNER_CAPS = ("CAP_SYS_ADMIN", "CAP_NET_ADMIN", "CAP_SETPCAP", "CAP_SETFCAP")
 """What the runner keeps, in the sandbox's own user namespace only, to make each command's
-namespaces; the command itself has none (`drop_capabilities`)."""
+namespaces (CAP_SETFCAP: to map the user's own id in each command's user namespace); the command
+itself has none (`drop_capabilities`)."""
 START_S = 10.0
 ANSWER_S = 5.0
 """How long the runner may take to answer an order or end a command before it counts as wedged."""

@@ -41,6 +41,8 @@ AHEAD = 2
 """Children kept ready, their namespaces made: two commands at once need not wait for one."""
 KERNEL_PROC_PATHS = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs")
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
+KEYCTL = {"x86_64": 250, "aarch64": 219}.get(os.uname().machine, 250)
+KEYCTL_JOIN_SESSION_KEYRING = 1
 
 libc = ctypes.CDLL(None, use_errno=True)
 
@@ -143,6 +145,22 @@ def new_proc_and_dev() -> None:
     mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620")
 
 
+def own_keyrings() -> None:
+    """A user namespace and a session keyring of the command's own: a key one command adds
+    (`keyctl`, to its user or session keyring) is not the next command's, as with a cold bwrap.
+    The same ids inside (mapping them takes CAP_SETFCAP, for the root user: the runner's)."""
+    uid, gid = os.geteuid(), os.getegid()
+    os.unshare(os.CLONE_NEWUSER)
+    for name, line in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+        fd = os.open(f"/proc/self/{name}", os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            os.write(fd, line.encode())
+        finally:
+            os.close(fd)
+    if libc.syscall(KEYCTL, KEYCTL_JOIN_SESSION_KEYRING, None) < 0:
+        fail("keyctl(KEYCTL_JOIN_SESSION_KEYRING)")
+
+
 def drop_capabilities() -> None:
     """No capability now or after exec, as bwrap's `--cap-drop ALL` leaves a command."""
     with open("/proc/sys/kernel/cap_last_cap") as handle:
@@ -192,6 +210,7 @@ def pid_one(orders: socket.socket, expected: Counter) -> int:
     try:
         for path in order["placeholders"]:
             placeholder(path)
+        own_keyrings()
         drop_capabilities()  # nothing of the runner's is left to the command, or to take from pid 1
         if libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:  # the same user: ptraced, pid 1 would not end what it left
             fail("prctl(PR_SET_DUMPABLE)")

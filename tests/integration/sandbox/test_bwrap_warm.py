@@ -118,6 +118,29 @@ async def test_a_command_writing_to_every_descriptor_cannot_forge_its_exit_code(
     assert result.exit_code == 7
 
 
+KEYS = """
+import ctypes, os, sys
+add_key, request_key = {"aarch64": (217, 218)}.get(os.uname().machine, (248, 249))
+libc = ctypes.CDLL(None, use_errno=True)
+for ring in (-3, -4, -5):  # the session, user and user-session keyrings
+    name = b"decode-test-%d" % -ring
+    if sys.argv[1] == "add":
+        assert libc.syscall(add_key, b"user", name, b"left", 4, ctypes.c_int(ring)) > 0, ctypes.get_errno()
+    elif libc.syscall(request_key, b"user", name, None, 0) > 0:
+        print("found", name.decode())
+"""
+
+
+async def test_a_key_one_command_adds_is_not_the_next_ones(sandbox: SandboxExecutor) -> None:
+    write = f"cat > /tmp/keys.py <<'EOF'\n{KEYS}\nEOF\n{sys.executable} /tmp/keys.py"
+    result, _, err = await run(sandbox, f"{write} add")
+    assert result.exit_code == 0, err
+    result, out, err = await run(sandbox, f"{write} find")
+    warm(sandbox)
+    assert result.exit_code == 0, err
+    assert out == ""
+
+
 async def test_two_commands_at_once_do_not_share_tmp(sandbox: SandboxExecutor, project: Path) -> None:
     one = f"touch /tmp/one; touch {project}/one-ready; {WAIT.format(path=project / 'two-done')}"
     two = f"{WAIT.format(path=project / 'one-ready')}; ls -A /tmp; touch {project}/two-done"
