@@ -130,7 +130,9 @@ class WarmSandbox:
     def _on_message(self) -> None:
         """What the runner says: it is ready, or here is a child made ahead (with its socket)."""
         try:
-            message, fds, _, _ = socket.recv_fds(self._control, 1 << 16, 1, socket.MSG_CMSG_CLOEXEC)
+            message, fds, _, _ = socket.recv_fds(self._control, 1 << 16, 1)
+            for fd in fds:  # recv_fds drops its flags (MSG_CMSG_CLOEXEC): no program decode starts gets one
+                os.set_inheritable(fd, False)
         except BlockingIOError:
             return
         except OSError:

@@ -109,6 +109,10 @@ async def test_a_command_holds_no_descriptor_of_its_pid_1(sandbox: SandboxExecut
     warm(sandbox)
     assert result.exit_code == 0, err
     assert out == ""
+    # decode's ends of the orders sockets reach no program it starts either.
+    inheritable = [os.get_inheritable(ahead.fileno()) for _, ahead in warm(sandbox)._ahead]
+    assert inheritable  # one made ahead is left (two are), whenever the next arrives
+    assert not any(inheritable)
 
 
 async def test_a_command_writing_to_every_descriptor_cannot_forge_its_exit_code(sandbox: SandboxExecutor) -> None:
