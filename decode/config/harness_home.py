@@ -92,16 +92,22 @@ def _refuse_a_way_out(home: Path, path: Path) -> None:
     wherever the repository chose. The user's own `~/.decode` may hold links (dotfiles managers
     make them): only the user made those.
     """
+    if (out := leads_out(home, path)) is not None:
+        raise OutsideHarnessHome(*out)
+
+
+def leads_out(home: Path, path: Path) -> tuple[Path, Path] | None:
+    """(the link, where it leads) when `path` in the harness home `home` is really outside its
+    project; None when it is inside, not there yet, or `home` is the user's own `~/.decode`."""
     project = home.parent
     if project.absolute() == Path.home().absolute():
-        return
+        return None
     below = [path, *path.parents[: len(path.parents) - len(project.parents) - 1]]  # path up to `.decode`
     existing = next((name for name in below if name.exists() or name.is_symlink()), None)
     if existing is None:  # nothing there yet: what mkdir makes is real folders
-        return
+        return None
     root, target = project.resolve(), existing.resolve()
-    if root not in target.parents:
-        raise OutsideHarnessHome(existing, target)
+    return None if root in target.parents else (existing, target)
 
 
 def private_open(path: Path, mode: str = "xb") -> BinaryIO:

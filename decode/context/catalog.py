@@ -12,6 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from decode.config.harness_home import leads_out
 from decode.context.replay import first_line, open_log, read_header
 from decode.context.session_log import SESSIONS_DIR, SessionError, SessionLogError
 from decode.entities.usage import Usage
@@ -53,7 +54,8 @@ def session_files(home: Path) -> list[Path]:
     directory = home / SESSIONS_DIR
     if not directory.is_dir():
         return []
-    files = [path for path in directory.glob("*.jsonl") if path.is_file()]
+    # A log linked out of the project (another project's sessions) is not this project's to resume.
+    files = [path for path in directory.glob("*.jsonl") if path.is_file() and not leads_out(directory.parent, path)]
     # Ties (two writes in the same clock tick) fall back to the name, which starts with the creation time.
     return sorted(files, key=lambda path: (path.stat().st_mtime_ns, path.name), reverse=True)
 

@@ -33,12 +33,15 @@ from decode.tools.process_tree import TAG_VARIABLE
 logger = logging.getLogger(__name__)
 
 RUNNER = Path(__file__).with_name("warm_runner.py")
-RUNNER_CAPS = ("CAP_SYS_ADMIN", "CAP_NET_ADMIN", "CAP_SETPCAP")
+RUNNER_CAPS = ("CAP_SYS_ADMIN", "CAP_NET_ADMIN", "CAP_SETPCAP", "CAP_SETFCAP")
 """What the runner keeps, in the sandbox's own user namespace only, to make each command's
-namespaces; the command itself has none (`drop_capabilities`)."""
+namespaces (CAP_SETFCAP: to map the user's own id in each command's user namespace); the command
+itself has none (`drop_capabilities`)."""
 START_S = 10.0
 ANSWER_S = 5.0
 """How long the runner may take to answer an order or end a command before it counts as wedged."""
+REPORT_MAX = 4096
+"""Bytes of a report kept (pid 1's is a few; its error message a line)."""
 MAX_ORDER = 200_000
 """Bytes of one order (the command line and environment): a bigger one runs cold."""
 
@@ -127,7 +130,9 @@ class WarmSandbox:
     def _on_message(self) -> None:
         """What the runner says: it is ready, or here is a child made ahead (with its socket)."""
         try:
-            message, fds, _, _ = socket.recv_fds(self._control, 1 << 16, 1, socket.MSG_CMSG_CLOEXEC)
+            message, fds, _, _ = socket.recv_fds(self._control, 1 << 16, 1)
+            for fd in fds:  # recv_fds drops its flags (MSG_CMSG_CLOEXEC): no program decode starts gets one
+                os.set_inheritable(fd, False)
         except BlockingIOError:
             return
         except OSError:
@@ -212,7 +217,7 @@ class WarmSandbox:
         report, said = bytearray(), asyncio.Event()
 
         def on_report(chunk: bytes) -> None:
-            report.extend(chunk)
+            report.extend(chunk[: REPORT_MAX - len(report)])  # pid 1 says a few bytes; no more is kept
             said.set()
 
         ended = asyncio.ensure_future(_read(pipes.report, on_report))
@@ -234,6 +239,8 @@ class WarmSandbox:
                 await self._end(pid, ended)
             if not report and not timed_out:  # its pid 1 died before a word: killed, or it crashed
                 await self.fail("a command's namespaces ended before it started")
+            elif report[:1] == b"R" and len(report) < 5 and not timed_out:  # no exit code: nothing may live on
+                self._tell({"kill": pid})
             if not await _drain(output, DRAIN_S):
                 logger.warning("something outside the command's namespace holds its output; no longer reading it")
         except BaseException:  # an abort: nothing the command started may outlive it

@@ -35,12 +35,14 @@ from collections import Counter
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
-PR_SET_PDEATHSIG, PR_CAPBSET_DROP = 1, 24
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP = 1, 4, 24
 NAMESPACES = os.CLONE_NEWNS | os.CLONE_NEWPID | os.CLONE_NEWIPC | os.CLONE_NEWNET
 AHEAD = 2
 """Children kept ready, their namespaces made: two commands at once need not wait for one."""
 KERNEL_PROC_PATHS = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs")
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
+KEYCTL = {"x86_64": 250, "aarch64": 219}.get(os.uname().machine, 250)
+KEYCTL_JOIN_SESSION_KEYRING = 1
 
 libc = ctypes.CDLL(None, use_errno=True)
 
@@ -143,6 +145,22 @@ def new_proc_and_dev() -> None:
     mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620")
 
 
+def own_keyrings() -> None:
+    """A user namespace and a session keyring of the command's own: a key one command adds
+    (`keyctl`, to its user or session keyring) is not the next command's, as with a cold bwrap.
+    The same ids inside (mapping them takes CAP_SETFCAP, for the root user: the runner's)."""
+    uid, gid = os.geteuid(), os.getegid()
+    os.unshare(os.CLONE_NEWUSER)
+    for name, line in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+        fd = os.open(f"/proc/self/{name}", os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            os.write(fd, line.encode())
+        finally:
+            os.close(fd)
+    if libc.syscall(KEYCTL, KEYCTL_JOIN_SESSION_KEYRING, None) < 0:
+        fail("keyctl(KEYCTL_JOIN_SESSION_KEYRING)")
+
+
 def drop_capabilities() -> None:
     """No capability now or after exec, as bwrap's `--cap-drop ALL` leaves a command."""
     with open("/proc/sys/kernel/cap_last_cap") as handle:
@@ -176,9 +194,12 @@ def spawn_command(order: dict, stdio: list[int]) -> int:
 def pid_one(orders: socket.socket, expected: Counter) -> int:
     """pid 1 of a command's namespaces, made ahead: wait for the order (from decode itself), run
     it, then kill and reap all it left and report its exit code."""
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # pid 1 ignores what it has no handler for
+    for number in (signal.SIGTERM, signal.SIGINT):  # pid 1 ignores what it has no handler for
+        signal.signal(number, signal.SIG_DFL)  # (Python's SIGINT handler: a command could end it early)
     new_proc_and_dev()
-    message, fds, _, _ = socket.recv_fds(orders, 1 << 20, 8, socket.MSG_CMSG_CLOEXEC)
+    message, fds, _, _ = socket.recv_fds(orders, 1 << 20, 8)
+    for fd in fds:  # recv_fds drops its flags (MSG_CMSG_CLOEXEC): the command gets only the three it is given
+        os.set_inheritable(fd, False)
     if not message:
         return 0  # decode is gone
     order, (report, *stdio) = json.loads(message), fds
@@ -189,7 +210,10 @@ def pid_one(orders: socket.socket, expected: Counter) -> int:
     try:
         for path in order["placeholders"]:
             placeholder(path)
+        own_keyrings()
         drop_capabilities()  # nothing of the runner's is left to the command, or to take from pid 1
+        if libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:  # the same user: ptraced, pid 1 would not end what it left
+            fail("prctl(PR_SET_DUMPABLE)")
     except OSError as exc:
         os.write(report, f"E{exc}".encode())  # not run: decode runs it cold
         return 0

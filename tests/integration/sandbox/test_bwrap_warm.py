@@ -102,6 +102,49 @@ async def test_each_command_gets_its_own_tmp_processes_and_ipc(sandbox: SandboxE
     assert int(lines[-1]) <= 4  # pid 1, bash, ls, grep: nothing of the first command's
 
 
+async def test_a_command_holds_no_descriptor_of_its_pid_1(sandbox: SandboxExecutor) -> None:
+    # Its report pipe held, a command could forge its exit code or fill decode's memory through it.
+    probe = "for fd in 3 4 5 6 7 8 9; do { true >&$fd; } 2>/dev/null && echo open $fd; done; true"
+    result, out, err = await run(sandbox, probe)
+    warm(sandbox)
+    assert result.exit_code == 0, err
+    assert out == ""
+    # decode's ends of the orders sockets reach no program it starts either.
+    inheritable = [os.get_inheritable(ahead.fileno()) for _, ahead in warm(sandbox)._ahead]
+    assert inheritable  # one made ahead is left (two are), whenever the next arrives
+    assert not any(inheritable)
+
+
+async def test_a_command_writing_to_every_descriptor_cannot_forge_its_exit_code(sandbox: SandboxExecutor) -> None:
+    flood = "for fd in 3 4 5 6 7 8 9; do head -c 1000000 /dev/zero >&$fd 2>/dev/null; done; exit 7"
+    result, _, _ = await run(sandbox, flood)
+    warm(sandbox)
+    assert result.exit_code == 7
+
+
+KEYS = """
+import ctypes, os, sys
+add_key, request_key = {"aarch64": (217, 218)}.get(os.uname().machine, (248, 249))
+libc = ctypes.CDLL(None, use_errno=True)
+for ring in (-3, -4, -5):  # the session, user and user-session keyrings
+    name = b"decode-test-%d" % -ring
+    if sys.argv[1] == "add":
+        assert libc.syscall(add_key, b"user", name, b"left", 4, ctypes.c_int(ring)) > 0, ctypes.get_errno()
+    elif libc.syscall(request_key, b"user", name, None, 0) > 0:
+        print("found", name.decode())
+"""
+
+
+async def test_a_key_one_command_adds_is_not_the_next_ones(sandbox: SandboxExecutor) -> None:
+    write = f"cat > /tmp/keys.py <<'EOF'\n{KEYS}\nEOF\n{sys.executable} /tmp/keys.py"
+    result, _, err = await run(sandbox, f"{write} add")
+    assert result.exit_code == 0, err
+    result, out, err = await run(sandbox, f"{write} find")
+    warm(sandbox)
+    assert result.exit_code == 0, err
+    assert out == ""
+
+
 async def test_two_commands_at_once_do_not_share_tmp(sandbox: SandboxExecutor, project: Path) -> None:
     one = f"touch /tmp/one; touch {project}/one-ready; {WAIT.format(path=project / 'two-done')}"
     two = f"{WAIT.format(path=project / 'one-ready')}; ls -A /tmp; touch {project}/two-done"
@@ -196,6 +239,16 @@ async def test_a_timeout_and_what_a_command_leaves_end_in_the_warm_sandbox(sandb
     assert marked(marker) == []  # ended before the command's result came back
     result, _, _ = await run(sandbox, "true")
     assert not result.stopped_leftovers
+
+
+async def test_a_command_can_neither_trace_nor_interrupt_its_pid_1(sandbox: SandboxExecutor) -> None:
+    # Traced (the same user), pid 1 could be made to skip ending what the command left running;
+    # interrupted (Python's SIGINT handler), it died before its report.
+    probe = "cat /proc/1/environ >/dev/null 2>&1 && echo traceable; kill -INT 1; sleep 0.5; echo alive"
+    result, out, err = await run(sandbox, probe)
+    warm(sandbox)
+    assert result.exit_code == 0, err
+    assert out == "alive\n"
 
 
 async def test_a_killed_runner_falls_back_to_cold_and_says_so(

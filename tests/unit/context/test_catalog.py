@@ -59,3 +59,21 @@ def test_sessions_are_found_by_id_by_unique_prefix_or_as_the_newest(tmp_path: Pa
         find_session(tmp_path, "ab")
     with pytest.raises(SessionNotFoundError, match="no session 'zz'"):
         find_session(tmp_path, "zz")
+
+
+@pytest.mark.parametrize("link", ["folder", "file"])
+def test_another_projects_sessions_linked_in_are_not_this_projects(tmp_path: Path, histories, link: str) -> None:
+    # A cloned repository's `.decode/sessions` (or a log in it) linked to another project's: `--continue`
+    # would read that conversation into this one and append to it.
+    other, project = tmp_path / "other", tmp_path / "project"
+    theirs = saved(other, histories, ["the other project's secret plans"])
+    (project / SESSIONS_DIR).parent.mkdir(parents=True)
+    if link == "folder":
+        (project / SESSIONS_DIR).symlink_to(other / SESSIONS_DIR)
+    else:
+        (project / SESSIONS_DIR).mkdir()
+        (project / SESSIONS_DIR / theirs.path.name).symlink_to(theirs.path)
+    assert list_sessions(project) == []
+    with pytest.raises(SessionNotFoundError):
+        find_session(project)
+    assert len(list_sessions(other)) == 1  # the other project itself lists it
