@@ -35,6 +35,9 @@ FILE_OP_TIMEOUT_S = 60.0
 READ_MANY_MAX_BYTES = 16 << 20
 """`read_many` leaves out a file larger than this (16 MiB): it reads `.gitignore` files, the files a
 search reads whole and the documents a language server has open, never a planted multi-gigabyte file."""
+READ_MANY_TOTAL_BYTES = 64 << 20
+"""`read_many` leaves out the files that would take it past this much in one call (64 MiB): a
+repository's forty 16 MiB `.gitignore` files (they compress to nothing in git) cost 64 MiB, not 640."""
 
 
 class EntryKind(StrEnum):
@@ -205,16 +208,16 @@ class CommandExecutor(ABC):
 
     async def read_many(self, paths: Sequence[Path]) -> dict[Path, bytes]:
         """The whole content of each readable file, in one round trip (unreadable ones left out,
-        and files over `READ_MANY_MAX_BYTES`).
+        and files over `READ_MANY_MAX_BYTES` or past `READ_MANY_TOTAL_BYTES` in all).
 
         Symlinks are followed, as `read_bytes` follows them.
         """
-        sizes = await self.stat_many(paths)
-        paths = [
-            path
-            for path, seen in zip(paths, sizes, strict=True)
-            if seen and seen.is_file and seen.size <= READ_MANY_MAX_BYTES
-        ]
+        kept, total = [], 0
+        for path, seen in zip(paths, await self.stat_many(paths), strict=True):
+            if seen and seen.is_file and seen.size <= min(READ_MANY_MAX_BYTES, READ_MANY_TOTAL_BYTES - total):
+                kept.append(path)
+                total += seen.size
+        paths = kept
         if not paths:
             return {}
         # One tar archive of them all. `-P` keeps the absolute names (never taken for options),

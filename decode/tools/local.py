@@ -21,6 +21,7 @@ from pathlib import Path
 # [/lesson 05]
 from decode.entities.executor import (
     READ_MANY_MAX_BYTES,
+    READ_MANY_TOTAL_BYTES,
     CommandExecutor,
     DirEntry,
     EntryKind,
@@ -240,14 +241,17 @@ def _read_bytes(path: Path, start: int, size: int | None) -> bytes:
 
 def _read_many(paths: Sequence[Path]) -> dict[Path, bytes]:
     found: dict[Path, bytes] = {}
+    total = 0
     for path in paths:
+        limit = min(READ_MANY_MAX_BYTES, READ_MANY_TOTAL_BYTES - total)
         try:
             with open(_open_regular(path), "rb") as handle:
-                data = handle.read(READ_MANY_MAX_BYTES + 1)  # a file still growing stops here too
+                data = handle.read(limit + 1)  # a file still growing stops here too
         except (OSError, ValueError):
             continue
-        if len(data) <= READ_MANY_MAX_BYTES:
+        if len(data) <= limit:
             found[path] = data
+            total += len(data)
     return found
 
 

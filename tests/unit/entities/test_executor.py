@@ -13,7 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from decode.entities.executor import READ_MANY_MAX_BYTES, CommandExecutor, DirEntry, EntryKind, FileStat
+from decode.entities.executor import (
+    READ_MANY_MAX_BYTES,
+    READ_MANY_TOTAL_BYTES,
+    CommandExecutor,
+    DirEntry,
+    EntryKind,
+    FileStat,
+)
 from decode.tools.local import LocalExecutor
 from tests.unit.tools.conftest import EXECUTORS, RunOnlyExecutor
 
@@ -241,6 +248,20 @@ async def test_read_many_leaves_out_a_planted_huge_or_endless_file(executor: Com
     found = await executor.read_many([tmp_path / name for name in asked])
     assert sorted(path.name for path in found) == ["at-the-cap", "small"]
     assert len(found[tmp_path / "at-the-cap"]) == READ_MANY_MAX_BYTES
+
+
+async def test_read_many_stops_adding_files_past_its_total(executor: CommandExecutor, tmp_path: Path) -> None:
+    count = READ_MANY_TOTAL_BYTES // READ_MANY_MAX_BYTES + 2  # more big files than the total holds
+    paths = [tmp_path / f"d{n}" / ".gitignore" for n in range(count)]
+    for path in paths:
+        path.parent.mkdir()
+        path.touch()
+        os.truncate(path, READ_MANY_MAX_BYTES)  # sparse: no disk space
+    (tmp_path / "small").write_text("still read")
+    found = await executor.read_many([*paths, tmp_path / "small"])
+    assert sum(map(len, found.values())) <= READ_MANY_TOTAL_BYTES
+    assert len(found) == READ_MANY_TOTAL_BYTES // READ_MANY_MAX_BYTES  # the first ones, whole
+    assert tmp_path / "small" not in found  # the total is spent: what comes after waits for another call
 
 
 @root_reads_everything
