@@ -5,7 +5,6 @@ process a fresh `decode` would be (see forkserver.py), without paying for its im
 process where the server cannot give the same one.
 """
 
-import json
 import os
 import select
 import signal
@@ -16,7 +15,8 @@ import time
 from pathlib import Path
 from typing import IO
 
-from tests.integration.forkserver import ENABLED, HEADER, DecodeForkserver, shared
+from tests.forking import send
+from tests.integration.forkserver import ENABLED, DecodeForkserver, shared
 
 
 class ForkedProcess:
@@ -29,14 +29,11 @@ class ForkedProcess:
         self.returncode: int | None = None
         self._out, self._err = tempfile.TemporaryFile(), tempfile.TemporaryFile()  # noqa: SIM115 (communicate() closes)
         self._received = b""  # what the server sent: the pid line, then the exit code line
-        body = json.dumps({"argv": argv, "cwd": str(cwd), "env": env}).encode()
         self._conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._conn.connect(server.path)
         with open(os.devnull, "rb") as stdin:
-            socket.send_fds(
-                self._conn, [HEADER.pack(len(body))], [stdin.fileno(), self._out.fileno(), self._err.fileno()]
-            )
-        self._conn.sendall(body)
+            request = {"argv": argv, "cwd": str(cwd), "env": env}
+            send(self._conn, request, [stdin.fileno(), self._out.fileno(), self._err.fileno()])
         self.pid = int(self._line(0, None))
 
     def _line(self, index: int, timeout: float | None) -> str | None:

@@ -14,71 +14,31 @@ SOCKET`) it is the server; it must be single-threaded when it forks, which it ch
 """
 
 import atexit
-import contextlib
-import json
 import locale
 import os
-import selectors
 import signal
 import socket
-import struct
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
+from tests.forking import send, serve_forks
+
 DECODE = str(Path(sys.executable).parent / "decode")
-HEADER = struct.Struct("!I")  # the length of a request's JSON, sent with its three descriptors
 ENABLED = os.environ.get("DECODE_TESTS_FORKSERVER", "on") != "off"
 """`DECODE_TESTS_FORKSERVER=off`: every run a plain `decode` process, as before the server (to compare)."""
 WARM_MODULES = ("decode.cli", "pydantic_ai", "decode.agent.compose", "decode.runtime.run", "decode.models.script")
 """What `decode run` imports on the way to its first request (measured with `-X importtime`)."""
 
 
-def _child(request: dict, fds: list[int]) -> None:
-    """In the forked child: become the requested `decode` process, run it, exit with its code."""
-    for target, fd in enumerate(fds):
-        os.dup2(fd, target)
-        os.close(fd)
-    os.chdir(request["cwd"])
-    os.environ.clear()
-    os.environ.update(request["env"])
+def _run_decode(request: dict) -> None:
+    """In the forked child: `decode`'s real entry point with the request's argv."""
     sys.argv = request["argv"]
     sys.path[0:0] = [str(Path(request["argv"][0]).parent)]  # as the console script has it
-    code: object = 0
-    try:
-        from decode.cli import cli
+    from decode.cli import cli
 
-        cli()
-    except SystemExit as exit_:
-        code = exit_.code
-    except BaseException:  # what the interpreter does with an uncaught exception: trace, exit 1
-        import traceback
-
-        traceback.print_exc()
-        code = 1
-    if not isinstance(code, int):  # the interpreter prints a non-int exit code and exits 1
-        if code is not None:
-            print(code, file=sys.stderr)
-        code = 0 if code is None else 1
-    atexit._run_exitfuncs()  # decode's own clean-ups (registered by the run), as at interpreter exit
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):
-            stream.flush()
-    os._exit(code)
-
-
-def _receive(conn: socket.socket) -> tuple[dict, list[int]]:
-    head, fds, _, _ = socket.recv_fds(conn, HEADER.size, 3)
-    (length,) = HEADER.unpack(head)
-    body = b""
-    while len(body) < length:
-        chunk = conn.recv(length - len(body))
-        if not chunk:
-            raise ConnectionError("the client went away mid-request")
-        body += chunk
-    return json.loads(body), list(fds)
+    cli()
 
 
 def warm() -> None:
@@ -97,42 +57,7 @@ def warm() -> None:
 def serve(path: str) -> None:
     """Import the CLI, then fork a `decode` per connection until stdin closes (the test process ended)."""
     warm()
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(path)
-    listener.listen(64)
-    selector = selectors.DefaultSelector()
-    selector.register(listener, selectors.EVENT_READ, "accept")
-    selector.register(sys.stdin, selectors.EVENT_READ, "stdin")
-    print("ready", flush=True)
-    inherited: set[int] = set()  # descriptors a new child must not keep: other runs' sockets and pidfds
-    while True:
-        for key, _ in selector.select():
-            if key.data == "stdin":
-                return  # EOF: the test process is gone
-            if key.data == "accept":
-                conn, _ = listener.accept()
-                request, fds = _receive(conn)
-                assert threading.active_count() == 1, "the fork server must be single-threaded to fork"
-                pid = os.fork()
-                if pid == 0:
-                    for fd in (*inherited, conn.fileno(), listener.fileno()):
-                        os.close(fd)
-                    _child(request, fds)
-                for fd in fds:
-                    os.close(fd)
-                pidfd = os.pidfd_open(pid)
-                inherited |= {pidfd, conn.fileno()}
-                selector.register(pidfd, selectors.EVENT_READ, (conn, pid))
-                conn.sendall(f"{pid}\n".encode())
-                continue
-            conn, pid = key.data
-            _, status = os.waitpid(pid, 0)
-            selector.unregister(key.fd)
-            inherited -= {key.fd, conn.fileno()}
-            os.close(key.fd)
-            with contextlib.suppress(OSError):  # the client gave up waiting (its timeout): nobody to tell
-                conn.sendall(f"{os.waitstatus_to_exitcode(status)}\n".encode())
-            conn.close()
+    serve_forks(path, _run_decode)
 
 
 def _python_startup(env: dict[str, str]) -> dict[str, str]:
@@ -180,11 +105,9 @@ class DecodeForkserver:
         with tempfile.TemporaryFile() as stdin, tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             stdin.write(input)
             stdin.seek(0)
-            body = json.dumps({"argv": argv, "cwd": str(cwd), "env": env}).encode()
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
                 conn.connect(self.path)
-                socket.send_fds(conn, [HEADER.pack(len(body))], [stdin.fileno(), out.fileno(), err.fileno()])
-                conn.sendall(body)
+                send(conn, {"argv": argv, "cwd": str(cwd), "env": env}, [stdin.fileno(), out.fileno(), err.fileno()])
                 conn.settimeout(timeout)
                 reader = conn.makefile("r")
                 pid = int(reader.readline())

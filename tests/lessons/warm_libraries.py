@@ -14,25 +14,20 @@ exactly that (exec) when no server answers.
 """
 
 import ast
-import atexit
 import contextlib
 import gc
 import importlib
-import json
 import os
 import runpy
-import selectors
 import signal
 import socket
-import struct
 import subprocess
 import sys
-import threading
-import traceback
 from pathlib import Path
 
+from tests.forking import send, serve_forks
+
 ROOT = Path(__file__).resolve().parents[2]
-HEADER = struct.Struct("!I")  # the length of a request's JSON, sent with its three descriptors
 
 
 def libraries(package: Path) -> list[str]:
@@ -47,50 +42,16 @@ def libraries(package: Path) -> list[str]:
     return sorted(name for name in names if name.split(".")[0] != package.name)
 
 
-def _child(request: dict, fds: list[int]) -> None:
-    """In the forked child: become `python -P -m decode ARGS` (or `-c PROGRAM`) of the request."""
-    for target, fd in enumerate(fds):
-        os.dup2(fd, target)
-        os.close(fd)
-    os.chdir(request["cwd"])
-    os.environ.clear()
-    os.environ.update(request["env"])
+def _run(request: dict) -> None:
+    """In the forked child: `python -P -m decode ARGS` (or `-c PROGRAM`), the snapshot first on `sys.path`."""
     sys.path[0:0] = [entry for entry in request["env"].get("PYTHONPATH", "").split(os.pathsep) if entry]
     sys.dont_write_bytecode = bool(request["env"].get("PYTHONDONTWRITEBYTECODE"))
-    code: object = 0
-    try:
-        if "program" in request:
-            sys.argv = ["-c", *request["argv"]]
-            exec(compile(request["program"], "<string>", "exec"), {"__name__": "__main__"})
-        else:
-            sys.argv = ["decode", *request["argv"]]
-            runpy.run_module("decode", run_name="__main__", alter_sys=True)
-    except SystemExit as exit_:
-        code = exit_.code
-    except BaseException:  # what the interpreter does with an uncaught exception: trace, exit 1
-        traceback.print_exc()
-        code = 1
-    if not isinstance(code, int):
-        if code is not None:
-            print(code, file=sys.stderr)
-        code = 0 if code is None else 1
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):
-            stream.flush()
-    os._exit(code)
-
-
-def _receive(conn: socket.socket) -> tuple[dict, list[int]]:
-    head, fds, _, _ = socket.recv_fds(conn, HEADER.size, 3)
-    (length,) = HEADER.unpack(head)
-    body = b""
-    while len(body) < length:
-        chunk = conn.recv(length - len(body))
-        if not chunk:
-            raise ConnectionError("the client went away mid-request")
-        body += chunk
-    return json.loads(body), list(fds)
+    if "program" in request:
+        sys.argv = ["-c", *request["argv"]]
+        exec(compile(request["program"], "<string>", "exec"), {"__name__": "__main__"})
+    else:
+        sys.argv = ["decode", *request["argv"]]
+        runpy.run_module("decode", run_name="__main__", alter_sys=True)
 
 
 def serve(path: str) -> None:
@@ -99,47 +60,17 @@ def serve(path: str) -> None:
             importlib.import_module(name)
     assert not any(name.split(".")[0] == "decode" for name in sys.modules), "a library imported decode"
     gc.freeze()  # the libraries' objects: never scanned by a child's collector, so never copied for it
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(path)
-    listener.listen(16)
-    selector = selectors.DefaultSelector()
-    selector.register(listener, selectors.EVENT_READ, "accept")
-    selector.register(sys.stdin, selectors.EVENT_READ, "stdin")
-    print("ready", flush=True)
-    while True:
-        for key, _ in selector.select():
-            if key.data == "stdin":  # EOF: the test process is done with it
-                os._exit(0)  # no tear-down of every library imported: nothing of it is kept
-            if key.data == "accept":
-                conn, _ = listener.accept()
-                request, fds = _receive(conn)
-                assert threading.active_count() == 1, "the server must be single-threaded to fork"
-                pid = os.fork()
-                if pid == 0:
-                    listener.close()
-                    conn.close()
-                    _child(request, fds)
-                for fd in fds:
-                    os.close(fd)
-                selector.register(os.pidfd_open(pid), selectors.EVENT_READ, (conn, pid))
-                continue
-            conn, pid = key.data
-            _, status = os.waitpid(pid, 0)
-            selector.unregister(key.fd)
-            os.close(key.fd)
-            with contextlib.suppress(OSError):  # the client is gone: nobody to tell
-                conn.sendall(f"{os.waitstatus_to_exitcode(status)}\n".encode())
-            conn.close()
+    serve_forks(path, _run, backlog=16)
+    os._exit(0)  # no tear-down of every library imported: nothing of it is kept
 
 
 def ask(path: str, request: dict, fds: list[int]) -> int:
     """Send `request` with `fds` as the child's stdin, stdout and stderr; its exit code."""
-    body = json.dumps(request).encode()
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
         conn.connect(path)
-        socket.send_fds(conn, [HEADER.pack(len(body))], fds)
-        conn.sendall(body)
+        send(conn, request, fds)
         with conn.makefile("r") as reader:
+            reader.readline()  # the child's pid
             status = reader.readline()
     if not status:
         raise RuntimeError("the warm libraries server ended before its child did")
