@@ -20,6 +20,9 @@ from pathlib import Path
 
 import pytest
 
+from decode.entities.executor import ExecResult
+from decode.sandbox.executor import SandboxExecutor
+
 ROOT = Path(__file__).resolve().parents[3]
 DOCKERD_START_S = 60.0
 IMAGE = "decode-sandbox:test"
@@ -98,3 +101,14 @@ def docker_host(dockerd: Dockerd, monkeypatch: pytest.MonkeyPatch) -> Dockerd:
     monkeypatch.setenv("DOCKER_HOST", dockerd.host)
     monkeypatch.delenv("DOCKER_CONTEXT", raising=False)
     return dockerd
+
+
+async def run(
+    executor: SandboxExecutor, script: str, *, seconds: float = 30, network: bool = False
+) -> tuple[ExecResult, str, str]:
+    """`bash -c script` in the sandbox: its result, stdout and stderr."""
+    out, err = bytearray(), bytearray()
+    result = await executor.run(
+        ["bash", "-c", script], timeout=seconds, on_stdout=out.extend, on_stderr=err.extend, network=network
+    )
+    return result, out.decode(), err.decode()

@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 
 from decode.config.settings import Settings
-from decode.entities.executor import ExecResult
 from decode.sandbox.backends import close_sandboxes, open_sandbox
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.types import SandboxError, SandboxMode
 from tests.conftest import gone
+from tests.integration.sandbox.conftest import run
 
 pytestmark = [
     pytest.mark.integration,
@@ -48,16 +48,6 @@ async def sandbox(project: Path) -> AsyncIterator[SandboxExecutor]:
     await executor.start()
     yield executor
     await close_sandboxes()
-
-
-async def run(
-    executor: SandboxExecutor, script: str, *, seconds: float = 30, network: bool = False
-) -> tuple[ExecResult, str, str]:
-    out, err = bytearray(), bytearray()
-    result = await executor.run(
-        ["bash", "-c", script], timeout=seconds, on_stdout=out.extend, on_stderr=err.extend, network=network
-    )
-    return result, out.decode(), err.decode()
 
 
 def wait_for(condition: Callable[[], bool], seconds: float = 20) -> bool:

@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from decode.config.settings import Settings
-from decode.entities.executor import ExecResult
 from decode.sandbox.backends import close_sandboxes, open_sandbox
 from decode.sandbox.bwrap import BwrapBackend
 from decode.sandbox.executor import SandboxExecutor
@@ -26,6 +25,7 @@ from decode.sandbox.protected import PROTECTED
 from decode.sandbox.types import SandboxMode
 from decode.sandbox.warm import WarmSandbox
 from tests.conftest import gone
+from tests.integration.sandbox.conftest import run
 
 pytestmark = [
     pytest.mark.integration,
@@ -43,16 +43,6 @@ async def sandbox(project: Path) -> AsyncIterator[SandboxExecutor]:
     await executor.start()
     yield executor
     await close_sandboxes()
-
-
-async def run(
-    executor: SandboxExecutor, script: str, *, seconds: float = 30, network: bool = False
-) -> tuple[ExecResult, str, str]:
-    out, err = bytearray(), bytearray()
-    result = await executor.run(
-        ["bash", "-c", script], timeout=seconds, on_stdout=out.extend, on_stderr=err.extend, network=network
-    )
-    return result, out.decode(), err.decode()
 
 
 def warm(executor: SandboxExecutor) -> WarmSandbox:

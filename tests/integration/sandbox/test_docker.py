@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from decode.config.settings import Settings
-from decode.entities.executor import ExecResult
 from decode.sandbox.backends import open_sandbox
 from decode.sandbox.docker import DockerBackend
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.types import SandboxError, SandboxMode
+from tests.integration.sandbox.conftest import run
 
 pytestmark = pytest.mark.integration
 
@@ -33,16 +33,6 @@ def docker(*args: str) -> subprocess.CompletedProcess[str]:
 
 def settings(image: str, **values: object) -> Settings:
     return Settings(_env_file=None, sandbox_image=image, **values)  # type: ignore[call-arg]
-
-
-async def run(
-    executor: SandboxExecutor, script: str, *, seconds: float = 30, network: bool = False
-) -> tuple[ExecResult, str, str]:
-    out, err = bytearray(), bytearray()
-    result = await executor.run(
-        ["bash", "-c", script], timeout=seconds, on_stdout=out.extend, on_stderr=err.extend, network=network
-    )
-    return result, out.decode(), err.decode()
 
 
 def processes(container: str) -> str:
