@@ -259,9 +259,12 @@ class McpServer:
         try:
             await asyncio.wait_for(asyncio.shield(task), timeout=10)
         except asyncio.CancelledError:
-            task.cancel()  # its connection still closes (shielded): `asyncio.run` waits for the task
             if (current := asyncio.current_task()) is not None and current.cancelling():
-                raise  # the caller is stopped (Ctrl-C, SIGTERM), not only the server's task
+                # The caller is stopped (Ctrl-C, SIGTERM): the server still ends first (a bounded wait),
+                # so its pipes close while the loop runs, not at exit ("Event loop is closed").
+                await asyncio.wait({task}, timeout=10)
+                raise
+            task.cancel()
         except (TimeoutError, Exception):
             task.cancel()
 
