@@ -11,7 +11,7 @@ import pytest
 
 import decode.mcp.toolset  # noqa: F401  (pydantic-ai's MCP client, imported before any clock starts)
 from decode.mcp.config import ServerConfig, parse_server
-from decode.mcp.servers import build_servers
+from decode.mcp.servers import McpServers, build_servers
 from decode.mcp.transport import EXIT_GRACE_S
 from tests.integration.conftest import DECODE
 
@@ -27,17 +27,23 @@ def config(name: str, script: Path, home: Path, env: dict[str, str]) -> ServerCo
     return ServerConfig(name, parse_server(name, raw, {}), home / ".mcp.json", "project", raw)  # type: ignore[arg-type]
 
 
-async def test_a_server_ignoring_end_of_input_is_sent_sigterm_before_it_is_killed(tmp_path: Path) -> None:
-    markers = [tmp_path / f"server-{index}.marker" for index in range(3)]
+async def eof_ignoring_servers(markers: list[Path], home: Path) -> McpServers:
+    """One ready server per marker, each staying after its stdin ends (it writes the marker on SIGTERM)."""
     configs = [
-        config(f"stays{index}", EOF_IGNORING, tmp_path, {"EOF_IGNORING_MARKER": str(marker)})
+        config(f"stays{index}", EOF_IGNORING, home, {"EOF_IGNORING_MARKER": str(marker)})
         for index, marker in enumerate(markers)
     ]
-    servers = build_servers(configs, tmp_path, {"PATH": os.environ["PATH"]}, trusted_project=True)
+    servers = build_servers(configs, home, {"PATH": os.environ["PATH"]}, trusted_project=True)
     await servers.wait_for_starting()
     for server in servers.servers:
         await server.wait_started(time.monotonic() + 60)
         assert server.state == "ready", (server.state, server.reason, server.stderr_tail())
+    return servers
+
+
+async def test_a_server_ignoring_end_of_input_is_sent_sigterm_before_it_is_killed(tmp_path: Path) -> None:
+    markers = [tmp_path / f"server-{index}.marker" for index in range(3)]
+    servers = await eof_ignoring_servers(markers, tmp_path)
 
     await servers.close()
 
@@ -48,15 +54,7 @@ async def test_a_server_ignoring_end_of_input_is_sent_sigterm_before_it_is_kille
 
 async def test_five_servers_slow_to_exit_are_asked_to_end_together_not_one_after_another(tmp_path: Path) -> None:
     markers = [tmp_path / f"slow-{index}.marker" for index in range(5)]
-    configs = [
-        config(f"slow{index}", EOF_IGNORING, tmp_path, {"EOF_IGNORING_MARKER": str(marker)})
-        for index, marker in enumerate(markers)
-    ]
-    servers = build_servers(configs, tmp_path, {"PATH": os.environ["PATH"]}, trusted_project=True)
-    await servers.wait_for_starting()
-    for server in servers.servers:
-        await server.wait_started(time.monotonic() + 60)
-        assert server.state == "ready", (server.state, server.reason, server.stderr_tail())
+    servers = await eof_ignoring_servers(markers, tmp_path)
 
     await servers.close()
 

@@ -23,7 +23,7 @@ from decode.sandbox.backends import close_sandboxes, open_sandbox
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.types import SandboxError, SandboxMode
 from tests.conftest import gone
-from tests.integration.sandbox.conftest import run
+from tests.integration.sandbox.conftest import marked, run
 
 pytestmark = [
     pytest.mark.integration,
@@ -62,19 +62,6 @@ def wait_for(condition: Callable[[], bool], seconds: float = 20) -> bool:
 def exists(path: str) -> bool:
     """Is there something at `path` on the host?"""
     return os.path.lexists(path)
-
-
-def marked(marker: str) -> list[int]:
-    """Host pids of the processes whose environment holds `marker` (set by the command inside)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker.encode() in (entry / "environ").read_bytes():
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
 
 
 # -- the file system ----------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from decode.sandbox.backends import close_sandboxes, open_sandbox
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.types import SandboxMode
 from tests.conftest import gone
+from tests.integration.sandbox.conftest import marked
 
 pytestmark = [
     pytest.mark.integration,
@@ -283,14 +284,7 @@ def _wait_marked(marker: str, count: int) -> list[int]:
 
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
-        found = []
-        for entry in Path("/proc").iterdir():
-            if entry.name.isdigit():
-                try:
-                    if marker.encode() in (entry / "environ").read_bytes():
-                        found.append(int(entry.name))
-                except OSError:
-                    continue
+        found = marked(marker)
         if len(found) >= count:
             return found
         time.sleep(0.02)

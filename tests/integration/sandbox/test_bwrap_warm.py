@@ -25,7 +25,7 @@ from decode.sandbox.protected import PROTECTED
 from decode.sandbox.types import SandboxMode
 from decode.sandbox.warm import WarmSandbox
 from tests.conftest import gone
-from tests.integration.sandbox.conftest import run
+from tests.integration.sandbox.conftest import marked, run
 
 pytestmark = [
     pytest.mark.integration,
@@ -289,16 +289,3 @@ def runner(bwrap: int) -> int:
 
 def children(pid: int) -> list[int]:
     return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-
-
-def marked(marker: str) -> list[int]:
-    """Host pids of the processes whose environment holds `marker` (set by the command inside)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker.encode() in (entry / "environ").read_bytes():
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
