@@ -202,10 +202,14 @@ def _keep_partial_turn(loop: AgentLoop, cancelled: asyncio.CancelledError, usage
 
     from decode.harness.abort import close_interrupted_turn
 
-    state = RunCancelled.from_cancellation(cancelled)
-    if state is None:  # stopped before the run began (waiting for the warm-up, say): nothing to keep
+    if (state := RunCancelled.from_cancellation(cancelled)) is not None:
+        everything, new = state.all_messages(), state.new_messages()
+    # [lesson 08]
+    elif loop.unfinished is not None:  # cancelled where the run attached nothing: the loop's own record
+        everything, new = loop.unfinished.history, loop.unfinished.new_messages
+    # [/lesson 08]
+    else:  # stopped before the run began (waiting for the warm-up, say): nothing to keep
         return
-    everything, new = state.all_messages(), state.new_messages()
     kept = close_interrupted_turn(new)
     loop.keep_turn([*everything[: len(everything) - len(new)], *kept], kept, usage)
 

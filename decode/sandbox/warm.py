@@ -139,9 +139,7 @@ class WarmSandbox:
             message, fds = b"", []
         if not message:  # the runner is gone
             asyncio.get_running_loop().remove_reader(self._control.fileno())
-            if self.broken is None:
-                self.broken = "the runner exited"
-                logger.warning("warm sandbox: %s; commands run in a cold sandbox from now on", self.broken)
+            self._break("the runner exited")
             if not self._ready.done():
                 self._ready.set_exception(EOFError(self.broken))
             self._arrived.set()
@@ -284,14 +282,18 @@ class WarmSandbox:
         try:
             self._control.send(json.dumps(message).encode())
         except OSError:
-            self.broken = self.broken or "the runner could not be told"
+            self._break("the runner could not be told")
             kill_group(self._process.pid)  # no runner to ask: the whole sandbox goes
 
-    async def fail(self, why: str) -> None:
-        """Kill the sandbox and all it runs; no command runs in it again (the caller runs them cold)."""
+    def _break(self, why: str) -> None:
+        """No command runs here again: say so once, with the first reason."""
         if self.broken is None:
             self.broken = why
             logger.warning("warm sandbox: %s; commands run in a cold sandbox from now on", why)
+
+    async def fail(self, why: str) -> None:
+        """Kill the sandbox and all it runs; no command runs in it again (the caller runs them cold)."""
+        self._break(why)
         kill_group(self._process.pid)
         await self.close()
 

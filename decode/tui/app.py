@@ -222,6 +222,7 @@ class Repl:
                 await asyncio.wait(self.background, timeout=LEAVE_WAIT_S)
         finally:
             stop_notices()
+            await self.turns.stop()  # a hang-up or a signal too: the turn is aborted and kept before anything else
             for task in [*background, self._warming]:
                 if task is not None:
                     task.cancel()

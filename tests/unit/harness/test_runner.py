@@ -243,3 +243,24 @@ async def test_an_aborted_turn_is_logged_and_a_resumed_session_continues_from_it
     h.loop.history = loaded.history  # as `decode --resume` would start
     h.runner.send(Message("go on"))
     assert (await h.ended(2)).outcome == "finished"  # the strict model found every call answered
+
+
+async def test_a_cancellation_the_run_attached_nothing_to_still_keeps_the_turn(
+    harness, tmp_path: Path, settings
+) -> None:
+    # A cancellation can reach the turn where pydantic-ai attached no state to it (outside its run's
+    # scope): the loop's own record of the unfinished turn is kept instead, never nothing.
+    from decode.agent.loop import UnfinishedTurn
+    from decode.context.session import Session
+    from decode.entities.usage import Usage
+    from decode.harness.runner import _keep_partial_turn
+
+    h = harness([])
+    h.loop.session = Session.start(tmp_path, model="strict", settings=settings)
+    prompt = ModelRequest.user_text_prompt("hold on")
+    h.loop.unfinished = UnfinishedTurn([prompt], [prompt], Usage())
+
+    _keep_partial_turn(h.loop, asyncio.CancelledError(), Usage())
+
+    _, loaded = Session.resume(tmp_path)
+    assert user_texts(loaded.history) == ["hold on", INTERRUPTED_NOTE]
