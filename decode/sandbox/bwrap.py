@@ -37,7 +37,7 @@ from decode.config.settings import Settings
 from decode.entities.executor import ExecResult, OutputCallback, Process
 from decode.sandbox.host_view import NO_VIEW, HostView, hidden_paths, host_view
 from decode.sandbox.protected import PROTECTED, protected_paths
-from decode.sandbox.types import SandboxError, SandboxMode
+from decode.sandbox.types import SandboxError, SandboxMode, refuse_nul
 from decode.sandbox.warm_keeper import WarmKeeper
 from decode.tools.process import SpawnedProcess, run_process, spawn_process
 
@@ -248,6 +248,7 @@ class BwrapBackend:
         stdin: bytes | None,
         network: bool,
     ) -> ExecResult:
+        refuse_nul(argv, env, cwd)  # alike warm and cold: the warm runner would find out too late
         self._starting += 1
         try:
             view = await asyncio.to_thread(self.view)  # a walk of the Workspace: off the event loop
@@ -287,6 +288,7 @@ class BwrapBackend:
             self._release_placeholders()
 
     async def spawn(self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str]) -> Process:
+        refuse_nul(argv, env, cwd)
         self._starting += 1
         try:
             view = await asyncio.to_thread(self.view)

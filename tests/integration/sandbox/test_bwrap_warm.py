@@ -272,6 +272,26 @@ async def test_a_wedged_runner_never_hangs_a_command(
     assert "made no namespaces for a command in time" in caplog.text
 
 
+@pytest.mark.parametrize(
+    ("argv", "env", "error"),
+    [
+        (["bash", "-c", "echo a\0b"], {}, r"^argument 2 of the command \('echo a\\x00b'\) holds a NUL byte"),
+        (["true"], {"X": "a\0b"}, r"^the environment variable 'X' holds a NUL byte"),
+    ],
+)
+async def test_a_nul_byte_is_refused_alike_warm_and_cold(
+    sandbox: SandboxExecutor, argv: list[str], env: dict[str, str], error: str
+) -> None:
+    await run(sandbox, "true")
+    before = warm(sandbox)
+    for network in (False, True):  # the warm sandbox, then a cold one
+        with pytest.raises(ValueError, match=error):
+            await sandbox.run(argv, timeout=30, on_stdout=print, on_stderr=print, env=env, network=network)
+    result, out, _ = await run(sandbox, "echo still")
+    assert (result.exit_code, out) == (0, "still\n")
+    assert warm(sandbox) is before  # nothing was sent to it: it runs on
+
+
 async def test_the_warm_sandbox_ends_with_the_session(project: Path) -> None:
     executor = open_sandbox(SandboxMode.BWRAP, project, Settings(_env_file=None))  # type: ignore[call-arg]
     await run(executor, "true")
