@@ -196,12 +196,17 @@ class WarmSandbox:
         finally:
             orders.close()
             pipes.close_theirs()
-        self._tell({"used": pid})
+        # The runner makes the next child once this command's result is handed back (forking now
+        # would take the CPU from the command starting), unless none is left for another command.
+        if not (later := bool(self._ahead)):
+            self._tell({"used": pid})
         self.running += 1
         try:
             return await self._follow(pid, pipes, stdin, timeout, on_stdout, on_stderr, started)
         finally:
             self.running -= 1
+            if later:
+                asyncio.get_running_loop().call_soon(self._tell, {"used": pid})
 
     async def _follow(
         self,
@@ -213,14 +218,19 @@ class WarmSandbox:
         on_stderr: OutputCallback,
         started: float,
     ) -> ExecResult | None:
-        """Read the command's output and its report until pid 1 of its namespace has ended."""
+        """Read the command's output and its report until pid 1 has reported its exit code (its last
+        write: its own exit, the teardown of its namespaces, is not waited for) or has ended."""
         report, said = bytearray(), asyncio.Event()
+        ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
         def on_report(chunk: bytes) -> None:
             report.extend(chunk[: REPORT_MAX - len(report)])  # pid 1 says a few bytes; no more is kept
             said.set()
+            if report[:1] == b"R" and len(report) >= 5 and not ended.done():  # its exit code
+                ended.set_result(None)
 
-        ended = asyncio.ensure_future(_read(pipes.report, on_report))
+        reading = asyncio.ensure_future(_read(pipes.report, on_report))
+        reading.add_done_callback(lambda _: ended.done() or ended.set_result(None))
         output = asyncio.gather(_read(pipes.out, on_stdout), _read(pipes.err, on_stderr), _feed(pipes.stdin, stdin))
         timed_out = False
         try:
@@ -245,10 +255,10 @@ class WarmSandbox:
                 logger.warning("something outside the command's namespace holds its output; no longer reading it")
         except BaseException:  # an abort: nothing the command started may outlive it
             self._tell({"kill": pid})
-            for task in (ended, output):
-                task.cancel()
+            output.cancel()
             raise
         finally:
+            reading.cancel()
             output.cancel()
         return self._result(bytes(report), timed_out, started, on_stderr)
 
@@ -281,6 +291,8 @@ class WarmSandbox:
 
     def _tell(self, message: dict[str, object]) -> None:
         """Send the runner `message`; when that fails, the whole sandbox is killed."""
+        if self._control.fileno() < 0:  # closed meanwhile: nothing to tell
+            return
         try:
             self._control.send(json.dumps(message).encode())
         except OSError:

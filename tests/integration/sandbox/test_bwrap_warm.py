@@ -147,6 +147,21 @@ async def test_two_commands_at_once_do_not_share_tmp(sandbox: SandboxExecutor, p
     assert "one" not in out.split()
 
 
+async def test_more_commands_at_once_than_made_ahead_all_run_warm(sandbox: SandboxExecutor, project: Path) -> None:
+    # The runner makes a used child's successor only once its command ended, unless none is left
+    # ready: a third command at once must not wait for the first two to end.
+    await run(sandbox, "true")
+    before = warm(sandbox)
+    names = ["a", "b", "c"]
+    wait_all = "; ".join(WAIT.format(path=project / f"{name}-started") for name in names)
+    scripts = [f"touch {project}/{name}-started; {wait_all}; echo $$" for name in names]
+    results = await asyncio.gather(*(run(sandbox, script) for script in scripts))
+    assert [result.exit_code for result, _, _ in results] == [0, 0, 0], [err for *_, err in results]
+    assert [out for _, out, _ in results] == ["2\n"] * 3  # each in a pid namespace of its own, after its pid 1
+    assert warm(sandbox) is before
+    assert not before.stale  # no command waited in vain for namespaces made ahead
+
+
 # -- (3) the network per command -----------------------------------------------------------------
 
 
