@@ -11,12 +11,12 @@ child that makes what bwrap would have made for a cold command, nested in the wa
   settings read-only, new `/dev/shm` and `/dev/pts`.
 
 It hands decode the socket that pid 1 then waits on. decode sends the order there (a JSON message:
-argv, cwd, environment, placeholders; the report pipe, stdin, stdout and stderr as file
-descriptors). Pid 1 checks that the view is whole, makes the placeholders (a protected path that
-does not exist: an empty file covered by `/dev/null`, as bwrap makes them), drops every capability,
-starts the command in a session of its own, waits for it, kills and reaps what it left, and
-reports its exit code. The runner itself only makes the next child, and kills one when decode asks
-(a timeout, an abort).
+argv, cwd, environment, placeholders; the report and `started` pipes, stdin, stdout and stderr as
+file descriptors). Pid 1 checks that the view is whole, makes the placeholders (a protected path
+that does not exist: an empty file covered by `/dev/null`, as bwrap makes them), drops every
+capability, says on `started` that the command starts, starts it in a session of its own, waits for
+it, kills and reaps what it left, and reports its exit code. The runner itself only makes the next
+child, and kills one when decode asks (a timeout, an abort).
 
 Only the standard library: this file is also what a learner reads to see how a sandbox is made.
 """
@@ -216,7 +216,7 @@ def pid_one(orders: socket.socket, expected: Counter) -> int:
         os.set_inheritable(fd, False)
     if not message:
         return 0  # decode is gone
-    order, (report, *stdio) = json.loads(message), fds
+    order, (report, started, *stdio) = json.loads(message), fds
     if (table := mount_table()) != checked and not whole(table, expected):
         os.write(report, b"S")  # a bind lost (its file removed or replaced on the host): a stale view
         return 0
@@ -230,12 +230,12 @@ def pid_one(orders: socket.socket, expected: Counter) -> int:
     except OSError as exc:
         os.write(report, f"E{exc}".encode())  # not run: decode runs it cold
         return 0
-    os.write(report, b"R")  # from here on the command runs: decode must not run it again
+    os.write(started, b"R")  # from here on the command runs: decode must not run it again
     try:
         command = spawn_command(order, stdio)
     except OSError as exc:
         os.write(stdio[2], f"decode sandbox: {order['argv'][0]}: {exc.strerror}\n".encode())
-        os.write(report, struct.pack("i", 127 if exc.errno == errno.ENOENT else 126))  # as a shell says
+        os.write(report, b"C" + struct.pack("i", 127 if exc.errno == errno.ENOENT else 126))  # as a shell says
         return 0
     os.close(stdio[0])  # its output stays open here until the report: decode wakes once, at the end
     while True:
@@ -256,7 +256,8 @@ def pid_one(orders: socket.socket, expected: Counter) -> int:
     os.close(stdio[1])
     os.close(stdio[2])
     # One write, the last: decode takes the result from it, not waiting for this process's exit.
-    os.write(report, struct.pack("i", code if code >= 0 else 128 - code) + left)  # killed by N: 128 + N, as bwrap says
+    # Killed by signal N: 128 + N, as bwrap says.
+    os.write(report, b"C" + struct.pack("i", code if code >= 0 else 128 - code) + left)
     return 0
 
 
