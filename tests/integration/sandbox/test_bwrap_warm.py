@@ -246,6 +246,28 @@ async def test_a_timeout_and_what_a_command_leaves_end_in_the_warm_sandbox(sandb
     assert not result.stopped_leftovers
 
 
+async def test_a_command_whose_pid_1_dies_is_reported_cut_short_and_never_run_again(
+    sandbox: SandboxExecutor, project: Path
+) -> None:
+    marker = f"DECODE_TEST_MARK={uuid.uuid4().hex}"
+    await run(sandbox, "true")
+    before = warm(sandbox)
+    command = asyncio.ensure_future(run(sandbox, f"export {marker}; echo ran >> {project}/runs; exec sleep 1000"))
+    for _ in range(600):  # until the command runs (30 s at most)
+        if found := await asyncio.to_thread(marked, marker):
+            break
+        await asyncio.sleep(0.05)
+    (sleeper,) = found
+    pid_1 = parent(sleeper)
+    os.kill(pid_1, signal.SIGKILL)
+    result, _, err = await asyncio.wait_for(command, 60)
+    assert (result.exit_code, result.timed_out) == (None, False)
+    assert "the warm sandbox ended while this command ran" in err
+    assert (project / "runs").read_text() == "ran\n"  # it had started: not run again, cold
+    assert (await run(sandbox, "echo still"))[1] == "still\n"
+    assert warm(sandbox) is before
+
+
 async def test_a_command_can_neither_trace_nor_interrupt_its_pid_1(sandbox: SandboxExecutor) -> None:
     # Traced (the same user), pid 1 could be made to skip ending what the command left running;
     # interrupted (Python's SIGINT handler), it died before its report.
@@ -320,6 +342,12 @@ def runner(bwrap: int) -> int:
     (init,) = children(bwrap)
     (found,) = children(init)
     return found
+
+
+def parent(pid: int) -> int:
+    """The host pid of `pid`'s parent."""
+    status = Path(f"/proc/{pid}/status").read_text().splitlines()
+    return int(next(line for line in status if line.startswith("PPid:")).split()[1])
 
 
 def children(pid: int) -> list[int]:
