@@ -32,14 +32,17 @@ class Pipes:
 
     def begun(self) -> bool:
         """Has pid 1 said the command is starting (so it must never run a second time)?"""
-        if not self._begun:
+        if not self._begun and self.started >= 0:
             with contextlib.suppress(OSError):
                 self._begun = os.read(self.started, 1) == b"R"
         return self._begun
 
     def close_started(self) -> None:
-        with contextlib.suppress(OSError):
+        """Close decode's end of `started`, what it said kept (`begun`)."""
+        if self.started >= 0:
+            self.begun()
             os.close(self.started)
+            self.started = -1
 
     def close_theirs(self) -> None:
         for fd in self.theirs():

@@ -34,3 +34,18 @@ async def test_a_pipe_is_read_to_its_end_and_drained() -> None:
     os.close(theirs)
     assert await drain(reading, 30)
     assert b"".join(chunks) == b"hello"
+
+
+def test_once_closed_started_is_never_read_again() -> None:
+    pipes = Pipes(with_stdin=False)
+    _, started, *_ = pipes.theirs()
+    os.write(started, b"R")
+    pipes.close_started()  # what it said is kept; its number may now be another file's
+    decoy_read, decoy_write = os.pipe()
+    os.write(decoy_write, b"R")
+    assert pipes.begun()
+    assert os.read(decoy_read, 1) == b"R"  # nothing read from whatever took the number
+    for fd in (decoy_read, decoy_write):
+        os.close(fd)
+    pipes.close_theirs()
+    pipes.close_ours()
