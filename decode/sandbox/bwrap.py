@@ -25,34 +25,40 @@ as for any command: killing bwrap, pid 1 of the namespace, kills everything in i
 
 import asyncio
 import contextlib
+import functools
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from decode.config.settings import Settings
 from decode.entities.executor import ExecResult, OutputCallback, Process
-from decode.sandbox.host_view import NO_VIEW, HostView, hidden_paths, host_view
+from decode.sandbox.host_view import NO_VIEW, HostView, hidden_paths, host_view, within
 from decode.sandbox.protected import PROTECTED, protected_paths
-from decode.sandbox.types import SandboxError, SandboxMode
+from decode.sandbox.types import SandboxError, SandboxMode, refuse_nul
 from decode.sandbox.warm_keeper import WarmKeeper
 from decode.tools.process import SpawnedProcess, run_process, spawn_process
 
 PREFLIGHT_TIMEOUT_S = 10.0
 KERNEL_PROC_PATHS = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs")
 """Parts of /proc that change the host's kernel, not the sandbox's processes."""
+VIEW_INLINE_S = 0.002
+"""A view worked out quicker than this last time is worked out on the event loop: a thread's two
+hand-offs cost more than that on a busy machine. A longer walk (a big Workspace) goes to a thread."""
 
 
-def python_under_tmp() -> list[Path]:
+@functools.cache
+def python_under_tmp() -> tuple[Path, ...]:
     """decode's own Python (its venv, its interpreter) where it lives under `/tmp`, which the sandbox
     replaces with an empty one: the tools decode starts from there (`rg`, `ty`, an MCP server in
-    the venv) must still run inside."""
+    the venv) must still run inside. Worked out once: decode's own Python does not move."""
     tmp = Path("/tmp")
     places = {Path(sys.prefix), Path(sys.base_prefix), Path(os.path.realpath(sys.executable)).parent.parent}
-    return sorted(place for place in places if place.is_relative_to(tmp) and place != tmp)
+    return tuple(sorted(place for place in places if within(place, tmp) and place != tmp))
 
 
 # [lesson 18]
@@ -115,7 +121,7 @@ def sandbox_argv(
             args += ["--ro-bind", str(path), str(path)]
     args += _view_mounts(view, inside=True, workspace=workspace)
     for path in hidden:  # and again on top of the Workspace, for `.env` inside it
-        if path.is_relative_to(workspace):
+        if within(path, workspace):
             args += ["--tmpfs", str(path)] if path.is_dir() else ["--ro-bind", "/dev/null", str(path)]
     for path in view.masked:  # read-only once everything below them is mounted
         args += ["--remount-ro", str(path)]
@@ -139,7 +145,7 @@ def _view_mounts(view: HostView, *, inside: bool, workspace: Path) -> list[str]:
 
 
 def _inside(path: Path, workspace: Path) -> bool:
-    return path.is_relative_to(workspace) and path != workspace
+    return within(path, workspace) and path != workspace
 
 
 class BwrapBackend:
@@ -158,6 +164,7 @@ class BwrapBackend:
         self._placeholders: set[Path] = set()
         self.warm = WarmKeeper()
         """The warm sandbox commands without network run in (ADR-0111)."""
+        self._view_s = 0.0
 
     def preflight(self) -> None:
         found = shutil.which("bwrap")
@@ -210,6 +217,14 @@ class BwrapBackend:
         launch = self.settings.env_file.parent
         return host_view(self.workspace, launch, Path(home) if home else None, tuple(self.settings.sandbox_home_paths))
 
+    def _timed_view(self) -> HostView:
+        """`view`, timed: a quick one is worked out on the event loop next time (`VIEW_INLINE_S`)."""
+        started = time.perf_counter()
+        try:
+            return self.view()
+        finally:
+            self._view_s = time.perf_counter() - started
+
     def _argv(
         self, argv: Sequence[str], cwd: Path, network: bool, view: HostView, *, placeholders: bool = True
     ) -> tuple[list[str], list[Path]]:
@@ -248,9 +263,10 @@ class BwrapBackend:
         stdin: bytes | None,
         network: bool,
     ) -> ExecResult:
+        refuse_nul(argv, env, cwd)  # alike warm and cold: the warm runner would find out too late
         self._starting += 1
         try:
-            view = await asyncio.to_thread(self.view)  # a walk of the Workspace: off the event loop
+            view = self._timed_view() if self._view_s < VIEW_INLINE_S else await asyncio.to_thread(self._timed_view)
         except BaseException:
             self._starting -= 1
             raise
@@ -287,9 +303,10 @@ class BwrapBackend:
             self._release_placeholders()
 
     async def spawn(self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str]) -> Process:
+        refuse_nul(argv, env, cwd)
         self._starting += 1
         try:
-            view = await asyncio.to_thread(self.view)
+            view = await asyncio.to_thread(self._timed_view)
             args, placeholders = self._argv(argv, cwd, False, view)  # its placeholders stay while it runs
             self._placeholders.update(placeholders)
             process = await spawn_process(args, cwd=cwd, env=self._environment(env))
@@ -340,9 +357,9 @@ def unbound(args: Sequence[str], paths: Sequence[Path]) -> list[str]:
 
 def _shown(path: Path, view: HostView) -> bool:
     """Is `path` visible inside before it is hidden: not under a mask, or under what is bound back?"""
-    if not any(path.is_relative_to(mask) for mask in view.masked):
+    if not any(within(path, mask) for mask in view.masked):
         return True
-    return any(path.is_relative_to(shown) for shown in view.revealed)
+    return any(within(path, shown) for shown in view.revealed)
 
 
 def _resolver_binds() -> list[str]:

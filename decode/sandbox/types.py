@@ -25,6 +25,19 @@ class SandboxError(Exception):
     """A sandbox that cannot start or run; the message says why and what to do."""
 
 
+def refuse_nul(argv: Sequence[str], env: Mapping[str, str], cwd: Path) -> None:
+    """A `ValueError` naming the part of a command that holds a NUL byte: the kernel takes each
+    argument, variable and path as a C string, so no sandbox can pass one on whole."""
+    for at, arg in enumerate(argv):
+        if "\0" in arg:
+            raise ValueError(f"argument {at} of the command ({arg[:40]!r}) holds a NUL byte, which no command line can")
+    for name, value in env.items():
+        if "\0" in name or "\0" in value:
+            raise ValueError(f"the environment variable {name[:40]!r} holds a NUL byte, which no environment can")
+    if "\0" in str(cwd):
+        raise ValueError(f"the working directory {str(cwd)[:40]!r} holds a NUL byte, which no path can")
+
+
 class SandboxBackend(Protocol):
     """One kind of sandbox. Constructed cheaply (no I/O); `preflight()` and `start()` do the work.
 

@@ -22,10 +22,10 @@ import time
 from collections import deque
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from decode.entities.executor import ExecResult, OutputCallback
 from decode.sandbox.types import SandboxError
+from decode.sandbox.warm_pipes import Pipes, drain, feed, read
 from decode.sandbox.warm_runner import KERNEL_PROC_PATHS
 from decode.tools.process import kill_group, new_tag, release, track
 from decode.tools.process_tree import TAG_VARIABLE
@@ -40,6 +40,8 @@ itself has none (`drop_capabilities`)."""
 START_S = 10.0
 ANSWER_S = 5.0
 """How long the runner may take to answer an order or end a command before it counts as wedged."""
+LOOK_S = 0.05
+"""How often decode looks whether pid 1 has started a command, until it has."""
 REPORT_MAX = 4096
 """Bytes of a report kept (pid 1's is a few; its error message a line)."""
 MAX_ORDER = 200_000
@@ -184,7 +186,7 @@ class WarmSandbox:
         if self.broken or self.stale or len(data) > MAX_ORDER or (child := await self._take()) is None:
             return None
         started, (pid, orders) = time.monotonic(), child
-        pipes = _Pipes(stdin is not None)
+        pipes = Pipes(stdin is not None)
         try:
             socket.send_fds(orders, [data], pipes.theirs())  # straight to its pid 1: no hop through the runner
         except OSError as exc:  # it died before its order: it did not start
@@ -194,73 +196,91 @@ class WarmSandbox:
         finally:
             orders.close()
             pipes.close_theirs()
-        self._tell({"used": pid})
+        # The runner makes the next child once this command's result is handed back (forking now
+        # would take the CPU from the command starting), unless none is left for another command.
+        if not (later := bool(self._ahead)):
+            self._tell({"used": pid})
         self.running += 1
         try:
             return await self._follow(pid, pipes, stdin, timeout, on_stdout, on_stderr, started)
         finally:
             self.running -= 1
+            if later:
+                asyncio.get_running_loop().call_soon(self._tell, {"used": pid})
 
     async def _follow(
         self,
         pid: int,
-        pipes: "_Pipes",
+        pipes: Pipes,
         stdin: bytes | None,
         timeout: float,  # noqa: ASYNC109
         on_stdout: OutputCallback,
         on_stderr: OutputCallback,
         started: float,
     ) -> ExecResult | None:
-        """Read the command's output and its report until pid 1 of its namespace has ended."""
-        report, said = bytearray(), asyncio.Event()
+        """Read the command's output and its report until pid 1 has reported its exit code (its last
+        write: its own exit, the teardown of its namespaces, is not waited for) or has ended."""
+        report = bytearray()
+        ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
         def on_report(chunk: bytes) -> None:
             report.extend(chunk[: REPORT_MAX - len(report)])  # pid 1 says a few bytes; no more is kept
-            said.set()
+            if report[:1] == b"C" and len(report) >= 5 and not ended.done():  # its exit code, its last word
+                ended.set_result(None)
 
-        ended = asyncio.ensure_future(_read(pipes.report, on_report))
-        output = asyncio.gather(_read(pipes.out, on_stdout), _read(pipes.err, on_stderr), _feed(pipes.stdin, stdin))
+        reading = asyncio.ensure_future(read(pipes.report, on_report))
+        reading.add_done_callback(lambda _: ended.done() or ended.set_result(None))
+        output = asyncio.gather(read(pipes.out, on_stdout), read(pipes.err, on_stderr), feed(pipes.stdin, stdin))
         timed_out = False
         try:
-            first = asyncio.ensure_future(said.wait())
-            await asyncio.wait({first, ended}, timeout=ANSWER_S, return_when=asyncio.FIRST_COMPLETED)
-            first.cancel()
-            if not report and not ended.done():  # its pid 1 says nothing: slow or wedged, it is ended
+            if not await self._answered(pipes, ended):  # its pid 1 says nothing: slow or wedged, it is ended
                 logger.warning("warm sandbox: a command's pid 1 did not answer in time; ending it")
                 self.stale = True
                 await self._end(pid, ended)
             try:
-                await asyncio.wait_for(asyncio.shield(ended), timeout)
+                await asyncio.wait_for(asyncio.shield(ended), max(0.0, started + timeout - time.monotonic()))
             except TimeoutError:
                 timed_out = True
                 logger.info("command timed out after %.0fs in the warm sandbox; ending its namespace", timeout)
                 await self._end(pid, ended)
-            if not report and not timed_out:  # its pid 1 died before a word: killed, or it crashed
+            if not pipes.begun() and not report and not timed_out:  # its pid 1 died before a word
                 await self.fail("a command's namespaces ended before it started")
-            elif report[:1] == b"R" and len(report) < 5 and not timed_out:  # no exit code: nothing may live on
+            elif pipes.begun() and len(report) < 5 and not timed_out:  # no exit code: nothing may live on
                 self._tell({"kill": pid})
-            if not await _drain(output, DRAIN_S):
+            if not await drain(output):
                 logger.warning("something outside the command's namespace holds its output; no longer reading it")
         except BaseException:  # an abort: nothing the command started may outlive it
             self._tell({"kill": pid})
-            for task in (ended, output):
-                task.cancel()
+            output.cancel()
             raise
         finally:
+            reading.cancel()
             output.cancel()
-        return self._result(bytes(report), timed_out, started, on_stderr)
+            pipes.close_started()
+        return self._result(bytes(report), pipes.begun(), timed_out, started, on_stderr)
 
-    def _result(self, report: bytes, timed_out: bool, started: float, on_stderr: OutputCallback) -> ExecResult | None:
-        """What the report says: `R` then the exit code (and `L` if it left processes, ended); `R`
-        alone, it ended early; else it did not run."""
+    async def _answered(self, pipes: Pipes, ended: "asyncio.Future[None]") -> bool:
+        """Has pid 1 started the command, or ended, within `ANSWER_S`? What it says on `started` is
+        looked at every `LOOK_S`, never waited on (`decode/sandbox/warm_pipes.py`)."""
+        deadline = time.monotonic() + ANSWER_S
+        while not (ended.done() or pipes.begun()) and time.monotonic() < deadline:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(ended), LOOK_S)
+        return ended.done() or pipes.begun()
+
+    def _result(
+        self, report: bytes, begun: bool, timed_out: bool, started: float, on_stderr: OutputCallback
+    ) -> ExecResult | None:
+        """What pid 1 said: the command started (`begun`), then `C` and its exit code (and `L` if it
+        left processes, ended), or no code: it ended early. Not started: `S` (a stale view), `E`."""
         duration = time.monotonic() - started
-        if report[:1] != b"R":
+        if not begun:
             if report[:1] == b"S":
                 self.stale = True
             elif report[:1] == b"E":
                 logger.warning("warm sandbox: %s; the command runs cold", report[1:].decode(errors="replace"))
             return ExecResult(exit_code=None, duration_s=duration, timed_out=True) if timed_out else None
-        if len(report) >= 5 and not timed_out:
+        if report[:1] == b"C" and len(report) >= 5 and not timed_out:
             code, left = struct.unpack("i", report[1:5])[0], report[5:6] == b"L"
             return ExecResult(exit_code=code, duration_s=duration, stopped_leftovers=left)
         if not timed_out:
@@ -279,6 +299,8 @@ class WarmSandbox:
 
     def _tell(self, message: dict[str, object]) -> None:
         """Send the runner `message`; when that fails, the whole sandbox is killed."""
+        if self._control.fileno() < 0:  # closed meanwhile: nothing to tell
+            return
         try:
             self._control.send(json.dumps(message).encode())
         except OSError:
@@ -322,65 +344,6 @@ class WarmSandbox:
         if self._process.stderr is None or self._process.returncode is None:
             return ""
         return (await self._process.stderr.read()).decode(errors="replace").strip()
-
-
-class _Pipes:
-    """The pipes of one command: decode's ends, and the runner's (sent with the order, then closed)."""
-
-    def __init__(self, with_stdin: bool) -> None:
-        (self.out, self._out), (self.err, self._err), (self.report, self._report) = os.pipe(), os.pipe(), os.pipe()
-        self._in, self.stdin = os.pipe() if with_stdin else (os.open(os.devnull, os.O_RDONLY), -1)
-
-    def theirs(self) -> list[int]:
-        return [self._report, self._in, self._out, self._err]  # the order pid 1 reads them in
-
-    def close_theirs(self) -> None:
-        for fd in self.theirs():
-            with contextlib.suppress(OSError):
-                os.close(fd)
-
-    def close_ours(self) -> None:
-        for fd in (self.out, self.err, self.report, self.stdin):
-            if fd >= 0:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
-
-
-DRAIN_S = 1.0
-
-
-async def _read(fd: int, sink: OutputCallback) -> None:
-    """Read a pipe to its end, handing each chunk to `sink`; the pipe is closed after."""
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=1 << 16)
-    transport, _ = await loop.connect_read_pipe(
-        lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(fd, "rb", buffering=0)
-    )
-    try:
-        while chunk := await reader.read(1 << 16):
-            sink(chunk)
-    finally:
-        transport.close()
-
-
-async def _feed(fd: int, data: bytes | None) -> None:
-    """Write the command's stdin and close it (a command that stops reading is fine)."""
-    if fd < 0:
-        return
-
-    def write() -> None:
-        with contextlib.suppress(BrokenPipeError), os.fdopen(fd, "wb") as pipe:
-            pipe.write(data or b"")
-
-    await asyncio.to_thread(write)
-
-
-async def _drain(task: "asyncio.Future[Any]", seconds: float) -> bool:
-    try:
-        await asyncio.wait_for(asyncio.shield(task), seconds)
-    except TimeoutError:
-        return False
-    return True
 
 
 async def _log_lines(stream: asyncio.StreamReader) -> None:

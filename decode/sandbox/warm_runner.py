@@ -11,12 +11,12 @@ child that makes what bwrap would have made for a cold command, nested in the wa
   settings read-only, new `/dev/shm` and `/dev/pts`.
 
 It hands decode the socket that pid 1 then waits on. decode sends the order there (a JSON message:
-argv, cwd, environment, placeholders; the report pipe, stdin, stdout and stderr as file
-descriptors). Pid 1 checks that the view is whole, makes the placeholders (a protected path that
-does not exist: an empty file covered by `/dev/null`, as bwrap makes them), drops every capability,
-starts the command in a session of its own, waits for it, kills and reaps what it left, and
-reports its exit code. The runner itself only makes the next child, and kills one when decode asks
-(a timeout, an abort).
+argv, cwd, environment, placeholders; the report and `started` pipes, stdin, stdout and stderr as
+file descriptors). Pid 1 checks that the view is whole, makes the placeholders (a protected path
+that does not exist: an empty file covered by `/dev/null`, as bwrap makes them), drops every
+capability, says on `started` that the command starts, starts it in a session of its own, waits for
+it, kills and reaps what it left, and reports its exit code. The runner itself only makes the next
+child, and kills one when decode asks (a timeout, an abort).
 
 Only the standard library: this file is also what a learner reads to see how a sandbox is made.
 """
@@ -65,16 +65,21 @@ def read_only(target: str) -> None:
     mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
 
 
-def mounts() -> list[tuple[int, int, str, str, bool]]:
-    """This namespace's mounts, in order: (id, parent id, mount point, file system, writable)."""
-    found = []
+def mount_table() -> bytes:
     with open("/proc/self/mountinfo", "rb") as table:
-        for line in table.read().decode("utf-8", "surrogateescape").splitlines():
-            fields = line.split(" ")
-            cut = fields.index("-")
-            point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4])
-            writable = "rw" in fields[5].split(",")
-            found.append((int(fields[0]), int(fields[1]), point, fields[cut + 1], writable))
+        return table.read()
+
+
+def mounts(table: bytes | None = None) -> list[tuple[int, int, str, str, bool]]:
+    """This namespace's mounts (or those `table` lists), in order: (id, parent id, mount point,
+    file system, writable)."""
+    found = []
+    for line in (mount_table() if table is None else table).decode("utf-8", "surrogateescape").splitlines():
+        fields = line.split(" ")
+        cut = fields.index("-")
+        point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[4])
+        writable = "rw" in fields[5].split(",")
+        found.append((int(fields[0]), int(fields[1]), point, fields[cut + 1], writable))
     return found
 
 
@@ -191,20 +196,28 @@ def spawn_command(order: dict, stdio: list[int]) -> int:
     )
 
 
+def whole(table: bytes, expected: Counter) -> bool:
+    """Does `table` (a mountinfo) still hold every mount of the view? A file removed or renamed over
+    on the host unmounts its bind in every namespace."""
+    now = Counter((point, fstype) for _, _, point, fstype, _ in mounts(table))
+    return not any(now[mount] < count for mount, count in expected.items())
+
+
 def pid_one(orders: socket.socket, expected: Counter) -> int:
     """pid 1 of a command's namespaces, made ahead: wait for the order (from decode itself), run
     it, then kill and reap all it left and report its exit code."""
     for number in (signal.SIGTERM, signal.SIGINT):  # pid 1 ignores what it has no handler for
         signal.signal(number, signal.SIG_DFL)  # (Python's SIGINT handler: a command could end it early)
     new_proc_and_dev()
+    checked = mount_table()  # checked ahead: at the order, only a table that changed is read through
+    checked = checked if whole(checked, expected) else b""
     message, fds, _, _ = socket.recv_fds(orders, 1 << 20, 8)
     for fd in fds:  # recv_fds drops its flags (MSG_CMSG_CLOEXEC): the command gets only the three it is given
         os.set_inheritable(fd, False)
     if not message:
         return 0  # decode is gone
-    order, (report, *stdio) = json.loads(message), fds
-    now = Counter((point, fstype) for _, _, point, fstype, _ in mounts())
-    if any(now[mount] < count for mount, count in expected.items()):
+    order, (report, started, *stdio) = json.loads(message), fds
+    if (table := mount_table()) != checked and not whole(table, expected):
         os.write(report, b"S")  # a bind lost (its file removed or replaced on the host): a stale view
         return 0
     try:
@@ -217,15 +230,14 @@ def pid_one(orders: socket.socket, expected: Counter) -> int:
     except OSError as exc:
         os.write(report, f"E{exc}".encode())  # not run: decode runs it cold
         return 0
-    os.write(report, b"R")  # from here on the command runs: decode must not run it again
+    os.write(started, b"R")  # from here on the command runs: decode must not run it again
     try:
         command = spawn_command(order, stdio)
     except OSError as exc:
         os.write(stdio[2], f"decode sandbox: {order['argv'][0]}: {exc.strerror}\n".encode())
-        os.write(report, struct.pack("i", 127 if exc.errno == errno.ENOENT else 126))  # as a shell says
+        os.write(report, b"C" + struct.pack("i", 127 if exc.errno == errno.ENOENT else 126))  # as a shell says
         return 0
-    for fd in stdio:
-        os.close(fd)
+    os.close(stdio[0])  # its output stays open here until the report: decode wakes once, at the end
     while True:
         pid, status = os.waitpid(-1, 0)
         if pid == command:
@@ -241,7 +253,11 @@ def pid_one(orders: socket.socket, expected: Counter) -> int:
         except ChildProcessError:
             break
     code = os.waitstatus_to_exitcode(status)
-    os.write(report, struct.pack("i", code if code >= 0 else 128 - code) + left)  # killed by N: 128 + N, as bwrap says
+    os.close(stdio[1])
+    os.close(stdio[2])
+    # One write, the last: decode takes the result from it, not waiting for this process's exit.
+    # Killed by signal N: 128 + N, as bwrap says.
+    os.write(report, b"C" + struct.pack("i", code if code >= 0 else 128 - code) + left)
     return 0
 
 

@@ -147,6 +147,21 @@ async def test_two_commands_at_once_do_not_share_tmp(sandbox: SandboxExecutor, p
     assert "one" not in out.split()
 
 
+async def test_more_commands_at_once_than_made_ahead_all_run_warm(sandbox: SandboxExecutor, project: Path) -> None:
+    # The runner makes a used child's successor only once its command ended, unless none is left
+    # ready: a third command at once must not wait for the first two to end.
+    await run(sandbox, "true")
+    before = warm(sandbox)
+    names = ["a", "b", "c"]
+    wait_all = "; ".join(WAIT.format(path=project / f"{name}-started") for name in names)
+    scripts = [f"touch {project}/{name}-started; {wait_all}; echo $$" for name in names]
+    results = await asyncio.gather(*(run(sandbox, script) for script in scripts))
+    assert [result.exit_code for result, _, _ in results] == [0, 0, 0], [err for *_, err in results]
+    assert [out for _, out, _ in results] == ["2\n"] * 3  # each in a pid namespace of its own, after its pid 1
+    assert warm(sandbox) is before
+    assert not before.stale  # no command waited in vain for namespaces made ahead
+
+
 # -- (3) the network per command -----------------------------------------------------------------
 
 
@@ -231,6 +246,28 @@ async def test_a_timeout_and_what_a_command_leaves_end_in_the_warm_sandbox(sandb
     assert not result.stopped_leftovers
 
 
+async def test_a_command_whose_pid_1_dies_is_reported_cut_short_and_never_run_again(
+    sandbox: SandboxExecutor, project: Path
+) -> None:
+    marker = f"DECODE_TEST_MARK={uuid.uuid4().hex}"
+    await run(sandbox, "true")
+    before = warm(sandbox)
+    command = asyncio.ensure_future(run(sandbox, f"export {marker}; echo ran >> {project}/runs; exec sleep 1000"))
+    for _ in range(600):  # until the command runs (30 s at most)
+        if found := await asyncio.to_thread(marked, marker):
+            break
+        await asyncio.sleep(0.05)
+    (sleeper,) = found
+    pid_1 = parent(sleeper)
+    os.kill(pid_1, signal.SIGKILL)
+    result, _, err = await asyncio.wait_for(command, 60)
+    assert (result.exit_code, result.timed_out) == (None, False)
+    assert "the warm sandbox ended while this command ran" in err
+    assert (project / "runs").read_text() == "ran\n"  # it had started: not run again, cold
+    assert (await run(sandbox, "echo still"))[1] == "still\n"
+    assert warm(sandbox) is before
+
+
 async def test_a_command_can_neither_trace_nor_interrupt_its_pid_1(sandbox: SandboxExecutor) -> None:
     # Traced (the same user), pid 1 could be made to skip ending what the command left running;
     # interrupted (Python's SIGINT handler), it died before its report.
@@ -272,6 +309,26 @@ async def test_a_wedged_runner_never_hangs_a_command(
     assert "made no namespaces for a command in time" in caplog.text
 
 
+@pytest.mark.parametrize(
+    ("argv", "env", "error"),
+    [
+        (["bash", "-c", "echo a\0b"], {}, r"^argument 2 of the command \('echo a\\x00b'\) holds a NUL byte"),
+        (["true"], {"X": "a\0b"}, r"^the environment variable 'X' holds a NUL byte"),
+    ],
+)
+async def test_a_nul_byte_is_refused_alike_warm_and_cold(
+    sandbox: SandboxExecutor, argv: list[str], env: dict[str, str], error: str
+) -> None:
+    await run(sandbox, "true")
+    before = warm(sandbox)
+    for network in (False, True):  # the warm sandbox, then a cold one
+        with pytest.raises(ValueError, match=error):
+            await sandbox.run(argv, timeout=30, on_stdout=print, on_stderr=print, env=env, network=network)
+    result, out, _ = await run(sandbox, "echo still")
+    assert (result.exit_code, out) == (0, "still\n")
+    assert warm(sandbox) is before  # nothing was sent to it: it runs on
+
+
 async def test_the_warm_sandbox_ends_with_the_session(project: Path) -> None:
     executor = open_sandbox(SandboxMode.BWRAP, project, Settings(_env_file=None))  # type: ignore[call-arg]
     await run(executor, "true")
@@ -285,6 +342,12 @@ def runner(bwrap: int) -> int:
     (init,) = children(bwrap)
     (found,) = children(init)
     return found
+
+
+def parent(pid: int) -> int:
+    """The host pid of `pid`'s parent."""
+    status = Path(f"/proc/{pid}/status").read_text().splitlines()
+    return int(next(line for line in status if line.startswith("PPid:")).split()[1])
 
 
 def children(pid: int) -> list[int]:

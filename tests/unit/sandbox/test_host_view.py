@@ -19,6 +19,7 @@ from decode.sandbox.host_view import (
     masked_homes,
     nested_git,
     records_folders,
+    within,
     workspace_view,
 )
 
@@ -138,3 +139,20 @@ def test_docker_mounts_added_paths_masks_records_and_hides_known_credentials(
     assert f"--tmpfs {workspace}/.decode:ro" in joined
     assert f"-v {workspace}/.decode:" not in joined  # one mount there, or docker refuses a duplicate
     assert f"-v {workspace}/sub/.git:{workspace}/sub/.git:ro" in joined
+
+
+@pytest.mark.parametrize(
+    ("path", "folder"),
+    [
+        ("/a/b", "/a"),
+        ("/a", "/a"),
+        ("/ab", "/a"),
+        ("/a", "/a/b"),
+        ("/a/b", "/"),
+        ("/", "/"),
+        ("/a/../a/b", "/a"),
+        ("/home/me/.ssh", "/home/me/.s"),
+    ],
+)
+def test_within_is_pathlibs_is_relative_to(path: str, folder: str) -> None:
+    assert within(Path(path), Path(folder)) == Path(path).is_relative_to(Path(folder))

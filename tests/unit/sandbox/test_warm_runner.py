@@ -1,8 +1,9 @@
 """The runner's reading of the mount table (decode/sandbox/warm_runner.py), on this machine."""
 
 import os
+from collections import Counter
 
-from decode.sandbox.warm_runner import _under, mounts
+from decode.sandbox.warm_runner import _under, mount_table, mounts, whole
 
 
 def test_the_mount_table_names_the_root_and_unescapes_mount_points() -> None:
@@ -19,3 +20,12 @@ def test_under_is_the_path_or_below_it() -> None:
     assert _under("/tmp/a/b", "/tmp/a")
     assert _under("/tmp/a", "/tmp/a")
     assert not _under("/tmp/ab", "/tmp/a")
+
+
+def test_a_view_is_whole_until_one_of_its_mounts_is_gone() -> None:
+    table = mount_table()
+    expected = Counter((point, fstype) for _, _, point, fstype, _ in mounts(table))
+    assert whole(table, expected)
+    root = next(line for line in table.splitlines(keepends=True) if line.split(b" ")[4] == b"/")
+    assert not whole(table.replace(root, b"", 1), expected)  # the root's mount lost
+    assert whole(table + root, expected)  # one more (a command's own mount) is no loss
