@@ -97,8 +97,8 @@ async def bash(
             on_stderr=_streamer(ctx, captures["stderr"], "stderr"),
             network=network,  # [lesson 14]
         )
-    except OSError as exc:  # bash itself could not start: the model can read why
-        return f"Could not run the command: {exc.strerror or exc}."
+    except (OSError, ValueError) as exc:  # bash could not start (a NUL byte: ValueError): the model reads why
+        return f"Could not run the command: {getattr(exc, 'strerror', None) or exc}."
     finally:
         for capture in captures.values():
             capture.close()

@@ -83,3 +83,11 @@ async def test_commands_never_see_decode_s_secrets(
     assert "AIza-secret" not in out
     assert "tok-secret" not in out
     assert "PATH=" in out
+
+
+async def test_a_command_holding_a_nul_byte_is_refused_with_one_line(ctx: RunContext[AgentDeps]) -> None:
+    # A model's JSON can carry "\u0000"; no command line can: the model reads why, the turn goes on.
+    answer = await bash(ctx, "echo a\0b")
+    assert answer.startswith("Could not run the command:")
+    assert "null byte" in answer or "NUL byte" in answer
+    assert "\n" not in answer
