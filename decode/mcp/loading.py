@@ -47,7 +47,8 @@ def load_servers(
     """The configured servers, not started yet; None when no file configures any.
 
     Project servers start only when trusted (before, or by `trust_project`); `headless` says no
-    one can be asked, so one warning says how to trust them.
+    one can be asked, so one warning says how to trust them, and no screen is kept responsive
+    (the result validators are not imported ahead, `warmup.py`).
     """
     secrets = {name.upper() for name in Settings.secret_env_names()}
     expansion = {name: value for name, value in os.environ.items() if name.upper() not in secrets}
@@ -65,10 +66,12 @@ def load_servers(
     trusted = trust_project or is_trusted(home, project, user_home)
     # [lesson 14]
     environment = _environment(executor) or command_environment(os.environ, secrets, settings.pass_env)
-    servers = build_servers(config.servers, home, environment, trusted_project=trusted, executor=executor)
+    servers = build_servers(
+        config.servers, home, environment, trusted_project=trusted, executor=executor, warm_ahead=not headless
+    )
     # [before lesson 14]
     # environment = command_environment(os.environ, secrets, settings.pass_env)
-    # servers = build_servers(config.servers, home, environment, trusted_project=trusted)
+    # servers = build_servers(config.servers, home, environment, trusted_project=trusted, warm_ahead=not headless)
     # [/lesson 14]
     if servers.untrusted and headless:
         names = visible(", ".join(server.name for server in servers.untrusted))

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from decode.entities.executor import CommandExecutor  # [lesson 14]
 from decode.mcp.client_features import ClientFeatures
 from decode.mcp.config import HttpServer, ServerConfig, StdioServer
 from decode.mcp.server_log import TAIL_LINES, ServerLog, log_path
+from decode.mcp.warmup import warm_validators
 from decode.visible import visible
 
 if TYPE_CHECKING:
@@ -59,6 +59,8 @@ class McpServer:
     executor: CommandExecutor | None = field(default=None, repr=False)  # [lesson 14]
     features: ClientFeatures = field(default_factory=ClientFeatures, repr=False)
     """Roots, sampling, elicitation and progress: shared by a conversation's servers."""
+    warm_ahead: bool = field(default=True, repr=False)
+    """Import the result validators ahead once ready (`warmup.py`): the REPL's, not a headless run's."""
     state: State = "starting"
     reason: str = ""
     tools: list[mcp_types.Tool] = field(default_factory=list)
@@ -133,7 +135,8 @@ class McpServer:
                 logger.warning(
                     "MCP server %s answered late: its %d tools are available now", visible(self.name), len(self.tools)
                 )
-            warm_validators()
+            if self.warm_ahead:
+                warm_validators()
             await self._stop.wait()
         finally:
             self.toolset = None
@@ -269,28 +272,6 @@ class McpServer:
             task.cancel()
 
 
-def warm_validators() -> None:
-    """Import what the MCP client checks tool results with (seconds of imports) on a thread of its
-    own, so the first call of a tool with an output schema does not freeze the REPL. A daemon thread,
-    started once and never waited for: leaving decode does not wait for an import nobody needs."""
-    global _warming
-    if _warming is None:
-        _warming = threading.Thread(target=_import_validators, name="mcp-validators", daemon=True)
-        _warming.start()
-
-
-_warming: threading.Thread | None = None
-
-
-def _import_validators() -> None:
-    """The warm-up's imports; an MCP client without jsonschema validates nothing, so warms nothing."""
-    try:
-        import jsonschema.validators  # noqa: F401
-        import referencing  # noqa: F401
-    except ImportError:  # an MCP client without them validates nothing: nothing to warm
-        logger.debug("no jsonschema to import ahead", exc_info=True)
-
-
 async def _close_quietly(toolset: MCPToolset[Any] | None) -> None:
     """End a connection that never opened (a hung server's process goes with it)."""
     if toolset is None:
@@ -380,8 +361,10 @@ def build_servers(
     *,
     trusted_project: bool,
     executor: CommandExecutor | None = None,  # [lesson 14]
+    warm_ahead: bool = True,
 ) -> McpServers:
-    """The servers of `configs`: disabled ones stay `disabled`, project ones `untrusted` unless trusted."""
+    """The servers of `configs`: disabled ones stay `disabled`, project ones `untrusted` unless trusted;
+    `warm_ahead`: whether a ready server imports the result validators ahead (the REPL's)."""
     servers, untrusted = [], []
     features = ClientFeatures(roots=(home,))  # the Workspace is the servers' root
     for config in configs:
@@ -390,6 +373,7 @@ def build_servers(
         # [before lesson 14]
         # server = McpServer(config, home, environment, features=features)
         # [/lesson 14]
+        server.warm_ahead = warm_ahead
         if config.definition.disabled:
             server.state = "disabled"
         elif config.scope == "project" and not trusted_project:

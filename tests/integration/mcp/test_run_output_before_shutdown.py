@@ -54,6 +54,32 @@ def test_the_result_is_out_before_the_servers_are_stopped(tmp_path: Path) -> Non
         assert marker.read_text(encoding="utf-8") == "result out\n"
 
 
+def test_a_headless_run_does_not_import_the_result_validators_ahead(tmp_path: Path) -> None:
+    """The REPL imports them on a thread once a server is ready, so a tool's first result does not
+    freeze its screen; `decode run` has no screen, and a thread still importing slows its exit."""
+    project = tmp_path / "project"
+    project.mkdir()
+    home = Path(os.environ["HOME"])  # this test's empty folder (tests/conftest.py)
+    (home / ".decode").mkdir(exist_ok=True)
+    echo = {"command": sys.executable, "args": [str(SERVERS / "echo_server.py")]}
+    (home / ".decode" / "mcp.json").write_text(json.dumps({"mcpServers": {"echo": echo}}), encoding="utf-8")
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps([{"text": "done"}]), encoding="utf-8")
+
+    done = subprocess.run(
+        [DECODE, "run", "--model", f"script:{script}", "--output-format", "stream-json", "hi"],
+        cwd=project, env={**os.environ, "PYTHONPROFILEIMPORTTIME": "1"}, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    first = json.loads(done.stdout.splitlines()[0])
+    assert [server["status"] for server in first["mcp_servers"]] == ["ready"]
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert "mcp.client.session" in imported  # the MCP client was loaded (and importtime reports)
+    assert not {name for name in imported if name.split(".")[0] in ("jsonschema", "referencing")}
+
+
 def _gone(pid: int) -> bool:
     """Is `pid` no longer a running process (gone, or a zombie waiting to be reaped)?"""
     try:

@@ -157,3 +157,15 @@ def test_a_projects_file_cannot_expand_the_users_credentials_but_the_users_own_f
     )
     passed = definitions(Settings(_env_file=None, pass_env=["GITHUB_TOKEN"]))  # type: ignore[call-arg]
     assert passed["theirs"].url == "https://tracker.example/mcp?t=ghp_secret&p=plain"  # the user said so
+
+
+def test_a_headless_run_does_not_import_the_result_validators_ahead(project: Path, settings: Settings) -> None:
+    write_config(project, {})
+
+    headless = load_servers(project, settings, trust_project=True, headless=True)
+    interactive = load_servers(project, settings, trust_project=True)
+
+    assert headless is not None
+    assert interactive is not None
+    assert [server.warm_ahead for server in headless.servers] == [False]  # no screen to keep responsive
+    assert [server.warm_ahead for server in interactive.servers] == [True]

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import decode.mcp.toolset  # noqa: F401  (pydantic-ai's MCP client, imported before any clock starts)
+from decode.mcp import warmup
 from decode.mcp.server_log import LOG_DIR
 from decode.mcp.servers import McpServers, build_servers
 from tests.unit.mcp.conftest import MakeServer
@@ -217,3 +218,21 @@ async def test_what_a_failed_server_says_cannot_drive_the_terminal(
     assert "bad ␛]52;c;cHduZWQ=␇ ␛[2J" in report  # shown, not obeyed
     assert "evil␛[8m" in report
     assert "\x1b" not in report
+
+
+@pytest.mark.parametrize("warm_ahead", [True, False])
+async def test_a_ready_server_imports_the_result_validators_ahead_only_when_asked_to(
+    stdio: MakeServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, warm_ahead: bool
+) -> None:
+    monkeypatch.setattr(warmup, "_warming", None)
+    servers = build_servers(
+        [stdio("echo", "echo_server.py")], tmp_path, {}, trusted_project=False, warm_ahead=warm_ahead
+    )
+    servers.start()
+    try:
+        await servers.wait_for_starting()
+
+        assert servers.servers[0].state == "ready", servers.servers[0].reason
+        assert (warmup.warming() is not None) is warm_ahead  # ready, then it goes on to wait for its stop
+    finally:
+        await servers.close()
