@@ -405,11 +405,10 @@ class PermissionGate:
         written = paths.absolute(path, self.workspace, self.home)
         raw = paths.joined(path, self.workspace, self.home)
         try:
-            if self._local:
-                return written, paths.local_real(raw, self.workspace), None
-            return written, str(await self.realpath(Path(raw))), None
+            real = paths.local_real(raw, self.workspace) if self._local else str(await self.realpath(Path(raw)))
         except (OSError, ValueError):  # a NUL byte, a loop, an unreadable folder: judge it as written
-            return written, written, None
+            real = written
+        return written, real, None
 
     async def hidden(self, paths: Sequence[Path]) -> set[Path]:
         """The files a search (`grep`, `glob`) found that it must not show: the `SearchFilter` of
@@ -458,7 +457,7 @@ class PermissionGate:
 
     def _is_secret(self, written: str, real: str) -> bool:
         """Does the file hold secrets, by its name as written or its real one (once when the same)?"""
-        return self.is_secret(written) or (not _same(written, real) and self.is_secret(real))
+        return self.is_secret(written) or (real is not written and not _same(written, real) and self.is_secret(real))
 
     def _may_pass_for_a_repository(self) -> bool:
         """Could git read the project itself as a bare repository (and run what its `config` says)?"""
@@ -725,7 +724,7 @@ def _changes_something(parts: list[_Part], hazards: list[str]) -> str | None:
 
 def _same(written: str, real: str) -> bool:
     """Is the path as written the real one (then it is judged once)?"""
-    return written == real and type(written) is type(real)
+    return written is real or (written == real and type(written) is type(real))
 
 
 def _analyse(command: str) -> CommandAnalysis:
