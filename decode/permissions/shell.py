@@ -359,7 +359,7 @@ def parse_script(script: str) -> ShellScript:
     if len(script) > MAX_SCRIPT:
         return ShellScript((), (), (TOO_LONG,), opaque=True)
     readings = [script]
-    if ("{" in script or "[" in script or "\\\n" in script) and _NEEDS_NORMALISING.search(script):  # `in` is cheap
+    if ("{" in script or "[" in script or "\\\n" in script) and _NEEDS_NORMALISING.search(script):  # it needs one
         normalised = normalise(script)
         if normalised != script:
             readings.append(normalised)
