@@ -520,7 +520,7 @@ class PermissionGate:
             _WORD_RULES,
             path=real,
             written=written,
-            searches=self._may_be_folder(real) if folder is None else folder,  # `grep -r x secrets`: one a rule covers
+            searches=self._may_be_folder(real) if folder is None else folder,  # `grep -r x d`: a rule covers all of it
             is_path=True,
             named=word,
             sensitive=sensitive,
