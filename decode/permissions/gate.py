@@ -29,7 +29,7 @@ from typing import Any
 
 from decode.config.harness_home import HARNESS_DIR
 from decode.entities.tools import UNDECLARED, ToolKind, ToolTraits
-from decode.permissions import paths
+from decode.permissions import paths, plain_names
 from decode.permissions.command_patterns import command_pattern
 from decode.permissions.commands import Check, CommandAnalysis, analyse_command
 from decode.permissions.foreign_shells import FOREIGN
@@ -330,7 +330,7 @@ class PermissionGate:
         network: bool = False,  # [lesson 14]
     ) -> Verdict:
         analysis = _analyse(command)
-        seen: dict[str, tuple[str, str]] = {}  # words resolved once per check (the list's, then as words)
+        seen: dict[str, plain_names.Looked] = {}  # words resolved once per check (the list's, then as words)
         parts = [await self._command_part(check, seen) for check in analysis.checks]
         # [lesson 14]
         if network:  # each command needs the network granted too: a Network rule, never the read-only list
@@ -369,7 +369,7 @@ class PermissionGate:
         # [/lesson 12]
         return self._finish(parts, hazards, ToolKind.OTHER)
 
-    async def _command_part(self, check: Check, seen: dict[str, tuple[str, str]]) -> _Part:
+    async def _command_part(self, check: Check, seen: dict[str, plain_names.Looked]) -> _Part:
         """A command of a bash script; `read_only` says whether the built-in list lets it run."""
         found = judge(check.allow_forms[0])  # as written: no wrapper lends it the list
         if not isinstance(found, ReadOnly):
@@ -379,7 +379,7 @@ class PermissionGate:
             return _Part(check.text, ("Bash",), check=check, not_read_only=why)
         return _Part(check.text, ("Bash",), check=check, read_only=found.name)
 
-    async def _outside_read_only(self, found: ReadOnly, seen: dict[str, tuple[str, str]]) -> str | None:
+    async def _outside_read_only(self, found: ReadOnly, seen: dict[str, plain_names.Looked]) -> str | None:
         """Why a listed command may still not run on the list: a file outside the project, a
         folder `rg` would search all of, a project git could take for a bare repository."""
         if len(found.paths) > _MAX_RESOLVED_WORDS:
@@ -387,29 +387,28 @@ class PermissionGate:
         if found.git and self._may_pass_for_a_repository():
             return f"{found.name}: git may take the project for a bare repository (a HEAD file, or no local look)"
         for path in found.paths:
-            written, real = seen[path] = seen.get(path) or await self.resolve(path)
+            written, real, folder = seen[path] = seen.get(path) or await self.resolve(path)
             if not (paths.is_within(written, self.workspace) and paths.is_within(real, self.workspace)):
                 return f"{found.name} names {path}, outside the project"
             if self._is_secret(written, real):
                 return f"{found.name} reads {path}, a file that holds secrets"
-            if not found.folders and self._may_be_folder(real):
+            if not found.folders and (self._may_be_folder(real) if folder is None else folder):
                 return f"{found.name} would search every file of the folder {path}"
         return None
 
-    async def resolve(self, path: str) -> tuple[str, str]:
+    async def resolve(self, path: str) -> plain_names.Looked:
         """A path as written (absolute, normalised) and the real file it names (symlinks followed
-        before `..`, as the kernel does: `link/../x` is beside the link's target). Both are judged."""
-        if path and "/" not in path and path not in (".", "..", "~"):  # a name in the workspace (`a1`)
-            written = raw = os.path.join(self.workspace, path)  # nothing to normalise: the workspace is real
-        else:
-            written = paths.absolute(path, self.workspace, self.home)
-            raw = paths.joined(path, self.workspace, self.home)
+        before `..`, as the kernel does: `link/../x` is beside the link's target), both judged; and
+        whether it is a folder, when one `lstat` of a plain name told (`plain_names`; else None)."""
+        if self._local and (found := plain_names.look(self.workspace, path)) is not None:
+            return found
+        written = paths.absolute(path, self.workspace, self.home)
+        raw = paths.joined(path, self.workspace, self.home)
         try:
-            if self._local:
-                return written, paths.local_real(raw, self.workspace)
-            return written, str(await self.realpath(Path(raw)))
+            real = paths.local_real(raw, self.workspace) if self._local else str(await self.realpath(Path(raw)))
         except (OSError, ValueError):  # a NUL byte, a loop, an unreadable folder: judge it as written
-            return written, written
+            real = written
+        return written, real, None
 
     async def hidden(self, paths: Sequence[Path]) -> set[Path]:
         """The files a search (`grep`, `glob`) found that it must not show: the `SearchFilter` of
@@ -458,7 +457,7 @@ class PermissionGate:
 
     def _is_secret(self, written: str, real: str) -> bool:
         """Does the file hold secrets, by its name as written or its real one (once when the same)?"""
-        return self.is_secret(written) or (not _same(written, real) and self.is_secret(real))
+        return self.is_secret(written) or (real is not written and not _same(written, real) and self.is_secret(real))
 
     def _may_pass_for_a_repository(self) -> bool:
         """Could git read the project itself as a bare repository (and run what its `config` says)?"""
@@ -486,7 +485,7 @@ class PermissionGate:
         return False
 
     async def _path_part(self, path: str, names: tuple[str, ...], *, writes: bool, searches: bool = False) -> _Part:
-        written, real = await self.resolve(path)
+        written, real, _ = await self.resolve(path)
         verb = "write" if writes else "search" if searches else "read"
         secret = self._is_secret(written, real)
         protected = writes and self.mode is not Mode.BYPASS and self._protected(written, real)
@@ -501,14 +500,15 @@ class PermissionGate:
             sensitive=_SECRET if secret else _PROTECTED if protected else None,
         )
 
-    async def _word_part(self, word: str, *, resolve: bool, seen: dict[str, tuple[str, str]]) -> _Part:
+    async def _word_part(self, word: str, *, resolve: bool, seen: dict[str, plain_names.Looked]) -> _Part:
         """A word of a bash command that may name a file (`cat .env`): judged like a read of it."""
         if resolve:
-            written, real = seen.get(word) or await self.resolve(word)
+            written, real, folder = seen.get(word) or await self.resolve(word)
         else:
             written = real = paths.absolute(word, self.workspace, self.home)
+            folder = None
         if isinstance(word, Glob):
-            written, real = Glob(written), Glob(real)
+            written, real, folder = Glob(written), Glob(real), None
         sensitive = None
         pattern = not isinstance(written, Glob) and ("*" in word or "?" in word or "[" in word)  # `find -name '.env*'`
         if self._is_secret(written, real) or (pattern and self.is_secret(Glob(written))):
@@ -520,7 +520,7 @@ class PermissionGate:
             _WORD_RULES,
             path=real,
             written=written,
-            searches=self._may_be_folder(real),  # `grep -r x secrets`: a folder a rule covers all of
+            searches=self._may_be_folder(real) if folder is None else folder,  # `grep -r x d`: a rule covers all of it
             is_path=True,
             named=word,
             sensitive=sensitive,
@@ -686,7 +686,7 @@ class PermissionGate:
 
     async def _path_specifier(self, path: str) -> str:
         """A rule path naming exactly this file: `/src/a.py` (workspace), `~/…` or `//abs/…`."""
-        _, resolved = await self.resolve(path)
+        _, resolved, _ = await self.resolve(path)
         for root, prefix in ((self.workspace, "/"), (self.home, "~/")):
             if paths.is_within(resolved, root):
                 return prefix + paths.escape(posixpath.relpath(resolved, root))
@@ -724,7 +724,7 @@ def _changes_something(parts: list[_Part], hazards: list[str]) -> str | None:
 
 def _same(written: str, real: str) -> bool:
     """Is the path as written the real one (then it is judged once)?"""
-    return written == real and type(written) is type(real)
+    return written is real or (written == real and type(written) is type(real))
 
 
 def _analyse(command: str) -> CommandAnalysis:

@@ -82,11 +82,13 @@ class RuleScreen:
             self._bases = self._join()
         if self._open or isinstance(path, Glob):
             return True
-        for target in targets(path, written, broad=broad, searches=searches):
+        one = not searches and (written is None or written == path or not broad)  # most files: one target
+        for target in (path,) if one else targets(path, written, broad=broad, searches=searches):
             for base, below, regex in self._bases:
                 # `PathPattern.matches`: the path relative to the base, "." for the base itself.
-                if target.startswith(below) and regex.search(target[len(below) :].lstrip("/") or "."):
-                    return True
-                if target == base and regex.search("."):
+                if target.startswith(below):
+                    if regex.search(target[len(below) :].lstrip("/") or "."):
+                        return True
+                elif target == base and regex.search("."):
                     return True
         return False

@@ -41,8 +41,10 @@ def _protected_part(part: str, pattern: bool) -> bool:
 def is_protected(path: str, workspace: str) -> bool:
     """Is `path` (absolute, normalised) in a protected folder, or one itself? See the module docstring."""
     pattern = isinstance(path, Glob)
+    if not pattern and "/." not in path and path.startswith("/"):
+        return False  # no name in it starts with a dot, below the workspace or not: most paths stop here
     relative = path[len(workspace) :] if paths.is_within(path, workspace) else path
-    if not pattern and "/." not in "/" + relative:  # every protected name starts with a dot: most paths stop here
+    if not pattern and "/." not in "/" + relative:  # every protected name starts with a dot
         return False
     return any(_protected_part(part, pattern) for part in relative.split("/") if part)
 

@@ -359,7 +359,7 @@ def parse_script(script: str) -> ShellScript:
     if len(script) > MAX_SCRIPT:
         return ShellScript((), (), (TOO_LONG,), opaque=True)
     readings = [script]
-    if _NEEDS_NORMALISING.search(script):
+    if ("{" in script or "[" in script or "\\\n" in script) and _NEEDS_NORMALISING.search(script):  # it needs one
         normalised = normalise(script)
         if normalised != script:
             readings.append(normalised)
@@ -662,10 +662,10 @@ class _Walker:
         if kind == "word":
             if text.startswith("~") and not (text == "~" or text.startswith("~/")):
                 return None  # `~root/x`, `~+/x`, `~-`: another user's home, $PWD, $OLDPWD
-            if _BRACE_EXPANSION.search(text):
+            if "{" in text and _BRACE_EXPANSION.search(text):  # `in` first: this runs for every word
                 return None
             value = _unescape(text)
-            return Glob(value) if _GLOB_CHARS.search(text) else value
+            return Glob(value) if ("*" in text or "?" in text or "[" in text) and _GLOB_CHARS.search(text) else value
         if kind == "number":
             return text
         if kind == "raw_string":
