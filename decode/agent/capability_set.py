@@ -72,6 +72,24 @@ class CapabilitySet(WrapperCapability[Any]):
             known = self._subsets[hook] = (self.wrapped, CombinedCapability([c for c in members if overrides(c, hook)]))
         return known[1]
 
+    # pydantic-ai asks these before it wraps a node or a request, or catches its error: a set whose
+    # members do none of it costs no coroutine, no copied run context, per node and per request.
+    @property
+    def _has_wrap_node_run(self) -> bool:
+        return bool(self.subset("wrap_node_run").capabilities)
+
+    @property
+    def _has_on_node_run_error(self) -> bool:
+        return bool(self.subset("on_node_run_error").capabilities)
+
+    @property
+    def _has_wrap_model_request(self) -> bool:
+        return bool(self.subset("wrap_model_request").capabilities)
+
+    @property
+    def _has_on_model_request_error(self) -> bool:
+        return bool(self.subset("on_model_request_error").capabilities)
+
     @property
     def has_wrap_run_event_stream(self) -> bool:
         """Whether a capability in the set wraps the events (pydantic-ai streams a run for it if so)."""
@@ -87,8 +105,13 @@ class CapabilitySet(WrapperCapability[Any]):
 
 
 def _hook(name: str) -> Callable[..., Any]:
+    default = getattr(AbstractCapability, name)  # what a hook no member defines does: pass its value on
+
     async def hook(self: CapabilitySet, ctx: RunContext[Any], *args: Any, **kwargs: Any) -> Any:
-        return await getattr(self.subset(name), name)(ctx, *args, **kwargs)
+        subset = self.subset(name)
+        if not subset.capabilities:
+            return await default(self, ctx, *args, **kwargs)
+        return await getattr(subset, name)(ctx, *args, **kwargs)
 
     hook.__name__ = hook.__qualname__ = name
     return hook
