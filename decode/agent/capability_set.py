@@ -42,6 +42,8 @@ def overrides(capability: AbstractCapability[Any], hook: str) -> bool:
     """Whether `capability` does something in `hook` (its class defines it, not only pydantic-ai's default)."""
     if hook == "wrap_run_event_stream":
         return capability.has_wrap_run_event_stream
+    if hook == "on_event":  # a method of its own, or methods marked `@on_event`
+        return capability.has_on_event
     return getattr(type(capability), hook) is not getattr(AbstractCapability, hook)
 
 
@@ -89,6 +91,15 @@ class CapabilitySet(WrapperCapability[Any]):
     @property
     def _has_on_model_request_error(self) -> bool:
         return bool(self.subset("on_model_request_error").capabilities)
+
+    @property
+    def has_on_event(self) -> bool:
+        """Whether a capability in the set listens to the run's events (decode's do not)."""
+        return bool(self.subset("on_event").capabilities)
+
+    def listens_to(self, event: AgentStreamEvent) -> bool:
+        # Asked for every event of the run: a set with no listener answers without asking its members.
+        return self.has_on_event and super().listens_to(event)
 
     @property
     def has_wrap_run_event_stream(self) -> bool:
