@@ -4,8 +4,9 @@ The agent is stateless: model, instructions and tools. The conversation (history
 in the Agent Loop, so one agent can serve many turns and many front ends.
 """
 
+import inspect
 import platform
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -36,6 +37,15 @@ Use the tools to act; do not ask the user to run things you can run yourself.
 Keep answers short and concrete. Refer to code as path:line. Never invent file contents or results."""
 
 
+def dynamic_instruction[F: Callable[..., Any]](function: F) -> F:
+    """`function`, with its signature read once. pydantic-ai reads a callable instruction's signature
+    (`inspect.signature`) before every request, 600 times in a turn of 200 requests with decode's three
+    (issue 27); `inspect` returns the `__signature__` a function carries as it is."""
+    function.__signature__ = inspect.signature(function)  # ty: ignore[missing-attribute]
+    return function
+
+
+@dynamic_instruction
 async def environment_instructions(ctx: RunContext[AgentDeps]) -> str:
     """Facts the model cannot know that hold for the whole session: where it is, on what system."""
     return f"Working directory: {ctx.deps.workspace}\nPlatform: {platform.system()}"
