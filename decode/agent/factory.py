@@ -4,9 +4,8 @@ The agent is stateless: model, instructions and tools. The conversation (history
 in the Agent Loop, so one agent can serve many turns and many front ends.
 """
 
-import inspect
 import platform
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,6 +18,7 @@ from decode.agent.capability_set import capability_set
 from decode.agent.facts import Fact, TurnFacts
 from decode.agent.git_state import GitStatus  # [lesson 05]
 from decode.entities.deps import AgentDeps
+from decode.entities.instructions import dynamic_instruction
 from decode.entities.tools import ToolSpec
 from decode.memory.instructions import memory_instructions  # [lesson 09]
 from decode.skills.instructions import skills_instructions  # [lesson 09]
@@ -35,14 +35,6 @@ You are decode, a coding agent working in the user's terminal, inside their proj
 Work step by step: look before you change, make the smallest change that does the job, and check it.
 Use the tools to act; do not ask the user to run things you can run yourself.
 Keep answers short and concrete. Refer to code as path:line. Never invent file contents or results."""
-
-
-def dynamic_instruction[F: Callable[..., Any]](function: F) -> F:
-    """`function`, with its signature read once. pydantic-ai reads a callable instruction's signature
-    (`inspect.signature`) before every request, 600 times in a turn of 200 requests with decode's three
-    (issue 27); `inspect` returns the `__signature__` a function carries as it is."""
-    function.__signature__ = inspect.signature(function)  # ty: ignore[missing-attribute]
-    return function
 
 
 @dynamic_instruction

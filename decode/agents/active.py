@@ -20,9 +20,9 @@ from pydantic_ai import RunContext
 from pydantic_ai.capabilities import AbstractCapability
 from pydantic_ai.tools import ToolDefinition
 
-from decode.agent.factory import dynamic_instruction
 from decode.agents.catalog import DEFAULT_AGENT, AgentCatalog, UnknownAgentError
 from decode.agents.definition import AgentDefinition
+from decode.entities.instructions import dynamic_instruction
 from decode.permissions.types import Mode
 
 logger = logging.getLogger(__name__)

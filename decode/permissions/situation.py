@@ -21,7 +21,7 @@ from pydantic_ai import RunContext
 from pydantic_ai.capabilities import AbstractCapability
 from pydantic_ai.tools import ToolDefinition
 
-from decode.agent.factory import dynamic_instruction
+from decode.entities.instructions import dynamic_instruction
 from decode.entities.tools import traits_of
 from decode.permissions.gate import PLAN_KINDS, PermissionGate
 from decode.permissions.types import Mode

@@ -1,6 +1,5 @@
 """build_agent(): the instructions the model reads, the facts the newest request carries, the tools."""
 
-import inspect
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -8,7 +7,7 @@ from typing import Any
 from pydantic_ai.messages import ModelMessage
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from decode.agent.factory import BASE_INSTRUCTIONS, build_agent, environment_instructions
+from decode.agent.factory import BASE_INSTRUCTIONS, build_agent
 from decode.agent.facts import facts_of
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
@@ -82,9 +81,3 @@ async def test_a_turns_first_request_does_not_wait_for_a_slow_git_status(project
     assert not release.exists()  # the model was asked while git was still held
     assert "Git: the status is being taken (a later request will carry it)." in seen[0]
     release.touch()  # the status goes on in the background: let it end
-
-
-def test_a_dynamic_instruction_carries_its_signature_so_it_is_read_once() -> None:
-    # pydantic-ai reads it before every request; `inspect` returns the one the function carries.
-    assert inspect.signature(environment_instructions) is environment_instructions.__signature__
-    assert list(inspect.signature(environment_instructions).parameters) == ["ctx"]
