@@ -42,6 +42,8 @@ def overrides(capability: AbstractCapability[Any], hook: str) -> bool:
     """Whether `capability` does something in `hook` (its class defines it, not only pydantic-ai's default)."""
     if hook == "wrap_run_event_stream":
         return capability.has_wrap_run_event_stream
+    if hook == "on_event":  # a method of its own, or methods marked `@on_event`
+        return capability.has_on_event
     return getattr(type(capability), hook) is not getattr(AbstractCapability, hook)
 
 
@@ -72,6 +74,33 @@ class CapabilitySet(WrapperCapability[Any]):
             known = self._subsets[hook] = (self.wrapped, CombinedCapability([c for c in members if overrides(c, hook)]))
         return known[1]
 
+    # pydantic-ai asks these before it wraps a node or a request, or catches its error: a set whose
+    # members do none of it costs no coroutine, no copied run context, per node and per request.
+    @property
+    def _has_wrap_node_run(self) -> bool:
+        return bool(self.subset("wrap_node_run").capabilities)
+
+    @property
+    def _has_on_node_run_error(self) -> bool:
+        return bool(self.subset("on_node_run_error").capabilities)
+
+    @property
+    def _has_wrap_model_request(self) -> bool:
+        return bool(self.subset("wrap_model_request").capabilities)
+
+    @property
+    def _has_on_model_request_error(self) -> bool:
+        return bool(self.subset("on_model_request_error").capabilities)
+
+    @property
+    def has_on_event(self) -> bool:
+        """Whether a capability in the set listens to the run's events (decode's do not)."""
+        return bool(self.subset("on_event").capabilities)
+
+    def listens_to(self, event: AgentStreamEvent) -> bool:
+        # Asked for every event of the run: a set with no listener answers without asking its members.
+        return self.has_on_event and super().listens_to(event)
+
     @property
     def has_wrap_run_event_stream(self) -> bool:
         """Whether a capability in the set wraps the events (pydantic-ai streams a run for it if so)."""
@@ -87,8 +116,13 @@ class CapabilitySet(WrapperCapability[Any]):
 
 
 def _hook(name: str) -> Callable[..., Any]:
+    default = getattr(AbstractCapability, name)  # what a hook no member defines does: pass its value on
+
     async def hook(self: CapabilitySet, ctx: RunContext[Any], *args: Any, **kwargs: Any) -> Any:
-        return await getattr(self.subset(name), name)(ctx, *args, **kwargs)
+        subset = self.subset(name)
+        if not subset.capabilities:
+            return await default(self, ctx, *args, **kwargs)
+        return await getattr(subset, name)(ctx, *args, **kwargs)
 
     hook.__name__ = hook.__qualname__ = name
     return hook

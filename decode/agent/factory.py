@@ -18,6 +18,7 @@ from decode.agent.capability_set import capability_set
 from decode.agent.facts import Fact, TurnFacts
 from decode.agent.git_state import GitStatus  # [lesson 05]
 from decode.entities.deps import AgentDeps
+from decode.entities.instructions import dynamic_instruction
 from decode.entities.tools import ToolSpec
 from decode.memory.instructions import memory_instructions  # [lesson 09]
 from decode.skills.instructions import skills_instructions  # [lesson 09]
@@ -36,6 +37,7 @@ Use the tools to act; do not ask the user to run things you can run yourself.
 Keep answers short and concrete. Refer to code as path:line. Never invent file contents or results."""
 
 
+@dynamic_instruction
 async def environment_instructions(ctx: RunContext[AgentDeps]) -> str:
     """Facts the model cannot know that hold for the whole session: where it is, on what system."""
     return f"Working directory: {ctx.deps.workspace}\nPlatform: {platform.system()}"

@@ -119,9 +119,13 @@ class AgentLoop:
             prompt,
             deps=self.deps,
             message_history=self.history,
-            model=self.model,
+            # [lesson 08]
+            # Tier-1 pruning rewrites each request at the model layer: no capability wraps it (issue 27).
+            model=self.session.pruned(self.model) if self.session is not None else self.model,
+            # [before lesson 08]
+            # model=self.model,
+            # [/lesson 08]
             usage_limits=limits,
-            capabilities=self.session.capabilities() if self.session is not None else None,  # [lesson 08]
         ) as run:
             # [lesson 07]
             self.run = run

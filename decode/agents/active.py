@@ -22,6 +22,7 @@ from pydantic_ai.tools import ToolDefinition
 
 from decode.agents.catalog import DEFAULT_AGENT, AgentCatalog, UnknownAgentError
 from decode.agents.definition import AgentDefinition
+from decode.entities.instructions import dynamic_instruction
 from decode.permissions.types import Mode
 
 logger = logging.getLogger(__name__)
@@ -57,7 +58,7 @@ class ActiveAgent(AbstractCapability[Any]):
                 parts.append(SUBAGENT_NOTE)
             return "\n\n".join(parts)
 
-        return agent_instructions
+        return dynamic_instruction(agent_instructions)
 
     async def prepare_tools(self, ctx: RunContext[Any], tool_defs: list[ToolDefinition]) -> list[ToolDefinition]:
         return [tool for tool in tool_defs if self.definition.allows(tool.name, child=self.child)]

@@ -7,14 +7,17 @@ Outputs once pruned stay pruned, so the request does not flip back and forth aro
 Tier 2, the summary, is `compaction.py`.
 """
 
-from collections.abc import Sequence
+from collections.abc import AsyncGenerator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic_ai import RunContext
 from pydantic_ai.capabilities import AbstractCapability, WrapModelRequestHandler
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, ToolReturnPart
-from pydantic_ai.models import ModelRequestContext
+from pydantic_ai.models import Model, ModelRequestContext, ModelRequestParameters, StreamedResponse, infer_model
+from pydantic_ai.models.wrapper import WrapperModel
+from pydantic_ai.settings import ModelSettings
 
 from decode.context.windows import context_tokens, estimate_tokens
 
@@ -83,11 +86,45 @@ class ToolOutputPruning(AbstractCapability[Any]):
         request_context: ModelRequestContext,
         handler: WrapModelRequestHandler,
     ) -> ModelResponse:
-        messages = request_context.messages
+        if (view := self.view(request_context.messages)) is not None:
+            request_context = replace(request_context, messages=view)
+        return await handler(request_context)
+
+    def view(self, messages: Sequence[ModelMessage]) -> list[ModelMessage] | None:
+        """What the model is sent instead of `messages` (None: `messages` as they are)."""
         view = with_placeholders(messages, self.pruned)
         if context_tokens(view) >= PRUNE_AT * self.window:
             self.pruned |= prunable_outputs(messages, int(RECENT_SHARE * self.window))
             view = with_placeholders(messages, self.pruned)
-        if self.pruned:
-            request_context = replace(request_context, messages=view)
-        return await handler(request_context)
+        return view if self.pruned else None
+
+
+class PrunedModel(WrapperModel):
+    """`wrapped` with tier 1 applied to each request it is sent: the capability's pruning, one layer
+    further in. The Agent Loop uses this one (issue 27): pydantic-ai calls every hook of every
+    capability of a run (each node, each tool call, each request), and pruning needs just one."""
+
+    def __init__(self, wrapped: Model | str, pruning: ToolOutputPruning) -> None:
+        super().__init__(infer_model(wrapped))  # a name (`test`) becomes its model, as `Agent.iter` would
+        self.pruning = pruning
+
+    async def request(
+        self,
+        messages: list[ModelMessage],
+        model_settings: ModelSettings | None,
+        model_request_parameters: ModelRequestParameters,
+    ) -> ModelResponse:
+        messages = self.pruning.view(messages) or messages
+        return await self.wrapped.request(messages, model_settings, model_request_parameters)
+
+    @asynccontextmanager
+    async def request_stream(
+        self,
+        messages: list[ModelMessage],
+        model_settings: ModelSettings | None,
+        model_request_parameters: ModelRequestParameters,
+        run_context: RunContext[Any] | None = None,
+    ) -> AsyncGenerator[StreamedResponse]:
+        messages = self.pruning.view(messages) or messages
+        async with self.wrapped.request_stream(messages, model_settings, model_request_parameters, run_context) as s:
+            yield s

@@ -3,7 +3,7 @@
 The Agent Loop takes an optional `Session` and calls it at three moments of a turn:
 
 - before the turn: `needs_summary()`; past ~80 % the loop compacts first (`compact()`, tier 2);
-- during the turn: `capabilities()`, the tool-output pruning that runs before every model request (tier 1);
+- during the turn: `pruned()`, the model with the tool-output pruning applied to every request (tier 1);
 - after the turn: `record_turn()`, one fsynced line in the Session Log, before the turn is reported finished.
 
 Front ends make one with `Session.start()` or `Session.resume()`, and keep `model` and `mode`
@@ -14,18 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from decode.config.redaction import redactor_for
 from decode.context.compaction import Compaction, needs_summary, summarise
-from decode.context.pruning import ToolOutputPruning
+from decode.context.pruning import PrunedModel, ToolOutputPruning
 from decode.context.session_log import SessionError, SessionLog
 from decode.context.windows import ContextWindow, context_window, fill_fraction
 from decode.entities.todos import Todo  # [lesson 10]
 from decode.entities.usage import Usage
 
 if TYPE_CHECKING:
-    from pydantic_ai.capabilities import AbstractCapability
     from pydantic_ai.messages import ModelMessage
     from pydantic_ai.models import Model
 
@@ -157,9 +156,9 @@ class Session:
         """How full the context window is with `history` (for the footer's gauge)."""
         return fill_fraction(history, self.window)
 
-    def capabilities(self) -> list[AbstractCapability[Any]]:
-        """What the Agent Loop adds to each run: tier-1 pruning before every model request."""
-        return [self.pruning]
+    def pruned(self, model: Model | str) -> Model:
+        """The model a turn sends its requests to: `model`, tier-1 pruning applied to each request."""
+        return PrunedModel(model, self.pruning)
 
     def needs_summary(self, history: Sequence[ModelMessage]) -> bool:
         return needs_summary(history, self.window.tokens)

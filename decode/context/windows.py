@@ -261,35 +261,48 @@ def _fresh_start(messages: Sequence[ModelMessage], first: int, start: int) -> in
     return start
 
 
-_last_history: tuple[list[ModelMessage], int, int] = ([], 0, 0)
+_last_history: tuple[list[ModelMessage], int, int, int] = ([], 0, 0, -1)
 """The history `context_tokens` last read but its newest two messages (a request may still grow), with
-its characters and its `fresh_start`: before every request of a turn it is that history and a little
-more, so only the little more is read again."""
+its characters, its `fresh_start` and the index of its last counted response (-1: none): before every
+request of a turn it is that history and a little more, so only the little more is read again."""
 
 
-def _history(messages: Sequence[ModelMessage]) -> tuple[int, int]:
-    """`estimate_tokens(messages)` in characters, and `fresh_start(messages)`."""
+def _last_counted(messages: Sequence[ModelMessage], first: int, stop: int, last: int) -> int:
+    """The index of the last response of `messages[first:stop]` the provider counted, else `last`."""
+    for index in range(stop - 1, first - 1, -1):
+        message = messages[index]
+        if isinstance(message, ModelResponse) and message.usage.input_tokens:
+            return index
+    return last
+
+
+def _history(messages: Sequence[ModelMessage]) -> tuple[int, int, int]:
+    """`estimate_tokens(messages)` in characters, `fresh_start(messages)`, and the last counted response."""
     global _last_history
-    known, chars, start = _last_history
+    known, chars, start, last = _last_history
     if not (known and len(known) <= len(messages) and all(map(operator.is_, known, messages))):
-        known, chars, start = [], 0, 0  # another history (a compaction, a pruned copy): read it all
+        known, chars, start, last = [], 0, 0, -1  # another history (a compaction, a pruned copy): read it all
     stable = max(len(messages) - 2, len(known))
     chars += _chars(messages[len(known) : stable])
     start = _fresh_start(messages[:stable], len(known), start)
+    last = _last_counted(messages, len(known), stable, last)
     if stable > len(known):
-        _last_history = (list(messages[:stable]), chars, start)
-    return chars + _chars(messages[stable:]), _fresh_start(messages, stable, start)
+        _last_history = (list(messages[:stable]), chars, start, last)
+    return (
+        chars + _chars(messages[stable:]),
+        _fresh_start(messages, stable, start),
+        _last_counted(messages, stable, len(messages), last),
+    )
 
 
 def context_tokens(messages: Sequence[ModelMessage]) -> int:
     """How many tokens the history takes now: the provider's count, and never less than the estimate."""
-    chars, start = _history(messages)
+    chars, start, last = _history(messages)
     estimate = chars // CHARS_PER_TOKEN
-    for index in range(len(messages) - 1, start - 1, -1):
-        message = messages[index]
-        if isinstance(message, ModelResponse) and message.usage.input_tokens:
-            counted = message.usage.input_tokens + message.usage.output_tokens
-            return max(counted + estimate_tokens(messages[index + 1 :]), estimate)
+    counted_by = messages[last] if last >= start else None  # a response after the last summary: not stale
+    if isinstance(counted_by, ModelResponse):
+        counted = counted_by.usage.input_tokens + counted_by.usage.output_tokens
+        return max(counted + estimate_tokens(messages[last + 1 :]), estimate)
     return estimate
 
 

@@ -21,6 +21,7 @@ from pydantic_ai import RunContext
 from pydantic_ai.capabilities import AbstractCapability
 from pydantic_ai.tools import ToolDefinition
 
+from decode.entities.instructions import dynamic_instruction
 from decode.entities.tools import traits_of
 from decode.permissions.gate import PLAN_KINDS, PermissionGate
 from decode.permissions.types import Mode
@@ -75,7 +76,7 @@ class PermissionSituation(AbstractCapability[Any]):
         async def permissions_instructions(ctx: RunContext[Any]) -> str:
             return situation_text(self.gate.mode, headless=self.headless)
 
-        return permissions_instructions
+        return dynamic_instruction(permissions_instructions)
 
     async def prepare_tools(self, ctx: RunContext[Any], tool_defs: list[ToolDefinition]) -> list[ToolDefinition]:
         if self.gate.mode is not Mode.PLAN:

@@ -7,6 +7,7 @@ and `SKILL.md`) and the catalogue is rebuilt when one changed, so a skill added 
 session is there at the next request.
 """
 
+import functools
 import logging
 import os
 from pathlib import Path
@@ -56,12 +57,7 @@ _built: dict[tuple[Path, Path], tuple[tuple[Stamp, ...] | None, str]] = {}
 def skills_text(workspace: Path, *, home: Path | None = None) -> str:
     """The catalogue's text, built again only when a skill folder or file changed (`decode.config.stamps`)."""
     home = home or Path.home()
-    stamps = tuple(
-        part
-        for source, root in skill_roots(workspace, home=home)
-        if source is not SkillSource.BUILTIN  # shipped with decode: they do not change
-        for part in _folder_stamps(root)
-    )
+    stamps = tuple(part for root in _changing_roots(workspace, home) for part in _folder_stamps(root))
     built = _built.get((workspace, home))
     if built is not None and built[0] == stamps:
         return built[1]
@@ -72,9 +68,17 @@ def skills_text(workspace: Path, *, home: Path | None = None) -> str:
     return text
 
 
+@functools.lru_cache(maxsize=16)
+def _changing_roots(workspace: Path, home: Path) -> tuple[Path, ...]:
+    """The skill folders that can change (the built-in ones ship with decode), made once per place."""
+    return tuple(root for source, root in skill_roots(workspace, home=home) if source is not SkillSource.BUILTIN)
+
+
 def _folder_stamps(root: Path) -> list[Stamp]:
     """The stamps of a skills folder, of each folder in it and of each one's `SKILL.md`."""
     stamps = [stamp(root)]
+    if stamps[0] is None:  # nothing there: nothing in it either
+        return stamps
     try:
         entries = sorted(entry.name for entry in os.scandir(root))
     except OSError:  # none, or not a folder: its stamp says which

@@ -227,6 +227,10 @@ print(WORD_COUNT.traits.kind, WORD_COUNT.traits.argument({"path": "notes.txt"}))
 # it, but only if it is byte for byte the same. So what *changes* during a session (today's date in
 # this lesson; later the git status, memory, skills, the to-do list) does not go into the
 # instructions: `turn_facts()` lists those **Turn Facts**, read again for every request.
+#
+# `environment_instructions` is a function of the run context, which pydantic-ai calls before each
+# request after reading its signature; `@dynamic_instruction` reads that signature once, for a turn
+# of many requests.
 
 # %%
 show("decode.agent.factory", "environment_instructions")

@@ -200,7 +200,7 @@ await turn(loop, "when does it ship?")
 # One header line, then one line per turn. A turn line holds that turn's new messages, as ours
 # did, plus what a listing needs (the start of the prompt, the model, the usage). Here is all this
 # lesson adds to the Agent Loop. Before the turn, `needs_summary` decides on a compaction (section
-# 8); the run gets `session.capabilities()`, the pruning of section 7; `keep_turn()` writes the turn
+# 8); the run's model is `session.pruned(model)`, the pruning of section 7; `keep_turn()` writes the turn
 # through `Session.record_turn`, and a disk that refuses costs a warning, not the answer; a turn that
 # fails or is cancelled leaves what it had done in `unfinished`, which `decode run` saves.
 
@@ -335,6 +335,21 @@ show("decode.context.pruning", "prunable_outputs")
 
 # %%
 show("decode.context.pruning", "ToolOutputPruning.wrap_model_request")
+
+# %% [markdown]
+# `view` decides: the outputs pruned so far, and more once the request would fill 60 % of the window.
+
+# %%
+show("decode.context.pruning", "ToolOutputPruning.view")
+
+# %% [markdown]
+# A capability takes part in every hook of a run, though: pydantic-ai calls each one before and
+# after each node, each tool call and each request, thousands of calls in a long turn, for the
+# one hook pruning needs. So the Agent Loop applies the same `view` one layer further in, in the
+# model it sends the turn's requests to (`Session.pruned(model)`):
+
+# %%
+show("decode.context.pruning", "PrunedModel.request_stream")
 
 # %% [markdown]
 # The two functions at work, on a turn that read a long file:

@@ -1,15 +1,17 @@
 """CapabilitySet: decode's plain capabilities as one, each hook reaching only those that define it."""
 
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic_ai import Agent, RunContext
 from pydantic_ai.capabilities import AbstractCapability, CapabilityOrdering, WrapModelRequestHandler
-from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart
+from pydantic_ai.messages import ModelMessage, ModelResponse, PartStartEvent, TextPart, ToolCallPart
 from pydantic_ai.models import ModelRequestContext
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.tools import ToolDefinition
+from pydantic_ai.usage import RunUsage
 
 from decode.agent.capability_set import CapabilitySet, capability_set
 from decode.config.settings import Settings
@@ -119,3 +121,55 @@ async def test_a_run_through_the_set_calls_each_hook_in_order_and_nests_the_wrap
         "second: request out",
         "first: request out",
     ]
+
+
+def test_a_set_that_wraps_no_node_and_no_request_is_skipped_by_pydantic_ai_for_them() -> None:
+    # pydantic-ai asks these before it wraps each node and each request in a capability's hook.
+    quiet = capability_set([Offers("noop"), Offers("other")])[0]
+    assert not quiet._has_wrap_node_run
+    assert not quiet._has_wrap_model_request
+    assert not quiet._has_on_model_request_error
+    assert not quiet._has_on_node_run_error
+    wraps = capability_set([Offers("noop"), Checks("checks")])[0]
+    assert wraps._has_wrap_model_request
+    assert not wraps._has_wrap_node_run
+
+
+async def test_a_hook_no_member_defines_passes_its_value_on(tmp_path: Path) -> None:
+    quiet = capability_set([Offers("noop"), Offers("other")])[0]
+    deps = AgentDeps(LocalExecutor(tmp_path), Settings(), harness_home=tmp_path)
+    ctx = RunContext(deps=deps, model=FunctionModel(lambda *_: ModelResponse(parts=[])), usage=RunUsage())
+    call = ToolCallPart("noop", {"a": 1}, tool_call_id="c1")
+    args = {"a": 1}
+    assert await quiet.before_tool_execute(ctx, call=call, tool_def=ToolDefinition(name="noop"), args=args) is args
+
+
+@dataclass
+class Listens(AbstractCapability[Any]):
+    """Writes down the kind of each event of the run."""
+
+    kinds: list[str] = field(default_factory=list)
+
+    @classmethod
+    def get_serialization_name(cls) -> str | None:
+        return None
+
+    async def on_event(self, ctx: RunContext[Any], *, event: Any) -> None:
+        self.kinds.append(event.event_kind)
+
+
+async def test_the_events_reach_a_member_that_listens_and_a_set_without_one_listens_to_none(tmp_path: Path) -> None:
+    async def answer(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
+        yield "done"  # a run whose capabilities listen to events is streamed
+
+    listens = Listens()
+    deps = AgentDeps(LocalExecutor(tmp_path), Settings(), harness_home=tmp_path)
+    model = FunctionModel(stream_function=answer)
+    agent = Agent(model, deps_type=AgentDeps, capabilities=capability_set([listens, Offers("noop")]))
+
+    await agent.run("go", deps=deps)
+
+    assert "part_start" in listens.kinds
+    quiet = capability_set([Offers("noop"), Offers("other")])[0]
+    assert not quiet.has_on_event
+    assert not quiet.listens_to(PartStartEvent(index=0, part=TextPart("x")))

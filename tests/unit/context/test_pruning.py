@@ -1,5 +1,7 @@
 """Pruning: which old tool outputs become placeholders, and only in what the model is sent."""
 
+from collections.abc import AsyncIterator
+
 from pydantic_ai import Agent
 from pydantic_ai.messages import (
     ModelMessage,
@@ -11,7 +13,7 @@ from pydantic_ai.messages import (
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.usage import RequestUsage
 
-from decode.context.pruning import ToolOutputPruning, placeholder, prunable_outputs, with_placeholders
+from decode.context.pruning import PrunedModel, ToolOutputPruning, placeholder, prunable_outputs, with_placeholders
 from decode.context.windows import estimate_tokens
 
 
@@ -96,6 +98,31 @@ async def test_a_pruned_output_stays_pruned_when_the_fill_drops(histories) -> No
     # The answer's usage (10 tokens) says the context is nearly empty now; the output stays hidden.
     await Agent(recorder.model).run("again", message_history=result.all_messages(), capabilities=[pruning])
     assert recorder.seen[1]["call-1"].startswith("[read output pruned")
+
+
+async def test_the_pruned_model_sends_what_the_capability_would_and_the_history_keeps_the_outputs(histories) -> None:
+    history = _big_history(histories, last_input_tokens=6_500)  # 65 % of 10,000
+    recorder, pruning = Recorder(), ToolOutputPruning(window=10_000)
+    result = await Agent(PrunedModel(recorder.model, pruning)).run("next", message_history=history)
+    assert recorder.seen[0]["call-1"] == placeholder(ToolReturnPart("read", "o" * 24_000, tool_call_id="call-1"))
+    assert recorder.seen[0]["call-2"] == "n" * 400
+    assert pruning.pruned == {"call-1"}  # the same state as the capability's: a later request keeps it hidden
+    assert tool_outputs(result.all_messages())["call-1"] == "o" * 24_000
+
+
+async def test_the_pruned_model_prunes_a_streamed_request_too(histories) -> None:
+    history = _big_history(histories, last_input_tokens=6_500)
+    seen: list[dict[str, str]] = []
+
+    async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
+        seen.append(tool_outputs(messages))
+        yield "ok"
+
+    model = PrunedModel(FunctionModel(stream_function=stream), ToolOutputPruning(window=10_000))
+    async with Agent(model).run_stream("next", message_history=history) as result:
+        assert await result.get_output() == "ok"
+    assert seen[0]["call-1"].startswith("[read output pruned")
+    assert seen[0]["call-2"] == "n" * 400
 
 
 # --- tier 2: summarising --------------------------------------------------------------------

@@ -4,14 +4,24 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, UserPromptPart
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    TextPart,
+    ToolCallPart,
+    ToolReturnPart,
+    UserPromptPart,
+)
 from pydantic_ai.models.function import AgentInfo, FunctionModel
+from pydantic_ai.usage import RequestUsage
 
 from decode.agent.factory import build_agent
 from decode.agent.facts import is_facts
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings
 from decode.context.catalog import SessionNotFoundError
+from decode.context.pruning import placeholder
 from decode.context.replay import load_session
 from decode.context.session import Session
 from decode.context.windows import SUMMARY_MARK
@@ -60,6 +70,10 @@ def prompts(messages: list[ModelMessage]) -> list[str]:
         for part in message.parts
         if isinstance(part, UserPromptPart) and isinstance(part.content, str) and not is_facts(part)
     ]
+
+
+small_window = Settings(context_window=10_000)
+"""A 10,000-token window: a history the provider counted at 6,500 tokens fills it past 60 %."""
 
 
 @pytest.fixture
@@ -143,6 +157,28 @@ async def test_past_80_percent_the_history_is_summarised_before_the_turn(tmp_pat
     # The log replays to the compacted history: a resumed session continues from the summary.
     assert load_session(session.log.path).history == loop.history
     assert not session.needs_summary(loop.history)
+
+
+async def test_past_60_percent_the_loop_sends_old_outputs_as_placeholders_and_keeps_them(tmp_path: Path) -> None:
+    session = Session(Session.start(tmp_path, model="script:x.json").log, model="script:x.json", settings=small_window)
+    model = Model()
+    loop = make_loop(session, model, tmp_path)
+    old = ToolReturnPart("read", "o" * 24_000, tool_call_id="old")
+    loop.history = [
+        ModelRequest(parts=[UserPromptPart("read the old file")]),
+        ModelResponse(parts=[ToolCallPart("read", {}, tool_call_id="old")]),
+        ModelRequest(parts=[old]),
+        ModelResponse(parts=[TextPart("read it")], usage=RequestUsage(input_tokens=6_500)),
+    ]
+
+    events = await run(loop, "next")
+
+    assert isinstance(events[-1], TurnFinished)
+    sent = model.turn_requests[0][2].parts[0]
+    assert isinstance(sent, ToolReturnPart)
+    assert sent.content == placeholder(old)
+    assert loop.history[2].parts[0].content == "o" * 24_000  # the loop's history and the log keep the output
+    assert session.pruning.pruned == {"old"}
 
 
 async def test_a_failed_summary_leaves_the_history_and_the_turn_goes_on(tmp_path: Path, small: Settings) -> None:
