@@ -14,7 +14,7 @@ from decode.entities.tools import UNDECLARED, ToolKind, ToolSpec, ToolTraits
 from decode.permissions.gate import PLAN_GUIDANCE, PermissionGate
 from decode.permissions.rules import parse_rule
 from decode.permissions.shell import Glob
-from decode.permissions.types import Decision, Layer, Mode, Rule
+from decode.permissions.types import Decision, Layer, Mode, Rule, Verdict
 from decode.skills.tool import SKILL_TOOL
 from decode.tools.bash import BASH
 from decode.tools.catalog import default_tools
@@ -79,6 +79,27 @@ def corpus_places(project: Path) -> dict[str, Path]:
     for link, target in CORPUS["tree"]["symlinks"].items():
         (project / link).symlink_to(fill(target, places))
     return places
+
+
+async def judge_corpus(places: dict[str, Path]) -> list[tuple[tuple, Verdict]]:
+    """Every corpus case that uses the corpus's own settings, judged by a gate of its mode: (call, verdict)."""
+    judged = []
+    for case in CORPUS["case"]:
+        if "user" in case or "rules" in case:
+            continue
+        mode, trusted = Mode.parse(case.get("mode", "default")), case.get("project_trusted", True)
+        gate = PermissionGate.from_settings(
+            places["workspace"], mode=mode, secret_files=SECRET_FILES, trust_project=trusted
+        )
+        gate.network_isolated = case.get("sandbox", False)
+        traits = corpus_traits(case["tool"])
+        argument = fill(case["arg"], places)
+        args = {argument_key(traits): argument} if argument else {}
+        if "network" in case:
+            args["network"] = case["network"]
+        call = (case["tool"], args, traits)
+        judged.append((call, await gate.check(*call)))
+    return judged
 
 
 def _case_id(case: dict) -> str:

@@ -6,12 +6,11 @@ from pathlib import Path
 import pytest
 
 from decode.permissions import paths
-from decode.permissions.gate import PermissionGate
 from decode.permissions.matching import RuleScreen, covers
 from decode.permissions.rules import parse_rule
 from decode.permissions.shell import Glob
-from decode.permissions.types import Decision, Mode, Rule
-from tests.unit.permissions.test_gate import CORPUS, SECRET_FILES, argument_key, corpus_places, corpus_traits, fill
+from decode.permissions.types import Decision, Rule
+from tests.unit.permissions.test_gate import corpus_places, judge_corpus
 
 __all__ = ["corpus_places"]  # the corpus's world, a fixture of test_gate
 
@@ -71,30 +70,9 @@ async def test_every_corpus_case_gets_the_same_verdict_with_and_without_the_scre
 ) -> None:
     """The corpus's own cases (its settings, files and symlinks), judged twice: screened, and with
     every rule walked one by one as before the screen. Decision, reason and rule must be equal."""
-    cases = [case for case in CORPUS["case"] if "user" not in case and "rules" not in case]  # the corpus's settings
-    calls = [_call(case, corpus_places) for case in cases]
-    screened = [await _gate(corpus_places, case).check(*call) for case, call in zip(cases, calls, strict=True)]
+    screened = await judge_corpus(corpus_places)
     monkeypatch.setattr(RuleScreen, "may_cover", lambda *_, **__: True)  # the rule-by-rule walk
-    walked = [await _gate(corpus_places, case).check(*call) for case, call in zip(cases, calls, strict=True)]
-    assert len(calls) > 600
-    assert sum(v.rule is not None and v.rule.specifier is not None for v in walked) > 100  # rules did decide
-    differences = [(call, a, b) for call, a, b in zip(calls, screened, walked, strict=True) if a != b]
-    assert differences == []
-
-
-def _gate(places: dict[str, Path], case: dict) -> PermissionGate:
-    mode, trusted = Mode.parse(case.get("mode", "default")), case.get("project_trusted", True)
-    gate = PermissionGate.from_settings(
-        places["workspace"], mode=mode, secret_files=SECRET_FILES, trust_project=trusted
-    )
-    gate.network_isolated = case.get("sandbox", False)
-    return gate
-
-
-def _call(case: dict, places: dict[str, Path]) -> tuple:
-    traits = corpus_traits(case["tool"])
-    argument = fill(case["arg"], places)
-    args = {argument_key(traits): argument} if argument else {}
-    if "network" in case:
-        args["network"] = case["network"]
-    return case["tool"], args, traits
+    walked = await judge_corpus(corpus_places)
+    assert len(walked) > 600
+    assert sum(v.rule is not None and v.rule.specifier is not None for _, v in walked) > 100  # rules did decide
+    assert screened == walked

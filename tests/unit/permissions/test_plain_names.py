@@ -10,7 +10,7 @@ from decode.permissions import plain_names
 from decode.permissions.gate import PermissionGate
 from decode.permissions.shell import Glob
 from decode.permissions.types import Mode
-from tests.unit.permissions.test_gate import CORPUS, SECRET_FILES, argument_key, corpus_places, corpus_traits, fill
+from tests.unit.permissions.test_gate import SECRET_FILES, corpus_places, corpus_traits, judge_corpus
 
 __all__ = ["corpus_places"]  # the corpus's world, a fixture of test_gate
 
@@ -113,29 +113,8 @@ async def test_every_corpus_case_gets_the_same_verdict_without_the_shortcut(
 ) -> None:
     """The corpus's own cases (its settings, files and symlinks), judged twice: with plain names
     looked up by one `lstat`, and with every name resolved in full. Decision, reason and rule must be equal."""
-    cases = [case for case in CORPUS["case"] if "user" not in case and "rules" not in case]  # the corpus's settings
-    calls = [_call(case, corpus_places) for case in cases]
-    shortcut = [await _gate(corpus_places, case).check(*call) for case, call in zip(cases, calls, strict=True)]
+    shortcut = await judge_corpus(corpus_places)
     monkeypatch.setattr(plain_names, "look", lambda *_: None)
-    walked = [await _gate(corpus_places, case).check(*call) for case, call in zip(cases, calls, strict=True)]
-    assert len(calls) > 600
-    differences = [(call, a, b) for call, a, b in zip(calls, shortcut, walked, strict=True) if a != b]
-    assert differences == []
-
-
-def _gate(places: dict[str, Path], case: dict) -> PermissionGate:
-    mode, trusted = Mode.parse(case.get("mode", "default")), case.get("project_trusted", True)
-    gate = PermissionGate.from_settings(
-        places["workspace"], mode=mode, secret_files=SECRET_FILES, trust_project=trusted
-    )
-    gate.network_isolated = case.get("sandbox", False)
-    return gate
-
-
-def _call(case: dict, places: dict[str, Path]) -> tuple:
-    traits = corpus_traits(case["tool"])
-    argument = fill(case["arg"], places)
-    args = {argument_key(traits): argument} if argument else {}
-    if "network" in case:
-        args["network"] = case["network"]
-    return case["tool"], args, traits
+    walked = await judge_corpus(corpus_places)
+    assert len(walked) > 600
+    assert shortcut == walked
