@@ -56,7 +56,23 @@ def warm_argv(cold: Sequence[str], python: str) -> list[str]:
     at = head.index("--unshare-pid")
     head[at:at] = ["--remount-ro", "/dev"]
     head += ["--unshare-user", *(arg for cap in RUNNER_CAPS for arg in ("--cap-add", cap))]
-    return [*head, "--", python, "-I", "-S", "-c", RUNNER.read_text(encoding="utf-8")]
+    return [*head, "--", python, "-I", "-S", "-c", RUNNER.read_text(encoding="utf-8"), *view_points(head)]
+
+
+MOUNTS = {"--bind": 2, "--ro-bind": 2, "--ro-bind-try": 2, "--dev-bind": 2, "--tmpfs": 1, "--dev": 1, "--proc": 1}
+"""bwrap's options that mount something, and which of their operands is the mount point."""
+
+
+def view_points(args: Sequence[str]) -> list[str]:
+    """Where bwrap mounts something for the view (`args`: its options): what the runner checks is
+    still mounted before each command. Not the rest of its mount table: `--ro-bind / /` copies every
+    host mount below `/`, and one the host removes (a container's, each `docker run --rm`) is gone
+    from the sandbox too, though the view lost nothing; checked, it made each command run cold."""
+    points = []
+    for at, arg in enumerate(args[:-1]):
+        if (operand := MOUNTS.get(arg)) is not None and at + operand < len(args):
+            points.append(args[at + operand])
+    return list(dict.fromkeys(points))
 
 
 def without_kernel_binds(args: Sequence[str]) -> list[str]:

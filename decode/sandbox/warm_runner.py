@@ -311,7 +311,10 @@ def main() -> None:
     control = socket.socket(fileno=os.dup(0))  # fds 0-2 stay taken, so what comes in is never one of them
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     plan = fresh_plan()
-    expected = Counter((point, fstype) for _, _, point, fstype, _ in mounts())
+    # Only the view's mounts (bwrap's mount points, this program's arguments): the host's own,
+    # copied by `--ro-bind / /`, come and go with the host, and leave the view whole when they go.
+    points = {path for arg in sys.argv[1:] for path in (arg, os.path.realpath(arg))}
+    expected = Counter((point, fstype) for _, _, point, fstype, _ in mounts() if point in points)
     control.send(json.dumps({"ready": os.getpid()}).encode())
     children = {offer(control, plan, expected) for _ in range(AHEAD)}
     while message := control.recv(1 << 16):

@@ -219,6 +219,31 @@ async def test_a_protected_file_replaced_on_the_host_is_seen_new_and_still_read_
     assert warm(sandbox) is not first
 
 
+async def test_a_host_mount_outside_the_view_going_away_keeps_commands_warm(
+    sandbox: SandboxExecutor, tmp_path: Path
+) -> None:
+    # `--ro-bind / /` copies every host mount below `/`. The host removing one (a container's at each
+    # `docker run --rm` of another test) detaches it here too; the view lost nothing, yet each
+    # command then ran cold, where what it leaves is not reliably reported as stopped.
+    point = tmp_path / "host-mount"
+    point.mkdir()
+    mounted = await asyncio.to_thread(subprocess.run, ["mount", "-t", "tmpfs", "none", str(point)], check=False)
+    if mounted.returncode != 0:
+        pytest.skip("mounting a tmpfs needs root here")
+    try:
+        await run(sandbox, "true")  # the warm sandbox starts with the host's mount in its table
+        before = warm(sandbox)
+    finally:
+        await asyncio.to_thread(subprocess.run, ["umount", str(point)], check=True)
+    point.rmdir()  # a mount point removed: gone in every namespace
+    for _ in range(3):  # the children made ahead with it, and one made after
+        result, out, _ = await run(sandbox, "nohup sleep 1000 >/dev/null 2>&1 & echo started")
+        assert (result.exit_code, out) == (0, "started\n")
+        assert result.stopped_leftovers
+        assert warm(sandbox) is before
+        assert not before.stale
+
+
 async def test_an_env_file_made_after_the_sandbox_started_is_hidden(sandbox: SandboxExecutor, project: Path) -> None:
     await run(sandbox, "true")
     warm(sandbox)
