@@ -293,6 +293,7 @@ class WarmSandbox:
         if not begun:
             if report[:1] == b"S":
                 self.stale = True
+                logger.info("warm sandbox: a mount of its view is gone; the command runs cold, the next in a new one")
             elif report[:1] == b"E":
                 logger.warning("warm sandbox: %s; the command runs cold", report[1:].decode(errors="replace"))
             return ExecResult(exit_code=None, duration_s=duration, timed_out=True) if timed_out else None
