@@ -66,6 +66,7 @@ SETS_VARIABLES = (
 EXPANSION = "a parameter expansion that can run code or set variables (${x@P}, ${!x}, ${x:=…}, ${a[i]}, ${x:i})"
 TOO_DEEP = "nested too deep to check"
 TOO_LONG = f"longer than {MAX_SCRIPT} characters, too long to check"
+PLACEHOLDER = "holds U+E000 or U+E001, characters the permission checker uses for { and [ while it reads"
 TOO_LARGE = f"more than {MAX_COMMANDS} commands or {MAX_SUBSTITUTIONS} substitutions, too many to check"
 UNKNOWN_SYNTAX = "a shell construct the permission checker does not know"
 NETWORK = "a redirection to /dev/tcp or /dev/udp opens a network connection"
@@ -358,6 +359,8 @@ def parse_script(script: str) -> ShellScript:
     """Split a shell script into its simple commands, redirections and hazards."""
     if len(script) > MAX_SCRIPT:
         return ShellScript((), (), (TOO_LONG,), opaque=True)
+    if _BRACE in script or _BRACKET in script:  # read back as `{`/`[`: bash would name another file
+        return ShellScript((), (), (PLACEHOLDER,), opaque=True)
     readings = [script]
     if ("{" in script or "[" in script or "\\\n" in script) and _NEEDS_NORMALISING.search(script):  # it needs one
         normalised = normalise(script)
