@@ -98,11 +98,19 @@ class DeferredImports(importlib.abc.MetaPathFinder):
 
 
 def defer_imports() -> None:
-    """Make the next imports of pydantic-ai and the SDKs skip what `DEFERRED` names (once is enough)."""
+    """Make the next imports of pydantic-ai and the SDKs skip what `DEFERRED` names, and load the
+    packages of `lazy_reexports.LAZY` name by name (once is enough)."""
+    from decode.models.lazy_reexports import LazyReexports
+
+    if not any(isinstance(finder, LazyReexports) for finder in sys.meta_path):
+        sys.meta_path.insert(0, LazyReexports())
     if not any(isinstance(finder, DeferredImports) for finder in sys.meta_path):
         sys.meta_path.insert(0, DeferredImports())
 
 
 def uninstall() -> None:
-    """Take the finder off the import path."""
-    sys.meta_path[:] = [finder for finder in sys.meta_path if not isinstance(finder, DeferredImports)]
+    """Take the finders off the import path."""
+    from decode.models.lazy_reexports import LazyReexports
+
+    finders = (DeferredImports, LazyReexports)
+    sys.meta_path[:] = [finder for finder in sys.meta_path if not isinstance(finder, finders)]

@@ -20,16 +20,20 @@ MCP_STACK = {"mcp", "mcp_types", "fastmcp"}
 SDKS = {"openai": "openai", "google-gla": "google"}
 
 
-def _imported(project: Path, model: str, env: dict[str, str]) -> set[str]:
-    """The top-level packages `decode run --model MODEL "hi"` imported, from start to exit."""
+def _imported_modules(project: Path, model: str, env: dict[str, str]) -> list[str]:
+    """The modules `decode run --model MODEL "hi"` imported, from start to exit."""
     done = subprocess.run(
         [sys.executable, "-m", "decode", "run", "--model", model, "hi"],
         cwd=project, env={**os.environ, **env, "PYTHONPROFILEIMPORTTIME": "1"},
         capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
-    lines = (line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:"))
-    return {name.split(".")[0] for name in lines}
+    return [line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")]
+
+
+def _imported(project: Path, model: str, env: dict[str, str]) -> set[str]:
+    """The top-level packages `decode run --model MODEL "hi"` imported, from start to exit."""
+    return {name.split(".")[0] for name in _imported_modules(project, model, env)}
 
 
 @pytest.mark.parametrize("provider", ["openai-compatible", "google-gla"])
@@ -51,3 +55,20 @@ def test_a_run_imports_its_providers_sdk_only_and_no_mcp_client(provider: str, t
     assert used in imported
     assert other not in imported
     assert not imported & MCP_STACK, sorted(imported & MCP_STACK)
+
+
+def test_an_openai_compatible_run_imports_the_types_of_chat_completions_not_of_every_api(tmp_path: Path) -> None:
+    # `openai.types` re-exports the models of every API of the SDK; decode calls chat completions (ADR-0114).
+    server = OpenAIServer()
+    server.plan(Turn(text="Hello."))
+    try:
+        modules = _imported_modules(
+            tmp_path, "openai-compatible:bench", {"OPENAI_BASE_URL": f"{server.url}/v1", "OPENAI_API_KEY": "x"}
+        )
+    finally:
+        server.close()
+
+    assert len(server.requests) == 1
+    assert "openai.types.chat.chat_completion" in modules
+    unused = ("evals", "graders", "fine_tuning", "realtime", "beta", "vector_stores", "webhooks", "audio")
+    assert not [name for name in modules if name.split(".")[:3] in (["openai", "types", api] for api in unused)]
