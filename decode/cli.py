@@ -71,6 +71,14 @@ class LazyGroup(click.Group):
         if ctx.meta.get("decode.listing_commands"):
             # `decode --help` only needs the name and the one-liner: don't import the command.
             return click.Command(cmd_name, short_help=short_help)
+        # [lesson 02]
+        if cmd_name == "run" and self.own_process:
+            # Start-up builds objects that live as long as the process: no collections on the way to
+            # the first request (decode/collector.py; the agent loop switches them back on).
+            from decode.collector import pause
+
+            pause()
+        # [/lesson 02]
         module_name, attribute = target.split(":")
         return getattr(importlib.import_module(module_name), attribute)
 

@@ -31,6 +31,7 @@ from pydantic_ai.run import AgentRun
 from pydantic_ai.usage import UsageLimits
 
 from decode.agent.results import escaped, keep_safe
+from decode.collector import resume as resume_collections
 from decode.context.compaction import CompactionError  # [lesson 08]
 from decode.context.session import Session  # [lesson 08]
 from decode.entities.deps import AgentDeps
@@ -177,6 +178,7 @@ class AgentLoop:
             if Agent.is_model_request_node(node):
                 async with node.stream(run.ctx) as stream:
                     async for event in stream:
+                        resume_collections()  # the answer has begun: start-up is over (decode/collector.py)
                         if (delta := _model_delta(event)) is not None:
                             delta.text = valid_text(delta.text)  # [lesson 15]
                             yield delta
