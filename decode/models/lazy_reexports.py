@@ -12,6 +12,7 @@ and keeps it, so `openai.types.Batch` is the very object the full import gives. 
 reading it, and the package is imported normally (logged at debug). ADR-0114.
 """
 
+import ast
 import importlib.abc
 import logging
 import sys
@@ -30,8 +31,6 @@ FUTURE = "__future__"
 def reexports(source: bytes) -> dict[str, str] | None:
     """Each re-exported name -> the submodule (relative to the package, or `FUTURE`) defining it; None when the
     source does anything else, so running it could differ from importing its names one by one."""
-    import ast  # here: `decode --version` installs the finder, and imports no package it applies to
-
     names: dict[str, str] = {}
     for node in ast.parse(source).body:
         if not isinstance(node, ast.ImportFrom) or not node.module:
