@@ -12,7 +12,9 @@ The CPU ratio is the steadier figure on a busy machine: start-up is CPU-bound on
 
 A third command, measured in the same rounds, is the floor under decode's figure: importing
 pydantic-ai and its OpenAI model class the way decode does (the deferred parts of ADR-0102 left
-out), and nothing of decode's. What decode adds on its way to the request is the difference.
+out, the SDK's `openai.types` loaded name by name as in ADR-0114), and nothing of decode's. What
+decode adds on its way to the request is the difference; the run also makes no garbage collection
+on its way (ADR-0114), which the floor's plain import does, so the difference can be near zero.
 """
 
 import os
