@@ -64,3 +64,37 @@ def test_control_characters_cannot_reach_the_terminal(capsys: pytest.CaptureFixt
 )
 def test_the_text_answer_is_shown_as_its_destination_needs(terminal: bool, raw: bool, expected: str) -> None:
     assert shown_answer("hi\x1b]52;c;eA==\x07 \x1b[31mred", terminal=terminal, raw=raw) == expected
+
+
+def test_close_ends_the_pipe_of_stdout_while_the_process_goes_on() -> None:
+    """The reader sees the result and then the end, while decode still has work (its servers to stop)."""
+    import subprocess
+    import sys
+
+    child = (
+        "import sys; from decode.runtime.output import RunOutput\n"
+        "output = RunOutput('json'); output.finish(0); RunOutput.close()\n"
+        "print('after the end')\n"
+        "import select; select.select([sys.stdin], [], [], 60)"  # still running until the test lets it go
+    )
+    with subprocess.Popen(
+        [sys.executable, "-c", child], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    ) as process:
+        assert process.stdout is not None
+        assert process.stdin is not None
+        try:
+            seen = process.stdout.read()  # returns at the end of the pipe: the child still waits on stdin
+            assert process.poll() is None
+        finally:
+            process.stdin.close()
+            process.wait(timeout=60)
+    assert json.loads(seen)["exit_code"] == 0
+    assert "after the end" not in seen
+
+
+def test_close_leaves_captured_output_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    output = RunOutput("stream-json")
+    output.finish(0)
+    RunOutput.close()
+    print("still captured")
+    assert capsys.readouterr().out.splitlines()[-1] == "still captured"
