@@ -168,10 +168,13 @@ class RunOutput:
     @staticmethod
     def close() -> None:
         """Nothing more goes to stdout: a reader of the pipe (`decode run | jq`) sees its end now,
-        while decode still stops its MCP servers, not at the exit. Only decode's own stdout (fd 1):
-        output captured in a test is left as it is."""
+        while decode still stops its MCP servers, not at the exit. Only when decode is the program
+        (not `cli([...])` called by Python code that may print next), and only file descriptor 1."""
         with contextlib.suppress(OSError):  # a reader that went away: its end is already seen
             sys.stdout.flush()
+        context = click.get_current_context(silent=True)
+        if context is None or not getattr(context.find_root().command, "own_process", False):
+            return
         try:
             if sys.stdout.fileno() != 1:
                 return
