@@ -14,6 +14,7 @@ validates against `docs/schemas/stream-json.schema.json`. JSON escapes control c
 line can act on a terminal. Progress stays on stderr in every format.
 """
 
+import contextlib
 import json
 import os
 import sys
@@ -163,6 +164,25 @@ class RunOutput:
             _write(json.dumps(result, indent=2))
         self.emit(result)
         return result
+
+    @staticmethod
+    def close() -> None:
+        """Nothing more goes to stdout: a reader of the pipe (`decode run | jq`) sees its end now,
+        while decode still stops its MCP servers, not at the exit. Only when decode is the program
+        (not `cli([...])` called by Python code that may print next), and only file descriptor 1."""
+        with contextlib.suppress(OSError):  # a reader that went away: its end is already seen
+            sys.stdout.flush()
+        context = click.get_current_context(silent=True)
+        if context is None or not getattr(context.find_root().command, "own_process", False):
+            return
+        try:
+            if sys.stdout.fileno() != 1:
+                return
+        except (OSError, ValueError):  # captured (no file descriptor), or already closed
+            return
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)  # the pipe's last writer gone; the flush at exit writes nowhere
+        os.close(devnull)
 
 
 def _mcp_servers(conversation: "Conversation") -> dict[str, Any]:

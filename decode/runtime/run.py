@@ -452,6 +452,7 @@ async def _run(task: str, options: dict[str, Any]) -> int:
         code = await _hand_back(conversation.workspace, conversation, code)
     # [/lesson 14]
     code = _finish(code)  # [lesson 15]
+    _output.close()  # [lesson 15]
     # [lesson 11]
     if conversation.mcp is not None:  # the answer and the result are out first: a slow server delays only the exit
         await conversation.mcp.close(leaving=True)  # a signal now still exits 128 + it (`run`)

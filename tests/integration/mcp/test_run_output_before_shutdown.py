@@ -54,6 +54,42 @@ def test_the_result_is_out_before_the_servers_are_stopped(tmp_path: Path) -> Non
         assert marker.read_text(encoding="utf-8") == "result out\n"
 
 
+@pytest.mark.parametrize("output_format", ["text", "stream-json"])
+def test_stdout_ends_before_the_servers_are_stopped(tmp_path: Path, output_format: str) -> None:
+    """A reader of the pipe (`decode run | jq`) sees its end with the result, not at the exit, which
+    still waits for the servers; what it read is the whole output."""
+    project = tmp_path / "project"
+    project.mkdir()
+    markers = [tmp_path / f"server-{index}.marker" for index in range(2)]
+    servers = {
+        f"parent{index}": {
+            "command": sys.executable,
+            "args": [str(SERVERS / "parent_stdout_server.py")],
+            "env": {"PARENT_STDOUT_MARKER": str(marker)},
+        }
+        for index, marker in enumerate(markers)
+    }
+    home = Path(os.environ["HOME"])  # this test's empty folder (tests/conftest.py)
+    (home / ".decode").mkdir(exist_ok=True)
+    (home / ".decode" / "mcp.json").write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps([{"text": "done"}]), encoding="utf-8")
+
+    done = subprocess.run(
+        [DECODE, "run", "--model", f"script:{script}", "--output-format", output_format, "hi"],
+        cwd=project, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    if output_format == "text":
+        assert done.stdout == "done\n"
+    else:
+        events = [json.loads(line) for line in done.stdout.splitlines()]
+        assert [events[0]["type"], events[-1]["type"], events[-1]["result"]] == ["init", "result", "done"]
+    for marker in markers:
+        assert marker.read_text(encoding="utf-8") == "/dev/null\n"
+
+
 def test_a_headless_run_does_not_import_the_result_validators_ahead(tmp_path: Path) -> None:
     """The REPL imports them on a thread once a server is ready, so a tool's first result does not
     freeze its screen; `decode run` has no screen, and a thread still importing slows its exit."""

@@ -64,3 +64,45 @@ def test_control_characters_cannot_reach_the_terminal(capsys: pytest.CaptureFixt
 )
 def test_the_text_answer_is_shown_as_its_destination_needs(terminal: bool, raw: bool, expected: str) -> None:
     assert shown_answer("hi\x1b]52;c;eA==\x07 \x1b[31mred", terminal=terminal, raw=raw) == expected
+
+
+@pytest.mark.parametrize("own_process", [True, False])
+def test_close_ends_the_pipe_of_stdout_while_the_process_goes_on(own_process: bool) -> None:
+    """The reader sees the result and then the end, while decode still has work (its servers to stop);
+    Python code that called `cli([...])` itself keeps its stdout."""
+    import subprocess
+    import sys
+
+    child = (
+        "import sys, click; from decode.cli import cli; from decode.runtime.output import RunOutput\n"
+        f"cli.own_process = {own_process}  # True: `decode` run from a shell\n"
+        "with click.Context(cli):\n"
+        "    output = RunOutput('stream-json'); output.finish(0); RunOutput.close()\n"
+        "print('after the end')\n"
+        "import select; select.select([sys.stdin], [], [], 60)"  # still running until the test lets it go
+    )
+    with subprocess.Popen(
+        [sys.executable, "-c", child], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    ) as process:
+        assert process.stdout is not None
+        assert process.stdin is not None
+        try:
+            if own_process:
+                seen = process.stdout.read()  # returns at the end of the pipe: the child still waits on stdin
+                assert process.poll() is None
+            else:
+                seen = process.stdout.readline() + process.stdout.readline()
+        finally:
+            process.stdin.close()
+            process.wait(timeout=60)
+    result, *after = seen.splitlines()
+    assert json.loads(result)["exit_code"] == 0
+    assert after == ([] if own_process else ["after the end"])
+
+
+def test_close_leaves_captured_output_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    output = RunOutput("stream-json")
+    output.finish(0)
+    RunOutput.close()
+    print("still captured")
+    assert capsys.readouterr().out.splitlines()[-1] == "still captured"
