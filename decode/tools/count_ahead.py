@@ -13,6 +13,7 @@ modification time changed, and an error ends it quietly: the read that needs tho
 them itself and says what failed.
 """
 
+import itertools
 import os
 import sys
 import threading
@@ -36,7 +37,7 @@ def count_ahead(executor: CommandExecutor, path: Path, stat: FileStat) -> None:
     if not isinstance(executor, LocalExecutor) or not stat.is_file or stat.size < MIN_BYTES:
         return
     index = line_index.index_for(executor, path, stat)
-    if (index.ahead and not index.ahead.done()) or index.marks[-1][0] + line_index.BLOCK > stat.size:
+    if (index.ahead and not index.ahead.done()) or index.counted(stat.size):
         return  # under way, or counted already
     _stop.set()
     _stop = stop = threading.Event()
@@ -46,11 +47,13 @@ def count_ahead(executor: CommandExecutor, path: Path, stat: FileStat) -> None:
 
 
 def _count(path: Path, stat: FileStat, index: LineIndex, stop: threading.Event, done: "Future[None]") -> None:
-    def enough() -> bool:
-        return stop.is_set() or index.marks[-1][0] >= MAX_BYTES or _changed(path, stat)
+    blocks = itertools.count(1)
+
+    def enough() -> bool:  # asked after each block
+        return stop.is_set() or next(blocks) * line_index.BLOCK >= MAX_BYTES or _changed(path, stat)
 
     try:
-        start, before = index.marks[-1]
+        start, before = index.reached()
         line_index.scan(path, index, start, before, sys.maxsize, stop=enough)
     except (OSError, ValueError):
         pass  # the read that needs these lines counts them and says what failed

@@ -50,8 +50,21 @@ class LineIndex:
         self.marks[:], self.heads = [(0, 0)], {}
 
     def mark(self, start: int, before: int) -> None:
-        if self.marks[-1][0] < start:
-            self.marks.append((start, before))
+        """Add a mark (counting back from the end leaves marks past a gap: they go in order)."""
+        at = bisect.bisect_left(self.marks, start, key=lambda mark: mark[0])
+        if at == len(self.marks) or self.marks[at][0] != start:
+            self.marks.insert(at, (start, before))
+
+    def reached(self) -> tuple[int, int]:
+        """The last mark of those counted from the top without a gap."""
+        at = 0
+        while at + 1 < len(self.marks) and self.marks[at + 1][0] == self.marks[at][0] + BLOCK:
+            at += 1
+        return self.marks[at]
+
+    def counted(self, size: int) -> bool:
+        """Whether every mark of a file of `size` bytes is made."""
+        return len(self.marks) > size // BLOCK
 
     def before(self, newlines: int) -> tuple[int, int]:
         """The last mark with fewer than `newlines` newlines before it (a mark may be mid-line)."""
@@ -84,7 +97,10 @@ async def line_start(executor: CommandExecutor, path: Path, stat: FileStat, line
         await asyncio.wrap_future(ahead)
     start, before = index.before(wanted)
     if isinstance(executor, LocalExecutor):
-        start, before, block = await asyncio.to_thread(scan, path, index, start, before, wanted)
+        from decode.tools.line_tail import from_the_end  # (it imports this module)
+
+        found = await from_the_end(path, stat, index, wanted)
+        start, before, block = found or await asyncio.to_thread(scan, path, index, start, before, wanted)
     else:
         start, before, block = await _scan_through(executor, path, index, start, before, wanted)
     if before + block.count(b"\n") >= wanted:  # the line starts inside this block
