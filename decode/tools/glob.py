@@ -14,13 +14,13 @@ files past the first 100 were never checked, and a count of them could include h
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import overload
 
 from pydantic_ai import ModelRetry, RunContext
 
 from decode.entities.deps import AgentDeps, SearchFilter
 from decode.entities.executor import CommandExecutor
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
+from decode.tools.newest import NewestFirst, newest_first
 from decode.tools.paths import Refusal, check_text, display_path, resolve_path, stat_path
 from decode.tools.ripgrep import run_rg
 from decode.tools.walk import glob_matcher, walk_files
@@ -34,51 +34,23 @@ def anchored(pattern: str) -> str:
     return pattern if pattern.startswith("/") else "/" + pattern
 
 
-async def matching_files(executor: CommandExecutor, base: Path, pattern: str, *, use_rg: bool = True) -> Sequence[Path]:
+async def matching_files(executor: CommandExecutor, base: Path, pattern: str, *, use_rg: bool = True) -> NewestFirst:
     """The files under `base` whose path relative to it matches `pattern`, newest first."""
     matches = glob_matcher(anchored(pattern))
     rg = await executor.which("rg") if use_rg else None
     if rg is not None:
-        # ripgrep lists and sorts (by modification time, in Rust); Python matches (a `--glob`
-        # filter would override .gitignore rules).
+        # ripgrep lists and sorts (by modification time, in Rust); Python matches what is shown
+        # (a `--glob` filter would override .gitignore rules).
         narrow = []
         last = pattern.rsplit("/", 1)[-1]
         if EXTENSION_GLOB.fullmatch(last):  # `*.py`: let ripgrep skip other files (a type keeps ignore rules)
             narrow = [f"--type-add=selected:{last}", "--type=selected"]
         output = await run_rg(executor, rg, ["--files", "--null", "--sortr=modified", *narrow, "."], cwd=base)
         names = output.stdout.decode("utf-8", errors="surrogateescape").split("\0")
-        return PathsUnder(base, [name for raw in names if raw and matches(name := raw.removeprefix("./"))])
+        return NewestFirst(executor, base, names, matches)
 
     found = [path for path in await walk_files(executor, base) if matches(path.relative_to(base).as_posix())]
-    return await newest_first(executor, found)
-
-
-class PathsUnder(Sequence[Path]):
-    """Relative names as paths under `base`, each `Path` made only when it is asked for: a glob
-    over 100,000 files shows 100, and making the other `Path`s would cost more than listing them."""
-
-    def __init__(self, base: Path, names: list[str]) -> None:
-        self.base, self.names = base, names
-
-    def __len__(self) -> int:
-        return len(self.names)
-
-    @overload
-    def __getitem__(self, index: int) -> Path: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[Path]: ...
-    def __getitem__(self, index: int | slice) -> Path | list[Path]:
-        if isinstance(index, slice):
-            return [self.base / name for name in self.names[index]]
-        return self.base / self.names[index]
-
-
-async def newest_first(executor: CommandExecutor, paths: list[Path]) -> list[Path]:
-    """Sort by modification time, newest first (ties by path, so the order is stable)."""
-    stats = await executor.stat_many(paths)  # one round trip for all of them
-    stamped = [(-(stat.mtime_ns if stat else 0), str(path), path) for stat, path in zip(stats, paths, strict=True)]
-    stamped.sort(key=lambda item: item[:2])  # strings compare much faster than Paths
-    return [path for _, _, path in stamped]
+    return NewestFirst.sorted(executor, base, await newest_first(executor, found))
 
 
 async def glob(ctx: RunContext[AgentDeps], pattern: str, path: str = ".") -> str:
@@ -107,7 +79,9 @@ async def glob(ctx: RunContext[AgentDeps], pattern: str, path: str = ".") -> str
     return "\n".join(lines)
 
 
-async def first_shown(search_filter: SearchFilter, paths: Sequence[Path], limit: int) -> tuple[list[Path], bool]:
+async def first_shown(
+    search_filter: SearchFilter, paths: Sequence[Path] | NewestFirst, limit: int
+) -> tuple[list[Path], bool]:
     """The first `limit` of `paths` the filter does not hide, and whether another one follows.
 
     The filter is asked about `limit + 1` paths at a time, and only again for as many as it hid:
@@ -115,8 +89,11 @@ async def first_shown(search_filter: SearchFilter, paths: Sequence[Path], limit:
     """
     shown: list[Path] = []
     start = 0
-    while start < len(paths) and len(shown) <= limit:
-        batch = paths[start : start + limit + 1 - len(shown)]
+    while len(shown) <= limit:
+        wanted = limit + 1 - len(shown)
+        batch = await paths.take(start, wanted) if isinstance(paths, NewestFirst) else paths[start : start + wanted]
+        if not batch:
+            break
         start += len(batch)
         hidden = await search_filter.hidden(batch)
         shown.extend(path for path in batch if path not in hidden)

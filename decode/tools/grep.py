@@ -28,8 +28,9 @@ from decode.config.redaction import redactor_for
 from decode.entities.deps import AgentDeps, SearchFilter, ShowAll
 from decode.entities.executor import CommandExecutor, EntryKind
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
-from decode.tools.glob import first_shown, newest_first
+from decode.tools.glob import first_shown
 from decode.tools.harness_files import harness_prefix, locate
+from decode.tools.newest import newest_first
 from decode.tools.paths import Refusal, check_text, display_path, stat_path
 from decode.tools.ripgrep import SEARCH_TIMEOUT_S, relative, run_rg
 from decode.tools.truncate import shorten

@@ -213,7 +213,7 @@ def _stat_or_none(path: Path) -> FileStat | None:
     return FileStat(kind=_kind(info.st_mode), size=info.st_size, mtime_ns=info.st_mtime_ns, mode=info.st_mode)
 
 
-def _open_regular(path: Path) -> int:
+def open_regular(path: Path) -> int:
     """A descriptor for reading the regular file at `path`; an `OSError` for anything else.
 
     Opened non-blocking and checked after opening (not before), so a FIFO or a device swapped in
@@ -234,7 +234,7 @@ def _open_regular(path: Path) -> int:
 
 
 def _read_bytes(path: Path, start: int, size: int | None) -> bytes:
-    with open(_open_regular(path), "rb") as handle:
+    with open(open_regular(path), "rb") as handle:
         handle.seek(start)
         return handle.read(-1 if size is None else size)
 
@@ -245,7 +245,7 @@ def _read_many(paths: Sequence[Path]) -> dict[Path, bytes]:
     for path in paths:
         limit = min(READ_MANY_MAX_BYTES, READ_MANY_TOTAL_BYTES - total)
         try:
-            with open(_open_regular(path), "rb") as handle:
+            with open(open_regular(path), "rb") as handle:
                 data = handle.read(limit + 1)  # a file still growing stops here too
         except (OSError, ValueError):
             continue

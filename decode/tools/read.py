@@ -5,7 +5,8 @@ than 2,000 characters are cut. Memory stays bounded whatever the file: lines are
 time, each at most a fixed number of bytes, so the first page of a 200 MB log (or of a 200 MB
 file with no newline at all) costs what a small file costs. A page further on starts where its
 first line does: the lines before it are counted a block at a time and the count is remembered
-(`line_index.py`), so any page of a 200 MB log costs about what the first does.
+(`line_index.py`), so any page of a 200 MB log costs about what the first does; page 1 of a large
+file starts that count in the background (`count_ahead.py`).
 
 Binary files, images, directories and anything that is not a regular file (a FIFO or a device
 would block or never end) are refused before they are opened, as an answer the model reads
@@ -21,6 +22,7 @@ from pydantic_ai import ModelRetry, RunContext
 from decode.entities.deps import AgentDeps
 from decode.entities.executor import CommandExecutor, EntryKind
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
+from decode.tools.count_ahead import count_ahead
 from decode.tools.harness_files import is_harness_path, locate
 from decode.tools.line_index import line_start
 from decode.tools.paths import Refusal, describe_os_error, display_path, stat_path
@@ -164,6 +166,8 @@ async def read(ctx: RunContext[AgentDeps], path: str, offset: int = 1, limit: in
     except OSError as exc:
         raise Refusal(f"Could not read {shown}: {describe_os_error(exc)}.") from None
     ctx.deps.read_ledger.record(real, stat)
+    if more:  # a later page of a large file will need its lines counted: start now, in the background
+        count_ahead(executor, real, stat)
     if not lines:
         if number == 0:
             return f"{shown} is empty."

@@ -7,10 +7,12 @@
   asked about (a real gate subclass counts them; target: the 100 shown, one more, and the hidden
   ones stepped over, here none).
 - `grep('needle')` (files mode) through the tool against `rg --files-with-matches`: target 1.5x.
+- The floor under the sorted glob: ripgrep's sorted walk alone against its unsorted one (ADR-0110).
 - `read` of the last page of a 200 MB log against its first page (target 5x, was 191x at 50 MB:
   once the Line Index has counted the file, a page costs the first page plus one 1 MB block), the
-  last page on its own (target 50 ms, the issue's), and the first read at the end, which counts
-  the whole file, against `wc -l` doing the same count (target 1.5x).
+  last page on its own (target 50 ms, the issue's), and the first read at the end (`wc -l`, then
+  counting back from the end) and in the middle (counting forward half the file) against `wc -l`
+  (target 1.5x); and `cat` of the file against `wc -l`: what reading it from the page cache costs.
 """
 
 import asyncio
@@ -82,6 +84,13 @@ def _search_benchmarks(ctx: Context) -> Iterator[Comparison | Figure]:
         runs=10,
         issue=27,
     )
+    yield Comparison(  # the floor under the row above (ADR-0110): ripgrep's own walk, statting every file
+        "sorted walk alone, 100k files",
+        command([rg, "--files", "--sortr=modified", tree], label="rg --files --sortr=modified"),
+        command([rg, "--files", tree], label="rg --files (unsorted)"),
+        target=1.5,
+        runs=10,
+    )
     yield Comparison(
         "glob with the gate vs no filter, 100k files",
         glob_gated,
@@ -148,6 +157,25 @@ def _read_benchmarks(ctx: Context) -> Iterator[Comparison | Figure]:
     yield Comparison(
         "read at the end, file not counted yet, 200 MB",
         Subject("read('big.log', offset=last), no index", counted_afresh),
+        command(["wc", "-l", big], label="wc -l"),
+        target=1.5,
+        runs=5,
+    )
+
+    def middle_afresh() -> None:  # the farthest page from both ends: counted forward, half the file
+        line_index._INDEXES.clear()
+        asyncio.run(read(tool, "big.log", offset=last // 2))
+
+    yield Comparison(
+        "read in the middle, file not counted yet, 200 MB",
+        Subject("read('big.log', offset=last/2), no index", middle_afresh),
+        command(["wc", "-l", big], label="wc -l"),
+        target=1.5,
+        runs=5,
+    )
+    yield Comparison(  # the floor under both rows above: reading the file from the page cache at all
+        "200 MB from the page cache vs counting its lines",
+        command(["cat", big], label="cat big.log >/dev/null"),
         command(["wc", "-l", big], label="wc -l"),
         target=1.5,
         runs=5,

@@ -24,7 +24,7 @@ async def test_ripgrep_and_the_python_fallback_find_the_same_files(
 ) -> None:
     with_rg = await matching_files(LocalExecutor(tree), tree, pattern, use_rg=True)
     without = await matching_files(executor, tree, pattern, use_rg=False)
-    assert sorted(with_rg) == sorted(without)
+    assert sorted(await with_rg.all()) == sorted(await without.all())
 
 
 async def test_glob_semantics_and_gitignore(ctx: RunContext[AgentDeps], tree: Path) -> None:
@@ -40,7 +40,7 @@ async def test_newest_first(ctx: RunContext[AgentDeps], workspace: Path) -> None
     assert (await glob(ctx, "*.txt")).splitlines() == ["new.txt", "mid.txt", "old.txt"]
     for use_rg in (True, False):
         found = await matching_files(ctx.deps.executor, workspace, "*.txt", use_rg=use_rg)
-        assert [path.name for path in found] == ["new.txt", "mid.txt", "old.txt"], use_rg
+        assert [path.name for path in await found.all()] == ["new.txt", "mid.txt", "old.txt"], use_rg
 
 
 async def test_results_are_capped_with_a_note_that_more_follow(ctx: RunContext[AgentDeps], workspace: Path) -> None:
