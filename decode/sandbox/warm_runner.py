@@ -315,15 +315,18 @@ def main() -> None:
     # copied by `--ro-bind / /`, come and go with the host, and leave the view whole when they go.
     points = {path for arg in sys.argv[1:] for path in (arg, os.path.realpath(arg))}
     expected = Counter((point, fstype) for _, _, point, fstype, _ in mounts() if point in points)
-    control.send(json.dumps({"ready": os.getpid()}).encode())
-    children = {offer(control, plan, expected) for _ in range(AHEAD)}
-    while message := control.recv(1 << 16):
-        order = json.loads(message)
-        if order.get("kill") in children:  # a timeout, an abort: pid 1 of its namespace dies
-            os.kill(order["kill"], signal.SIGTERM)
-        if "used" in order:  # decode sent a child its order: make the next one
-            children.add(offer(control, plan, expected))
-        reap(children)
+    try:
+        control.send(json.dumps({"ready": os.getpid()}).encode())
+        children = {offer(control, plan, expected) for _ in range(AHEAD)}
+        while message := control.recv(1 << 16):
+            order = json.loads(message)
+            if order.get("kill") in children:  # a timeout, an abort: pid 1 of its namespace dies
+                os.kill(order["kill"], signal.SIGTERM)
+            if "used" in order:  # decode sent a child its order: make the next one
+                children.add(offer(control, plan, expected))
+            reap(children)
+    except (ConnectionResetError, BrokenPipeError):
+        pass  # decode closed its end with a child's socket unread: it is gone, as at an empty read
 
 
 def reap(children: set[int]) -> None:
