@@ -281,6 +281,10 @@ def prepare(orders: socket.socket, plan: list, expected: Counter) -> None:
         if first == 0:
             os._exit(pid_one(orders, expected))
         orders.close()
+        # A copy of its own (before any placeholder): the command's mounts are then held by its
+        # pid 1 alone and end when it does, not when this process does, so decode's unlink of a
+        # placeholder seldom finds a mount left to detach (each detach waits for an RCU grace period).
+        os.unshare(os.CLONE_NEWNS)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
         os.waitpid(first, 0)
     except Exception as exc:  # the order finds nobody: decode runs the command cold

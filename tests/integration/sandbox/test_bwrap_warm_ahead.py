@@ -6,6 +6,7 @@ busy elsewhere (its message not yet handed over by the event loop) counts as rea
 """
 
 import asyncio
+import os
 import select
 import shutil
 from collections.abc import AsyncIterator
@@ -21,6 +22,7 @@ from decode.sandbox.types import SandboxMode
 from decode.sandbox.warm import WarmSandbox
 from decode.sandbox.warm_runner import AHEAD
 from tests.integration.sandbox.conftest import run
+from tests.integration.sandbox.test_bwrap_warm import children, runner
 
 pytestmark = [
     pytest.mark.integration,
@@ -96,3 +98,24 @@ async def test_a_sandbox_closed_with_a_child_unread_ends_its_runner_cleanly(sand
     assert said_unread(warm)
     await close_sandboxes()  # decode's end closed with the runner's message in it
     assert warm._process.returncode == 0  # the runner took it as decode gone: no traceback, no error
+
+
+async def test_a_commands_mounts_are_held_by_its_pid_1_alone(sandbox: SandboxExecutor, project: Path) -> None:
+    warm = await warm_with_all_ahead(sandbox)
+    running = asyncio.ensure_future(run(sandbox, "touch ran; while [ ! -e done ]; do sleep 0.05; done"))
+    for _ in range(600):
+        if (project / "ran").exists():
+            break
+        await asyncio.sleep(0.05)
+    # Host pids: the runner's child that made the command's namespaces, and its pid 1 (running it).
+    ((child, pid_1),) = [
+        (child, pid_1) for child in children(runner(warm.pid)) for pid_1 in children(child) if children(pid_1)
+    ]
+    namespaces = {os.readlink(f"/proc/{pid}/ns/mnt") for pid in (runner(warm.pid), child, pid_1)}
+    # Three mount namespaces: the child that made the command's left it for a copy of its own, so
+    # the command's mounts (its placeholders) end with its pid 1, and decode's unlink of a
+    # placeholder finds no mount left to detach.
+    assert len(namespaces) == 3
+    (project / "done").touch()
+    result, _, _ = await running
+    assert result.exit_code == 0
