@@ -119,3 +119,13 @@ async def test_a_commands_mounts_are_held_by_its_pid_1_alone(sandbox: SandboxExe
     (project / "done").touch()
     result, _, _ = await running
     assert result.exit_code == 0
+
+
+@pytest.mark.skipif(shutil.which("chrt") is None, reason="util-linux's chrt is not installed")
+async def test_children_are_made_as_background_work_and_commands_run_as_any_process(sandbox: SandboxExecutor) -> None:
+    warm = await warm_with_all_ahead(sandbox)
+    # Woken by decode's word after a result, the runner does not take the CPU from decode at once.
+    assert os.sched_getscheduler(runner(warm.pid)) == os.SCHED_BATCH
+    result, out, _ = await run(sandbox, "chrt -p $$")
+    assert result.exit_code == 0
+    assert "SCHED_OTHER" in out  # the command, and its pid 1 before it, as without a sandbox
