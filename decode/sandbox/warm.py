@@ -25,7 +25,7 @@ from pathlib import Path
 
 from decode.entities.executor import ExecResult, OutputCallback
 from decode.sandbox.types import SandboxError
-from decode.sandbox.warm_pipes import Pipes, drain, feed, read
+from decode.sandbox.warm_pipes import Pipes, drain, feed, reading
 from decode.sandbox.warm_runner import KERNEL_PROC_PATHS
 from decode.tools.process import kill_group, new_tag, release, track
 from decode.tools.process_tree import TAG_VARIABLE
@@ -145,14 +145,17 @@ class WarmSandbox:
             warm._complaints = asyncio.get_running_loop().create_task(_log_lines(process.stderr))
         return warm
 
-    def _on_message(self) -> None:
-        """What the runner says: it is ready, or here is a child made ahead (with its socket)."""
+    def _on_message(self) -> bool:
+        """What the runner says: it is ready, or here is a child made ahead (with its socket).
+        False when there was nothing to read (or the runner is gone)."""
+        if self._control.fileno() < 0:
+            return False
         try:
             message, fds, _, _ = socket.recv_fds(self._control, 1 << 16, 1)
             for fd in fds:  # recv_fds drops its flags (MSG_CMSG_CLOEXEC): no program decode starts gets one
                 os.set_inheritable(fd, False)
         except BlockingIOError:
-            return
+            return False
         except OSError:
             message, fds = b"", []
         if not message:  # the runner is gone
@@ -161,13 +164,21 @@ class WarmSandbox:
             if not self._ready.done():
                 self._ready.set_exception(EOFError(self.broken))
             self._arrived.set()
-            return
+            return False
         said = json.loads(message)
         if "ahead" in said and fds:
             self._ahead.append((int(said["ahead"]), socket.socket(fileno=fds[0])))
             self._arrived.set()
         elif "ready" in said and not self._ready.done():
             self._ready.set_result(None)
+        return True
+
+    def _catch_up(self) -> None:
+        """Read what the runner said and the event loop has not handed over yet: a child it made
+        while decode was busy elsewhere counts as ready, so this command does not have the next
+        one made (a fork beside it, taking the CPU from its start)."""
+        while self._on_message():
+            pass
 
     async def _take(self) -> tuple[int, socket.socket] | None:
         """A child made ahead (waiting for the runner to make one if need be); None if none comes."""
@@ -199,6 +210,7 @@ class WarmSandbox:
         """Run `argv` in its own namespaces in this sandbox; None when it did not start here."""
         order = {"argv": list(argv), "cwd": str(cwd), "env": dict(env), "placeholders": list(map(str, placeholders))}
         data = json.dumps(order).encode()
+        self._catch_up()
         if self.broken or self.stale or len(data) > MAX_ORDER or (child := await self._take()) is None:
             return None
         started, (pid, orders) = time.monotonic(), child
@@ -244,9 +256,9 @@ class WarmSandbox:
             if report[:1] == b"C" and len(report) >= 5 and not ended.done():  # its exit code, its last word
                 ended.set_result(None)
 
-        reading = asyncio.ensure_future(read(pipes.report, on_report))
-        reading.add_done_callback(lambda _: ended.done() or ended.set_result(None))
-        output = asyncio.gather(read(pipes.out, on_stdout), read(pipes.err, on_stderr), feed(pipes.stdin, stdin))
+        said = reading(pipes.report, on_report)
+        said.add_done_callback(lambda _: ended.done() or ended.set_result(None))
+        output = asyncio.gather(reading(pipes.out, on_stdout), reading(pipes.err, on_stderr), feed(pipes.stdin, stdin))
         timed_out = False
         try:
             if not await self._answered(pipes, ended):  # its pid 1 says nothing: slow or wedged, it is ended
@@ -270,7 +282,7 @@ class WarmSandbox:
             output.cancel()
             raise
         finally:
-            reading.cancel()
+            said.cancel()
             output.cancel()
             pipes.close_started()
         return self._result(bytes(report), pipes.begun(), timed_out, started, on_stderr)

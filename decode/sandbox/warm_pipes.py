@@ -56,18 +56,42 @@ class Pipes:
                     os.close(fd)
 
 
+def reading(fd: int, sink: OutputCallback) -> "asyncio.Future[None]":
+    """Read a pipe to its end from now on, handing each chunk to `sink`; the pipe is closed at its
+    end, or when the future is cancelled. Watched before this returns, with no task and no turn
+    of the event loop: decode sleeps as soon as the order is sent, and pid 1 has the CPU."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+    os.set_blocking(fd, False)
+
+    def on_readable() -> None:
+        try:
+            chunk = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        try:
+            if chunk:
+                sink(chunk)
+            elif not done.done():
+                done.set_result(None)
+        except Exception as exc:  # the caller's sink failed: the reading ends with its error
+            if not done.done():
+                done.set_exception(exc)
+
+    def stop(_: object) -> None:
+        loop.remove_reader(fd)
+        os.close(fd)
+
+    loop.add_reader(fd, on_readable)
+    done.add_done_callback(stop)
+    return done
+
+
 async def read(fd: int, sink: OutputCallback) -> None:
     """Read a pipe to its end, handing each chunk to `sink`; the pipe is closed after."""
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=1 << 16)
-    transport, _ = await loop.connect_read_pipe(
-        lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(fd, "rb", buffering=0)
-    )
-    try:
-        while chunk := await reader.read(1 << 16):
-            sink(chunk)
-    finally:
-        transport.close()
+    await reading(fd, sink)
 
 
 async def feed(fd: int, data: bytes | None) -> None:

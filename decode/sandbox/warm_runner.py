@@ -21,6 +21,7 @@ child, and kills one when decode asks (a timeout, an abort).
 Only the standard library: this file is also what a learner reads to see how a sandbox is made.
 """
 
+import contextlib
 import ctypes
 import errno
 import fcntl
@@ -196,6 +197,13 @@ def spawn_command(order: dict, stdio: list[int]) -> int:
     )
 
 
+def scheduled(policy: int) -> None:
+    """Run under `policy` from now on; where the kernel refuses, as before (only speed is at stake).
+    `SCHED_BATCH`: never preempts a process when woken, else the same share of the CPU."""
+    with contextlib.suppress(OSError):
+        os.sched_setscheduler(0, policy, os.sched_param(0))
+
+
 def whole(table: bytes, expected: Counter) -> bool:
     """Does `table` (a mountinfo) still hold every mount of the view? A file removed or renamed over
     on the host unmounts its bind in every namespace."""
@@ -279,8 +287,13 @@ def prepare(orders: socket.socket, plan: list, expected: Counter) -> None:
         signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM])  # `first` is set before a kill reads it
         first = os.fork()  # the new pid namespace's pid 1
         if first == 0:
+            scheduled(os.SCHED_OTHER)  # woken by an order, it runs as any process: the command's start
             os._exit(pid_one(orders, expected))
         orders.close()
+        # A copy of its own (before any placeholder): the command's mounts are then held by its
+        # pid 1 alone and end when it does, not when this process does, so decode's unlink of a
+        # placeholder seldom finds a mount left to detach (each detach waits for an RCU grace period).
+        os.unshare(os.CLONE_NEWNS)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
         os.waitpid(first, 0)
     except Exception as exc:  # the order finds nobody: decode runs the command cold
@@ -310,20 +323,26 @@ def main() -> None:
     """Keep children ready for decode's commands; end one when told; until decode closes the socket."""
     control = socket.socket(fileno=os.dup(0))  # fds 0-2 stay taken, so what comes in is never one of them
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    # Making children ahead is background work: woken by decode's word after a result, the runner
+    # (and the child it forks, until that child's pid 1) must not take the CPU from decode at once.
+    scheduled(os.SCHED_BATCH)
     plan = fresh_plan()
     # Only the view's mounts (bwrap's mount points, this program's arguments): the host's own,
     # copied by `--ro-bind / /`, come and go with the host, and leave the view whole when they go.
     points = {path for arg in sys.argv[1:] for path in (arg, os.path.realpath(arg))}
     expected = Counter((point, fstype) for _, _, point, fstype, _ in mounts() if point in points)
-    control.send(json.dumps({"ready": os.getpid()}).encode())
-    children = {offer(control, plan, expected) for _ in range(AHEAD)}
-    while message := control.recv(1 << 16):
-        order = json.loads(message)
-        if order.get("kill") in children:  # a timeout, an abort: pid 1 of its namespace dies
-            os.kill(order["kill"], signal.SIGTERM)
-        if "used" in order:  # decode sent a child its order: make the next one
-            children.add(offer(control, plan, expected))
-        reap(children)
+    try:
+        control.send(json.dumps({"ready": os.getpid()}).encode())
+        children = {offer(control, plan, expected) for _ in range(AHEAD)}
+        while message := control.recv(1 << 16):
+            order = json.loads(message)
+            if order.get("kill") in children:  # a timeout, an abort: pid 1 of its namespace dies
+                os.kill(order["kill"], signal.SIGTERM)
+            if "used" in order:  # decode sent a child its order: make the next one
+                children.add(offer(control, plan, expected))
+            reap(children)
+    except (ConnectionResetError, BrokenPipeError):
+        pass  # decode closed its end with a child's socket unread: it is gone, as at an empty read
 
 
 def reap(children: set[int]) -> None:

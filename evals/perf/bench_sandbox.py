@@ -8,15 +8,22 @@
   where a cold bwrap's time goes (not the argv: the kernel's unmount of the old root and the
   hand-offs between bwrap's processes). Skipped (nothing yielded) where bwrap is not installed:
   "not measured" in the summary.
+- the floor under it (`handoff_floor.py`, in a process of its own): `bash -c true` handed to a
+  process made ahead (in namespaces of its own, as the runner's pid 1) over a bare spawn of it, and
+  what making those namespaces costs per command (off the command's path). What the warm sandbox
+  pays beyond that floor is its own work on the command's path (ADR-0111's last amendment).
 """
 
 import asyncio
+import json
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from perf import Comparison, Context, Subject
+from perf import Comparison, Context, Figure, Subject, ratio
 
 if TYPE_CHECKING:
     from pydantic_ai import RunContext
@@ -37,7 +44,7 @@ def _tool_context(workspace: Path, executor: "CommandExecutor") -> "RunContext[A
     return RunContext(deps=deps, model=TestModel(), usage=RunUsage())
 
 
-def benchmarks(ctx: Context) -> Iterator[Comparison]:
+def benchmarks(ctx: Context) -> Iterator[Comparison | Figure]:
     if shutil.which("bwrap") is None:
         return
     from decode.config.settings import Settings
@@ -64,3 +71,23 @@ def benchmarks(ctx: Context) -> Iterator[Comparison]:
         )
     loop.run_until_complete(sandbox.close())
     loop.close()
+    yield from floor(ctx)
+
+
+def floor(ctx: Context, rounds: int = 60) -> Iterator[Figure]:
+    """The hand-off floor (see the module docstring), measured in a fresh process: it forks."""
+    script = Path(__file__).with_name("handoff_floor.py")
+    done = subprocess.run([sys.executable, str(script), str(rounds)], capture_output=True, text=True, check=False)
+    if done.returncode != 0:  # no unshare here (no user namespaces): nothing to say
+        return
+    medians = json.loads(done.stdout)
+    spawn = medians["spawn"]
+    note = f"bash -c true spawned and waited for: {spawn * 1e3:.2f} ms"
+    yield ratio("floor: hand-off to a process made ahead / spawn", medians["handoff"] / spawn, 1.5, note=note)
+    made = f"; making those namespaces: {medians['namespaces'] / spawn:.2f}x spawn, off the command's path"
+    yield ratio(
+        "floor: hand-off to pid 1 of namespaces made ahead / spawn",
+        medians["handoff_namespaces"] / spawn,
+        1.5,
+        note=note + made,
+    )

@@ -3,7 +3,9 @@
 import asyncio
 import os
 
-from decode.sandbox.warm_pipes import Pipes, drain, read
+import pytest
+
+from decode.sandbox.warm_pipes import Pipes, drain, read, reading
 
 
 def test_started_is_read_when_asked_and_kept() -> None:
@@ -49,3 +51,35 @@ def test_once_closed_started_is_never_read_again() -> None:
         os.close(fd)
     pipes.close_theirs()
     pipes.close_ours()
+
+
+async def test_a_pipe_is_watched_before_the_event_loop_turns() -> None:
+    ours, theirs = os.pipe()
+    done = reading(ours, lambda _: None)
+    assert asyncio.get_running_loop().remove_reader(ours)  # watched already: no task to start first
+    done.cancel()
+    await asyncio.sleep(0)
+    os.close(theirs)
+
+
+async def test_a_reading_cancelled_closes_its_pipe() -> None:
+    ours, theirs = os.pipe()
+    done = reading(ours, lambda _: None)
+    done.cancel()
+    await asyncio.sleep(0)
+    with pytest.raises(OSError, match="Bad file descriptor"):
+        os.fstat(ours)
+    os.close(theirs)
+
+
+async def test_a_sink_that_fails_ends_the_reading_with_its_error() -> None:
+    ours, theirs = os.pipe()
+
+    def sink(_: bytes) -> None:
+        raise ValueError("no room")
+
+    done = reading(ours, sink)
+    os.write(theirs, b"x")
+    with pytest.raises(ValueError, match="no room"):
+        await asyncio.wait_for(done, 30)
+    os.close(theirs)
