@@ -174,6 +174,12 @@ def cli(ctx: click.Context, **options: Any) -> None:
             raise click.UsageError(f"options go after the subcommand: decode {ctx.invoked_subcommand} --model …")
         return
     # [lesson 03]
+    if isinstance(ctx.command, LazyGroup) and ctx.command.own_process:
+        # As for `decode run`: no collections while the prompt and the agent load; the warm-up
+        # switches them back on once the agent is ready (decode/collector.py).
+        from decode.collector import pause
+
+        pause()
     # Imported here: prompt_toolkit and Rich load only when the REPL starts, never for --help.
     from decode.tui.app import run_repl
 

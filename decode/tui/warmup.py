@@ -191,6 +191,7 @@ def start_warm_up(
 
 async def finish_warm_up(repl: Repl, warm_up: asyncio.Future[Warm]) -> None:
     """Wait for the warm-up and give the REPL what it built (or the reason it could not)."""
+    from decode.collector import resume as resume_collections
     from decode.tui.agents import show_agent  # [lesson 12]
     from decode.tui.approvals import start_permissions  # [lesson 06]
     from decode.tui.footer import short_model, short_path
@@ -203,6 +204,7 @@ async def finish_warm_up(repl: Repl, warm_up: asyncio.Future[Warm]) -> None:
     except Exception as exc:
         logger.debug("warm-up failed", exc_info=True)
         warm = Warm(model=repl.model_option or "", error=f"the agent could not start: {exc}")
+    resume_collections()  # start-up is over: what it built is frozen, collections go on (decode/collector.py)
     repl.settings, repl.conversation, repl.warm = warm.settings, warm.conversation, warm
     repl.status.model = warm.model
     repl.renderer.welcome(short_model(warm.model), short_path(repl.workspace, repl.status.home))
