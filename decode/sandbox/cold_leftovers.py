@@ -18,7 +18,7 @@ about itself.
 import contextlib
 import os
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,7 +55,7 @@ class LeftReport:
 
 
 @contextlib.contextmanager
-def left_report() -> Iterator[LeftReport]:
+def left_report() -> Generator[LeftReport]:
     """A fresh, empty report file (the user's alone), removed afterwards."""
     fd, name = tempfile.mkstemp(prefix="decode-left-")
     os.close(fd)
