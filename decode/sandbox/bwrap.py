@@ -20,7 +20,8 @@ What a command inside sees (`sandbox_argv`):
 
 The environment reaches the command through bwrap's own (never `--setenv`, whose values would
 show in the process list). bwrap runs under `run_process`, so timeouts and leftovers are handled
-as for any command: killing bwrap, pid 1 of the namespace, kills everything in it.
+as for any command: killing bwrap, pid 1 of the namespace, kills everything in it; what a command
+left when it exited is ended and reported from inside (`cold_leftovers.py`).
 """
 
 import asyncio
@@ -33,10 +34,12 @@ import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from decode.config.settings import Settings
 from decode.entities.executor import ExecResult, OutputCallback, Process
+from decode.sandbox.cold_leftovers import left_report
 from decode.sandbox.host_view import NO_VIEW, HostView, hidden_paths, host_view, within
 from decode.sandbox.protected import PROTECTED, protected_paths
 from decode.sandbox.types import SandboxError, SandboxMode, refuse_nul
@@ -289,15 +292,19 @@ class BwrapBackend:
                         return done
             args, placeholders = self._argv(argv, cwd, network, view)
             self._placeholders.update(placeholders)
-            return await run_process(
-                args,
-                cwd=cwd,
-                env=self._environment(env),
-                timeout=timeout,
-                on_stdout=on_stdout,
-                on_stderr=on_stderr,
-                stdin=stdin,
-            )
+            # What the command left, bwrap's pid 1 ends, maybe before decode looks; and decode may find
+            # that pid 1 still exiting and count it: only the inside knows (`cold_leftovers.py`).
+            with left_report() as report:
+                done = await run_process(
+                    report.argv(args),
+                    cwd=cwd,
+                    env=self._environment(env),
+                    timeout=timeout,
+                    on_stdout=on_stdout,
+                    on_stderr=on_stderr,
+                    stdin=stdin,
+                )
+                return done if done.timed_out else replace(done, stopped_leftovers=report.left())
         finally:
             self._starting -= 1
             self._release_placeholders()

@@ -12,11 +12,13 @@ child that makes what bwrap would have made for a cold command, nested in the wa
 
 It hands decode the socket that pid 1 then waits on. decode sends the order there (a JSON message:
 argv, cwd, environment, placeholders; the report and `started` pipes, stdin, stdout and stderr as
-file descriptors). Pid 1 checks that the view is whole, makes the placeholders (a protected path
-that does not exist: an empty file covered by `/dev/null`, as bwrap makes them), drops every
-capability, says on `started` that the command starts, starts it in a session of its own, waits for
-it, kills and reaps what it left, and reports its exit code. The runner itself only makes the next
-child, and kills one when decode asks (a timeout, an abort).
+file descriptors). Pid 1 checks that the view is whole, and that the host mounted nothing at or
+above its mount points since the runner started (the view's mounts are slaves of the host's: such
+a mount would cover them here, where a cold sandbox mounts them on top); makes the placeholders (a
+protected path that does not exist: an empty file covered by `/dev/null`, as bwrap makes them),
+drops every capability, says on `started` that the command starts, starts it in a session of its
+own, waits for it, kills and reaps what it left, and reports its exit code. The runner itself only
+makes the next child, and kills one when decode asks (a timeout, an abort).
 
 Only the standard library: this file is also what a learner reads to see how a sandbox is made.
 """
@@ -101,6 +103,14 @@ def fresh_plan() -> list[tuple[str, int, list[tuple[str, bool]]]]:
 
 def _under(path: str, other: str) -> bool:
     return path == other or path.startswith(other.rstrip("/") + "/")
+
+
+def _and_above(path: str) -> list[str]:
+    """`path` and every folder above it, up to `/`."""
+    found = [path]
+    while path != (path := os.path.dirname(path)):
+        found.append(path)
+    return found
 
 
 def renew(point: str, mode: int, inside: list[tuple[str, bool]]) -> None:
@@ -211,7 +221,14 @@ def whole(table: bytes, expected: Counter) -> bool:
     return not any(now[mount] < count for mount, count in expected.items())
 
 
-def pid_one(orders: socket.socket, expected: Counter) -> int:
+def over_view(table: bytes, view: set[str]) -> Counter:
+    """The mounts at the view's mount points or above them (`view`: those points and every folder
+    above them). One the host adds there after the runner started would cover what the view
+    mounted below it (a masked home under a new `/home`), where a cold sandbox masks it anew."""
+    return Counter((point, fstype) for _, _, point, fstype, _ in mounts(table) if point in view)
+
+
+def pid_one(orders: socket.socket, expected: Counter, stale: bool = False) -> int:
     """pid 1 of a command's namespaces, made ahead: wait for the order (from decode itself), run
     it, then kill and reap all it left and report its exit code."""
     for number in (signal.SIGTERM, signal.SIGINT):  # pid 1 ignores what it has no handler for
@@ -225,8 +242,8 @@ def pid_one(orders: socket.socket, expected: Counter) -> int:
     if not message:
         return 0  # decode is gone
     order, (report, started, *stdio) = json.loads(message), fds
-    if (table := mount_table()) != checked and not whole(table, expected):
-        os.write(report, b"S")  # a bind lost (its file removed or replaced on the host): a stale view
+    if stale or ((table := mount_table()) != checked and not whole(table, expected)):
+        os.write(report, b"S")  # a bind lost (its file removed or replaced on the host), or one covered: stale
         return 0
     try:
         for path in order["placeholders"]:
@@ -269,7 +286,7 @@ def pid_one(orders: socket.socket, expected: Counter) -> int:
     return 0
 
 
-def prepare(orders: socket.socket, plan: list, expected: Counter) -> None:
+def prepare(orders: socket.socket, plan: list, expected: Counter, over: tuple[set[str], Counter]) -> None:
     """The child the runner forks ahead of a command: its namespaces and mounts, then pid 1 in them,
     waiting for the order. Never returns. SIGTERM (the runner's: a timeout, an abort) kills pid 1,
     so everything in the namespace."""
@@ -281,14 +298,17 @@ def prepare(orders: socket.socket, plan: list, expected: Counter) -> None:
     signal.signal(signal.SIGTERM, on_term)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
     try:
-        own_namespaces()
+        own_namespaces()  # a copy of the runner's mounts, the host's since included; private from now on
+        view, start = over
+        now = over_view(mount_table(), view)
+        stale = any(count > start[mount] for mount, count in now.items())
         for point, mode, inside in plan:
             renew(point, mode, inside)
         signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM])  # `first` is set before a kill reads it
         first = os.fork()  # the new pid namespace's pid 1
         if first == 0:
             scheduled(os.SCHED_OTHER)  # woken by an order, it runs as any process: the command's start
-            os._exit(pid_one(orders, expected))
+            os._exit(pid_one(orders, expected, stale))
         orders.close()
         # A copy of its own (before any placeholder): the command's mounts are then held by its
         # pid 1 alone and end when it does, not when this process does, so decode's unlink of a
@@ -302,7 +322,7 @@ def prepare(orders: socket.socket, plan: list, expected: Counter) -> None:
     os._exit(0)
 
 
-def offer(control: socket.socket, plan: list, expected: Counter) -> int:
+def offer(control: socket.socket, plan: list, expected: Counter, over: tuple[set[str], Counter]) -> int:
     """Fork the next command's child now, so its namespaces are made before its order comes, and
     hand decode the socket its pid 1 reads the order from. Returns the child's pid."""
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -311,7 +331,7 @@ def offer(control: socket.socket, plan: list, expected: Counter) -> int:
     if pid == 0:
         control.close()
         ours.close()
-        prepare(theirs, plan, expected)
+        prepare(theirs, plan, expected, over)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
     theirs.close()
     socket.send_fds(control, [json.dumps({"ahead": pid}).encode()], [ours.fileno()])
@@ -331,15 +351,17 @@ def main() -> None:
     # copied by `--ro-bind / /`, come and go with the host, and leave the view whole when they go.
     points = {path for arg in sys.argv[1:] for path in (arg, os.path.realpath(arg))}
     expected = Counter((point, fstype) for _, _, point, fstype, _ in mounts() if point in points)
+    view = {above for point in points for above in _and_above(point)}
+    over = (view, over_view(mount_table(), view))
     try:
         control.send(json.dumps({"ready": os.getpid()}).encode())
-        children = {offer(control, plan, expected) for _ in range(AHEAD)}
+        children = {offer(control, plan, expected, over) for _ in range(AHEAD)}
         while message := control.recv(1 << 16):
             order = json.loads(message)
             if order.get("kill") in children:  # a timeout, an abort: pid 1 of its namespace dies
                 os.kill(order["kill"], signal.SIGTERM)
             if "used" in order:  # decode sent a child its order: make the next one
-                children.add(offer(control, plan, expected))
+                children.add(offer(control, plan, expected, over))
             reap(children)
     except (ConnectionResetError, BrokenPipeError):
         pass  # decode closed its end with a child's socket unread: it is gone, as at an empty read

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from decode.entities.executor import ExecResult, OutputCallback
+from decode.tools import process_tree
 from decode.tools.process_tree import PROC, TAG_VARIABLE, Proc, below_decode, carries_tag, holds_pipe, read_stat
 
 logger = logging.getLogger(__name__)
@@ -95,25 +96,18 @@ def become_subreaper() -> bool:
     return _subreaper
 
 
-def track(leader: int, tag: str, pipes: Sequence[int] = ()) -> Tracked:
-    """Start tracking the program `leader` (started with `TAG_VARIABLE=tag`, writing to `pipes`)."""
+def track(leader: int, tag: str, pipes: Sequence[int] = (), since: int | None = None) -> Tracked:
+    """Start tracking the program `leader` (started with `TAG_VARIABLE=tag`, writing to `pipes`);
+    `since`: `ticks_now()` before it started (it may be over, reaped, gone from /proc by now)."""
     global _exit_hook
     if not _exit_hook:  # whatever way decode leaves, nothing it started stays
         _exit_hook = True
         atexit.register(end_all)
-    proc = read_stat(leader)
-    pipe_names = frozenset(f"pipe:[{os.fstat(fd).st_ino}]" for fd in pipes)
-    tracked = Tracked(leader, tag, pipe_names, proc.start if proc is not None else _ticks_now())
+    if since is None:
+        since = proc.start if (proc := read_stat(leader)) is not None else process_tree.ticks_now()
+    tracked = Tracked(leader, tag, frozenset(f"pipe:[{os.fstat(fd).st_ino}]" for fd in pipes), since)
     _tracked[tag] = tracked
     return tracked
-
-
-def _ticks_now() -> int:
-    """Now, in /proc's unit for start times (clock ticks after boot)."""
-    try:
-        return int(time.clock_gettime(time.CLOCK_BOOTTIME) * os.sysconf("SC_CLK_TCK"))
-    except (AttributeError, OSError, ValueError):
-        return 0
 
 
 def new_tag() -> str:
@@ -314,7 +308,7 @@ async def _drain(pumps: "asyncio.Future[Any]", seconds: float) -> bool:
 
 
 async def _start(
-    argv: Sequence[str], tag: str, pipes: Sequence[int] = (), **options: Any
+    argv: Sequence[str], tag: str, since: int, pipes: Sequence[int] = (), **options: Any
 ) -> asyncio.subprocess.Process:
     """`create_subprocess_exec` in a session of its own (pgid == pid), which a cancellation cannot cut short.
 
@@ -328,13 +322,13 @@ async def _start(
         process = await asyncio.shield(start)
         _children.add(process.pid)
         if _ends != ends:  # `end_all` ran while it started, before it could be tracked: it ends now
-            release(track(process.pid, tag, pipes))
+            release(track(process.pid, tag, pipes, since))
             kill_group(process.pid)
         return process
     except asyncio.CancelledError:
         with contextlib.suppress(Exception):
             process = await start
-            release(track(process.pid, tag, pipes))
+            release(track(process.pid, tag, pipes, since))
             kill_group(process.pid)
             await process.wait()
         raise
@@ -359,10 +353,12 @@ async def run_process(
     (out_read, out_write), (err_read, err_write) = os.pipe(), os.pipe()
     global _spawning
     _spawning += 1
+    since = process_tree.ticks_now()  # the command may be over and reaped before it is tracked (see `track`)
     try:
         process = await _start(
             argv,
             tag,
+            since,
             (out_write, err_write),
             cwd=cwd,
             env={**env, TAG_VARIABLE: tag},
@@ -376,7 +372,7 @@ async def run_process(
             os.close(fd)
         raise
     try:
-        tracked = track(process.pid, tag, (out_write, err_write))
+        tracked = track(process.pid, tag, (out_write, err_write), since)
     finally:
         _spawning -= 1
         os.close(out_write)
@@ -465,8 +461,11 @@ async def spawn_process(argv: Sequence[str], *, cwd: Path, env: Mapping[str, str
     tag = new_tag()
     global _spawning
     _spawning += 1
+    since = process_tree.ticks_now()
     try:
-        process = await _start(argv, tag, cwd=cwd, env={**env, TAG_VARIABLE: tag}, stdin=pipe, stdout=pipe, stderr=pipe)
-        return SpawnedProcess(process, track(process.pid, tag))
+        process = await _start(
+            argv, tag, since, cwd=cwd, env={**env, TAG_VARIABLE: tag}, stdin=pipe, stdout=pipe, stderr=pipe
+        )
+        return SpawnedProcess(process, track(process.pid, tag, since=since))
     finally:
         _spawning -= 1

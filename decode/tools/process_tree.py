@@ -11,6 +11,7 @@ read every process instead, as it must there.
 import contextlib
 import functools
 import os
+import time
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -40,6 +41,14 @@ def read_stat(pid: int) -> Proc | None:
         return None
     fields = raw[raw.rfind(b")") + 2 :].split()  # the command name may hold spaces and parentheses
     return Proc(pid, int(fields[1]), int(fields[2]), int(fields[3]), fields[0].decode(), int(fields[19]))
+
+
+def ticks_now() -> int:
+    """Now, in /proc's unit for start times (clock ticks after boot)."""
+    try:
+        return int(time.clock_gettime(time.CLOCK_BOOTTIME) * os.sysconf("SC_CLK_TCK"))
+    except (AttributeError, OSError, ValueError):
+        return 0
 
 
 @functools.cache

@@ -3,7 +3,7 @@
 import os
 from collections import Counter
 
-from decode.sandbox.warm_runner import _under, mount_table, mounts, whole
+from decode.sandbox.warm_runner import _and_above, _under, mount_table, mounts, over_view, whole
 
 
 def test_the_mount_table_names_the_root_and_unescapes_mount_points() -> None:
@@ -29,3 +29,19 @@ def test_a_view_is_whole_until_one_of_its_mounts_is_gone() -> None:
     root = next(line for line in table.splitlines(keepends=True) if line.split(b" ")[4] == b"/")
     assert not whole(table.replace(root, b"", 1), expected)  # the root's mount lost
     assert whole(table + root, expected)  # one more (a command's own mount) is no loss
+
+
+def test_the_view_and_every_folder_above_it_up_to_the_root() -> None:
+    assert _and_above("/home/user/.ssh") == ["/home/user/.ssh", "/home/user", "/home", "/"]
+    assert _and_above("/") == ["/"]
+
+
+def test_only_mounts_at_or_above_the_view_count() -> None:
+    table = (
+        b"1 0 8:1 / / rw - ext4 /dev/sda1 rw\n"
+        b"2 1 0:5 / /home rw - ext4 /dev/sdb1 rw\n"
+        b"3 2 0:6 / /home/user rw - tmpfs none rw\n"
+        b"4 1 0:7 / /var/lib/docker/overlay2/x/merged rw - overlay overlay rw\n"
+    )
+    view = set(_and_above("/home/user"))
+    assert over_view(table, view) == Counter({("/", "ext4"): 1, ("/home", "ext4"): 1, ("/home/user", "tmpfs"): 1})

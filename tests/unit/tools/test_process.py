@@ -5,6 +5,7 @@ ignores SIGTERM, one that closed its output) is killed and reaped when the comma
 """
 
 import asyncio
+import contextlib
 import os
 import time
 from collections.abc import Callable
@@ -313,3 +314,36 @@ async def test_ending_a_program_leaves_another_ones_exit_status_to_asyncio(tmp_p
     first.kill()  # alone now, it takes what no one else claims, and the zombie born after it
     assert await second.wait() == -9  # SIGKILL, as asyncio read it
     assert await first.wait() == -9
+
+
+async def test_a_command_over_before_it_is_tracked_still_loses_what_it_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # On a busy machine the whole command (fork, orphan, exit) can run while the event loop is away,
+    # and asyncio reaps it before decode tracks it: its start can no longer be read from /proc. The
+    # orphan it left, with every trace erased, was born before that moment and must still be its.
+    from decode.tools import process as module
+    from decode.tools import process_tree
+
+    original = module._start
+
+    async def over_first(*args: object, **options: object) -> asyncio.subprocess.Process:
+        process = await original(*args, **options)  # type: ignore[arg-type]
+        await process.wait()  # over and reaped: /proc/PID is gone before track() reads it
+        orphan = process_tree.read_stat(pids(tmp_path)[0])
+        assert orphan is not None
+        deadline = time.monotonic() + 10
+        while process_tree.ticks_now() <= orphan.start:  # a clock tick later than the orphan's birth
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.005)
+        return process
+
+    monkeypatch.setattr(module, "_start", over_first)
+    try:
+        result, _, _ = await run(LEFT_BEHIND["every trace erased"], tmp_path)
+        assert result.stopped_leftovers
+        assert [pid for pid in pids(tmp_path) if not gone(pid, 1)] == []
+    finally:
+        for pid in pids(tmp_path):  # without the fix the orphan survives: it must not outlive the test
+            with contextlib.suppress(OSError):
+                os.kill(pid, 9)

@@ -1,0 +1,100 @@
+"""The cold bubblewrap sandbox (a command given the network): what its command left, reported.
+
+bwrap's pid 1 hands the exit code out and exits, and the kernel ends the rest of the namespace,
+before or after decode looks below itself: the report must come from inside (ADR-0099, amended).
+"""
+
+import asyncio
+import shutil
+import subprocess
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+
+from decode.config.settings import Settings
+from decode.sandbox.backends import close_sandboxes, open_sandbox
+from decode.sandbox.executor import SandboxExecutor
+from decode.sandbox.types import SandboxMode
+from decode.tools import process
+from tests.integration.sandbox.conftest import marked, run
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed (apt install bubblewrap)"),
+]
+
+
+@pytest.fixture
+async def sandbox(project: Path) -> AsyncIterator[SandboxExecutor]:
+    await asyncio.to_thread(subprocess.run, ["git", "init", "-q", str(project)], check=True)
+    executor = open_sandbox(SandboxMode.BWRAP, project, Settings(_env_file=None))  # type: ignore[call-arg]
+    await executor.start()
+    yield executor
+    await close_sandboxes()
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 20) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+async def test_what_a_cold_command_left_is_reported_though_the_kernel_ended_it_first(
+    sandbox: SandboxExecutor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The interleaving that made it random, forced: decode looks below itself only once the
+    # leftover is gone (ended with the sandbox's pid namespace), so it finds nothing there itself.
+    marker = f"DECODE_TEST_MARK={uuid.uuid4().hex}"
+    original = process.release
+
+    def late(tracked: process.Tracked) -> int:
+        assert wait_for(lambda: marked(marker) == []), "the sandbox did not end what its command left"
+        return original(tracked)
+
+    monkeypatch.setattr(process, "release", late)
+    script = f"export {marker}; nohup sleep 1000 >/dev/null 2>&1 & echo started"
+    result, out, _ = await run(sandbox, script, network=True)
+    assert (result.exit_code, out) == (0, "started\n")
+    assert result.stopped_leftovers
+
+
+async def test_a_cold_command_that_leaves_nothing_reports_nothing(sandbox: SandboxExecutor) -> None:
+    result, out, _ = await run(sandbox, "(echo child) & wait; echo parent", network=True)
+    assert (result.exit_code, out) == (0, "child\nparent\n")
+    assert not result.stopped_leftovers
+
+
+@pytest.mark.parametrize(
+    ("script", "code", "stderr"),
+    [
+        ("echo err >&2; exit 3", 3, "err\n"),
+        ("kill -9 $$", 137, ""),  # killed by a signal: 128 + N, as bwrap says, and no "Killed" line
+        ("exec /nonexistent/program", 127, "/nonexistent/program"),
+    ],
+)
+async def test_a_cold_command_keeps_its_exit_code_and_its_stderr(
+    sandbox: SandboxExecutor, script: str, code: int, stderr: str
+) -> None:
+    result, _, err = await run(sandbox, script, network=True)
+    assert result.exit_code == code
+    assert stderr in err if stderr else err == ""
+    assert not result.stopped_leftovers
+
+
+async def test_a_cold_command_reads_its_stdin(sandbox: SandboxExecutor) -> None:
+    out = bytearray()
+    result = await sandbox.run(
+        ["bash", "-c", "read line; echo got $line"],
+        timeout=30,
+        on_stdout=out.extend,
+        on_stderr=lambda _: None,
+        stdin=b"hello\n",
+        network=True,
+    )
+    assert (result.exit_code, bytes(out)) == (0, b"got hello\n")
