@@ -14,14 +14,16 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from decode.entities.executor import ExecResult
+from decode.sandbox.bwrap import BwrapBackend
 from decode.sandbox.executor import SandboxExecutor
+from decode.sandbox.warm import WarmSandbox
 
 ROOT = Path(__file__).resolve().parents[3]
 DOCKERD_START_S = 60.0
@@ -125,3 +127,22 @@ def marked(marker: str) -> list[int]:
             except OSError:
                 continue
     return found
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 20) -> bool:
+    """Poll `condition` until it holds (True) or `seconds` pass (False)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def warm(executor: SandboxExecutor) -> WarmSandbox:
+    """The warm sandbox the last command ran in (failing the test when commands ran cold)."""
+    backend = executor.backend
+    assert isinstance(backend, BwrapBackend)
+    assert backend.warm.off is None, backend.warm.off
+    assert backend.warm.current is not None
+    return backend.warm.current

@@ -11,9 +11,8 @@ import shutil
 import subprocess
 import sys
 import threading
-import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,7 @@ from decode.sandbox.backends import close_sandboxes, open_sandbox
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.types import SandboxError, SandboxMode
 from tests.conftest import gone
-from tests.integration.sandbox.conftest import marked, run
+from tests.integration.sandbox.conftest import marked, run, wait_for
 
 pytestmark = [
     pytest.mark.integration,
@@ -48,15 +47,6 @@ async def sandbox(project: Path) -> AsyncIterator[SandboxExecutor]:
     await executor.start()
     yield executor
     await close_sandboxes()
-
-
-def wait_for(condition: Callable[[], bool], seconds: float = 20) -> bool:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
 
 
 def exists(path: str) -> bool:

@@ -7,9 +7,8 @@ before or after decode looks below itself: the report must come from inside (ADR
 import asyncio
 import shutil
 import subprocess
-import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ from decode.sandbox.backends import close_sandboxes, open_sandbox
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.types import SandboxMode
 from decode.tools import process
-from tests.integration.sandbox.conftest import marked, run
+from tests.integration.sandbox.conftest import marked, run, wait_for
 
 pytestmark = [
     pytest.mark.integration,
@@ -34,15 +33,6 @@ async def sandbox(project: Path) -> AsyncIterator[SandboxExecutor]:
     await executor.start()
     yield executor
     await close_sandboxes()
-
-
-def wait_for(condition: Callable[[], bool], seconds: float = 20) -> bool:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
 
 
 async def test_what_a_cold_command_left_is_reported_though_the_kernel_ended_it_first(

@@ -23,9 +23,8 @@ from decode.sandbox.bwrap import BwrapBackend
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.protected import PROTECTED
 from decode.sandbox.types import SandboxMode
-from decode.sandbox.warm import WarmSandbox
 from tests.conftest import gone
-from tests.integration.sandbox.conftest import marked, run
+from tests.integration.sandbox.conftest import marked, run, warm
 
 pytestmark = [
     pytest.mark.integration,
@@ -43,15 +42,6 @@ async def sandbox(project: Path) -> AsyncIterator[SandboxExecutor]:
     await executor.start()
     yield executor
     await close_sandboxes()
-
-
-def warm(executor: SandboxExecutor) -> WarmSandbox:
-    """The warm sandbox the last command ran in (failing the test when commands ran cold)."""
-    backend = executor.backend
-    assert isinstance(backend, BwrapBackend)
-    assert backend.warm.off is None, backend.warm.off
-    assert backend.warm.current is not None
-    return backend.warm.current
 
 
 # -- (1) placeholders ---------------------------------------------------------------------------

@@ -19,12 +19,10 @@ import pytest
 
 from decode.config.settings import Settings
 from decode.sandbox.backends import close_sandboxes, open_sandbox
-from decode.sandbox.bwrap import BwrapBackend
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.types import SandboxMode
-from decode.sandbox.warm import WarmSandbox
 from decode.sandbox.warm_runner import AHEAD
-from tests.integration.sandbox.conftest import run
+from tests.integration.sandbox.conftest import run, warm
 
 pytestmark = [
     pytest.mark.integration,
@@ -66,14 +64,6 @@ async def sandbox(project: Path, shared: Path, monkeypatch: pytest.MonkeyPatch) 
     await executor.start()
     yield executor
     await close_sandboxes()
-
-
-def warm(executor: SandboxExecutor) -> WarmSandbox:
-    backend = executor.backend
-    assert isinstance(backend, BwrapBackend)
-    assert backend.warm.off is None, backend.warm.off
-    assert backend.warm.current is not None
-    return backend.warm.current
 
 
 @pytest.mark.parametrize("where", ["above", "on"])

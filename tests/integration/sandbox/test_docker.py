@@ -9,7 +9,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -19,7 +19,7 @@ from decode.sandbox.backends import open_sandbox
 from decode.sandbox.docker import DockerBackend
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.types import SandboxError, SandboxMode
-from tests.integration.sandbox.conftest import run
+from tests.integration.sandbox.conftest import run, wait_for
 
 pytestmark = pytest.mark.integration
 
@@ -43,15 +43,6 @@ def processes(container: str) -> str:
 
 def running(name: str) -> bool:
     return name in docker("ps", "--format", "{{.Names}}").stdout.split()
-
-
-def wait_for(condition: Callable[[], bool], seconds: float = 20) -> bool:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 @pytest.fixture
