@@ -31,6 +31,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from decode.config.safe_git import SAFE_OPTIONS
+from decode.tools.own_children import own_child
 
 logger = logging.getLogger(__name__)
 
@@ -158,27 +159,30 @@ async def git(
     env = git_environment(os.environ, private=private, git_dir=git_dir, work_tree=work_tree, drop=_drop())
     env |= dict(extra_env or {})
     argv = ["git", *OVERRIDES, *args]
-    try:
-        process = await asyncio.create_subprocess_exec(
-            *argv,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=cwd or work_tree or git_dir or Path("/"),
-            env=env,
-            start_new_session=True,  # a push's ssh or https helper dies with it at the timeout
-        )
-    except FileNotFoundError as exc:
-        raise GitError("git is not installed on this machine (the hand-back needs it)") from exc
-    try:
-        out, err = await asyncio.wait_for(process.communicate(), timeout)
-    except TimeoutError:
-        _kill_group(process.pid)
-        await process.wait()
-        return GitResult(tuple(args), None, "", "")
-    except asyncio.CancelledError:
-        _kill_group(process.pid)
-        raise
+    with own_child() as mark:  # in a session of its own, but no command's orphan while it runs
+        try:
+            process = await asyncio.create_subprocess_exec(
+                *argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd or work_tree or git_dir or Path("/"),
+                env=env,
+                start_new_session=True,  # a push's ssh or https helper dies with it at the timeout
+            )
+        except FileNotFoundError as exc:
+            raise GitError("git is not installed on this machine (the hand-back needs it)") from exc
+        mark(process.pid)
+        try:
+            out, err = await asyncio.wait_for(process.communicate(), timeout)
+        except TimeoutError:
+            _kill_group(process.pid)
+            await process.wait()
+            return GitResult(tuple(args), None, "", "")
+        except asyncio.CancelledError:
+            _kill_group(process.pid)
+            await process.wait()  # killed: at once; reaped while it is still marked as decode's
+            raise
     result = GitResult(tuple(args), process.returncode, out.decode(errors="replace"), err.decode(errors="replace"))
     logger.debug("git %s -> %s %s", scrub(" ".join(args)), result.code, scrub(result.stderr.strip()[:200]))
     return result
@@ -190,24 +194,26 @@ def git_sync(
     """`git` for synchronous callers (the clone, when the loop is built in a thread)."""
     env = git_environment(os.environ, private=private, git_dir=git_dir, drop=_drop())
     argv = ["git", *OVERRIDES, *args]
-    try:
-        process = subprocess.Popen(
-            argv,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=cwd,
-            env=env,
-            start_new_session=True,
-        )
-    except FileNotFoundError as exc:
-        raise GitError("git is not installed on this machine (the Workspace needs it)") from exc
-    try:
-        out, err = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill_group(process.pid)
-        process.communicate()
-        return GitResult(tuple(args), None, "", "")
+    with own_child() as mark:  # as `git`'s (this may run in a thread while a command ends)
+        try:
+            process = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                env=env,
+                start_new_session=True,
+            )
+        except FileNotFoundError as exc:
+            raise GitError("git is not installed on this machine (the Workspace needs it)") from exc
+        mark(process.pid)
+        try:
+            out, err = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(process.pid)
+            process.communicate()
+            return GitResult(tuple(args), None, "", "")
     return GitResult(tuple(args), process.returncode, out.decode(errors="replace"), err.decode(errors="replace"))
 
 

@@ -27,6 +27,7 @@ from decode.entities.executor import ExecResult, OutputCallback
 from decode.sandbox.types import SandboxError
 from decode.sandbox.warm_pipes import Pipes, drain, feed, reading
 from decode.sandbox.warm_runner import KERNEL_PROC_PATHS
+from decode.tools.own_children import own_child
 from decode.tools.process import kill_group, new_tag, release, track
 from decode.tools.process_tree import TAG_VARIABLE
 
@@ -120,14 +121,15 @@ class WarmSandbox:
         """Start bwrap with the runner (`warm_argv`); `SandboxError` when it does not come up."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            process = await asyncio.create_subprocess_exec(
-                *argv,
-                stdin=theirs.fileno(),
-                stdout=asyncio.subprocess.DEVNULL,
-                stderr=asyncio.subprocess.PIPE,
-                env={TAG_VARIABLE: "warm-sandbox"},
-                start_new_session=True,
-            )
+            with own_child():  # in a session of its own: no command's orphan until `cls` tracks it
+                process = await asyncio.create_subprocess_exec(
+                    *argv,
+                    stdin=theirs.fileno(),
+                    stdout=asyncio.subprocess.DEVNULL,
+                    stderr=asyncio.subprocess.PIPE,
+                    env={TAG_VARIABLE: "warm-sandbox"},
+                    start_new_session=True,
+                )
         except OSError as exc:
             ours.close()
             raise SandboxError(f"the warm sandbox could not start: {exc}") from exc

@@ -13,7 +13,8 @@ open. So decode tracks every program it starts and ends what that program left (
   belongs to a program when it is in that program's group or session, when its parent belongs
   to it, when it carries its tag, or when it holds one of its output pipes; and an orphan that
   re-parented to decode in a session of its own, born after the program started, belongs to it
-  when it is the only program decode is tracking (nothing else of decode starts a new session);
+  when it is the only program decode is tracking (decode's own helpers in sessions of their own,
+  host git and the warm sandbox, say they are none: `own_children`);
 - when the program ends (it exits, times out or is aborted), everything that belongs to it gets
   SIGKILL, again until nothing is left (a process may fork while it is killed), and is reaped;
 - on decode's own exit (`end_all`, also what the front ends call on SIGTERM and SIGHUP) every
@@ -44,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from decode.entities.executor import ExecResult, OutputCallback
-from decode.tools import process_tree
+from decode.tools import own_children, process_tree
 from decode.tools.process_tree import PROC, TAG_VARIABLE, Proc, below_decode, carries_tag, holds_pipe, read_stat
 
 logger = logging.getLogger(__name__)
@@ -126,7 +127,7 @@ def kill_group(pid: int) -> None:
 def _owners(table: Mapping[int, Proc], known: Sequence[Tracked], adopt: Tracked | None) -> dict[int, Tracked]:
     """The program of `known` each process below decode belongs to (see the module docstring);
     `adopt` takes the orphans no other rule places."""
-    me, my_session = os.getpid(), os.getsid(0)
+    me, not_orphans = os.getpid(), {os.getsid(0), 0, *own_children.sessions()}  # decode's, none, its helpers'
     leaders = {tracked.leader: tracked for tracked in known}
     tags = {tracked.tag.encode(): tracked for tracked in known}
     pipes = {pipe: tracked for tracked in known for pipe in tracked.pipes}
@@ -144,11 +145,11 @@ def _owners(table: Mapping[int, Proc], known: Sequence[Tracked], adopt: Tracked 
             or carries_tag(proc.pid, tags)
             or holds_pipe(proc.pid, pipes)
         )
-        # An orphan in a session of its own (which decode's other children never are), born while
-        # `adopt` ran: one of its processes that erased its traces.
-        orphan = owner is None and proc.ppid == me and proc.pid not in leaders and proc.sid not in (my_session, 0)
-        # A program another command is starting leads its own session too, and asyncio reaps it.
-        starting = _spawning and proc.sid == proc.pid
+        # An orphan in a session of its own (not a helper's of decode), born while `adopt` ran: one
+        # of its processes that erased its traces.
+        orphan = owner is None and proc.ppid == me and proc.pid not in leaders and proc.sid not in not_orphans
+        # A program another command (or a helper) is starting leads its own session too, and is not ours to reap.
+        starting = (_spawning or own_children.starting()) and proc.sid == proc.pid
         if orphan and adopt is not None and proc.start >= adopt.start and not starting:
             owner = adopt
         if owner is not None:

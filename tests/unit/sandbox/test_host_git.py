@@ -1,11 +1,18 @@
 """The environment host-side git runs in: nothing that points it at another repository or config,
-none of decode's own keys, no terminal prompt; and in the private phase, no user or system config."""
+none of decode's own keys, no terminal prompt; and in the private phase, no user or system config.
+And git, in a session of its own, is decode's: a command that ends beside it does not take it for
+its orphan."""
 
+import asyncio
 import os
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
 
-from decode.sandbox.host_git import OVERRIDES, git_environment, scrub, without_credential
+from decode.sandbox.host_git import OVERRIDES, GitResult, git, git_environment, git_sync, scrub, without_credential
+from decode.tools.process import become_subreaper, spawn_process
 
 HOST = {
     "PATH": "/usr/bin",
@@ -72,3 +79,31 @@ def test_gits_words_lose_a_urls_credential() -> None:
         scrub("fatal: unable to access 'https://x:TOKEN@h/r.git/': 403")
         == "fatal: unable to access 'https://h/r.git/': 403"
     )
+
+
+async def _git_outlives_a_command(tmp_path: Path, start: Callable[..., Awaitable[GitResult]]) -> GitResult:
+    """Start git (a push, say) that holds until told, end a command beside it, then let git finish."""
+    become_subreaper()
+    command = await spawn_process(["sleep", "1000"], cwd=tmp_path, env=dict(os.environ))
+    up, go = tmp_path / "up", tmp_path / "go"
+    hold = f"alias.hold=!touch {up}; until [ -e {go} ]; do sleep 0.01; done; echo done"
+    running = asyncio.ensure_future(start("-c", hold, "hold", cwd=tmp_path))
+    deadline = time.monotonic() + 20
+    while not up.exists():
+        assert not running.done(), running.result()
+        assert time.monotonic() < deadline, "git did not start"
+        await asyncio.sleep(0.01)
+    command.kill()  # the command ends: what it left is ended
+    await command.wait()
+    go.touch()
+    return await asyncio.wait_for(running, 20)
+
+
+async def test_git_is_no_orphan_of_a_command_that_ends_beside_it(tmp_path: Path) -> None:
+    result = await _git_outlives_a_command(tmp_path, git)
+    assert (result.code, result.stdout) == (0, "done\n")  # killed and reaped by decode: 255, nothing
+
+
+async def test_git_sync_in_a_thread_is_no_orphan_either(tmp_path: Path) -> None:
+    result = await _git_outlives_a_command(tmp_path, lambda *args, **kw: asyncio.to_thread(git_sync, *args, **kw))
+    assert (result.code, result.stdout) == (0, "done\n")  # killed: -9, or 0 when decode reaped it first

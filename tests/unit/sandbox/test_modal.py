@@ -4,10 +4,11 @@ process in a session of its own (as Modal's container runtime does), so the wrap
 scripts of `decode/sandbox/inside.py` run for real."""
 
 import asyncio
+import contextlib
 import io
 import os
 import tarfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from decode.entities.executor import ExecResult
 from decode.sandbox.modal import NO_TOKEN, ModalBackend, sandbox_app, sandbox_image, workspace_archive
 from decode.sandbox.modal_process import ModalProcess
 from decode.sandbox.types import SandboxError
+from decode.tools.own_children import own_child
 
 
 class Aio:
@@ -79,6 +81,8 @@ class FakeSandbox:
         self.calls: list[tuple[str, ...]] = []
         self.terminated = False
         self.exec, self.terminate = Aio(self._exec), Aio(self._terminate)
+        self.sessions = contextlib.ExitStack()
+        """Each exec's session marked as decode's own: what runs in a real container is no orphan here."""
 
     async def _exec(
         self, *argv: str, workdir: str | None = None, env: Mapping[str, str] | None = None, text: bool = True
@@ -86,6 +90,7 @@ class FakeSandbox:
         assert text is False
         self.calls.append(argv)
         pipe = asyncio.subprocess.PIPE
+        mark = self.sessions.enter_context(own_child())
         process = await asyncio.create_subprocess_exec(
             *argv,
             cwd=workdir,
@@ -95,6 +100,7 @@ class FakeSandbox:
             stderr=pipe,
             start_new_session=True,
         )
+        mark(process.pid)
         return FakeContainerProcess(process)
 
     async def _terminate(self) -> None:
@@ -102,10 +108,11 @@ class FakeSandbox:
 
 
 @pytest.fixture
-def backend(tmp_path: Path) -> ModalBackend:
+def backend(tmp_path: Path) -> Iterator[ModalBackend]:
     backend = ModalBackend(tmp_path, Settings(_env_file=None))  # type: ignore[call-arg]
-    backend.sandbox = FakeSandbox()
-    return backend
+    backend.sandbox = sandbox = FakeSandbox()
+    with sandbox.sessions:
+        yield backend
 
 
 async def run(backend: ModalBackend, script: str, **options: Any) -> tuple[ExecResult, str, str]:
