@@ -93,8 +93,8 @@ async def line_start(executor: CommandExecutor, path: Path, stat: FileStat, line
     if wanted < 1:
         return 0, 1
     index = index_for(executor, path, stat)
-    if (ahead := index.ahead) is not None:  # a count of this file ahead of the reader: let it end
-        await asyncio.wrap_future(ahead)
+    if (ahead := index.ahead) is not None and index.reached()[1] < wanted:
+        await asyncio.wrap_future(ahead)  # a count ahead of the reader, not past its line yet: let it end
     start, before = index.before(wanted)
     if isinstance(executor, LocalExecutor):
         from decode.tools.line_tail import from_the_end  # (it imports this module)
