@@ -86,3 +86,21 @@ async def test_an_offset_past_the_end_still_says_how_many_lines_there_are(
         await read(ctx, "big.log", offset=LINES + 5)
     with pytest.raises(ToolFailed, match=f"which has {LINES:,} lines"):
         await read(ctx, "big.log", offset=LINES + 1)
+
+
+async def test_a_fifo_swapped_in_after_the_stat_is_refused_not_waited_on(workspace: Path) -> None:
+    # The file looked at was a large log; what the path names when the end is counted is a FIFO
+    # (`wc -l` on it, or the count back, would wait for a writer forever).
+    import asyncio
+    import os
+
+    path = workspace / "big.log"
+    _log(path)
+    executor = LocalExecutor(workspace)
+    stat = await executor.stat(path)
+    assert stat is not None
+    os.mkfifo(workspace / "pipe")
+    path.unlink()
+    path.symlink_to(workspace / "pipe")
+    with pytest.raises(OSError, match="Not a regular file"):
+        await asyncio.wait_for(line_index.line_start(executor, path, stat, LINES - 10), 60)
