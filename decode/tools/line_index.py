@@ -95,11 +95,13 @@ async def line_start(executor: CommandExecutor, path: Path, stat: FileStat, line
     index = index_for(executor, path, stat)
     if (ahead := index.ahead) is not None and index.reached()[1] < wanted:
         await asyncio.wrap_future(ahead)  # a count ahead of the reader, not past its line yet: let it end
+    counting = ahead is not None and not ahead.done()  # past the line: its marks are there, it goes on
     start, before = index.before(wanted)
     if isinstance(executor, LocalExecutor):
         from decode.tools.line_tail import from_the_end  # (it imports this module)
 
-        found = await from_the_end(path, stat, index, wanted)
+        # (never beside a count still marking: only one thread marks an index at a time)
+        found = None if counting else await from_the_end(path, stat, index, wanted)
         start, before, block = found or await asyncio.to_thread(scan, path, index, start, before, wanted)
     else:
         start, before, block = await _scan_through(executor, path, index, start, before, wanted)
