@@ -3,8 +3,9 @@
 Page 1 of a 200 MB log is quick, but a page deep in it needs the lines before it counted
 (`line_index.py`), which the first time is a scan of the whole file. A model that read page 1
 usually asks for a later page seconds after, so reading page 1 of a large file starts that scan
-now, in a worker thread: the later page finds its marks made, or waits for the rest of a scan
-already under way, which never takes longer than scanning would.
+now, in a worker thread: the later page finds its marks made (a count that passed it is not
+waited for: it may go on for gigabytes), or waits for a scan already under way, which never takes
+longer than scanning would.
 
 Bounded: one file at a time (a new one stops the last), at most `MAX_BYTES` of it, and only
 regular files on this machine (`read` refuses a FIFO or a device before this; the scan opens the

@@ -16,6 +16,7 @@ rest in the background (`count_ahead.py`), so a later page deep in it finds its 
 
 import asyncio
 import bisect
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -41,19 +42,23 @@ class LineIndex:
     """The first `HEAD` bytes read at each mark (`cp -p`, `tar x` or `rsync -t` keep size and mtime)."""
     ahead: "Future[None] | None" = None
     """A count of this file running in the background (`count_ahead.py`): readers wait for it."""
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    """Counts run in worker threads, two reads of one file at once too: one marks at a time."""
 
     def holds(self, start: int, block: bytes) -> bool:
         """Whether `block`, read at mark `start`, is what this index counted there."""
         return self.heads.setdefault(start, block[:HEAD]) == block[:HEAD]
 
     def clear(self) -> None:
-        self.marks[:], self.heads = [(0, 0)], {}
+        with self.lock:
+            self.marks[:], self.heads = [(0, 0)], {}
 
     def mark(self, start: int, before: int) -> None:
         """Add a mark (counting back from the end leaves marks past a gap: they go in order)."""
-        at = bisect.bisect_left(self.marks, start, key=lambda mark: mark[0])
-        if at == len(self.marks) or self.marks[at][0] != start:
-            self.marks.insert(at, (start, before))
+        with self.lock:  # found and inserted in one step: another thread's insert between would misplace it
+            at = bisect.bisect_left(self.marks, start, key=lambda mark: mark[0])
+            if at == len(self.marks) or self.marks[at][0] != start:
+                self.marks.insert(at, (start, before))
 
     def reached(self) -> tuple[int, int]:
         """The last mark of those counted from the top without a gap."""
@@ -93,13 +98,15 @@ async def line_start(executor: CommandExecutor, path: Path, stat: FileStat, line
     if wanted < 1:
         return 0, 1
     index = index_for(executor, path, stat)
-    if (ahead := index.ahead) is not None:  # a count of this file ahead of the reader: let it end
-        await asyncio.wrap_future(ahead)
+    if (ahead := index.ahead) is not None and index.reached()[1] < wanted:
+        await asyncio.wrap_future(ahead)  # a count ahead of the reader, not past its line yet: let it end
+    counting = ahead is not None and not ahead.done()  # past the line: its marks are there, it goes on
     start, before = index.before(wanted)
     if isinstance(executor, LocalExecutor):
         from decode.tools.line_tail import from_the_end  # (it imports this module)
 
-        found = await from_the_end(path, stat, index, wanted)
+        # (never beside a count still marking: only one thread marks an index at a time)
+        found = None if counting else await from_the_end(path, stat, index, wanted)
         start, before, block = found or await asyncio.to_thread(scan, path, index, start, before, wanted)
     else:
         start, before, block = await _scan_through(executor, path, index, start, before, wanted)

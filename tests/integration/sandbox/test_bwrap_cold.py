@@ -88,3 +88,16 @@ async def test_a_cold_command_reads_its_stdin(sandbox: SandboxExecutor) -> None:
         network=True,
     )
     assert (result.exit_code, bytes(out)) == (0, b"got hello\n")
+
+
+@pytest.mark.parametrize("signal", ["KILL", "TERM", "STOP"])
+async def test_a_cold_command_that_signals_the_shell_around_it_leaves_nothing_behind(
+    sandbox: SandboxExecutor, signal: str
+) -> None:
+    # A hostile command reaches the wrapper (its parent, `$PPID`): killed, it writes no report;
+    # stopped, it never ends. Either way what the command left must not outlive the result.
+    marker = f"DECODE_TEST_MARK={uuid.uuid4().hex}"
+    script = f"export {marker}; nohup sleep 1000 >/dev/null 2>&1 & kill -{signal} $PPID; echo signalled"
+    result, _, _ = await run(sandbox, script, seconds=5, network=True)
+    assert result.timed_out == (signal == "STOP")  # a stopped wrapper holds the command to its timeout
+    assert wait_for(lambda: marked(marker) == []), "what the command left outlived its result"

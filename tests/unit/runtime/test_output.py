@@ -106,3 +106,21 @@ def test_close_leaves_captured_output_alone(capsys: pytest.CaptureFixture[str]) 
     RunOutput.close()
     print("still captured")
     assert capsys.readouterr().out.splitlines()[-1] == "still captured"
+
+
+def test_a_result_stdout_could_not_take_is_not_an_exit_status_of_0() -> None:
+    """A full disk (`decode run > out.json`, here /dev/full) fails the flush: the run must not end
+    with its result silently thrown away and a status that says all went well."""
+    import subprocess
+    import sys
+
+    child = (
+        "import click; from decode.cli import cli; from decode.runtime.output import RunOutput\n"
+        "cli.own_process = True  # `decode` run from a shell\n"
+        "with click.Context(cli):\n"
+        "    output = RunOutput('json'); output.finish(0); RunOutput.close()\n"
+    )
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-c", child], stdout=full, stderr=subprocess.PIPE, timeout=120)
+    assert done.returncode != 0
+    assert b"No space left" in done.stderr

@@ -5,7 +5,9 @@ A test waits for the background count to end (its future, with a generous timeou
 delay.
 """
 
+import asyncio
 import os
+from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
 
@@ -109,3 +111,38 @@ async def test_a_small_file_is_not_counted_ahead(ctx: RunContext[AgentDeps], wor
     stat = await ctx.deps.executor.stat(workspace / "small.log")
     assert stat is not None
     assert line_index.index_for(ctx.deps.executor, (workspace / "small.log").resolve(), stat).ahead is None
+
+
+async def test_a_page_the_count_ahead_already_passed_does_not_wait_for_the_rest_of_it(workspace: Path) -> None:
+    # A 4 GB+ file (sparse, or a big log out of the page cache) takes seconds to count ahead, to
+    # `MAX_BYTES`: page 2, asked for once the count passed it, must not wait for all of that.
+    path = workspace / "big.log"
+    data = _log(path, 20_000)
+    executor = LocalExecutor(workspace)
+    stat = await executor.stat(path)
+    assert stat is not None
+    index = line_index.index_for(executor, path, stat)
+    line_index.scan(path, index, 0, 0, 4_000)  # what the count ahead has marked so far: past line 2001
+    index.ahead = running = Future()  # and it goes on (a count of gigabytes, still under way)
+    start, line = await asyncio.wait_for(line_index.line_start(executor, path, stat, 2_001), WAIT_S)
+    assert not running.done()
+    assert (start, line) == (len(b"".join(data.splitlines(keepends=True)[:2_000])), 2_001)
+
+
+async def test_a_sparse_file_past_the_bound_is_counted_ahead_only_to_the_bound(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A command can make a file of terabytes in no time (`truncate -s 1T`): the thread that counts
+    # it ahead must stop at `MAX_BYTES`, not spin through all of it.
+    monkeypatch.setattr(count_ahead, "MAX_BYTES", 64 * 4096)
+    path = workspace / "sparse.log"
+    with path.open("wb") as sparse:
+        sparse.truncate(1 << 40)
+    executor = LocalExecutor(workspace)
+    stat = await executor.stat(path)
+    assert stat is not None
+    count_ahead.count_ahead(executor, path, stat)
+    index = line_index.index_for(executor, path, stat)
+    assert index.ahead is not None
+    index.ahead.result(timeout=WAIT_S)
+    assert index.marks[-1] == (64 * 4096, 0)  # one mark a block, to the bound, then no more

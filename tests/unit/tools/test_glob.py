@@ -100,3 +100,19 @@ async def test_a_note_says_more_only_when_more_can_be_shown(
     lines = (await glob(ctx, "**/*.txt")).splitlines()
     assert len(lines) == MAX_RESULTS
     assert not any("secret" in line or "more" in line for line in lines)
+
+
+async def test_denied_files_tied_with_shown_ones_across_a_page_end_stay_hidden(
+    gated: tuple[RunContext[AgentDeps], Any], workspace: Path
+) -> None:
+    # One moment for every file (a checkout): ties go by path, and `secret/` sorts between shown
+    # folders, across the page's end.
+    for folder, count in (("a", 60), ("secret", 80), ("t", 60)):
+        _files(workspace / folder, count, 1_700_000_000)
+    ctx, _ = gated
+    lines = (await glob(ctx, "**/*.txt")).splitlines()
+    assert lines[-1].startswith("[more files not shown")
+    shown = lines[:-1]
+    assert len(shown) == MAX_RESULTS
+    assert not any("secret" in line for line in shown)
+    assert shown == sorted(shown)  # path order, whichever files the tie run crossed

@@ -107,3 +107,29 @@ def test_a_page_near_the_end_of_a_large_file_has_the_right_numbers(workspace: Pa
     ]
     last = asyncio.run(read(ctx, "big.log", offset=720_000)).splitlines()
     assert last == ["720000\t000720000 request handled in 12ms by worker-1"]
+
+
+def test_marks_made_by_threads_at_once_stay_in_order() -> None:
+    # Counts run in worker threads (two reads of one large file at once, a count ahead): a mark
+    # placed by one thread while another inserts must not land out of order (wrong line numbers).
+    import sys
+    import threading
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch between any two steps
+    try:
+        for _ in range(20):
+            index = line_index.LineIndex()
+
+            def count(first: int, index: line_index.LineIndex = index) -> None:
+                for n in range(first, 4000, 4):
+                    index.mark(n * line_index.BLOCK, n)
+
+            threads = [threading.Thread(target=count, args=(first,)) for first in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert index.marks == [(n * line_index.BLOCK, n) for n in range(4000)]
+    finally:
+        sys.setswitchinterval(interval)

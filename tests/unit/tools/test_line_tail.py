@@ -86,3 +86,41 @@ async def test_an_offset_past_the_end_still_says_how_many_lines_there_are(
         await read(ctx, "big.log", offset=LINES + 5)
     with pytest.raises(ToolFailed, match=f"which has {LINES:,} lines"):
         await read(ctx, "big.log", offset=LINES + 1)
+
+
+async def test_a_fifo_swapped_in_after_the_stat_is_refused_not_waited_on(workspace: Path) -> None:
+    # The file looked at was a large log; what the path names when the end is counted is a FIFO
+    # (`wc -l` on it, or the count back, would wait for a writer forever).
+    import asyncio
+    import os
+
+    path = workspace / "big.log"
+    _log(path)
+    executor = LocalExecutor(workspace)
+    stat = await executor.stat(path)
+    assert stat is not None
+    os.mkfifo(workspace / "pipe")
+    path.unlink()
+    path.symlink_to(workspace / "pipe")
+    with pytest.raises(OSError, match="Not a regular file"):
+        await asyncio.wait_for(line_index.line_start(executor, path, stat, LINES - 10), 60)
+
+
+async def test_a_count_ahead_still_marking_is_never_joined_by_a_count_from_the_end(workspace: Path) -> None:
+    # A first block of one long line makes the end look nearer than it is; two threads marking one
+    # index at once could leave its marks out of order (wrong line numbers from then on).
+    from concurrent.futures import Future
+
+    path = workspace / "big.log"
+    data = b"x" * 5000 + b"\n" + b"".join(b"%07d\n" % n for n in range(150_000))
+    path.write_bytes(data)
+    executor = LocalExecutor(workspace)
+    stat = await executor.stat(path)
+    assert stat is not None
+    index = line_index.index_for(executor, path, stat)
+    line_index.scan(path, index, 0, 0, 60_000)  # the count ahead so far
+    index.ahead = Future()  # still under way
+    marks = list(index.marks)
+    start, line = await line_index.line_start(executor, path, stat, 50_001)
+    assert (start, line) == (5001 + 49_999 * 8, 50_001)
+    assert index.marks == marks  # read from the marks made: nothing counted from the end beside the count
