@@ -131,6 +131,12 @@ def _until(condition: Callable[[], bool], what: str, seconds: float = 60) -> Non
         time.sleep(0.01)
 
 
+def _sigint_as_in_a_terminal() -> None:
+    """decode as a shell starts it: Ctrl-C's default. An ignored SIGINT is inherited, and an earlier
+    test in the same worker process can leave it ignored (decode then rightly ignores it too)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_while_the_servers_stop_ends_the_run_as_that_signal_quietly(tmp_path: Path, signum: int) -> None:
     """The answer is out and saved; Ctrl-C (or SIGTERM) during the servers' shutdown still exits
@@ -155,6 +161,7 @@ def test_a_signal_while_the_servers_stop_ends_the_run_as_that_signal_quietly(tmp
         process = subprocess.Popen(
             [DECODE, "run", "--model", f"script:{script}", "--output-format", "stream-json", "hi"],
             cwd=project, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            preexec_fn=_sigint_as_in_a_terminal,
         )  # fmt: skip
         try:
             assert process.stdout is not None
