@@ -50,14 +50,14 @@ from decode.permissions.redaction import SecretRedaction  # [lesson 06]
 from decode.permissions.settings_files import SettingsProblem  # [lesson 08]
 from decode.permissions.situation import PermissionSituation  # [lesson 06]
 from decode.permissions.types import Mode  # [lesson 06]
+from decode.processes.environment import command_environment  # [lesson 05]
+from decode.processes.local import LocalExecutor  # [lesson 04]
 from decode.recording.seam import recorded  # [lesson 17]
 from decode.sandbox.executor import SandboxExecutor  # [lesson 14]
 from decode.sandbox.types import SandboxError, SandboxMode  # [lesson 14]
 from decode.sandbox.workspace import Workspace, discard_workspace, session_workspace  # [lesson 14]
 from decode.tools.catalog import default_tools  # [lesson 04]
-from decode.tools.environment import command_environment  # [lesson 05]
 from decode.tools.escaped_names import EscapedNames  # [lesson 06]
-from decode.tools.local import LocalExecutor  # [lesson 04]
 
 logger = logging.getLogger(__name__)  # [lesson 12]
 
@@ -171,7 +171,7 @@ class Conversation:
 # [lesson 05]
 def command_environment_for(settings: Settings) -> dict[str, str]:
     """The environment the agent's commands get under these settings: this process's, without
-    credentials, passing through what `DECODE_PASS_ENV` names (`decode.tools.environment`)."""
+    credentials, passing through what `DECODE_PASS_ENV` names (`decode.processes.environment`)."""
     return command_environment(os.environ, Settings.secret_env_names(), settings.pass_env)
 
 

@@ -35,7 +35,7 @@ from pydantic_ai import RunContext
 
 from decode.config.safe_git import LIST_CONFIG, SAFE_OPTIONS, UnsafeConfig, safe_git
 from decode.entities.deps import AgentDeps
-from decode.entities.executor import OutputCallback
+from decode.entities.executor import ExecRequest, OutputCallback
 
 TIMEOUT_S = 1.0
 MAX_FILES = 20
@@ -206,9 +206,8 @@ async def _git(ctx: RunContext[AgentDeps], argv: list[str]) -> _Output | _Said:
         return lambda chunk: buffer.extend(chunk[: max(0, MAX_BYTES - len(buffer))])
 
     try:
-        result = await ctx.deps.executor.run(
-            [*_ENV, *argv], timeout=TIMEOUT_S, on_stdout=keep(out), on_stderr=keep(err)
-        )
+        request = ExecRequest([*_ENV, *argv], timeout=TIMEOUT_S, on_stdout=keep(out), on_stderr=keep(err))
+        result = await ctx.deps.executor.run(request)
     except OSError as exc:
         return _Said(f"Git: unknown (git status could not run: {exc}).")
     if result.timed_out:

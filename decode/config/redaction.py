@@ -1,6 +1,6 @@
 """Redaction: decode's own keys replaced by a marker before anything is stored or sent.
 
-The commands decode runs never get its keys (`decode.tools.environment`), but a file can hold
+The commands decode runs never get its keys (`decode.processes.environment`), but a file can hold
 one: the model reads `.env` (after the user approved it) and the tool result carries
 `GEMINI_API_KEY=AIza…`. From there it would reach the model's provider, the Session Log, a saved
 tool output, an Opik span and a Kitaru recording. A `Redactor`, built from the settings' values,

@@ -3,7 +3,7 @@
 The model writes the commands decode runs, so whatever a command can read, a prompt injection can
 print. Two ways lead from a command to a key in decode's environment:
 
-1. The command's own environment. `decode.tools.environment` builds it without decode's keys and
+1. The command's own environment. `decode.processes.environment` builds it without decode's keys and
    without every variable `looks_like_credential` flags (`GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`,
    `DB_PASSWORD`…), unless the user passes one through by name (`DECODE_PASS_ENV`). What flags a
    variable is data, two tables below: `NAME_PATTERNS` and `VALUE_PATTERNS` (a URL with a password,

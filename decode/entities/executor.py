@@ -3,14 +3,16 @@
 No tool calls `open()` or `subprocess` itself, whether it reads files, runs programs or talks to
 a server. It asks `deps.executor`, a `CommandExecutor`. A backend implements two methods:
 
-- `run(argv, …)`: run a program to completion, its output streamed to callbacks;
+- `run(request)`: run a program to completion, its output streamed to callbacks. One `ExecRequest`
+  says what to run, where and how, and passes whole through every backend below (a sandbox's,
+  then `run_process`), as httpx passes one `Request` through its transports;
 - `spawn(argv, …)`: start a long-lived program with open stdin/stdout pipes (an LSP server).
 
 Every file operation has a default built on `run` with the command-line tools of any GNU/Linux
 image (coreutils' `realpath`, `stat`, `tail`, `mv`, findutils' `find` and `xargs`, GNU `tar`), one
 command however many paths it is given, so a sandbox in a container or on another machine needs
 nothing else (BusyBox and BSD tools lack some of the flags used: such a backend overrides those
-operations). The local executor (`decode/tools/local.py`) overrides them all with direct I/O.
+operations). The local executor (`decode/processes/local.py`) overrides them all with direct I/O.
 Every method is async, so a remote backend never blocks the event loop.
 
 Paths are absolute paths *as the executor sees them*, under `executor.workspace`.
@@ -23,7 +25,7 @@ import secrets
 import stat as stat_module
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Protocol
@@ -74,8 +76,43 @@ class FileStat:
 
 
 @dataclass(frozen=True)
+class ExecRequest:
+    """One program to run to completion: what `CommandExecutor.run` takes, passed whole to the
+    backends below it. A later lesson adds a field here, not a parameter to every backend.
+
+    `stdin` is fed then closed. Output goes to the callbacks as it comes. Past `timeout` seconds
+    the program is killed (the result says `timed_out`).
+    """
+
+    argv: Sequence[str]
+    _: KW_ONLY
+    timeout: float
+    on_stdout: OutputCallback
+    on_stderr: OutputCallback
+    cwd: Path | None = None
+    """None: the Workspace."""
+    env: Mapping[str, str] | None = None
+    """None: the executor's command environment. Otherwise the whole environment: nothing else passes."""
+    stdin: bytes | None = None
+    # [lesson 14]
+    network: bool = False
+    """May reach the network where the backend isolates it (a sandbox); others ignore it."""
+    # [/lesson 14]
+
+    def with_defaults(self, *, cwd: Path, env: Mapping[str, str]) -> "ExecRequest":
+        """This request with the executor's `cwd` and `env` where it leaves them unset."""
+        return replace(self, cwd=self.cwd or cwd, env=self.env if self.env is not None else env)
+
+    def place(self) -> tuple[Path, Mapping[str, str]]:
+        """Where it runs and with what environment, once an executor has filled them in (`with_defaults`)."""
+        if self.cwd is None or self.env is None:
+            raise ValueError("a request reaches a backend with its cwd and env set (`ExecRequest.with_defaults`)")
+        return self.cwd, self.env
+
+
+@dataclass(frozen=True)
 class ExecResult:
-    """How a program ended. Its output went to the callbacks given to `run()`.
+    """How a program ended. Its output went to the request's callbacks.
 
     `exit_code` is None when decode killed the program (`timed_out`); `stopped_leftovers` says
     processes it left running (in the background, or holding its output) were stopped after it exited.
@@ -113,27 +150,13 @@ class CommandExecutor(ABC):
     """The Workspace root, resolved (symlinks followed), as this executor sees it."""
 
     @abstractmethod
-    async def run(
-        self,
-        argv: Sequence[str],
-        *,
-        timeout: float,  # noqa: ASYNC109 (the program must die with it, not just this task)
-        on_stdout: OutputCallback,
-        on_stderr: OutputCallback,
-        cwd: Path | None = None,
-        env: Mapping[str, str] | None = None,
-        stdin: bytes | None = None,
-        # [lesson 14]
-        # May reach the network where the backend isolates it (a sandbox); others ignore it.
-        network: bool = False,
-        # [/lesson 14]
-    ) -> ExecResult:
-        """Run a program to completion; `stdin` is fed then closed.
+    async def run(self, request: ExecRequest) -> ExecResult:
+        """Run a program to completion (see `ExecRequest`).
 
-        Output goes to the callbacks as it comes. Past `timeout` seconds (`timed_out`), or when the
-        calling task is cancelled, the program is killed. A backend that can also ends what the
-        program started, and stops whatever it left running when it exits (`stopped_leftovers`).
-        `cwd` defaults to the Workspace, `env` to the executor's command environment.
+        Past the request's timeout (`timed_out`), or when the calling task is cancelled, the program
+        is killed. A backend that can also ends what the program started, and stops whatever it left
+        running when it exits (`stopped_leftovers`). The request's `cwd` defaults to the Workspace,
+        its `env` to the executor's command environment.
         """
 
     @abstractmethod
@@ -257,13 +280,14 @@ class CommandExecutor(ABC):
     async def _output(self, argv: Sequence[str], *, stdin: bytes | None = None, ok: Collection[int] = (0,)) -> bytes:
         """Run a file-operation command and return its stdout; another exit code is an `OSError`."""
         out, err = bytearray(), bytearray()
-        result = await self.run(
+        request = ExecRequest(
             ["env", "LC_ALL=C", *argv],
             timeout=FILE_OP_TIMEOUT_S,
             on_stdout=out.extend,
             on_stderr=err.extend,
             stdin=stdin,
         )
+        result = await self.run(request)
         if result.exit_code not in ok:
             message = err.decode("utf-8", errors="replace").strip().splitlines()
             if result.timed_out:

@@ -26,7 +26,7 @@ from decode.entities.executor import CommandExecutor  # [lesson 14]
 from decode.mcp.config import PROJECT_FILE, load_mcp_config
 from decode.mcp.servers import McpServers, build_servers
 from decode.mcp.trust import is_trusted
-from decode.tools.environment import command_environment, passed_through
+from decode.processes.environment import command_environment, passed_through
 from decode.visible import visible
 
 if TYPE_CHECKING:

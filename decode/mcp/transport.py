@@ -79,7 +79,7 @@ def executor_transport(
     sandbox is only sure to see its Workspace (Docker and Modal mount nothing else), so a server
     whose folder is elsewhere (a user's server runs in their home) runs at the Workspace root.
     """
-    from decode.tools.local import LocalExecutor
+    from decode.processes.local import LocalExecutor
 
     if executor is None:
         executor = LocalExecutor(home, env=env)
@@ -236,7 +236,7 @@ async def stop(process: Process, stdin_grace_s: float = EXIT_GRACE_S) -> None:
 def _terminate(process: Process) -> bool:
     """SIGTERM the server's process group when it runs on this machine; False for a container's
     process (Docker, Modal), which can only be killed."""
-    from decode.tools.process import SpawnedProcess
+    from decode.processes.spawn import SpawnedProcess
 
     if not isinstance(process, SpawnedProcess):
         return False

@@ -56,7 +56,7 @@ from decode.permissions.settings_files import PermissionSettings, SettingsProble
 from decode.permissions.shell import TOO_DEEP, Glob, globs_overlap
 from decode.permissions.types import Decision, Mode, Rule, RuleSource, Verdict
 from decode.permissions.written_files import written_files
-from decode.tools.local import LocalExecutor, local_realpath
+from decode.processes.local import LocalExecutor, local_realpath
 
 Realpath = Callable[[Path], Awaitable[Path]]
 """How paths are resolved: the executor's `realpath`, the same function the tools use."""

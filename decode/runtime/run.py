@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from decode.entities.events import ToolOutputDelta  # [lesson 05]
     from decode.mcp.client_features import McpProgress  # [lesson 11]
     from decode.permissions.types import Mode  # [lesson 06]
+    from decode.processes.signals import SignalStop  # [lesson 05]
     from decode.sandbox.workspace import Workspace  # [lesson 14]
-    from decode.tools.process import SignalStop  # [lesson 05]
 
 init_logger()
 logger = logging.getLogger(__name__)
@@ -328,7 +328,7 @@ async def _run(task: str, options: dict[str, Any]) -> int:
     )
     from decode.entities.todos import checklist  # [lesson 10]
     from decode.models.script import ScriptExhaustedError
-    from decode.tools.process import end_all_on  # [lesson 05]
+    from decode.processes.signals import end_all_on  # [lesson 05]
 
     # [lesson 05]
     global _stop

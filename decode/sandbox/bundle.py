@@ -13,7 +13,7 @@ import shlex
 from pathlib import Path
 
 from decode.config.safe_git import SAFE_OPTIONS
-from decode.entities.executor import CommandExecutor
+from decode.entities.executor import CommandExecutor, ExecRequest
 from decode.sandbox.host_git import checked, git
 from decode.sandbox.workspace import Workspace, WorkspaceError
 
@@ -59,9 +59,8 @@ async def fetch_snapshot(executor: CommandExecutor, workspace: Workspace) -> tup
         out.extend(chunk)
 
     argv = ["sh", "-c", SNAPSHOT_SCRIPT, "snapshot", workspace.base]
-    result = await executor.run(
-        argv, timeout=SNAPSHOT_TIMEOUT_S, on_stdout=collect, on_stderr=err.extend, cwd=executor.workspace
-    )
+    request = ExecRequest(argv, timeout=SNAPSHOT_TIMEOUT_S, on_stdout=collect, on_stderr=err.extend)
+    result = await executor.run(request)  # in the Workspace, where it is
     if result.exit_code != 0:
         why = err.decode(errors="replace").strip().splitlines()[-1:] or [f"exit {result.exit_code}"]
         raise WorkspaceError(f"could not snapshot the Workspace inside the sandbox: {why[0]}")

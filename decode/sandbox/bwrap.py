@@ -38,13 +38,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from decode.config.settings import Settings
-from decode.entities.executor import ExecResult, OutputCallback, Process
+from decode.entities.executor import ExecRequest, ExecResult, Process
+from decode.processes.run import run_process
+from decode.processes.spawn import SpawnedProcess, spawn_process
 from decode.sandbox.cold_leftovers import left_report
 from decode.sandbox.host_view import NO_VIEW, HostView, hidden_paths, host_view, within
 from decode.sandbox.protected import PROTECTED, protected_paths
 from decode.sandbox.types import SandboxError, SandboxMode, refuse_nul
 from decode.sandbox.warm_keeper import WarmKeeper
-from decode.tools.process import SpawnedProcess, run_process, spawn_process
 
 PREFLIGHT_TIMEOUT_S = 10.0
 KERNEL_PROC_PATHS = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs")
@@ -254,18 +255,8 @@ class BwrapBackend:
         )
         return (args if placeholders else unbound(args, absent)), absent
 
-    async def run(
-        self,
-        argv: Sequence[str],
-        *,
-        timeout: float,  # noqa: ASYNC109 (the sandbox must die with it, not just this task)
-        on_stdout: OutputCallback,
-        on_stderr: OutputCallback,
-        cwd: Path,
-        env: Mapping[str, str],
-        stdin: bytes | None,
-        network: bool,
-    ) -> ExecResult:
+    async def run(self, request: ExecRequest) -> ExecResult:
+        (cwd, env), argv = request.place(), request.argv
         refuse_nul(argv, env, cwd)  # alike warm and cold: the warm runner would find out too late
         self._starting += 1
         try:
@@ -274,36 +265,19 @@ class BwrapBackend:
             self._starting -= 1
             raise
         try:
-            if not network:  # a command given the network runs cold, with a network namespace of its own
+            if not request.network:  # a command given the network runs cold, with a network namespace of its own
                 view_args, placeholders = self._argv([], self.workspace, False, view, placeholders=False)
                 if (warm := await self.warm.sandbox(view_args)) is not None:
                     self._placeholders.update(placeholders)
-                    done = await warm.run(
-                        argv,
-                        cwd=cwd,
-                        env=self._environment(env),
-                        stdin=stdin,
-                        timeout=timeout,
-                        on_stdout=on_stdout,
-                        on_stderr=on_stderr,
-                        placeholders=placeholders,
-                    )
+                    done = await warm.run(replace(request, env=self._environment(env)), placeholders)
                     if done is not None:
                         return done
-            args, placeholders = self._argv(argv, cwd, network, view)
+            args, placeholders = self._argv(argv, cwd, request.network, view)
             self._placeholders.update(placeholders)
             # What the command left, bwrap's pid 1 ends, maybe before decode looks; and decode may find
             # that pid 1 still exiting and count it: only the inside knows (`cold_leftovers.py`).
             with left_report() as report:
-                done = await run_process(
-                    report.argv(args),
-                    cwd=cwd,
-                    env=self._environment(env),
-                    timeout=timeout,
-                    on_stdout=on_stdout,
-                    on_stderr=on_stderr,
-                    stdin=stdin,
-                )
+                done = await run_process(replace(request, argv=report.argv(args), env=self._environment(env)))
                 return done if done.timed_out else replace(done, stopped_leftovers=report.left())
         finally:
             self._starting -= 1

@@ -2,7 +2,7 @@
 
 A cold sandbox's pid 1 is bwrap's own. When the command exits, it hands the exit code to bwrap's
 outer process at once and then exits, and the kernel ends everything else in the pid namespace.
-So the outer bwrap exits, and decode looks below itself (`decode/tools/process.py`), before or
+So the outer bwrap exits, and decode looks below itself (`decode/processes/tracking.py`), before or
 after the kernel has ended what the command left, and may find bwrap's pid 1 itself still exiting:
 decode alone cannot tell whether the command left anything.
 

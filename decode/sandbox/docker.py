@@ -28,15 +28,18 @@ import secrets
 import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from decode.config.settings import Settings
-from decode.entities.executor import ExecResult, OutputCallback, Process
+from decode.entities.executor import ExecRequest, ExecResult, Process
+from decode.processes.run import run_process
+from decode.processes.spawn import SpawnedProcess, spawn_process
+from decode.processes.tracking import new_tag
 from decode.sandbox.host_view import added_paths, hidden_paths, workspace_view
 from decode.sandbox.inside import CONTAINER_PATH, killer, wrapped
 from decode.sandbox.protected import protected_paths
 from decode.sandbox.types import SandboxError, SandboxMode
-from decode.tools.process import SpawnedProcess, new_tag, run_process, spawn_process
 
 logger = logging.getLogger(__name__)
 PIPE = asyncio.subprocess.PIPE
@@ -201,20 +204,10 @@ class DockerBackend:
             await asyncio.sleep(0.02)
         raise SandboxError(f"--sandbox docker: the container {self.name} did not come up")
 
-    async def run(
-        self,
-        argv: Sequence[str],
-        *,
-        timeout: float,  # noqa: ASYNC109 (what runs inside must die with it, not just this task)
-        on_stdout: OutputCallback,
-        on_stderr: OutputCallback,
-        cwd: Path,
-        env: Mapping[str, str],
-        stdin: bytes | None,
-        network: bool,
-    ) -> ExecResult:
+    async def run(self, request: ExecRequest) -> ExecResult:
+        cwd, env = request.place()
         tag, inside = new_tag(), {**env, "PATH": CONTAINER_PATH}
-        if network:  # a throw-away container on the host's network; removing it ends all it started
+        if request.network:  # a throw-away container on the host's network; removing it ends all it started
             name = f"{self.name}-net-{tag[:6]}"
             head = self._container(name, network=True, cwd=cwd, env_names=sorted(inside))
             stop = [self.docker, "rm", "-f", name]
@@ -223,15 +216,10 @@ class DockerBackend:
             stop = [self.docker, "exec", self.name, *killer(tag)]
         client_env = {**inside, **docker_client_environment()}
         try:
-            result = await run_process(
-                [*head, *wrapped(list(argv), tag)],
-                cwd=self.workspace,
-                env=client_env,
-                timeout=timeout,
-                on_stdout=on_stdout,
-                on_stderr=on_stderr,
-                stdin=stdin,
+            client = replace(
+                request, argv=[*head, *wrapped(list(request.argv), tag)], cwd=self.workspace, env=client_env
             )
+            result = await run_process(client)
         except BaseException:
             await asyncio.shield(self.stop(stop))  # an abort: nothing it started may run on inside
             raise

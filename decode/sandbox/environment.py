@@ -1,7 +1,7 @@
 """The sandbox environment, built from nothing.
 
 Outside a sandbox, commands get the user's environment minus what looks like a secret
-(`decode/tools/environment.py`): a deny list, which misses what it does not recognise. A sandbox
+(`decode/processes/environment.py`): a deny list, which misses what it does not recognise. A sandbox
 turns it round: an allow list. Only the variables below pass from the host (locale, terminal,
 time zone, `PATH`), plus `NON_INTERACTIVE`, plus `GITHUB_TOKEN` when, and only when, the user set
 `SANDBOX_GIT_TOKEN` for the purpose. `DECODE_PASS_ENV` does not apply here: a sandbox gets no
@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping
 
 from decode.config.settings import Settings
-from decode.tools.environment import NON_INTERACTIVE
+from decode.processes.environment import NON_INTERACTIVE
 
 ALLOWED = ("PATH", "LANG", "LANGUAGE", "TERM", "TZ", "COLORTERM", "NO_COLOR")
 """Host variables a sandboxed command gets, besides `LC_*`. Nothing here names a secret."""

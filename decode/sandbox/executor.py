@@ -10,12 +10,13 @@ remote sandbox) they are the seam's defaults, built on `run`.
 
 import errno
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
-from decode.entities.executor import CommandExecutor, DirEntry, EntryKind, ExecResult, FileStat, OutputCallback, Process
+from decode.entities.executor import CommandExecutor, DirEntry, EntryKind, ExecRequest, ExecResult, FileStat, Process
+from decode.processes.local import LocalExecutor, local_realpath
 from decode.sandbox.protected import protected_name
 from decode.sandbox.types import SandboxBackend, SandboxMode
-from decode.tools.local import LocalExecutor, local_realpath
 
 
 class SandboxExecutor(CommandExecutor):
@@ -47,29 +48,10 @@ class SandboxExecutor(CommandExecutor):
         await self.backend.close()
         self.started = False
 
-    async def run(
-        self,
-        argv: Sequence[str],
-        *,
-        timeout: float,  # noqa: ASYNC109 (the program must die with it, not just this task)
-        on_stdout: OutputCallback,
-        on_stderr: OutputCallback,
-        cwd: Path | None = None,
-        env: Mapping[str, str] | None = None,
-        stdin: bytes | None = None,
-        network: bool = False,
-    ) -> ExecResult:
+    async def run(self, request: ExecRequest) -> ExecResult:
         await self.start()
-        return await self.backend.run(
-            argv,
-            timeout=timeout,
-            on_stdout=on_stdout,
-            on_stderr=on_stderr,
-            cwd=cwd or self.workspace,
-            env=self.env if env is None else env,
-            stdin=stdin,
-            network=network or self.network,
-        )
+        request = request.with_defaults(cwd=self.workspace, env=self.env)
+        return await self.backend.run(replace(request, network=request.network or self.network))
 
     async def spawn(
         self, argv: Sequence[str], *, cwd: Path | None = None, env: Mapping[str, str] | None = None

@@ -31,7 +31,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from decode.config.safe_git import SAFE_OPTIONS
-from decode.tools.own_children import own_child
+from decode.processes.own_children import own_child
 
 logger = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ written in POSIX `sh` (any image has one) with the little of `grep` BusyBox also
   tree is in its session; the command (not the wrapper) also carries `DECODE_PROCESS_TAG=<tag>`
   in its environment, which a child that leaves the session (`setsid`) keeps. When the command
   exits, whatever it left gets a grace period while it holds the output, then SIGKILL, as
-  `decode/tools/process.py` does on the host.
+  `decode/processes/tracking.py` does on the host.
 - `KILLER`, run by a second `docker exec` on a timeout or an abort, finds the wrapper (the tag is
   its argument) and SIGKILLs its session and everything carrying the tag, until nothing is left.
 

@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from decode.config.settings import Settings
-from decode.entities.executor import ExecResult, OutputCallback, Process
+from decode.entities.executor import ExecRequest, ExecResult, Process
+from decode.processes.tracking import new_tag
 from decode.sandbox.host_view import hidden_paths, private_records
 from decode.sandbox.inside import CONTAINER_PATH, killer, wrapped
 from decode.sandbox.modal_process import ModalProcess, drive
 from decode.sandbox.types import SandboxError, SandboxMode
-from decode.tools.process import new_tag
 
 APP_NAME = "decode-sandbox"
 SESSION_TIMEOUT_S = 12 * 3600
@@ -140,7 +140,7 @@ class ModalBackend:
         archive = await asyncio.to_thread(workspace_archive, self.source, self.left_out())
         err = bytearray()
         script = 'mkdir -p "$1" && tar -x -f - -C /'
-        result = await self.run(
+        request = ExecRequest(
             ["sh", "-c", script, "sh", str(self.workspace)],
             timeout=SESSION_TIMEOUT_S,
             on_stdout=lambda _: None,
@@ -148,8 +148,8 @@ class ModalBackend:
             cwd=Path("/"),
             env={"PATH": CONTAINER_PATH},
             stdin=archive,
-            network=False,
         )
+        result = await self.run(request)
         if result.exit_code != 0:
             raise SandboxError(f"--sandbox modal: the Workspace could not be uploaded: {err.decode(errors='replace')}")
 
@@ -172,31 +172,13 @@ class ModalBackend:
         process = await self._started().exec.aio(*killer(tag), text=False)
         await asyncio.wait_for(process.wait.aio(), KILL_TIMEOUT_S)
 
-    async def run(
-        self,
-        argv: Sequence[str],
-        *,
-        timeout: float,  # noqa: ASYNC109 (what runs inside must die with it, not just this task)
-        on_stdout: OutputCallback,
-        on_stderr: OutputCallback,
-        cwd: Path,
-        env: Mapping[str, str],
-        stdin: bytes | None,
-        network: bool,
-    ) -> ExecResult:
-        if network and not self.network:
-            on_stderr(NO_NETWORK.encode())
+    async def run(self, request: ExecRequest) -> ExecResult:
+        if request.network and not self.network:
+            request.on_stderr(NO_NETWORK.encode())
             return ExecResult(exit_code=126, duration_s=0.0)
-        tag = new_tag()
-        process = await self._exec(wrapped(list(argv), tag), cwd=cwd, env=env)
-        return await drive(
-            process,
-            timeout=timeout,
-            on_stdout=on_stdout,
-            on_stderr=on_stderr,
-            stdin=stdin,
-            kill=lambda: self._kill(tag),
-        )
+        tag, (cwd, env) = new_tag(), request.place()
+        process = await self._exec(wrapped(list(request.argv), tag), cwd=cwd, env=env)
+        return await drive(process, request, kill=lambda: self._kill(tag))
 
     async def spawn(self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str]) -> Process:
         tag = new_tag()

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from decode.entities.executor import ExecResult, OutputCallback
+from decode.entities.executor import ExecRequest, ExecResult, OutputCallback
 
 Kill = Callable[[], Coroutine[Any, Any, None]]
 """Ends a command inside the sandbox (the killer script, `decode/sandbox/inside.py`)."""
@@ -22,18 +22,10 @@ def _bytes(chunk: bytes | str) -> bytes:
     return chunk.encode() if isinstance(chunk, str) else chunk
 
 
-async def drive(
-    process: Any,
-    *,
-    timeout: float,  # noqa: ASYNC109 (what runs inside must die with it, not just this task)
-    on_stdout: OutputCallback,
-    on_stderr: OutputCallback,
-    stdin: bytes | None,
-    kill: Kill,
-) -> ExecResult:
-    """Run a started `ContainerProcess` to its end: feed stdin, stream output, `kill()` inside on a
-    timeout or an abort."""
-    started = time.monotonic()
+async def drive(process: Any, request: ExecRequest, *, kill: Kill) -> ExecResult:
+    """Run a started `ContainerProcess` to its end: feed the request's stdin, stream its output,
+    `kill()` inside on a timeout or an abort."""
+    started, stdin = time.monotonic(), request.stdin
 
     async def pump(stream: Any, sink: OutputCallback) -> None:
         async for chunk in stream:
@@ -46,11 +38,11 @@ async def drive(
         await process.stdin.drain.aio()
 
     async def finish() -> int:
-        await asyncio.gather(pump(process.stdout, on_stdout), pump(process.stderr, on_stderr), feed())
+        await asyncio.gather(pump(process.stdout, request.on_stdout), pump(process.stderr, request.on_stderr), feed())
         return await process.wait.aio()
 
     try:
-        code = await asyncio.wait_for(finish(), timeout)
+        code = await asyncio.wait_for(finish(), request.timeout)
     except TimeoutError:
         await kill()
         return ExecResult(exit_code=None, duration_s=time.monotonic() - started, timed_out=True)

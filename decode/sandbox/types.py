@@ -9,7 +9,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Protocol
 
-from decode.entities.executor import ExecResult, OutputCallback, Process
+from decode.entities.executor import ExecRequest, ExecResult, Process
 
 
 class SandboxMode(StrEnum):
@@ -60,20 +60,10 @@ class SandboxBackend(Protocol):
         """Bring the sandbox up (a container, a Modal sandbox); `SandboxError` if it cannot."""
         ...
 
-    async def run(
-        self,
-        argv: Sequence[str],
-        *,
-        timeout: float,  # noqa: ASYNC109 (the program must die with it, not just this task)
-        on_stdout: OutputCallback,
-        on_stderr: OutputCallback,
-        cwd: Path,
-        env: Mapping[str, str],
-        stdin: bytes | None,
-        network: bool,
-    ) -> ExecResult:
-        """Run a program inside to completion (see `CommandExecutor.run`); `env` is the whole
-        environment (nothing else passes); `network` lets this one command reach the network."""
+    async def run(self, request: ExecRequest) -> ExecResult:
+        """Run a program inside to completion (see `CommandExecutor.run`); the request's `cwd` and
+        `env` are set (`env` is the whole environment: nothing else passes), and its `network` lets
+        this one command reach the network."""
         ...
 
     async def spawn(self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str]) -> Process:

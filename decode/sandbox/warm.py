@@ -20,16 +20,16 @@ import socket
 import struct
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
-from decode.entities.executor import ExecResult, OutputCallback
+from decode.entities.executor import ExecRequest, ExecResult, OutputCallback
+from decode.processes.own_children import own_child
+from decode.processes.process_tree import TAG_VARIABLE
+from decode.processes.tracking import kill_group, new_tag, release, track
 from decode.sandbox.types import SandboxError
 from decode.sandbox.warm_pipes import Pipes, drain, feed, reading
 from decode.sandbox.warm_runner import KERNEL_PROC_PATHS
-from decode.tools.own_children import own_child
-from decode.tools.process import kill_group, new_tag, release, track
-from decode.tools.process_tree import TAG_VARIABLE
 
 logger = logging.getLogger(__name__)
 
@@ -197,26 +197,16 @@ class WarmSandbox:
                 return None
         return self._ahead.popleft() if self._ahead and self.broken is None else None
 
-    async def run(
-        self,
-        argv: Sequence[str],
-        *,
-        cwd: Path,
-        env: Mapping[str, str],
-        stdin: bytes | None,
-        timeout: float,  # noqa: ASYNC109 (the command must die with it, not just this task)
-        on_stdout: OutputCallback,
-        on_stderr: OutputCallback,
-        placeholders: Sequence[Path],
-    ) -> ExecResult | None:
-        """Run `argv` in its own namespaces in this sandbox; None when it did not start here."""
-        order = {"argv": list(argv), "cwd": str(cwd), "env": dict(env), "placeholders": list(map(str, placeholders))}
+    async def run(self, request: ExecRequest, placeholders: Sequence[Path]) -> ExecResult | None:
+        """Run the request's program in its own namespaces in this sandbox; None when it did not start here."""
+        (cwd, env), argv = request.place(), list(request.argv)
+        order = {"argv": argv, "cwd": str(cwd), "env": dict(env), "placeholders": list(map(str, placeholders))}
         data = json.dumps(order).encode()
         self._catch_up()
         if self.broken or self.stale or len(data) > MAX_ORDER or (child := await self._take()) is None:
             return None
         started, (pid, orders) = time.monotonic(), child
-        pipes = Pipes(stdin is not None)
+        pipes = Pipes(request.stdin is not None)
         try:
             socket.send_fds(orders, [data], pipes.theirs())  # straight to its pid 1: no hop through the runner
         except OSError as exc:  # it died before its order: it did not start
@@ -232,22 +222,13 @@ class WarmSandbox:
             self._tell({"used": pid})
         self.running += 1
         try:
-            return await self._follow(pid, pipes, stdin, timeout, on_stdout, on_stderr, started)
+            return await self._follow(pid, pipes, request, started)
         finally:
             self.running -= 1
             if later:
                 asyncio.get_running_loop().call_soon(self._tell, {"used": pid})
 
-    async def _follow(
-        self,
-        pid: int,
-        pipes: Pipes,
-        stdin: bytes | None,
-        timeout: float,  # noqa: ASYNC109
-        on_stdout: OutputCallback,
-        on_stderr: OutputCallback,
-        started: float,
-    ) -> ExecResult | None:
+    async def _follow(self, pid: int, pipes: Pipes, request: ExecRequest, started: float) -> ExecResult | None:
         """Read the command's output and its report until pid 1 has reported its exit code (its last
         write: its own exit, the teardown of its namespaces, is not waited for) or has ended."""
         report = bytearray()
@@ -260,7 +241,11 @@ class WarmSandbox:
 
         said = reading(pipes.report, on_report)
         said.add_done_callback(lambda _: ended.done() or ended.set_result(None))
-        output = asyncio.gather(reading(pipes.out, on_stdout), reading(pipes.err, on_stderr), feed(pipes.stdin, stdin))
+        output = asyncio.gather(
+            reading(pipes.out, request.on_stdout),
+            reading(pipes.err, request.on_stderr),
+            feed(pipes.stdin, request.stdin),
+        )
         timed_out = False
         try:
             if not await self._answered(pipes, ended):  # its pid 1 says nothing: slow or wedged, it is ended
@@ -268,10 +253,10 @@ class WarmSandbox:
                 self.stale = True
                 await self._end(pid, ended)
             try:
-                await asyncio.wait_for(asyncio.shield(ended), max(0.0, started + timeout - time.monotonic()))
+                await asyncio.wait_for(asyncio.shield(ended), max(0.0, started + request.timeout - time.monotonic()))
             except TimeoutError:
                 timed_out = True
-                logger.info("command timed out after %.0fs in the warm sandbox; ending its namespace", timeout)
+                logger.info("command timed out after %.0fs in the warm sandbox; ending its namespace", request.timeout)
                 await self._end(pid, ended)
             if not pipes.begun() and not report and not timed_out:  # its pid 1 died before a word
                 await self.fail("a command's namespaces ended before it started")
@@ -287,7 +272,7 @@ class WarmSandbox:
             said.cancel()
             output.cancel()
             pipes.close_started()
-        return self._result(bytes(report), pipes.begun(), timed_out, started, on_stderr)
+        return self._result(bytes(report), pipes.begun(), timed_out, started, request.on_stderr)
 
     async def _answered(self, pipes: Pipes, ended: "asyncio.Future[None]") -> bool:
         """Has pid 1 started the command, or ended, within `ANSWER_S`? What it says on `started` is

@@ -20,6 +20,7 @@ from pydantic_ai import ModelRetry, RunContext
 from decode.config.redaction import redactor_for
 from decode.entities.deps import AgentDeps
 from decode.entities.events import ToolOutputDelta
+from decode.entities.executor import ExecRequest
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.tools.capture import OutputCapture
 
@@ -91,11 +92,13 @@ async def bash(
     }
     try:
         result = await ctx.deps.executor.run(
-            ["bash", "-c", command],
-            timeout=limit,
-            on_stdout=_streamer(ctx, captures["stdout"], "stdout"),
-            on_stderr=_streamer(ctx, captures["stderr"], "stderr"),
-            network=network,  # [lesson 14]
+            ExecRequest(
+                ["bash", "-c", command],
+                timeout=limit,
+                on_stdout=_streamer(ctx, captures["stdout"], "stdout"),
+                on_stderr=_streamer(ctx, captures["stderr"], "stderr"),
+                network=network,  # [lesson 14]
+            )
         )
     except (OSError, ValueError) as exc:  # bash could not start (a NUL byte: ValueError): the model reads why
         return f"Could not run the command: {getattr(exc, 'strerror', None) or exc}."

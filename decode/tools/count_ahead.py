@@ -22,9 +22,9 @@ from concurrent.futures import Future
 from pathlib import Path
 
 from decode.entities.executor import CommandExecutor, FileStat
+from decode.processes.local import LocalExecutor
 from decode.tools import line_index
 from decode.tools.line_index import LineIndex
-from decode.tools.local import LocalExecutor
 
 MIN_BYTES = 16 * 1024 * 1024  # a smaller file is counted when a page needs it, in ~10 ms
 MAX_BYTES = 4 * 1024**3  # a count ahead stops here; its marks so far are kept

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from decode.entities.deps import AgentDeps
 from decode.entities.executor import CommandExecutor
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 from decode.tools.paths import Refusal, display_path, resolve_path
 from decode.tools.truncate import OUTPUT_DIR
 

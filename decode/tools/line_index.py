@@ -25,7 +25,7 @@ from io import FileIO
 from pathlib import Path
 
 from decode.entities.executor import CommandExecutor, FileStat
-from decode.tools.local import LocalExecutor, open_regular
+from decode.processes.local import LocalExecutor, open_regular
 
 BLOCK = 1024 * 1024  # bytes counted per executor read; an index holds one mark per block
 STEP = 64 * 1024  # inside a block, the line is found a step at a time (`count` takes a range: no copies)

@@ -19,9 +19,9 @@ from io import FileIO
 from pathlib import Path
 
 from decode.entities.executor import FileStat
+from decode.processes.local import open_regular
 from decode.tools import line_index
 from decode.tools.line_index import LineIndex
-from decode.tools.local import open_regular
 
 MIN_BYTES = 32 * 1024 * 1024  # a shorter way is counted forward
 WC_TIMEOUT_S = 60.0

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from decode.entities.executor import CommandExecutor
+from decode.entities.executor import CommandExecutor, ExecRequest
 
 RULE_FLAGS = (
     "--no-config",
@@ -46,8 +46,9 @@ async def run_rg(executor: CommandExecutor, rg: str, args: Sequence[str], cwd: P
             return
         out.extend(chunk)
 
+    argv = [rg, *RULE_FLAGS, *args]
     result = await executor.run(
-        [rg, *RULE_FLAGS, *args], timeout=SEARCH_TIMEOUT_S, on_stdout=on_stdout, on_stderr=err.extend, cwd=cwd
+        ExecRequest(argv, timeout=SEARCH_TIMEOUT_S, on_stdout=on_stdout, on_stderr=err.extend, cwd=cwd)
     )
     stdout = bytes(out)
     if cut_short:  # keep whole lines only

@@ -513,7 +513,7 @@ def run_repl(
         # [lesson 05]
         import signal
 
-        from decode.tools.process import end_all, end_all_on
+        from decode.processes.signals import end_all, end_all_on
 
         # SIGTERM, a hang-up: the agent's programs end at once; the REPL leaves with 128 + the signal.
         stop = end_all_on((signal.SIGTERM,), asyncio.current_task())

@@ -97,7 +97,7 @@ def verify(tasks: list[Task], sandbox: str = "bwrap") -> VerifyResult:
 
 async def _check_all(tasks: list[Task], sandbox: str) -> list[tuple[Check, Check]]:
     # One event loop for every sandboxed command, not a loop per thread: decode's process
-    # tracking (decode.tools.process) is per process, and ends what it takes for a command's
+    # tracking (decode.processes.tracking) is per process, and ends what it takes for a command's
     # leftovers; it stays exact only when one loop starts them all.
     slots = asyncio.Semaphore(WORKERS)
 
@@ -176,6 +176,7 @@ def _solve_here(script: bytes, workspace: Path, timeout_s: float) -> tuple[str, 
 
 async def _solve_in_sandbox(script: bytes, workspace: Path, sandbox: str, timeout_s: float) -> tuple[str, str | None]:
     from decode.config.settings import Settings
+    from decode.entities.executor import ExecRequest
     from decode.sandbox.backends import checked_backend
     from decode.sandbox.environment import sandbox_environment
     from decode.sandbox.executor import SandboxExecutor
@@ -190,7 +191,9 @@ async def _solve_in_sandbox(script: bytes, workspace: Path, sandbox: str, timeou
     made_harness = not (workspace / ".decode").exists()
     try:
         result = await executor.run(
-            ["bash", "-s"], timeout=timeout_s, on_stdout=output.extend, on_stderr=output.extend, stdin=script
+            ExecRequest(
+                ["bash", "-s"], timeout=timeout_s, on_stdout=output.extend, on_stderr=output.extend, stdin=script
+            )
         )
     finally:
         await executor.close()

@@ -51,7 +51,7 @@ def _context(workspace: Path, search_filter: "SearchFilter | None" = None) -> "R
 
     from decode.config.settings import Settings
     from decode.entities.deps import AgentDeps, ShowAll
-    from decode.tools.local import LocalExecutor
+    from decode.processes.local import LocalExecutor
 
     deps = AgentDeps(
         LocalExecutor(workspace), Settings(), harness_home=workspace, search_filter=search_filter or ShowAll()

@@ -50,7 +50,7 @@ def _turn(repo: Path, fact: Any, requests: int = REQUESTS) -> None:
     from decode.config.settings import Settings
     from decode.entities.deps import AgentDeps
     from decode.models.script import ScriptedModel, ScriptedResponse
-    from decode.tools.local import LocalExecutor
+    from decode.processes.local import LocalExecutor
 
     def noop() -> str:
         """Do nothing."""

@@ -67,8 +67,8 @@ async def bare_turn(workspace: Path) -> None:
     from decode.config.settings import Settings
     from decode.entities.deps import AgentDeps
     from decode.models.script import ScriptedModel, ScriptedResponse
+    from decode.processes.local import LocalExecutor
     from decode.tools.catalog import default_tools
-    from decode.tools.local import LocalExecutor
 
     responses = [ScriptedResponse.model_validate(item) for item in _script()]
     agent = Agent(

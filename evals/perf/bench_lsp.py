@@ -55,7 +55,7 @@ def _ctx(root: Path, lsp: bool):
     from decode.config.settings import Settings
     from decode.entities.deps import AgentDeps
     from decode.lsp.manager import LspManager
-    from decode.tools.local import LocalExecutor
+    from decode.processes.local import LocalExecutor
 
     executor = LocalExecutor(root)
     manager = LspManager(executor, timeout=30.0) if lsp else None
@@ -65,7 +65,7 @@ def _ctx(root: Path, lsp: bool):
 
 async def _first_start(root: Path) -> float:
     from decode.lsp.manager import LspManager
-    from decode.tools.local import LocalExecutor
+    from decode.processes.local import LocalExecutor
 
     path = root / OTHERS[0]  # a real module of the package: its imports are what ty checks first
     manager = LspManager(LocalExecutor(root), timeout=30.0)

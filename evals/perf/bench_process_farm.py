@@ -68,8 +68,8 @@ def _serve(workspace: Path) -> None:
 
     from decode.config.settings import Settings
     from decode.entities.deps import AgentDeps
+    from decode.processes.local import LocalExecutor
     from decode.tools.bash import bash
-    from decode.tools.local import LocalExecutor
 
     deps = AgentDeps(LocalExecutor(workspace), Settings(_env_file=None), harness_home=workspace)  # type: ignore[call-arg]
     tool = RunContext(deps=deps, model=TestModel(), usage=RunUsage())

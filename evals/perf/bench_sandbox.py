@@ -48,10 +48,10 @@ def benchmarks(ctx: Context) -> Iterator[Comparison | Figure]:
     if shutil.which("bwrap") is None:
         return
     from decode.config.settings import Settings
+    from decode.processes.local import LocalExecutor
     from decode.sandbox.backends import open_sandbox
     from decode.sandbox.types import SandboxMode
     from decode.tools.bash import bash
-    from decode.tools.local import LocalExecutor
 
     workspace = ctx.tmp / "workspace"
     workspace.mkdir()

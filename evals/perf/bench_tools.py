@@ -50,7 +50,7 @@ def _deps(workspace: Path) -> "AgentDeps":
     """What the tools get, as the composition root builds it: the local executor at `workspace`."""
     from decode.config.settings import Settings
     from decode.entities.deps import AgentDeps
-    from decode.tools.local import LocalExecutor
+    from decode.processes.local import LocalExecutor
 
     return AgentDeps(LocalExecutor(workspace), Settings(), harness_home=workspace)
 

@@ -93,7 +93,7 @@ from decode.config.settings import Settings
 from decode.entities.events import ToolCallFinished, ToolCallStarted, TurnFinished
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.models.gateway import resolve_model
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 
 settings = Settings(_env_file=None, tool_output_limit=30_000)
 deps = AgentDeps(executor=LocalExecutor(project), settings=settings, harness_home=project)
@@ -238,6 +238,14 @@ for path in ["../outside.txt", "/etc/passwd", "sneaky/hostname"]:
 # The tools never call `open()` or `subprocess`: they ask `ctx.deps.executor`. A backend implements
 # `run` (a program to completion, its output streamed to callbacks) and `spawn`; every file
 # operation has a default built on `run`, which a local backend overrides with direct I/O.
+#
+# `run` takes one `ExecRequest`: the program, its timeout, the callbacks its output goes to, and
+# optionally a working directory, an environment and stdin. As httpx hands one `Request` through its
+# transports, the same object goes down through every backend below the executor, so a later lesson
+# adds a field to it (lesson 14: may this command reach the network?) instead of a parameter to each.
+
+# %%
+show("decode.entities.executor", "ExecRequest")
 
 # %%
 show("decode.entities.executor", "CommandExecutor.run")
@@ -249,7 +257,7 @@ show("decode.entities.executor", "CommandExecutor.run")
 # gives it process groups.
 
 # %%
-show("decode.tools.local", "LocalExecutor.run")
+show("decode.processes.local", "LocalExecutor.run")
 
 # %% [markdown]
 # ## 5. `edit`: exact, unique, and only on files read as they are

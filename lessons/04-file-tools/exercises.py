@@ -15,13 +15,14 @@ import inspect
 import json
 import tempfile
 from collections.abc import Callable, Coroutine, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from course import Verdict, check
 
-from decode.entities.executor import DirEntry, EntryKind, ExecResult, FileStat, OutputCallback
-from decode.tools.local import LocalExecutor
+from decode.entities.executor import DirEntry, EntryKind, ExecRequest, ExecResult, FileStat, OutputCallback
+from decode.processes.local import LocalExecutor
 
 
 def _run(coroutine: Coroutine[Any, Any, Any]) -> Any:
@@ -74,30 +75,22 @@ class ElsewhereExecutor(LocalExecutor):
     async def write_atomic(self, path: Path, data: bytes) -> None:
         await super().write_atomic(self._there(path), data)
 
-    async def run(
-        self,
-        argv: Sequence[str],
-        *,
-        timeout: float,  # noqa: ASYNC109 (the signature of CommandExecutor.run)
-        on_stdout: OutputCallback,
-        on_stderr: OutputCallback,
-        cwd: Path | None = None,
-        env: Mapping[str, str] | None = None,
-        stdin: bytes | None = None,
-    ) -> ExecResult:
+    async def run(self, request: ExecRequest) -> ExecResult:
         seen, actual = str(self.workspace), str(self.actual)
 
         def back(callback: OutputCallback) -> OutputCallback:
             return lambda data: callback(data.replace(actual.encode(), seen.encode()))
 
+        stdin = request.stdin
         return await super().run(
-            [argument.replace(seen, actual) for argument in argv],
-            timeout=timeout,
-            on_stdout=back(on_stdout),
-            on_stderr=back(on_stderr),
-            cwd=self._there(cwd or self.workspace),
-            env=env,
-            stdin=stdin.replace(seen.encode(), actual.encode()) if stdin is not None else None,
+            replace(
+                request,
+                argv=[argument.replace(seen, actual) for argument in request.argv],
+                on_stdout=back(request.on_stdout),
+                on_stderr=back(request.on_stderr),
+                cwd=self._there(request.cwd or self.workspace),
+                stdin=stdin.replace(seen.encode(), actual.encode()) if stdin is not None else None,
+            )
         )
 
 

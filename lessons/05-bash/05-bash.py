@@ -153,7 +153,7 @@ from decode.config.settings import Settings
 from decode.entities.events import ToolCallFinished, ToolCallStarted, TurnFinished
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.models.script import ScriptedModel
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 
 
 def play(turns: list[dict], tools: list[ToolSpec]) -> AgentLoop:
@@ -217,14 +217,16 @@ os.kill(escaped, signal.SIGKILL)
 # %% [markdown]
 # ## 5. The package's version: `LocalExecutor` with a process group
 #
-# This lesson replaces lesson 04's plain subprocess in `LocalExecutor` (`decode/tools/local.py`):
-# `run()` and `spawn()` hand over to `decode/tools/process.py`, and the environment is scrubbed
-# (`decode/tools/environment.py`).
+# This lesson replaces lesson 04's plain subprocess in `LocalExecutor` (`decode/processes/local.py`):
+# `run()` and `spawn()` hand over to `decode/processes/run.py` and `spawn.py`, and the environment is
+# scrubbed (`decode/processes/environment.py`). The process machinery is a package of its own,
+# `decode/processes/`, below both the tools and (lesson 14) the sandboxes, which start their `bwrap`
+# and `docker` clients through the same functions.
 
 # %%
 from course import show, show_diff
 
-show_diff(5, "decode/tools/local.py")
+show_diff(5, "decode/processes/local.py")
 
 # %% [markdown]
 # `run_process` is our minimal version grown up. The process still gets `start_new_session=True`;
@@ -234,22 +236,29 @@ show_diff(5, "decode/tools/local.py")
 # carries its tag or holds its pipes.
 
 # %%
-show("decode.tools.process", "run_process")
+show("decode.processes.run", "run_process")
 
 # %% [markdown]
-# How `end()` decides what belongs to a program: by walking `/proc` from decode down.
+# `end()` lives in `decode/processes/tracking.py`, with the registry of tracked programs. How it
+# decides what belongs to a program (`decode/processes/ownership.py`): by walking `/proc` from decode down.
 
 # %%
-show("decode.tools.process", "_owners")
+show("decode.processes.ownership", "owners")
 
 # %% [markdown]
-# The same escape through the package's executor: the `setsid` child is found and ended.
+# The same escape through the package's executor: the `setsid` child is found and ended. (`run`
+# takes one `ExecRequest`, lesson 04's: the program, its timeout and the callbacks its output
+# goes to; the same object reaches `run_process`.)
 
 # %%
+from decode.entities.executor import ExecRequest
+
 executor = LocalExecutor(project)
 output: list[bytes] = []
 Path("escaped.pid").unlink()
-result = await executor.run(["bash", "-c", ESCAPE], timeout=1, on_stdout=output.append, on_stderr=output.append)
+result = await executor.run(
+    ExecRequest(["bash", "-c", ESCAPE], timeout=1, on_stdout=output.append, on_stderr=output.append)
+)
 escaped = pid_in("escaped.pid")
 print("timed out:", result.timed_out, "| escaped sleep still running:", running(escaped))
 
@@ -261,10 +270,12 @@ print("timed out:", result.timed_out, "| escaped sleep still running:", running(
 Path("bg.pid").unlink()
 started = time.monotonic()
 result = await executor.run(
-    ["bash", "-c", "sleep 100 & echo $! > bg.pid; echo started"],
-    timeout=30,
-    on_stdout=output.append,
-    on_stderr=output.append,
+    ExecRequest(
+        ["bash", "-c", "sleep 100 & echo $! > bg.pid; echo started"],
+        timeout=30,
+        on_stdout=output.append,
+        on_stderr=output.append,
+    )
 )
 background = pid_in("bg.pid")
 print("exit code:", result.exit_code, "| stopped leftovers:", result.stopped_leftovers)
@@ -369,7 +380,7 @@ print((await read(ctx, saved, offset=500_000, limit=1)).replace(saved, "<saved>"
 # (`GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`…) are recognised by name and value.
 
 # %%
-show("decode.tools.environment", "command_environment")
+show("decode.processes.environment", "command_environment")
 
 # %%
 print(sorted(Settings.secret_env_names()))
@@ -445,8 +456,8 @@ check_run_command(run_command)
 # bytes, not characters, and a chunk may end in the middle of a character (`é` is two bytes): keep
 # bytes, and decode what you kept in `text()`. And it must hold about `limit` bytes in memory
 # however much is fed: the check feeds it 20 MB. Once it passes, try it on a real command:
-# `await executor.run(["seq", "1", "100000"], timeout=10, on_stdout=capture.feed,
-# on_stderr=capture.feed)`.
+# `await executor.run(ExecRequest(["seq", "1", "100000"], timeout=10, on_stdout=capture.feed,
+# on_stderr=capture.feed))`.
 
 # %%
 from exercises import check_head_tail

@@ -94,8 +94,8 @@ from decode.entities.deps import AgentDeps
 from decode.entities.events import ToolCallFinished, ToolCallStarted
 from decode.entities.tools import ToolSpec
 from decode.models.script import ScriptedModel
+from decode.processes.local import LocalExecutor
 from decode.tools.bash import BASH, bash
-from decode.tools.local import LocalExecutor
 
 
 async def gated_bash(ctx: RunContext[AgentDeps], command: str) -> str:

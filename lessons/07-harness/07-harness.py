@@ -182,8 +182,8 @@ from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
 from decode.models.gateway import resolve_model
+from decode.processes.local import LocalExecutor
 from decode.tools.catalog import default_tools
-from decode.tools.local import LocalExecutor
 
 settings = Settings(gemini_api_key=None)
 

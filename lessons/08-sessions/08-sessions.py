@@ -75,8 +75,8 @@ from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
 from decode.models.gateway import resolve_model
+from decode.processes.local import LocalExecutor
 from decode.tools.catalog import FILE_TOOLS
-from decode.tools.local import LocalExecutor
 
 settings = Settings(_env_file=None, gemini_api_key=None)  # no .env, no key: offline
 mine = Path("mine.jsonl")

@@ -32,8 +32,8 @@ from decode.config.settings import Settings
 from decode.context.pruning import placeholder
 from decode.entities.deps import AgentDeps
 from decode.models.script import ScriptedModel
+from decode.processes.local import LocalExecutor
 from decode.tools.catalog import FILE_TOOLS
-from decode.tools.local import LocalExecutor
 
 # --- exercise 1: replay a log a crash has torn ------------------------------------------------------
 

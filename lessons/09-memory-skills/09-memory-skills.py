@@ -150,7 +150,7 @@ from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
 from decode.models.script import ScriptedModel, ScriptedResponse
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 
 settings = Settings(_env_file=None)
 deps = AgentDeps(LocalExecutor(app), settings, harness_home=app)  # memory is read from the Harness Home

@@ -192,7 +192,7 @@ import logging
 import signal
 
 from decode.lsp.manager import LspManager
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 
 logging.getLogger("decode.lsp").setLevel(logging.ERROR)  # each death is logged as a warning: not here
 manager = LspManager(LocalExecutor(project), timeout=10)

@@ -46,7 +46,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from course import show
+from course import show, show_diff
 
 LESSON = Path.cwd()  # the notebook runs in its lesson's folder
 scratch = Path(tempfile.mkdtemp(prefix="decode-lesson14-")).resolve()
@@ -106,7 +106,11 @@ print(tiny_sandbox(command, project))
 #
 # A backend only starts, runs, spawns and closes; it says where the Workspace is inside, and
 # whether that is the same directory on this machine (`host_workspace`, bwrap and Docker) or
-# somewhere else (None: Modal).
+# somewhere else (None: Modal). Its `run` takes lesson 04's `ExecRequest`, to which this lesson adds
+# one field: may this one command reach the network?
+
+# %%
+show_diff(14, "decode/entities/executor.py")
 
 # %%
 show("decode.sandbox.types", "SandboxBackend")
@@ -189,6 +193,7 @@ show("decode.sandbox.docker", "DockerBackend.run")
 
 # %%
 from decode.config.settings import Settings
+from decode.entities.executor import ExecRequest
 from decode.sandbox.backends import open_sandbox
 from decode.sandbox.types import SandboxMode
 
@@ -198,7 +203,9 @@ executor = open_sandbox(SandboxMode.BWRAP, project, settings)
 
 async def inside(command: str) -> str:
     out: list[bytes] = []
-    result = await executor.run(["bash", "-c", command], timeout=30, on_stdout=out.append, on_stderr=out.append)
+    result = await executor.run(
+        ExecRequest(["bash", "-c", command], timeout=30, on_stdout=out.append, on_stderr=out.append)
+    )
     return shown(b"".join(out).decode().strip() + ("" if result.exit_code == 0 else f"  (exit {result.exit_code})"))
 
 

@@ -4,6 +4,7 @@
     harness        harness/
     loop           agent/  agents/
     capabilities   tools/  permissions/  context/  memory/  skills/  (and what lessons 10–18 add)
+    processes      processes/  (the local executor, running and ending programs: below tools and sandbox/)
     foundation     config/  entities/  models/  logging.py  files.py
 
 Every import counts: at module level, inside functions, and under `TYPE_CHECKING`.
@@ -17,10 +18,11 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "decode"
 LAYERS = {
     "foundation": 0,
-    "capabilities": 1,
-    "loop": 2,
-    "harness": 3,
-    "front ends": 4,
+    "processes": 1,
+    "capabilities": 2,
+    "loop": 3,
+    "harness": 4,
+    "front ends": 5,
 }
 PLACES = {
     "config": "foundation",
@@ -29,6 +31,7 @@ PLACES = {
     "logging": "foundation",
     "files": "foundation",
     "__init__": "foundation",
+    "processes": "processes",
     "agent": "loop",
     "agents": "loop",
     "harness": "harness",
@@ -99,3 +102,4 @@ def test_the_checker_sees_function_level_and_type_checking_imports(tmp_path: Pat
     assert [name for _, name in imported_modules(source)] == ["decode.tui.app", "decode.agent.loop"]
     assert layer_of("decode.tui.app") == "front ends"
     assert layer_of("decode.tools.read") == "capabilities"
+    assert layer_of("decode.processes.local") == "processes"

@@ -13,7 +13,7 @@ from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
 from decode.lsp.manager import LspManager
 from decode.permissions.gate import PermissionGate
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 
 BIN = Path(sys.executable).parent
 LIB = "def size(text: str) -> int:\n    return len(text)\n"

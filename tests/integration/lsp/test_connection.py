@@ -9,7 +9,7 @@ import pytest
 
 from decode.lsp.client import LspClient
 from decode.lsp.jsonrpc import Connection, ConnectionClosed, ResponseError
-from decode.tools.process import spawn_process
+from decode.processes.spawn import spawn_process
 
 pytestmark = pytest.mark.integration
 

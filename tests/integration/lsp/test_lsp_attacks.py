@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from decode.lsp.jsonrpc import Connection, ConnectionClosed
+from decode.processes.spawn import spawn_process
 from decode.tools.lsp import lsp
 from decode.tools.paths import Refusal
-from decode.tools.process import spawn_process
 from tests.integration.lsp.conftest import MakeCtx
 
 pytestmark = pytest.mark.integration

@@ -19,8 +19,8 @@ from decode.entities.executor import Process
 from decode.mcp.config import ServerConfig, parse_server
 from decode.mcp.server_log import LOG_DIR
 from decode.mcp.servers import McpServer, McpServers, build_servers
-from decode.tools import process as processes
-from decode.tools.local import LocalExecutor
+from decode.processes import process_tree, tracking
+from decode.processes.local import LocalExecutor
 from tests.conftest import gone
 
 pytestmark = pytest.mark.integration
@@ -118,7 +118,7 @@ async def test_without_an_executor_the_server_runs_on_this_machine_as_before(sta
     assert Path(seen["cwd"]) == tmp_path
     assert seen["env"]["OWN"] == "mine"  # its entry's env, over what decode's commands get
     assert seen["env"]["PATH"] == os.environ["PATH"]
-    assert processes.TAG_VARIABLE in seen["env"]  # started by the executor's spawn: tracked like any command
+    assert process_tree.TAG_VARIABLE in seen["env"]  # started by the executor's spawn: tracked like any command
 
 
 async def test_a_line_far_longer_than_a_pipe_buffer_arrives_whole(started, tmp_path: Path) -> None:
@@ -130,19 +130,19 @@ async def test_a_line_far_longer_than_a_pipe_buffer_arrives_whole(started, tmp_p
 async def test_the_servers_process_is_tracked_and_ends_with_the_servers(started, tmp_path: Path) -> None:
     servers = await started([config("probe", sys.executable, str(PROBE), home=tmp_path)])
     pid = (await where(servers.servers[0]))["pid"]
-    assert pid in {tracked.leader for tracked in processes._tracked.values()}
+    assert pid in {tracked.leader for tracked in tracking._tracked.values()}
 
     await servers.close()
 
     assert await ends(pid)
-    assert pid not in {tracked.leader for tracked in processes._tracked.values()}
+    assert pid not in {tracked.leader for tracked in tracking._tracked.values()}
 
 
 async def test_decode_exiting_ends_the_server(started, tmp_path: Path) -> None:
     servers = await started([config("probe", sys.executable, str(PROBE), home=tmp_path)])
     pid = (await where(servers.servers[0]))["pid"]
 
-    processes.end_all()  # what decode's exit (atexit, SIGTERM, SIGHUP) does
+    tracking.end_all()  # what decode's exit (atexit, SIGTERM, SIGHUP) does
 
     assert await ends(pid)
 

@@ -24,7 +24,7 @@ from decode.entities.events import AgentEvent
 from decode.entities.tools import ToolSpec
 from decode.models.gateway import resolve_model
 from decode.models.retry import OnRetry
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 from tests.integration.forkserver import as_text, run_forked
 from tests.integration.providers.fake_servers import FakeProvider, GeminiServer, OpenAIServer
 

@@ -14,7 +14,7 @@ from decode.entities.deps import AgentDeps
 from decode.entities.events import TextDelta, ToolCallFinished, ToolCallStarted, TurnFinished, UsageUpdated
 from decode.entities.tools import ToolKind, ToolSpec
 from decode.entities.usage import Usage
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 from tests.integration.providers.conftest import SECRET, Provider
 from tests.integration.providers.fake_servers import Call, Turn
 

@@ -15,7 +15,7 @@ from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
 from decode.entities.deps import AgentDeps
 from decode.entities.events import TextDelta, TurnFinished
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 from tests.integration.providers.conftest import Provider
 from tests.integration.providers.fake_servers import Cut, Fail, Hang, Malformed, Turn
 

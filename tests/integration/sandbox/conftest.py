@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from decode.entities.executor import ExecResult
+from decode.entities.executor import ExecRequest, ExecResult
 from decode.sandbox.bwrap import BwrapBackend
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.warm import WarmSandbox
@@ -111,7 +111,9 @@ async def run(
     """`bash -c script` in the sandbox: its result, stdout and stderr."""
     out, err = bytearray(), bytearray()
     result = await executor.run(
-        ["bash", "-c", script], timeout=seconds, on_stdout=out.extend, on_stderr=err.extend, network=network
+        ExecRequest(
+            ["bash", "-c", script], timeout=seconds, on_stdout=out.extend, on_stderr=err.extend, network=network
+        )
     )
     return result, out.decode(), err.decode()
 

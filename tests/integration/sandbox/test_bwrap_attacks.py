@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from decode.config.settings import Settings
-from decode.entities.executor import ExecResult
+from decode.entities.executor import ExecRequest, ExecResult
 from decode.sandbox.backends import close_sandboxes, open_sandbox
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.types import SandboxMode
@@ -51,7 +51,7 @@ async def sandbox(project: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterat
 async def run(executor: SandboxExecutor, script: str, *, network: bool = False) -> tuple[ExecResult, str]:
     out = bytearray()
     result = await executor.run(
-        ["bash", "-c", script], timeout=30, on_stdout=out.extend, on_stderr=out.extend, network=network
+        ExecRequest(["bash", "-c", script], timeout=30, on_stdout=out.extend, on_stderr=out.extend, network=network)
     )
     return result, out.decode()
 

@@ -14,10 +14,12 @@ from pathlib import Path
 import pytest
 
 from decode.config.settings import Settings
+from decode.entities.executor import ExecRequest
+from decode.processes import run as running
+from decode.processes import tracking
 from decode.sandbox.backends import close_sandboxes, open_sandbox
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.types import SandboxMode
-from decode.tools import process
 from tests.integration.sandbox.conftest import marked, run, wait_for
 
 pytestmark = [
@@ -41,13 +43,13 @@ async def test_what_a_cold_command_left_is_reported_though_the_kernel_ended_it_f
     # The interleaving that made it random, forced: decode looks below itself only once the
     # leftover is gone (ended with the sandbox's pid namespace), so it finds nothing there itself.
     marker = f"DECODE_TEST_MARK={uuid.uuid4().hex}"
-    original = process.release
+    original = running.release
 
-    def late(tracked: process.Tracked) -> int:
+    def late(tracked: tracking.Tracked) -> int:
         assert wait_for(lambda: marked(marker) == []), "the sandbox did not end what its command left"
         return original(tracked)
 
-    monkeypatch.setattr(process, "release", late)
+    monkeypatch.setattr(running, "release", late)
     script = f"export {marker}; nohup sleep 1000 >/dev/null 2>&1 & echo started"
     result, out, _ = await run(sandbox, script, network=True)
     assert (result.exit_code, out) == (0, "started\n")
@@ -80,12 +82,14 @@ async def test_a_cold_command_keeps_its_exit_code_and_its_stderr(
 async def test_a_cold_command_reads_its_stdin(sandbox: SandboxExecutor) -> None:
     out = bytearray()
     result = await sandbox.run(
-        ["bash", "-c", "read line; echo got $line"],
-        timeout=30,
-        on_stdout=out.extend,
-        on_stderr=lambda _: None,
-        stdin=b"hello\n",
-        network=True,
+        ExecRequest(
+            ["bash", "-c", "read line; echo got $line"],
+            timeout=30,
+            on_stdout=out.extend,
+            on_stderr=lambda _: None,
+            stdin=b"hello\n",
+            network=True,
+        )
     )
     assert (result.exit_code, bytes(out)) == (0, b"got hello\n")
 

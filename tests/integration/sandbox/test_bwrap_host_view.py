@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from decode.config.settings import Settings
-from decode.entities.executor import ExecResult
+from decode.entities.executor import ExecRequest, ExecResult
 from decode.sandbox.backends import close_sandboxes, open_sandbox
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.types import SandboxMode
@@ -89,7 +89,9 @@ async def sandbox(workspace: Path) -> AsyncIterator[SandboxExecutor]:
 
 async def run(executor: SandboxExecutor, script: str) -> tuple[ExecResult, str, str]:
     out, err = bytearray(), bytearray()
-    result = await executor.run(["bash", "-c", script], timeout=30, on_stdout=out.extend, on_stderr=err.extend)
+    result = await executor.run(
+        ExecRequest(["bash", "-c", script], timeout=30, on_stdout=out.extend, on_stderr=err.extend)
+    )
     return result, out.decode(), err.decode()
 
 

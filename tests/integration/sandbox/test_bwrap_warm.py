@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from decode.config.settings import Settings
+from decode.entities.executor import ExecRequest
 from decode.sandbox.backends import close_sandboxes, open_sandbox
 from decode.sandbox.bwrap import BwrapBackend
 from decode.sandbox.executor import SandboxExecutor
@@ -338,7 +339,7 @@ async def test_a_nul_byte_is_refused_alike_warm_and_cold(
     before = warm(sandbox)
     for network in (False, True):  # the warm sandbox, then a cold one
         with pytest.raises(ValueError, match=error):
-            await sandbox.run(argv, timeout=30, on_stdout=print, on_stderr=print, env=env, network=network)
+            await sandbox.run(ExecRequest(argv, timeout=30, on_stdout=print, on_stderr=print, env=env, network=network))
     result, out, _ = await run(sandbox, "echo still")
     assert (result.exit_code, out) == (0, "still\n")
     assert warm(sandbox) is before  # nothing was sent to it: it runs on

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from decode.config.settings import Settings
+from decode.entities.executor import ExecRequest
 from decode.sandbox.backends import close_sandboxes, open_sandbox
 from decode.sandbox.bwrap import BwrapBackend
 from decode.sandbox.executor import SandboxExecutor
@@ -75,14 +76,16 @@ async def test_a_child_made_while_decode_was_busy_is_used_and_none_is_made_besid
     assert said_unread(warm)  # the runner made it; the event loop has not handed it over
     during: list[int] = []
     result = await warm.run(
-        ["echo", "hi"],
-        cwd=project,
-        env={"PATH": "/usr/bin:/bin"},
-        stdin=None,
-        timeout=30,
-        on_stdout=lambda _: during.append(len(told)),
-        on_stderr=lambda _: None,
-        placeholders=[],
+        ExecRequest(
+            ["echo", "hi"],
+            cwd=project,
+            env={"PATH": "/usr/bin:/bin"},
+            stdin=None,
+            timeout=30,
+            on_stdout=lambda _: during.append(len(told)),
+            on_stderr=lambda _: None,
+            placeholders=[],
+        )
     )
     assert result is not None
     assert result.exit_code == 0

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from decode.config.settings import Settings
+from decode.entities.executor import ExecRequest
 from decode.sandbox.backends import open_sandbox
 from decode.sandbox.docker import DockerBackend
 from decode.sandbox.executor import SandboxExecutor
@@ -322,7 +323,9 @@ async def test_which_names_programs_that_run_inside(docker_host, workspace: Path
             found = await executor.which(program)
             if found is not None:
                 result = await executor.run(
-                    [found, "--version"], timeout=30, on_stdout=bytearray().extend, on_stderr=bytearray().extend
+                    ExecRequest(
+                        [found, "--version"], timeout=30, on_stdout=bytearray().extend, on_stderr=bytearray().extend
+                    )
                 )
                 assert result.exit_code == 0, (program, found)
         assert await executor.which("git") is not None

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from decode.config.settings import Settings
-from decode.entities.executor import ExecResult
+from decode.entities.executor import ExecRequest, ExecResult
 from decode.sandbox.backends import close_sandboxes, open_sandbox
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.types import SandboxMode
@@ -64,7 +64,9 @@ async def sandbox(docker_host, workspace: Path, home: Path) -> AsyncIterator[San
 
 async def run(executor: SandboxExecutor, script: str) -> tuple[ExecResult, str, str]:
     out, err = bytearray(), bytearray()
-    result = await executor.run(["sh", "-c", script], timeout=30, on_stdout=out.extend, on_stderr=err.extend)
+    result = await executor.run(
+        ExecRequest(["sh", "-c", script], timeout=30, on_stdout=out.extend, on_stderr=err.extend)
+    )
     return result, out.decode(), err.decode()
 
 

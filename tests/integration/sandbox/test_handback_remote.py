@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from decode.entities.executor import ExecResult, OutputCallback, Process
+from decode.entities.executor import ExecRequest, ExecResult, Process
+from decode.processes.run import run_process
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.handback import Outcome, hand_back
 from decode.sandbox.types import SandboxMode
 from decode.sandbox.workspace import open_workspace
-from decode.tools.process import run_process
 from tests.conftest import git
 
 pytestmark = pytest.mark.integration
@@ -34,21 +34,8 @@ class ElsewhereBackend:
 
     async def start(self) -> None: ...
 
-    async def run(
-        self,
-        argv: Sequence[str],
-        *,
-        timeout: float,  # noqa: ASYNC109
-        on_stdout: OutputCallback,
-        on_stderr: OutputCallback,
-        cwd: Path,
-        env: Mapping[str, str],
-        stdin: bytes | None,
-        network: bool,
-    ) -> ExecResult:
-        return await run_process(
-            argv, cwd=cwd, env=env, timeout=timeout, on_stdout=on_stdout, on_stderr=on_stderr, stdin=stdin
-        )
+    async def run(self, request: ExecRequest) -> ExecResult:
+        return await run_process(request)
 
     async def spawn(self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str]) -> Process:
         raise NotImplementedError

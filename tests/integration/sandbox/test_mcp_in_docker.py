@@ -14,6 +14,7 @@ import pytest
 
 import decode.mcp.toolset  # noqa: F401  (pydantic-ai's MCP client, imported before any clock starts)
 from decode.config.settings import Settings
+from decode.entities.executor import ExecRequest
 from decode.mcp.loading import load_servers
 from decode.sandbox.backends import open_sandbox
 from decode.sandbox.executor import SandboxExecutor
@@ -58,7 +59,7 @@ async def test_a_server_in_docker_runs_in_the_container_with_the_sandboxs_enviro
     finally:
         await servers.close()
     left = bytearray()
-    await sandbox.run(["ps", "-eo", "args"], timeout=30, on_stdout=left.extend, on_stderr=left.extend)
+    await sandbox.run(ExecRequest(["ps", "-eo", "args"], timeout=30, on_stdout=left.extend, on_stderr=left.extend))
 
     assert "ps -eo args" in left.decode()  # the list was read...
     assert "sh_server.sh" not in left.decode()  # ...and the server stopped inside, not just its docker client

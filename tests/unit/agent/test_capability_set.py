@@ -16,7 +16,7 @@ from pydantic_ai.usage import RunUsage
 from decode.agent.capability_set import CapabilitySet, capability_set
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 
 
 @dataclass

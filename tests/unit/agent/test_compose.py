@@ -14,7 +14,7 @@ from decode.context.catalog import SessionNotFoundError
 from decode.entities.events import ToolCallFinished
 from decode.models.errors import ModelConfigError
 from decode.permissions.types import Mode
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ from decode.agent.factory import BASE_INSTRUCTIONS, build_agent
 from decode.agent.facts import facts_of
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
+from decode.processes.local import LocalExecutor
 from decode.tools.catalog import default_tools
-from decode.tools.local import LocalExecutor
 from tests.unit.agent.test_git_state import git, held_git
 
 

@@ -10,7 +10,7 @@ from pydantic_ai.usage import RunUsage
 from decode.agent.facts import FOOTER, HEADER, TurnFacts, facts_of, is_facts, read_facts, with_facts
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 
 
 def test_the_facts_go_to_a_copy_of_the_newest_request_and_the_original_is_left_alone() -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from decode.agent import git_state
 from decode.agent.git_state import MAX_FILES, describe_status, git_instructions
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 from tests.conftest import PLANTED_KINDS, planted_repository
 
 

@@ -24,7 +24,7 @@ from decode.entities.events import (
     UsageUpdated,
 )
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 
 
 def shout(ctx: RunContext[AgentDeps], word: str) -> str:

@@ -27,7 +27,7 @@ from decode.context.session import Session
 from decode.context.windows import SUMMARY_MARK
 from decode.entities.deps import AgentDeps
 from decode.entities.events import Notice, TurnFinished
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 
 SUMMARY = "## Goal\nCount words.\n## Progress\nOne answer given."
 MEMORY = "MEMORY: always answer in English."

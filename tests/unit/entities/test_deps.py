@@ -7,7 +7,7 @@ import pytest
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
 from decode.entities.ledger import ReadLedger
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 
 
 def test_the_workspace_is_the_executor_s(tmp_path: Path) -> None:

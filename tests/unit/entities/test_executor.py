@@ -21,7 +21,7 @@ from decode.entities.executor import (
     EntryKind,
     FileStat,
 )
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 from tests.unit.tools.conftest import EXECUTORS, RunOnlyExecutor
 
 FILE_OPERATIONS = {

@@ -27,8 +27,8 @@ from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.harness.runner import TurnEnded, TurnRunner
 from decode.permissions.gate import PermissionGate
 from decode.permissions.hook import ApproveCallback, PermissionHook
+from decode.processes.local import LocalExecutor
 from decode.tools.catalog import default_tools
-from decode.tools.local import LocalExecutor
 
 WAIT_S = 20.0
 

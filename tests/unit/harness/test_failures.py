@@ -11,7 +11,7 @@ from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
 from decode.harness.failures import LoopUnavailable, describe_error, failure_message
 from decode.models.script import ScriptExhaustedError
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ from decode.memory.instructions import (
     memory_text,
     render_memory,
 )
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 
 
 def test_each_file_sits_under_a_header_naming_its_path(tmp_path: Path) -> None:

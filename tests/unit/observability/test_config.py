@@ -7,7 +7,7 @@ import pytest
 from decode.config.settings import Settings
 from decode.observability import sink
 from decode.observability.config import tracing_configured
-from decode.tools.environment import command_environment
+from decode.processes.environment import command_environment
 
 
 @pytest.fixture(autouse=True)

@@ -20,8 +20,8 @@ from decode.permissions.gate import PLAN_GUIDANCE, PermissionGate
 from decode.permissions.hook import Answer, Approval, Asking, PermissionHook, Saved, refusal
 from decode.permissions.rules import parse_rule
 from decode.permissions.types import Decision, Mode, Verdict
+from decode.processes.local import LocalExecutor
 from decode.tools.bash import BASH
-from decode.tools.local import LocalExecutor
 
 
 def bash(ctx: RunContext[AgentDeps], command: str) -> str:

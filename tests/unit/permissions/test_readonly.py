@@ -7,8 +7,8 @@ import pytest
 from decode.permissions.gate import PermissionGate
 from decode.permissions.readonly import ReadOnly, judge
 from decode.permissions.types import Decision, Mode
+from decode.processes.local import local_realpath
 from decode.tools.bash import BASH
-from decode.tools.local import local_realpath
 
 
 async def decide(gate: PermissionGate, command: str) -> Decision:

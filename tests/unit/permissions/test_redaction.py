@@ -28,7 +28,7 @@ from decode.entities.deps import AgentDeps
 from decode.entities.events import ToolCallFinished
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.permissions.redaction import SecretRedaction
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 from decode.tools.read import READ
 
 KEY = "sk-or-v1-decode-test-0123456789abcdef"

@@ -3,8 +3,8 @@
 from pydantic import SecretStr
 
 from decode.config.settings import Settings
+from decode.processes.environment import NON_INTERACTIVE
 from decode.sandbox.environment import SANDBOX_HOME, sandbox_environment
-from decode.tools.environment import NON_INTERACTIVE
 
 HOST = {
     "PATH": "/usr/bin:/bin",

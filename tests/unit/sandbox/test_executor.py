@@ -11,11 +11,12 @@ import pytest
 
 from decode.agent.compose import LoopOptions, command_environment_for, open_executor
 from decode.config.settings import Settings
-from decode.entities.executor import ExecResult, OutputCallback, Process
+from decode.entities.executor import ExecRequest, ExecResult, Process
+from decode.processes.local import LocalExecutor
+from decode.processes.run import run_process
+from decode.processes.spawn import spawn_process
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.types import SandboxMode
-from decode.tools.local import LocalExecutor
-from decode.tools.process import run_process, spawn_process
 
 
 class PlainBackend:
@@ -35,22 +36,9 @@ class PlainBackend:
     async def start(self) -> None:
         self.started += 1
 
-    async def run(
-        self,
-        argv: Sequence[str],
-        *,
-        timeout: float,  # noqa: ASYNC109 (the seam's signature)
-        on_stdout: OutputCallback,
-        on_stderr: OutputCallback,
-        cwd: Path,
-        env: Mapping[str, str],
-        stdin: bytes | None,
-        network: bool,
-    ) -> ExecResult:
-        self.calls.append((list(argv), dict(env), network))
-        return await run_process(
-            argv, cwd=cwd, env=env, timeout=timeout, on_stdout=on_stdout, on_stderr=on_stderr, stdin=stdin
-        )
+    async def run(self, request: ExecRequest) -> ExecResult:
+        self.calls.append((list(request.argv), dict(request.place()[1]), request.network))
+        return await run_process(request)
 
     async def spawn(self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str]) -> Process:
         return await spawn_process(argv, cwd=cwd, env=env)
@@ -64,7 +52,7 @@ async def test_commands_get_the_sandbox_environment_and_start_it_once(tmp_path: 
     executor = SandboxExecutor(backend, env={"PATH": "/usr/bin:/bin", "HOME": "/tmp"})
     out = bytearray()
     for _ in range(2):
-        await executor.run(["env"], timeout=10, on_stdout=out.extend, on_stderr=out.extend)
+        await executor.run(ExecRequest(["env"], timeout=10, on_stdout=out.extend, on_stderr=out.extend))
     assert backend.started == 1
     assert backend.calls[0][1] == {"PATH": "/usr/bin:/bin", "HOME": "/tmp"}
     assert backend.calls[0][2] is False
@@ -75,11 +63,11 @@ async def test_commands_get_the_sandbox_environment_and_start_it_once(tmp_path: 
 async def test_network_is_per_command_unless_every_command_has_it(tmp_path: Path) -> None:
     backend = PlainBackend(tmp_path)
     executor = SandboxExecutor(backend, env={})
-    await executor.run(["true"], timeout=10, on_stdout=print, on_stderr=print, network=True)
-    await executor.run(["true"], timeout=10, on_stdout=print, on_stderr=print)
+    await executor.run(ExecRequest(["true"], timeout=10, on_stdout=print, on_stderr=print, network=True))
+    await executor.run(ExecRequest(["true"], timeout=10, on_stdout=print, on_stderr=print))
     assert [network for *_, network in backend.calls] == [True, False]
     everything = SandboxExecutor(PlainBackend(tmp_path), env={}, network=True)
-    await everything.run(["true"], timeout=10, on_stdout=print, on_stderr=print)
+    await everything.run(ExecRequest(["true"], timeout=10, on_stdout=print, on_stderr=print))
     assert everything.backend.calls[0][2] is True  # type: ignore[attr-defined]
 
 

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from decode.processes.spawn import spawn_process
+from decode.processes.tracking import become_subreaper
 from decode.sandbox.host_git import OVERRIDES, GitResult, git, git_environment, git_sync, scrub, without_credential
-from decode.tools.process import become_subreaper, spawn_process
 
 HOST = {
     "PATH": "/usr/bin",

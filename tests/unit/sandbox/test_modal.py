@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 from decode.config.settings import Settings
-from decode.entities.executor import ExecResult
+from decode.entities.executor import ExecRequest, ExecResult
+from decode.processes.own_children import own_child
 from decode.sandbox.modal import NO_TOKEN, ModalBackend, sandbox_app, sandbox_image, workspace_archive
 from decode.sandbox.modal_process import ModalProcess
 from decode.sandbox.types import SandboxError
-from decode.tools.own_children import own_child
 
 
 class Aio:
@@ -119,12 +119,14 @@ async def run(backend: ModalBackend, script: str, **options: Any) -> tuple[ExecR
     out, err = bytearray(), bytearray()
     values: dict[str, Any] = {"timeout": 20, "stdin": None, "network": False, **options}
     result = await backend.run(
-        ["sh", "-c", script],
-        on_stdout=out.extend,
-        on_stderr=err.extend,
-        cwd=backend.workspace,
-        env={"SANDBOXED": "yes"},
-        **values,
+        ExecRequest(
+            ["sh", "-c", script],
+            on_stdout=out.extend,
+            on_stderr=err.extend,
+            cwd=backend.workspace,
+            env={"SANDBOXED": "yes"},
+            **values,
+        )
     )
     return result, out.decode(), err.decode()
 

@@ -12,10 +12,10 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from decode.config import stamps
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
+from decode.processes.local import LocalExecutor
 from decode.skills import instructions
 from decode.skills.catalog import PROJECT_SKILLS, SkillCatalog, discover_skills
 from decode.skills.instructions import PREAMBLE, render_catalog, report_problems, skills_instructions, skills_text
-from decode.tools.local import LocalExecutor
 
 
 def test_the_catalogue_lists_names_and_descriptions_not_bodies(project: Path, write_skill) -> None:

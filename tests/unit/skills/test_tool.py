@@ -11,9 +11,9 @@ from decode.entities.deps import AgentDeps
 from decode.entities.tools import ToolKind, ToolTraits
 from decode.permissions.gate import PermissionGate
 from decode.permissions.types import Decision, Mode
+from decode.processes.local import LocalExecutor
 from decode.skills.catalog import PROJECT_SKILLS, SkillSource, discover_skills, parse_skill
 from decode.skills.tool import SKILL_TOOL, skill_prompt, skill_text
-from decode.tools.local import LocalExecutor
 
 
 async def test_the_skill_tool_runs_in_every_mode_and_no_rule_names_it(tmp_path: Path) -> None:

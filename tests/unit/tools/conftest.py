@@ -17,12 +17,12 @@ from pydantic_ai.usage import RunUsage
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
 from decode.entities.events import ToolOutputDelta
-from decode.entities.executor import CommandExecutor, ExecResult, OutputCallback, Process
+from decode.entities.executor import CommandExecutor, ExecRequest, ExecResult, Process
 from decode.permissions.gate import PermissionGate
 from decode.permissions.rules import parse_rule
 from decode.permissions.types import Decision
-from decode.tools.local import LocalExecutor
-from decode.tools.process import run_process
+from decode.processes.local import LocalExecutor
+from decode.processes.run import run_process
 
 
 class RunOnlyExecutor(CommandExecutor):
@@ -32,27 +32,8 @@ class RunOnlyExecutor(CommandExecutor):
         self._local = LocalExecutor(workspace)  # for its command environment and `spawn`
         self.workspace = self._local.workspace
 
-    async def run(
-        self,
-        argv: Sequence[str],
-        *,
-        timeout: float,  # noqa: ASYNC109 (the seam's signature)
-        on_stdout: OutputCallback,
-        on_stderr: OutputCallback,
-        cwd: Path | None = None,
-        env: Mapping[str, str] | None = None,
-        stdin: bytes | None = None,
-        network: bool = False,  # nothing isolates it here
-    ) -> ExecResult:
-        return await run_process(
-            argv,
-            cwd=cwd or self.workspace,
-            env=self._local.env if env is None else env,
-            timeout=timeout,
-            on_stdout=on_stdout,
-            on_stderr=on_stderr,
-            stdin=stdin,
-        )
+    async def run(self, request: ExecRequest) -> ExecResult:
+        return await run_process(request.with_defaults(cwd=self.workspace, env=self._local.env))
 
     async def spawn(
         self, argv: Sequence[str], *, cwd: Path | None = None, env: Mapping[str, str] | None = None
@@ -123,20 +104,6 @@ def tree(workspace: Path) -> Path:
     (workspace / "data.bin").write_bytes(b"\x00\x01TODO\x00")
     (workspace / "link.py").symlink_to(workspace / "src/main.py")
     return workspace
-
-
-def process_alive(pid: int) -> bool:
-    """Is `pid` a live process (a zombie waiting to be reaped counts as gone)?"""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except FileNotFoundError:
-        return False
-    return state != "Z"
-
-
-@pytest.fixture
-def alive() -> Callable[[int], bool]:
-    return process_alive
 
 
 class CountingGate(PermissionGate):

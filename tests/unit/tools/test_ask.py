@@ -16,8 +16,8 @@ from decode.entities.deps import AgentDeps
 from decode.entities.tools import ToolKind
 from decode.permissions.gate import PermissionGate
 from decode.permissions.types import Decision, Mode
+from decode.processes.local import LocalExecutor
 from decode.tools.ask import ASK_USER, NO_USER
-from decode.tools.local import LocalExecutor
 
 
 class CallsOnce:

@@ -7,8 +7,8 @@ from pydantic_ai import ModelRetry, RunContext
 
 from decode.entities.deps import AgentDeps
 from decode.entities.events import ToolOutputDelta
+from decode.processes.local import LocalExecutor
 from decode.tools.bash import bash
-from decode.tools.local import LocalExecutor
 from decode.tools.truncate import OUTPUT_DIR
 
 

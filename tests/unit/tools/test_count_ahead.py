@@ -16,8 +16,8 @@ from pydantic_ai import RunContext
 
 from decode.entities.deps import AgentDeps
 from decode.entities.executor import EntryKind
+from decode.processes.local import LocalExecutor
 from decode.tools import count_ahead, line_index
-from decode.tools.local import LocalExecutor
 from decode.tools.read import read
 
 WAIT_S = 60.0

@@ -12,8 +12,8 @@ from pydantic_ai import RunContext, ToolFailed
 
 from decode.entities.deps import AgentDeps
 from decode.entities.executor import CommandExecutor
+from decode.processes.local import LocalExecutor
 from decode.tools.glob import MAX_RESULTS, glob, matching_files
-from decode.tools.local import LocalExecutor
 
 PATTERNS = ["**/*.py", "*.md", "src/*.py", "**/*.log", "src/**", "**/top-only.txt", "docs/*", "*"]
 

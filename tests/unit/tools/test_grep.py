@@ -14,8 +14,8 @@ from pydantic_ai import ModelRetry, RunContext, ToolFailed
 
 from decode.entities.deps import AgentDeps
 from decode.entities.executor import CommandExecutor
+from decode.processes.local import LocalExecutor
 from decode.tools.grep import MAX_FILES, Matches, Query, find_matches, grep, render
-from decode.tools.local import LocalExecutor
 from decode.tools.read import read
 
 QUERIES = [

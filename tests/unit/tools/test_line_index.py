@@ -11,8 +11,8 @@ import pytest
 from pydantic_ai import RunContext, ToolFailed
 
 from decode.entities.deps import AgentDeps
+from decode.processes.local import LocalExecutor
 from decode.tools import line_index
-from decode.tools.local import LocalExecutor
 from decode.tools.read import read
 
 
@@ -93,7 +93,7 @@ def test_a_page_near_the_end_of_a_large_file_has_the_right_numbers(workspace: Pa
     from pydantic_ai.usage import RunUsage
 
     from decode.config.settings import Settings
-    from decode.tools.local import LocalExecutor
+    from decode.processes.local import LocalExecutor
 
     with (workspace / "big.log").open("wb") as handle:
         for n in range(1, 720_001):

@@ -10,8 +10,8 @@ import pytest
 from pydantic_ai import RunContext, ToolFailed
 
 from decode.entities.deps import AgentDeps
+from decode.processes.local import LocalExecutor
 from decode.tools import line_index, line_tail
-from decode.tools.local import LocalExecutor
 from decode.tools.read import read
 
 LINES = 20_000

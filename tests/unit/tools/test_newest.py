@@ -16,8 +16,8 @@ from pydantic_ai import RunContext
 
 from decode.entities.deps import AgentDeps
 from decode.entities.executor import CommandExecutor, FileStat
+from decode.processes.local import LocalExecutor
 from decode.tools.glob import MAX_RESULTS, anchored, glob, matching_files
-from decode.tools.local import LocalExecutor
 from decode.tools.ripgrep import RULE_FLAGS
 from decode.tools.walk import glob_matcher
 

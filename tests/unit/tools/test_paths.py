@@ -19,10 +19,10 @@ from pydantic_ai.usage import RunUsage
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
 from decode.entities.executor import CommandExecutor
+from decode.processes.local import LocalExecutor
 from decode.tools.edit import edit
 from decode.tools.glob import glob
 from decode.tools.grep import grep
-from decode.tools.local import LocalExecutor
 from decode.tools.paths import Refusal, display_path, resolve_path
 from decode.tools.read import read
 from decode.tools.write import write

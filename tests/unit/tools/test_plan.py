@@ -12,7 +12,7 @@ from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings
 from decode.entities.asking import PlanReview, ReviewPlan
 from decode.entities.deps import AgentDeps
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 from decode.tools.plan import EXIT_PLAN_MODE, HEADLESS_PLAN, NOT_IN_PLAN
 
 PLAN = "1. Fix `parse_range` in calc.py.\n2. Run the tests."

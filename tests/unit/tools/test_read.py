@@ -114,7 +114,7 @@ from pydantic_ai.models.test import TestModel
 from pydantic_ai.usage import RunUsage
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 from decode.tools.read import read
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 from decode.tools.ripgrep import relative, run_rg
 
 

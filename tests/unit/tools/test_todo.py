@@ -22,7 +22,7 @@ from decode.entities.todos import Todo, TodoStatus
 from decode.entities.tools import ToolKind
 from decode.permissions.gate import PermissionGate
 from decode.permissions.types import Decision, Mode
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 from decode.tools.todo import TODO_WRITE
 
 STEPS = [{"content": "read the test", "status": "completed"}, {"content": "fix it", "status": "in_progress"}]

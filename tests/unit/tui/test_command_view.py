@@ -12,8 +12,8 @@ from decode.entities.deps import AgentDeps
 from decode.entities.events import ToolCallFinished, ToolCallStarted, ToolOutputDelta
 from decode.entities.tools import ToolCall, ToolResult
 from decode.models.script import ScriptedModel, ScriptedResponse, ScriptedToolCall
+from decode.processes.local import LocalExecutor
 from decode.tools.catalog import default_tools
-from decode.tools.local import LocalExecutor
 from decode.tui.command_view import command_lines
 from decode.tui.render import Renderer
 

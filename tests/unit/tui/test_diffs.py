@@ -13,8 +13,8 @@ from decode.entities.deps import AgentDeps
 from decode.entities.events import ToolCallFinished, ToolCallStarted
 from decode.entities.tools import ToolCall, ToolResult
 from decode.models.script import ScriptedModel, ScriptedResponse, ScriptedToolCall
+from decode.processes.local import LocalExecutor
 from decode.tools.catalog import default_tools
-from decode.tools.local import LocalExecutor
 from decode.tui.diffs import change_preview, diff_lines
 from decode.tui.render import Renderer
 

@@ -22,8 +22,8 @@ from decode.entities.events import (
 from decode.entities.tools import ToolCall, ToolResult
 from decode.entities.usage import Usage
 from decode.models.script import ScriptedModel, ScriptedResponse, ScriptedToolCall
+from decode.processes.local import LocalExecutor
 from decode.tools.catalog import default_tools
-from decode.tools.local import LocalExecutor
 from decode.tui.render import Renderer, format_duration, outcome, split_blocks, tool_line
 
 

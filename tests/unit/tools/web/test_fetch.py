@@ -10,7 +10,7 @@ from pydantic_ai.usage import RunUsage
 
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
-from decode.tools.local import LocalExecutor
+from decode.processes.local import LocalExecutor
 from decode.tools.paths import Refusal
 from decode.tools.web.fetch import CACHE_PAGES, WEB_FETCH, remember, web_fetch
 from tests.unit.tools.web.web_server import Route, WebServer

@@ -1,7 +1,7 @@
 """decode's own helpers in a session of their own (host git, the warm sandbox) are no command's orphans.
 
 A command that ends alone adopts the children of decode in a session of their own born after it
-started (`process._owners`). Before `own_child`, a helper decode started beside it was one of them:
+started (`ownership.owners`). Before `own_child`, a helper decode started beside it was one of them:
 killed, and reaped from under asyncio (exit status 255) or `Popen` (exit status 0).
 """
 
@@ -11,10 +11,13 @@ import signal
 import subprocess
 from pathlib import Path
 
-from decode.tools.own_children import own_child, sessions, starting
-from decode.tools.process import SpawnedProcess, become_subreaper, run_process, spawn_process
+from decode.entities.executor import ExecRequest
+from decode.processes.own_children import own_child, sessions, starting
+from decode.processes.run import run_process
+from decode.processes.spawn import SpawnedProcess, spawn_process
+from decode.processes.tracking import become_subreaper
 from tests.conftest import gone, pids
-from tests.unit.tools.conftest import process_alive
+from tests.unit.processes.conftest import process_alive
 
 
 async def a_command(tmp_path: Path) -> SpawnedProcess:
@@ -75,12 +78,14 @@ async def test_a_commands_own_orphan_is_still_ended_while_a_helper_runs(tmp_path
         assert sessions() == {helper.pid}
         out, err = bytearray(), bytearray()
         result = await run_process(
-            ["bash", "-c", "(setsid env -i sleep 1000 >/dev/null 2>&1 </dev/null & echo $! >a.pid) & wait"],
-            cwd=tmp_path,
-            env=dict(os.environ),
-            timeout=30,
-            on_stdout=out.extend,
-            on_stderr=err.extend,
+            ExecRequest(
+                ["bash", "-c", "(setsid env -i sleep 1000 >/dev/null 2>&1 </dev/null & echo $! >a.pid) & wait"],
+                cwd=tmp_path,
+                env=dict(os.environ),
+                timeout=30,
+                on_stdout=out.extend,
+                on_stderr=err.extend,
+            )
         )
         assert result.stopped_leftovers
         assert all(gone(pid) for pid in pids(tmp_path))

@@ -6,7 +6,7 @@ import pytest
 
 import decode.config.settings
 from decode.config.settings import Settings
-from decode.tools.environment import NON_INTERACTIVE, command_environment, inherited_environment, passed_through
+from decode.processes.environment import NON_INTERACTIVE, command_environment, inherited_environment, passed_through
 
 
 def test_secret_names_come_from_the_settings_secret_fields() -> None:

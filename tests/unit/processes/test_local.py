@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from decode.entities.executor import CommandExecutor, EntryKind
-from decode.tools.local import LocalExecutor, local_realpath
+from decode.entities.executor import CommandExecutor, EntryKind, ExecRequest
+from decode.processes.local import LocalExecutor, local_realpath
 
 
 def test_it_implements_the_seam(workspace: Path) -> None:
@@ -87,7 +87,7 @@ async def test_run_uses_the_secret_free_environment(workspace: Path, monkeypatch
     monkeypatch.setenv("SOME_SETTING", "visible")
     executor = LocalExecutor(workspace)
     out = bytearray()
-    await executor.run(["env"], timeout=10, on_stdout=out.extend, on_stderr=out.extend)
+    await executor.run(ExecRequest(["env"], timeout=10, on_stdout=out.extend, on_stderr=out.extend))
     assert b"SOME_SETTING=visible" in out
     assert b"sk-secret" not in out
 

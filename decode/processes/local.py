@@ -15,24 +15,27 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-# [lesson 05]
-# [before lesson 05]
-# from typing import cast
-# [/lesson 05]
 from decode.entities.executor import (
     READ_MANY_MAX_BYTES,
     READ_MANY_TOTAL_BYTES,
     CommandExecutor,
     DirEntry,
     EntryKind,
+    ExecRequest,
     ExecResult,
     FileStat,
-    OutputCallback,
     Process,
 )
 from decode.files import write_atomic
-from decode.tools.environment import inherited_environment  # [lesson 05]
-from decode.tools.process import run_process, spawn_process  # [lesson 05]
+
+# [lesson 05]
+from decode.processes.environment import inherited_environment
+from decode.processes.run import run_process
+from decode.processes.spawn import spawn_process
+
+# [before lesson 05]
+# inherited_environment = os.environ.copy  # what commands inherit: all of this process's environment
+# [/lesson 05]
 
 
 def _kind(mode: int) -> EntryKind:
@@ -84,54 +87,25 @@ class LocalExecutor(CommandExecutor):
 
     def __init__(self, workspace: Path, *, env: Mapping[str, str] | None = None) -> None:
         self.workspace = workspace.resolve()
-        if env is None:
-            # The one place the agent's commands inherit the process environment.
-            # [lesson 05]
-            env = inherited_environment()  # without decode's own credentials
-            # [before lesson 05]
-            # env = os.environ
-            # [/lesson 05]
-        self.env = dict(env)
+        # The one place the agent's commands inherit the process environment (from lesson 05 on,
+        # without decode's own credentials).
+        self.env = inherited_environment() if env is None else dict(env)
 
-    async def run(
-        self,
-        argv: Sequence[str],
-        *,
-        timeout: float,  # noqa: ASYNC109 (the program must die with it, not just this task)
-        on_stdout: OutputCallback,
-        on_stderr: OutputCallback,
-        cwd: Path | None = None,
-        env: Mapping[str, str] | None = None,
-        stdin: bytes | None = None,
-        network: bool = False,  # [lesson 14]
-    ) -> ExecResult:
+    async def run(self, request: ExecRequest) -> ExecResult:
+        request = request.with_defaults(cwd=self.workspace, env=self.env)
         # [lesson 05]
-        return await run_process(
-            argv,
-            cwd=cwd or self.workspace,
-            env=self.env if env is None else env,
-            timeout=timeout,
-            on_stdout=on_stdout,
-            on_stderr=on_stderr,
-            stdin=stdin,
-        )
+        return await run_process(request)
         # [before lesson 05]
-        # loop, pipe = asyncio.get_running_loop(), asyncio.subprocess.PIPE
-        # started, environment = loop.time(), self.env if env is None else env
-        # process = await asyncio.create_subprocess_exec(
-        #     *argv, cwd=cwd or self.workspace, env=environment, stdin=pipe, stdout=pipe, stderr=pipe
-        # )
+        # started, p, (cwd, env) = asyncio.get_running_loop().time(), asyncio.subprocess.PIPE, request.place()
+        # process = await asyncio.create_subprocess_exec(*request.argv, cwd=cwd, env=env, stdin=p, stdout=p, stderr=p)
         # try:
-        #     out, err = await asyncio.wait_for(process.communicate(stdin), timeout)
-        # except BaseException as exc:  # timed out or cancelled: the program must not outlive the call
-        #     process.kill()  # the program only: whatever it started in the background lives on
-        #     await process.wait()
-        #     if not isinstance(exc, TimeoutError):
-        #         raise
-        #     return ExecResult(exit_code=None, duration_s=loop.time() - started, timed_out=True)
-        # on_stdout(out)
-        # on_stderr(err)
-        # return ExecResult(exit_code=process.returncode, duration_s=loop.time() - started)
+        #     out, err = await asyncio.wait_for(process.communicate(request.stdin), request.timeout)
+        # except TimeoutError:  # the program is killed, but not what it started in the background
+        #     process.kill()
+        #     return ExecResult(exit_code=None, duration_s=asyncio.get_running_loop().time() - started, timed_out=True)
+        # request.on_stdout(out)
+        # request.on_stderr(err)
+        # return ExecResult(exit_code=process.returncode, duration_s=asyncio.get_running_loop().time() - started)
         # [/lesson 05]
 
     async def spawn(
@@ -140,6 +114,8 @@ class LocalExecutor(CommandExecutor):
         # [lesson 05]
         return await spawn_process(argv, cwd=cwd or self.workspace, env=self.env if env is None else env)
         # [before lesson 05]
+        # from typing import cast
+        #
         # pipe, environment = asyncio.subprocess.PIPE, self.env if env is None else env
         # process = await asyncio.create_subprocess_exec(
         #     *argv, cwd=cwd or self.workspace, env=environment, stdin=pipe, stdout=pipe, stderr=pipe

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from decode.tools.process import become_subreaper
-from decode.tools.process_tree import below_decode, descendants, has_children_lists
+from decode.processes.process_tree import below_decode, descendants, has_children_lists
+from decode.processes.tracking import become_subreaper
 from tests.conftest import gone, pids
 
 pytestmark = pytest.mark.skipif(not has_children_lists(), reason="this kernel keeps no children lists")

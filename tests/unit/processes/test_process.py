@@ -13,20 +13,25 @@ from pathlib import Path
 
 import pytest
 
-from decode.tools.process import become_subreaper, end_all, run_process, spawn_process
+from decode.entities.executor import ExecRequest
+from decode.processes.run import run_process
+from decode.processes.spawn import spawn_process
+from decode.processes.tracking import become_subreaper, end_all
 from tests.conftest import gone, pids
-from tests.unit.tools.conftest import process_alive
+from tests.unit.processes.conftest import process_alive
 
 
 async def run(command: str, cwd: Path, timeout: float = 10) -> tuple[object, bytes, bytes]:  # noqa: ASYNC109
     out, err = bytearray(), bytearray()
     result = await run_process(
-        ["bash", "-c", command],
-        cwd=cwd,
-        env=dict(os.environ),
-        timeout=timeout,
-        on_stdout=out.extend,
-        on_stderr=err.extend,
+        ExecRequest(
+            ["bash", "-c", command],
+            cwd=cwd,
+            env=dict(os.environ),
+            timeout=timeout,
+            on_stdout=out.extend,
+            on_stderr=err.extend,
+        )
     )
     return result, bytes(out), bytes(err)
 
@@ -208,7 +213,7 @@ async def test_output_written_in_the_grace_period_is_kept(tmp_path: Path) -> Non
 
 
 async def test_nothing_stays_tracked_after_a_command(tmp_path: Path) -> None:
-    from decode.tools import process
+    from decode.processes import tracking as process
 
     await run("setsid sleep 1000 & echo started", tmp_path)
     assert process._tracked == {}
@@ -224,7 +229,7 @@ async def test_decode_is_the_subreaper_of_what_it_starts(tmp_path: Path) -> None
 async def test_a_program_being_started_is_not_taken_for_an_orphan(monkeypatch: pytest.MonkeyPatch) -> None:
     # One command ends while another is being started (two subagents' commands at once): the new
     # program, in a session of its own and not tracked yet, is asyncio's to reap, not the first's.
-    from decode.tools import process as module
+    from decode.processes import tracking as module
 
     become_subreaper()
     first = await asyncio.create_subprocess_exec("true", start_new_session=True)
@@ -245,7 +250,7 @@ async def test_a_program_being_started_is_not_taken_for_an_orphan(monkeypatch: p
 async def test_ending_everything_also_ends_a_command_being_started(tmp_path: Path) -> None:
     # SIGTERM while a command is being started: it already runs (and starts others) but is not
     # tracked yet. `end_all` must end it all the same, as soon as its start completes.
-    from decode.tools import process as module
+    from decode.processes import tracking as module
 
     marker = "starting-5c1e"
     command = f": {marker}; setsid sleep 1000 & echo $! > a.pid; sleep 1000 & wait"
@@ -268,7 +273,7 @@ async def test_ending_a_command_reads_only_the_processes_below_decode(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Its cost follows what decode started, not the machine: no one else's process is read.
-    from decode.tools import process as module
+    from decode.processes import tracking as module
 
     read: list[int] = []
     original = module.read_stat
@@ -286,7 +291,7 @@ async def test_without_children_lists_every_process_is_looked_at(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
 ) -> None:
     # A kernel built without /proc/PID/task/TID/children: the slow way, but nothing survives.
-    from decode.tools import process_tree
+    from decode.processes import process_tree
 
     monkeypatch.setattr(process_tree, "has_children_lists", lambda: False)
     result, _, _ = await run(command, tmp_path)
@@ -322,10 +327,10 @@ async def test_a_command_over_before_it_is_tracked_still_loses_what_it_left(
     # On a busy machine the whole command (fork, orphan, exit) can run while the event loop is away,
     # and asyncio reaps it before decode tracks it: its start can no longer be read from /proc. The
     # orphan it left, with every trace erased, was born before that moment and must still be its.
-    from decode.tools import process as module
-    from decode.tools import process_tree
+    from decode.processes import process_tree
+    from decode.processes import run as module
 
-    original = module._start
+    original = module.start_tracked
 
     async def over_first(*args: object, **options: object) -> asyncio.subprocess.Process:
         process = await original(*args, **options)  # type: ignore[arg-type]
@@ -338,7 +343,7 @@ async def test_a_command_over_before_it_is_tracked_still_loses_what_it_left(
             await asyncio.sleep(0.005)
         return process
 
-    monkeypatch.setattr(module, "_start", over_first)
+    monkeypatch.setattr(module, "start_tracked", over_first)
     try:
         result, _, _ = await run(LEFT_BEHIND["every trace erased"], tmp_path)
         assert result.stopped_leftovers
