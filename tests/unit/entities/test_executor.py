@@ -19,6 +19,7 @@ from decode.entities.executor import (
     CommandExecutor,
     DirEntry,
     EntryKind,
+    ExecRequest,
     FileStat,
 )
 from decode.processes.local import LocalExecutor
@@ -323,3 +324,31 @@ async def test_which_finds_programs(executor: CommandExecutor) -> None:
     assert Path(sh).is_absolute()
     assert os.access(sh, os.X_OK)
     assert await executor.which("no-such-program-here") is None
+
+
+def test_a_request_takes_the_executors_defaults_only_where_it_left_them_unset(tmp_path: Path) -> None:
+    keep: list[bytes] = []
+    bare = ExecRequest(["true"], timeout=5, on_stdout=keep.append, on_stderr=keep.append, stdin=b"in")
+    filled = bare.with_defaults(cwd=tmp_path, env={"PATH": "/bin"})
+    assert filled.place() == (tmp_path, {"PATH": "/bin"})
+    assert (filled.argv, filled.timeout, filled.stdin, filled.on_stdout) == (["true"], 5, b"in", keep.append)
+    own = ExecRequest(["true"], timeout=5, on_stdout=print, on_stderr=print, cwd=tmp_path / "sub", env={})
+    assert own.with_defaults(cwd=tmp_path, env={"PATH": "/bin"}).place() == (tmp_path / "sub", {})  # {} is an env
+
+
+def test_a_request_whose_place_was_never_filled_in_is_refused() -> None:
+    with pytest.raises(ValueError, match="cwd and env"):
+        ExecRequest(["true"], timeout=5, on_stdout=print, on_stderr=print).place()
+
+
+def test_run_is_written_once_every_executor_and_backend_takes_one_request() -> None:
+    # The seam's `run` was a nine-parameter signature repeated in every backend (issue 28).
+    from decode.sandbox.bwrap import BwrapBackend
+    from decode.sandbox.docker import DockerBackend
+    from decode.sandbox.executor import SandboxExecutor
+    from decode.sandbox.modal import ModalBackend
+    from decode.sandbox.types import SandboxBackend
+
+    kinds = (CommandExecutor, LocalExecutor, RunOnlyExecutor, SandboxExecutor, SandboxBackend)
+    for kind in (*kinds, BwrapBackend, DockerBackend, ModalBackend):
+        assert list(inspect.signature(kind.run).parameters) == ["self", "request"], kind

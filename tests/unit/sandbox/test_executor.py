@@ -28,6 +28,7 @@ class PlainBackend:
         self.workspace = workspace
         self.host_workspace = workspace if bind_mounted else None
         self.calls: list[tuple[list[str], dict[str, str], bool]] = []
+        self.requests: list[ExecRequest] = []
         self.started = self.closed = 0
 
     def preflight(self) -> None:
@@ -38,6 +39,7 @@ class PlainBackend:
 
     async def run(self, request: ExecRequest) -> ExecResult:
         self.calls.append((list(request.argv), dict(request.place()[1]), request.network))
+        self.requests.append(request)
         return await run_process(request)
 
     async def spawn(self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str]) -> Process:
@@ -69,6 +71,18 @@ async def test_network_is_per_command_unless_every_command_has_it(tmp_path: Path
     everything = SandboxExecutor(PlainBackend(tmp_path), env={}, network=True)
     await everything.run(ExecRequest(["true"], timeout=10, on_stdout=print, on_stderr=print))
     assert everything.backend.calls[0][2] is True  # type: ignore[attr-defined]
+
+
+async def test_the_backend_gets_the_callers_request_with_the_sandboxs_defaults(tmp_path: Path) -> None:
+    backend = PlainBackend(tmp_path)
+    executor = SandboxExecutor(backend, env={"PATH": "/usr/bin:/bin"})
+    out = bytearray()
+    request = ExecRequest(["cat"], timeout=10, on_stdout=out.extend, on_stderr=out.extend, stdin=b"fed")
+    result = await executor.run(request)
+    assert (result.exit_code, bytes(out)) == (0, b"fed")
+    [seen] = backend.requests
+    assert seen.place() == (tmp_path, {"PATH": "/usr/bin:/bin"})
+    assert (seen.argv, seen.timeout, seen.stdin, seen.on_stdout) == (["cat"], 10, b"fed", out.extend)
 
 
 @pytest.mark.parametrize("bind_mounted", [True, False])

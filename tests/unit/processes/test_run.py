@@ -42,6 +42,14 @@ async def test_exit_code_and_both_streams(tmp_path: Path) -> None:
     assert not result.timed_out
 
 
+@pytest.mark.parametrize("place", [{}, {"cwd": Path("/")}, {"env": {}}])
+async def test_a_request_no_executor_placed_is_refused_before_anything_starts(place: dict) -> None:
+    # Without a cwd or an env it would run in decode's own directory, or with decode's own keys.
+    request = ExecRequest(["true"], timeout=10, on_stdout=print, on_stderr=print, **place)
+    with pytest.raises(ValueError, match="cwd and env"):
+        await run_process(request)
+
+
 async def test_stdin_is_closed_and_cwd_is_used(tmp_path: Path) -> None:
     result, out, _ = await run("cat; pwd", tmp_path)  # `cat` would wait forever on an open stdin
     assert result.exit_code == 0
