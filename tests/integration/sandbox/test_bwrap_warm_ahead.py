@@ -80,12 +80,11 @@ async def test_a_child_made_while_decode_was_busy_is_used_and_none_is_made_besid
             ["echo", "hi"],
             cwd=project,
             env={"PATH": "/usr/bin:/bin"},
-            stdin=None,
             timeout=30,
             on_stdout=lambda _: during.append(len(told)),
             on_stderr=lambda _: None,
-            placeholders=[],
-        )
+        ),
+        placeholders=[],
     )
     assert result is not None
     assert result.exit_code == 0
