@@ -215,10 +215,8 @@ class DockerBackend:
             head = [self.docker, "exec", "-i", "-w", str(cwd), *_env_flags(inside), self.name]
             stop = [self.docker, "exec", self.name, *killer(tag)]
         client_env = {**inside, **docker_client_environment()}
+        client = replace(request, argv=[*head, *wrapped(list(request.argv), tag)], cwd=self.workspace, env=client_env)
         try:
-            client = replace(
-                request, argv=[*head, *wrapped(list(request.argv), tag)], cwd=self.workspace, env=client_env
-            )
             result = await run_process(client)
         except BaseException:
             await asyncio.shield(self.stop(stop))  # an abort: nothing it started may run on inside

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from decode.config.settings import Settings
+from decode.entities.executor import ExecRequest
 from decode.sandbox.docker import DockerBackend, container_argv, docker_client_environment
 from decode.sandbox.inside import KILLER, WRAPPER, killer, wrapped
 
@@ -80,3 +81,39 @@ def test_a_read_only_git_is_bound_once(tmp_path: Path) -> None:
     assert [argv[i + 1] for i, arg in enumerate(argv) if arg == "-v" and argv[i + 1].startswith(git)] == [
         f"{git}:{git}:ro"
     ]
+
+
+FAKE_DOCKER = """#!/bin/sh
+# `docker exec -i -w CWD -e NAME... CONTAINER ARGV...`, run here: what the engine would do inside.
+[ "$1" = exec ] || exit 99
+shift
+[ "$1" = -i ] && shift
+[ "$1" = -w ] && { cd "$2" || exit 98; shift 2; }
+while [ "$1" = -e ]; do shift 2; done
+shift
+exec "$@"
+"""
+
+
+async def test_a_request_reaches_the_container_whole(tmp_path: Path) -> None:
+    # Without an engine: a `docker` client that runs the command here, as `docker exec` would inside.
+    (fake := tmp_path / "docker").write_text(FAKE_DOCKER)
+    fake.chmod(0o755)
+    (workspace := tmp_path / "workspace").mkdir()
+    (workdir := workspace / "sub").mkdir()
+    backend = DockerBackend(workspace, Settings(_env_file=None))  # type: ignore[call-arg]
+    backend.docker = str(fake)
+    out, err = bytearray(), bytearray()
+    script = 'pwd; cat; printf "%s" "$FROM_REQUEST" >&2'
+    request = ExecRequest(
+        ["sh", "-c", script],
+        timeout=30,
+        on_stdout=out.extend,
+        on_stderr=err.extend,
+        cwd=workdir,
+        env={"FROM_REQUEST": "yes"},
+        stdin=b"fed\n",
+    )
+    result = await backend.run(request)
+    assert (result.exit_code, result.timed_out) == (0, False)
+    assert (out.decode(), err.decode()) == (f"{workdir}\nfed\n", "yes")
