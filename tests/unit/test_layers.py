@@ -10,7 +10,7 @@ Every import counts: at module level, inside functions, and under `TYPE_CHECKING
 
 Only the front ends that talk to a terminal (`TERMINAL`) print, prompt, import click or Rich, or
 read the working directory; everything below returns data and raises (ADR-0115). A room that sits
-below some of its neighbours (`BELOW`) imports none of them.
+below some of its neighbours (`BELOW`) imports none of them; nothing imports a subcommand's module.
 """
 
 import ast
@@ -140,6 +140,18 @@ def test_a_room_below_its_neighbours_imports_none_of_them() -> None:
         if top_package(name) in above
     ]
     assert not upward, "\n".join(upward)
+
+
+def test_commands_are_leaves_nothing_imports_one() -> None:
+    """A subcommand is found by name (`decode/cli.py`); what two front ends share lives below them."""
+    importers = [
+        f"{path.relative_to(PACKAGE.parent)}:{line} imports {name}"
+        for path in MODULES
+        if top_package(module_name(path)) != "commands"
+        for line, name in imported_modules(path)
+        if top_package(name) == "commands"
+    ]
+    assert not importers, "\n".join(importers)
 
 
 def test_the_terminal_rules_see_imports_calls_and_the_working_directory(tmp_path: Path) -> None:
