@@ -131,35 +131,37 @@ def test_only_a_terminal_front_end_prints_or_reads_the_working_directory(path: P
     assert not found, f"{path.relative_to(PACKAGE.parent)} is below the front ends, but:\n" + "\n".join(found)
 
 
-def test_a_room_below_its_neighbours_imports_none_of_them() -> None:
-    upward = [
-        f"{path.relative_to(PACKAGE.parent)}:{line} imports {name}"
+def package_imports() -> list[tuple[str, str, str]]:
+    """Every `decode` import in decode: where it is, the importing package, the imported package."""
+    return [
+        (f"{path.relative_to(PACKAGE.parent)}:{line} imports {name}", top_package(module_name(path)), top_package(name))
         for path in MODULES
-        if (above := BELOW.get(top_package(module_name(path))))
         for line, name in imported_modules(path)
-        if top_package(name) in above
     ]
+
+
+def test_a_room_below_its_neighbours_imports_none_of_them() -> None:
+    upward = [where for where, importer, imported in package_imports() if imported in BELOW.get(importer, ())]
     assert not upward, "\n".join(upward)
 
 
 def test_commands_are_leaves_nothing_imports_one() -> None:
     """A subcommand is found by name (`decode/cli.py`); what two front ends share lives below them."""
-    importers = [
-        f"{path.relative_to(PACKAGE.parent)}:{line} imports {name}"
-        for path in MODULES
-        if top_package(module_name(path)) != "commands"
-        for line, name in imported_modules(path)
-        if top_package(name) == "commands"
-    ]
+    importers = [where for where, importer, imported in package_imports() if imported == "commands" != importer]
     assert not importers, "\n".join(importers)
 
 
-def test_the_terminal_rules_see_imports_calls_and_the_working_directory(tmp_path: Path) -> None:
+def sample(tmp_path: Path, text: str) -> Path:
     source = tmp_path / "sample.py"
-    source.write_text(
+    source.write_text(text, encoding="utf-8")
+    return source
+
+
+def test_the_terminal_rules_see_imports_calls_and_the_working_directory(tmp_path: Path) -> None:
+    source = sample(
+        tmp_path,
         "import os\nfrom pathlib import Path\ndef f():\n    from rich.table import Table\n    import click\n"
         "    print(Path.cwd(), os.getcwd())\n    console.print('fine: not the builtin')\n    input()\n",
-        encoding="utf-8",
     )
     assert terminal_uses(source) == [
         "4: imports rich.table",
@@ -175,11 +177,10 @@ def test_the_terminal_rules_see_imports_calls_and_the_working_directory(tmp_path
 
 
 def test_the_checker_sees_function_level_and_type_checking_imports(tmp_path: Path) -> None:
-    source = tmp_path / "sample.py"
-    source.write_text(
+    source = sample(
+        tmp_path,
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from decode.tui.app import Repl\n"
         "def f():\n    import decode.agent.loop\n",
-        encoding="utf-8",
     )
     assert [name for _, name in imported_modules(source)] == ["decode.tui.app", "decode.agent.loop"]
     assert layer_of("decode.tui.app") == "front ends"
