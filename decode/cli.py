@@ -1,26 +1,30 @@
 """The `decode` command.
 
 `decode --version` and `decode --help` must stay fast (see `evals/perf/`), so this module imports
-only click: each subcommand lives in its own module and is imported the first time it is invoked
-(or when `--help` needs its one-line description, which is kept here for that reason).
+only click (and the small enums its options choose from): each subcommand lives in its own module
+(`decode/commands/`, one per subcommand) and is imported the first time it is invoked; `--help`
+reads a command's one-liner from its module's first line, or from `SUBCOMMANDS`, instead.
 
 Exit codes shared by every subcommand: 0 success, 1 the run failed, 2 usage or configuration
 error, 3 the request ceiling (`--max-requests`) was reached, 130 interrupted.
 """
 
 import atexit  # [lesson 02]
+import functools
 import gc  # [lesson 02]
 import importlib
 import os  # [lesson 13]
 import stat  # [lesson 13]
 from collections.abc import Sequence
-from pathlib import Path  # [lesson 12]
+from pathlib import Path
 from typing import Any
 
 import click
 
 from decode import __version__
 from decode.logging import init_logger
+from decode.permissions.modes import Mode  # [lesson 06]
+from decode.sandbox.modes import SandboxMode  # [lesson 14]
 
 init_logger()
 
@@ -28,15 +32,20 @@ init_logger()
 # can list commands without importing them.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("decode.runtime.run:run", "Run one task headless and print the final answer."),  # [lesson 02]
-    # [lesson 06]
-    "permissions": ("decode.permissions.command:permissions", "Show the permission rules, or check one call."),
-    # [/lesson 06]
-    "sessions": ("decode.context.commands:sessions", "List the sessions saved in this directory."),  # [lesson 08]
-    "mcp": ("decode.mcp.command:mcp", "List the MCP servers, their state and their tools."),  # [lesson 11]
-    "agents": ("decode.agents.command:agents", "List the agents decode can be, and their files."),  # [lesson 12]
-    "remote": ("decode.remote.command:remote", "Run decode on Modal: one task or N attempts at once."),  # [lesson 15]
-    "replay": ("decode.recording.command:replay", "Replay a recorded session through Kitaru."),  # [lesson 17]
 }
+COMMANDS = Path(__file__).parent / "commands"
+"""The other subcommands: a module each (`decode/commands/__init__.py`), listed without importing it."""
+
+
+@functools.cache
+def _commands() -> dict[str, tuple[str, str]]:
+    """`SUBCOMMANDS` and the modules of `decode/commands/`, each with its docstring's first line."""
+    found = dict(SUBCOMMANDS)
+    for path in sorted(COMMANDS.glob("[a-z]*.py")):
+        with path.open(encoding="utf-8") as source:
+            first = source.readline().strip().strip('"').strip()
+        found[path.stem] = (f"decode.commands.{path.stem}:{path.stem}", first)
+    return found
 
 
 class LazyGroup(click.Group):
@@ -62,12 +71,13 @@ class LazyGroup(click.Group):
         return super().main(args, *rest, **extra)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted([*super().list_commands(ctx), *SUBCOMMANDS])
+        return sorted([*super().list_commands(ctx), *_commands()])
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name not in SUBCOMMANDS:
+        commands = _commands()
+        if cmd_name not in commands:
             return super().get_command(ctx, cmd_name)
-        target, short_help = SUBCOMMANDS[cmd_name]
+        target, short_help = commands[cmd_name]
         if ctx.meta.get("decode.listing_commands"):
             # `decode --help` only needs the name and the one-liner: don't import the command.
             return click.Command(cmd_name, short_help=short_help)
@@ -122,7 +132,7 @@ def _dotenv_needs_care() -> bool:
 # [lesson 06]
 @click.option(
     "--permission-mode",
-    type=click.Choice(["default", "plan", "accept-edits", "bypass"]),
+    type=click.Choice([mode.value for mode in Mode]),
     help="What runs without asking (Shift+Tab switches in the REPL). Default: the settings', else default.",
 )
 # [/lesson 06]
@@ -132,7 +142,7 @@ def _dotenv_needs_care() -> bool:
 # [lesson 14]
 @click.option(
     "--sandbox",
-    type=click.Choice(["none", "bwrap", "docker", "modal"]),
+    type=click.Choice([mode.value for mode in SandboxMode]),
     help="Where the agent's commands run: none (here), bwrap, docker or modal. Default: SANDBOX_MODE, else none.",
 )
 @click.option(

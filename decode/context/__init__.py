@@ -7,5 +7,4 @@
 - `pruning.py`: compaction's first tier, old tool outputs as placeholders in requests.
 - `compaction.py`: compaction's second tier, a summary in place of the older history.
 - `session.py`: the `Session` the Agent Loop calls before, during and after each turn.
-- `commands.py`: the `decode sessions` command.
 """

@@ -1,4 +1,4 @@
-"""N attempts at one task, in parallel, and the table that compares them.
+"""N attempts at one task, in parallel, and the rows of the table that compares them.
 
 Several attempts at the same task differ (the model samples): running N at once and comparing
 what each did (exit code, requests, tokens, cost, diff size, branch) is how you pick the best
@@ -7,8 +7,6 @@ one, and Modal is how N runs fit in the time of one.
 
 from collections.abc import Sequence
 from typing import Any
-
-from rich.table import Table
 
 from decode.remote.runners import Runner
 from decode.remote.task import RunOptions
@@ -40,13 +38,3 @@ def row(number: int, result: dict[str, Any]) -> tuple[str, ...]:
         size,
         handback.get("branch", "-") if shipped else "-",
     )
-
-
-def attempts_table(results: Sequence[dict[str, Any]]) -> Table:
-    """The comparison table: one row per attempt, in attempt order."""
-    table = Table(title=f"{len(results)} attempts")
-    for column in COLUMNS:
-        table.add_column(column, justify="right" if column not in ("branch", "diff size") else "left")
-    for number, result in enumerate(results, start=1):
-        table.add_row(*row(number, result))
-    return table

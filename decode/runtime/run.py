@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from decode.logging import init_logger
+from decode.permissions.modes import Mode  # [lesson 06]
 
 # [lesson 15]
 from decode.runtime.options import EXIT_CODES, HeadlessOptions, headless_options, take_headless_options
 from decode.runtime.output import RunOutput
 
 # [/lesson 15]
+from decode.sandbox.modes import SandboxMode  # [lesson 14]
 from decode.visible import visible
 
 if TYPE_CHECKING:
@@ -29,7 +31,6 @@ if TYPE_CHECKING:
     from decode.entities import events  # [lesson 12]
     from decode.entities.events import ToolOutputDelta  # [lesson 05]
     from decode.mcp.client_features import McpProgress  # [lesson 11]
-    from decode.permissions.types import Mode  # [lesson 06]
     from decode.processes.signals import SignalStop  # [lesson 05]
     from decode.sandbox.workspace import Workspace  # [lesson 14]
 
@@ -75,14 +76,11 @@ def fail(message: str, code: int) -> NoReturn:
 
 
 # [lesson 06]
-# The Permission Mode names (`decode.permissions.types.Mode`), spelled here so `--help` stays fast.
-PERMISSION_MODES = ("default", "plan", "accept-edits", "bypass")
+PERMISSION_MODES = tuple(mode.value for mode in Mode)
 
 
 def _permission_mode(ctx: click.Context, param: click.Parameter, value: str | None) -> "Mode | None":
-    """`--permission-mode` as a `Mode` (imported only when one is given)."""
-    from decode.permissions.types import Mode
-
+    """`--permission-mode` as a `Mode`."""
     return Mode.parse(value) if value else None
 
 
@@ -133,7 +131,7 @@ def _permission_mode(ctx: click.Context, param: click.Parameter, value: str | No
 # [lesson 14]
 @click.option(
     "--sandbox",
-    type=click.Choice(["none", "bwrap", "docker", "modal"]),
+    type=click.Choice([mode.value for mode in SandboxMode]),
     help="Where the agent's commands run: none (here), bwrap, docker or modal. Default: SANDBOX_MODE, else none.",
 )
 @click.option(

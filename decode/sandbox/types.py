@@ -5,20 +5,11 @@ live once in `SandboxExecutor` (`decode/sandbox/executor.py`), so no backend typ
 """
 
 from collections.abc import Mapping, Sequence
-from enum import StrEnum
 from pathlib import Path
 from typing import Protocol
 
 from decode.entities.executor import ExecRequest, ExecResult, Process
-
-
-class SandboxMode(StrEnum):
-    """Where the agent's commands run: `none` is this machine, unsandboxed (today's behaviour)."""
-
-    NONE = "none"
-    BWRAP = "bwrap"
-    DOCKER = "docker"
-    MODAL = "modal"
+from decode.sandbox.modes import SandboxMode
 
 
 class SandboxError(Exception):

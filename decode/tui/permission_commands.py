@@ -35,7 +35,7 @@ async def _permissions(repl: Repl, argument: str) -> None:
     if repl.conversation is None:
         repl.renderer.error(f"no permission rules yet: the agent has not started ({repl.unavailable or 'loading'})")
         return
-    from decode.permissions.command import describe_rules, describe_settings
+    from decode.permissions.report import describe_rules, describe_settings
 
     gate = repl.conversation.gate
     if argument.strip() == "trust":

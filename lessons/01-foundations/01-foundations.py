@@ -272,18 +272,21 @@ print(replayed == turn, type(replayed[2]).__name__)
 # %% [markdown]
 # ## 5. The `decode` command
 #
-# `decode/cli.py` is a click group. Its subcommands are listed in `SUBCOMMANDS` as
-# `"module:attribute"` strings with their one-line help, and `LazyGroup` imports a subcommand's
-# module only when that subcommand runs. `decode --help` needs just the names and one-liners, so
-# it builds placeholder commands from the table instead. Startup stays fast however heavy the
-# subcommands get: `--version` and `--help` load nothing but click.
+# `decode/cli.py` is a click group. Its subcommands are `decode run` (listed in `SUBCOMMANDS` as a
+# `"module:attribute"` string with its one-line help) and one module each in `decode/commands/`,
+# the front end's room for subcommands: `_commands()` lists them and reads each module's first
+# line for its one-liner, without importing it. `LazyGroup` imports a subcommand's module only
+# when that subcommand runs; `decode --help` needs just the names and one-liners, so it builds
+# placeholder commands instead. Startup stays fast however heavy the subcommands get: `--version`
+# and `--help` load nothing but click.
 
 # %%
+show("decode.cli", "_commands")
 show("decode.cli", "LazyGroup")
 
 # %% [markdown]
-# In this lesson the table is empty: `decode run` arrives in lesson 02, and each later lesson that
-# adds a subcommand adds one line here.
+# In this lesson there is no subcommand yet: `decode run` arrives in lesson 02, and each later
+# lesson that adds a subcommand adds a module to `decode/commands/`, not a line here.
 
 # %%
 from decode.cli import SUBCOMMANDS, cli

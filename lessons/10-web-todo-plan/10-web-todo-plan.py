@@ -223,11 +223,17 @@ await fetch_once(Mode.DEFAULT)
 
 # %% [markdown]
 # `decode permissions check web_fetch URL` gives the same answer a session would: the gate's
-# verdict, then the guard's, after DNS (`deny`, exit code 4, when the guard refuses). What this
-# lesson adds to the command:
+# verdict, then the guard's, after DNS (`deny`, exit code 4, when the guard refuses). The guard's
+# say is a function of the permissions package (it returns a verdict; the command prints it):
 
 # %%
-show_diff(10, "decode/permissions/command.py")
+show("decode.permissions.fetch_screen", "screen_fetch")
+
+# %% [markdown]
+# and what this lesson adds to the command, `decode/commands/permissions.py`:
+
+# %%
+show_diff(10, "decode/commands/permissions.py")
 
 # %% [markdown]
 # ## 2. A visible plan: todo_write

@@ -385,7 +385,8 @@ import io
 
 from rich.console import Console
 
-from decode.remote.attempts import attempts_table, run_attempts
+from decode.commands.remote import attempts_table
+from decode.remote.attempts import run_attempts
 from decode.remote.runners import LocalRunner
 from decode.remote.task import RunOptions
 

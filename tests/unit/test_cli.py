@@ -1,12 +1,14 @@
+import importlib
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+import click
 from click.testing import CliRunner
 
 from decode import __version__
-from decode.cli import SUBCOMMANDS, cli
+from decode.cli import COMMANDS, _commands, cli
 
 # Top-level packages `decode --version` and `--help` must not import (each costs 20-2000 ms).
 HEAVY = {"pydantic", "pydantic_ai", "pydantic_settings", "openai", "google", "httpx", "prompt_toolkit", "rich"}
@@ -37,9 +39,23 @@ def test_version() -> None:
 def test_help_lists_every_subcommand_with_its_one_liner() -> None:
     result = CliRunner().invoke(cli, ["--help"])
     assert result.exit_code == 0
-    for name, (_, short_help) in SUBCOMMANDS.items():
+    assert {"run", "permissions", "sessions", "mcp", "agents", "remote", "replay"} <= set(_commands())
+    for name, (_, short_help) in _commands().items():
         assert name in result.output
         assert short_help.rstrip(".") in result.output
+
+
+def test_each_module_of_decode_commands_is_the_subcommand_of_its_name() -> None:
+    modules = sorted(path.stem for path in COMMANDS.glob("*.py") if not path.name.startswith("_"))
+    assert modules
+    for name in modules:
+        target, short_help = _commands()[name]
+        module_name, attribute = target.split(":")
+        module = importlib.import_module(module_name)
+        command = getattr(module, attribute)
+        assert isinstance(command, click.Command)
+        assert command.name == name
+        assert short_help == (module.__doc__ or "").splitlines()[0]
 
 
 def test_version_and_help_import_no_heavy_library() -> None:

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from decode.remote.attempts import COLUMNS, attempts_table, run_attempts
+from decode.commands.remote import attempts_table
+from decode.remote.attempts import COLUMNS, run_attempts
 from decode.remote.runners import LocalRunner
 from decode.remote.task import RunOptions
 

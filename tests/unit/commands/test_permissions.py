@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from decode.permissions.command import permissions
+from decode.commands.permissions import permissions
 
 SETTINGS = """{"permissions": {
   "allow": ["Bash(git status)"],

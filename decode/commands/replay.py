@@ -1,4 +1,7 @@
-"""`decode replay SESSION`: a Baseline Replay of a recorded session, or a what-if (decode/recording/replay.py)."""
+"""Replay a recorded session through Kitaru.
+
+`decode replay SESSION`: a Baseline Replay of a recorded session, or a what-if (decode/recording/replay.py).
+"""
 
 import asyncio
 import json

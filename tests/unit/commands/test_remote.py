@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from decode.cli import cli
-from decode.remote.attempts import COLUMNS, attempts_table, row
+from decode.commands.remote import attempts_table
+from decode.remote.attempts import COLUMNS, row
 from decode.remote.task import redact
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from decode.mcp.command import mcp
+from decode.commands.mcp import mcp
 from decode.mcp.trust import TRUST_FILE
 
 

@@ -1,4 +1,6 @@
-"""`decode mcp list`: every configured MCP server, its state and tools, and the file it came from.
+"""List the MCP servers, their state and their tools.
+
+`decode mcp list`: every configured MCP server, its state and tools, and the file it came from.
 
 Trusted, enabled servers are started to list their tools (each waited for until its start-up
 timeout), then stopped; project servers not trusted yet are listed, not started. `decode mcp

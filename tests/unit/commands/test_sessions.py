@@ -5,10 +5,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from click.testing import CliRunner
+from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, UserPromptPart
 
-from decode.context.commands import sessions, when
+from decode.commands.sessions import sessions, when
 from decode.context.session_log import SessionLog
 from decode.entities.usage import Usage
+
+
+def turn(prompt: str, answer: str) -> list[ModelMessage]:
+    return [ModelRequest(parts=[UserPromptPart(prompt)]), ModelResponse(parts=[TextPart(answer)])]
 
 
 def test_with_no_sessions_it_says_how_to_start_one(project: Path) -> None:
@@ -17,9 +22,9 @@ def test_with_no_sessions_it_says_how_to_start_one(project: Path) -> None:
     assert "No saved sessions in this directory yet" in result.stdout
 
 
-def test_the_table_shows_id_turns_tokens_and_first_prompt(project: Path, histories) -> None:
+def test_the_table_shows_id_turns_tokens_and_first_prompt(project: Path) -> None:
     log = SessionLog.new(project, model="script:s.json")
-    log.append_turn(histories.turn("fix the flaky test", "done"), Usage(input_tokens=1200, output_tokens=34), model="m")
+    log.append_turn(turn("fix the flaky test", "done"), Usage(input_tokens=1200, output_tokens=34), model="m")
     result = CliRunner().invoke(sessions, [])
     assert result.exit_code == 0
     row = next(line for line in result.stdout.splitlines() if line.startswith(log.session_id))
@@ -27,9 +32,9 @@ def test_the_table_shows_id_turns_tokens_and_first_prompt(project: Path, histori
     assert "--resume ID" in result.stdout
 
 
-def test_json_lines_for_scripts(project: Path, histories) -> None:
+def test_json_lines_for_scripts(project: Path) -> None:
     log = SessionLog.new(project, model="script:s.json")
-    log.append_turn(histories.turn("hello", "hi"), Usage(input_tokens=10, output_tokens=2), model="script:s.json")
+    log.append_turn(turn("hello", "hi"), Usage(input_tokens=10, output_tokens=2), model="script:s.json")
     result = CliRunner().invoke(sessions, ["--json"])
     (record,) = [json.loads(line) for line in result.stdout.splitlines()]
     assert (record["id"], record["turns"], record["tokens"], record["first_prompt"]) == (log.session_id, 1, 12, "hello")

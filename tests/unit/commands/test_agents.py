@@ -5,7 +5,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from decode.agents.command import agents, shown_path
+from decode.commands.agents import agents, shown_path
 
 
 def test_agents_lists_builtins_and_project_files_and_names_a_broken_one(

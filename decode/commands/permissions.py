@@ -1,4 +1,6 @@
-"""`decode permissions`: the rules in force and where they come from; `check` asks the gate.
+"""Show the permission rules, or check one call.
+
+`decode permissions`: the rules in force and where they come from; `check` asks the gate.
 
     decode permissions                                   # effective rules, with their files
     decode permissions check bash "git status && rm -rf build"
@@ -9,15 +11,15 @@ error (an unknown tool, a malformed MCP tool name, a bad setting); `decode permi
 """
 
 import json
-import re
 from pathlib import Path
-from typing import Any
 
 import click
 
-from decode.entities.tools import ToolKind, ToolTraits
+from decode.permissions.fetch_screen import SSRF_GUARD, screen_fetch  # [lesson 10]
 from decode.permissions.gate import PermissionGate
-from decode.permissions.project_trust import NOT_TRUSTED, OTHER_GRANTS, OtherGrant
+from decode.permissions.project_trust import OTHER_GRANTS, OtherGrant
+from decode.permissions.report import describe_rules, describe_settings, rules_json
+from decode.permissions.tool_lookup import UnknownTool, find_tool, tool_arguments
 from decode.permissions.types import Decision, Mode, Verdict
 
 
@@ -34,12 +36,11 @@ _mode_option = click.option(
     "mode",
     callback=_mode,
     metavar="MODE",
-    help="default, plan, accept-edits or bypass (default: the settings' defaultMode, else default).",
+    help=f"{', '.join(Mode)} (default: the settings' defaultMode, else default).",
 )
 _json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 EXIT_CODES = {Decision.ALLOW: 0, Decision.ASK: 3, Decision.DENY: 4}
 """`decode permissions check`'s exit code for each decision (2 stays click's usage error)."""
-_MCP_TOOL = re.compile(r"mcp__[A-Za-z0-9-](?:[A-Za-z0-9_-]*[A-Za-z0-9-])?__[A-Za-z0-9_-]*[A-Za-z0-9-]")
 
 
 def _load(mode: Mode | None) -> PermissionGate:
@@ -78,61 +79,12 @@ def permissions(ctx: click.Context, mode: Mode | None, as_json: bool) -> None:
     gate = _load(mode)
     where = "--permission-mode" if mode else (str(gate.mode_source) if gate.mode_source else "built-in")
     if as_json:
-        rules = [
-            {
-                "action": rule.action.value,
-                "rule": rule.text,
-                "source": str(rule.source.path) if rule.source else None,
-                "line": rule.source.line if rule.source else None,
-                "layer": rule.source.layer.value if rule.source else None,
-            }
-            for rule in gate.rules
-        ]
-        problems = [str(problem) for problem in gate.problems]
-        shown = {"mode": gate.mode.value, "mode_source": where, "rules": rules, "problems": problems}
-        click.echo(json.dumps(shown | settings_json(gate)))
+        click.echo(json.dumps(rules_json(gate, where)))
         return
     for line in describe_rules(gate, where):
         click.echo(line)
     for line in describe_settings(gate):
         click.echo(line)
-
-
-def describe_rules(gate: PermissionGate, where: str) -> list[str]:
-    """The mode (and `where` it was set) and the rules in force, one line each (REPL `/permissions` too)."""
-    lines = [f"mode: {gate.mode} ({where})"]
-    if not gate.rules:
-        lines.append("no rules: the mode decides every call")
-    width = max((len(rule.text) for rule in gate.rules), default=0)
-    for rule in gate.rules:
-        layer = f" ({rule.source.layer})" if rule.source else ""
-        lines.append(f"{rule.action.value:<5}  {rule.text:<{width}}  {rule.source}{layer}")
-    return lines
-
-
-def describe_settings(gate: PermissionGate) -> list[str]:
-    """The settings files read, the project's grants not in force (and why), the keys not used."""
-    loaded = gate.settings
-    if loaded is None:
-        return []
-    lines = ["files read, lowest priority first:" if loaded.files else "files read: none"]
-    for file in loaded.files:
-        lines.append(f"  {file.path} ({file.layer}{', from the repository' if file.shared else ''})")
-    if loaded.grants and not loaded.trusted:
-        lines.append(f"not in force: {NOT_TRUSTED}")
-        lines += [f"  {grant}" for grant in loaded.grants.describe()]
-    lines += [f"note: {note}" for note in loaded.notes]
-    return lines
-
-
-def settings_json(gate: PermissionGate) -> dict[str, Any]:
-    """`describe_settings` as the fields of `decode permissions --json`."""
-    loaded = gate.settings
-    if loaded is None:
-        return {}
-    held = [] if loaded.trusted else loaded.grants.describe()
-    files = [{"path": str(file.path), "layer": file.layer.value, "shared": file.shared} for file in loaded.files]
-    return {"files": files, "not_in_force": held, "notes": [str(note) for note in loaded.notes]}
 
 
 @permissions.command("trust", context_settings={"help_option_names": ["-h", "--help"]})
@@ -174,12 +126,15 @@ def check(tool: str, argument: str, mode: Mode | None, as_json: bool) -> None:
     """
     import asyncio
 
-    name, traits = _find_tool(tool)
+    try:
+        name, traits = find_tool(tool)
+    except UnknownTool as exc:
+        raise click.UsageError(str(exc)) from None
     gate = _load(mode)
-    verdict = asyncio.run(gate.check(name, _arguments(traits, argument), traits))
+    verdict = asyncio.run(gate.check(name, tool_arguments(traits, argument), traits))
     # [lesson 10]
     if traits.url is not None and verdict.decision is not Decision.DENY:
-        verdict = asyncio.run(_screen(argument, gate, verdict))
+        verdict = asyncio.run(screen_fetch(argument, gate, verdict))
     # [/lesson 10]
     if as_json:
         click.echo(json.dumps(verdict.to_json()))
@@ -188,49 +143,6 @@ def check(tool: str, argument: str, mode: Mode | None, as_json: bool) -> None:
     raise SystemExit(EXIT_CODES[verdict.decision])
 
 
-def _find_tool(typed: str) -> tuple[str, ToolTraits]:
-    """The tool TOOL names and its traits; a usage error (exit 2) listing the tools if none."""
-    if typed.startswith("mcp__"):  # an MCP tool answers to its own name (and its server's)
-        if not _MCP_TOOL.fullmatch(typed):
-            raise click.UsageError(f"{typed!r} is not an MCP tool name: mcp__SERVER__TOOL (ASCII letters, digits, _ -)")
-        return typed, ToolTraits(ToolKind.OTHER, rules=(typed,))
-    from decode.tools.declared_traits import DECLARED_TRAITS  # not the tools: they load pydantic-ai
-
-    for name, traits in DECLARED_TRAITS.items():
-        if typed == name or (traits.rules and typed.lower() == traits.rules[0].lower()):
-            return name, traits
-    known = ", ".join(DECLARED_TRAITS)
-    raise click.UsageError(f"unknown tool {typed!r} (known: {known}, or mcp__server__tool)")
-
-
-def _arguments(traits: ToolTraits, argument: str) -> dict[str, Any]:
-    """ARGUMENT as the tool's own argument: the one its traits say rules talk about."""
-    key = traits.command or traits.url or traits.pattern or traits.path
-    return {key: argument} if argument and key else {}
-
-
-# [lesson 10]
-SSRF_GUARD = "SSRF Guard: "
-
-
-async def _screen(url: str, gate: PermissionGate, verdict: Verdict) -> Verdict:
-    """The gate's verdict on a fetch, unless web_fetch's SSRF Guard refuses the host (after
-    DNS, as the tool does in every mode): then a deny saying which address and why."""
-    from decode.tools.web.addresses import Blocked, screen
-    from decode.tools.web.client import BadUrl, split_url
-
-    try:
-        _, host, port = split_url(url)
-        screened = await screen(host, port, allowed=gate.allows_private(host.lower().rstrip(".")))
-    except (BadUrl, Blocked) as exc:
-        return Verdict(Decision.DENY, f"{SSRF_GUARD}{exc}")
-    addresses = ", ".join(map(str, screened.addresses))
-    kind = "a private address a rule allows" if screened.private else "public"
-    where = host if addresses == host else f"{host} is {addresses}"
-    return Verdict(verdict.decision, f"{verdict.reason}; {SSRF_GUARD}{where} ({kind})", verdict.rule)
-
-
-# [/lesson 10]
 def _describe(verdict: Verdict, mode: Mode) -> str:
     source = verdict.source
     lines = [verdict.decision.value]

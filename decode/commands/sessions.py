@@ -1,4 +1,6 @@
-"""`decode sessions`: the conversations saved in this directory, most recent first.
+"""List the sessions saved in this directory.
+
+`decode sessions`: the conversations saved here, most recent first.
 
 Continue one with `decode --resume ID` (the REPL) or `decode run --resume ID "…"`; an ID can be
 shortened to any prefix that names one session only. Exit codes: 0 listed (even when there is

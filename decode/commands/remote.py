@@ -1,4 +1,6 @@
-"""`decode remote deploy|run|attempts|logs|serve-model`: decode's headless run on Modal.
+"""Run decode on Modal: one task or N attempts at once.
+
+`decode remote deploy|run|attempts|logs|serve-model`: decode's headless run on Modal.
 
 Every subcommand needs Modal's cloud, so each first checks for a Modal token (the same check as
 `--sandbox modal`) and stops with one line and exit code 2 when there is none, before any call.
@@ -7,14 +9,19 @@ Every subcommand needs Modal's cloud, so each first checks for a Modal token (th
 
 import subprocess
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from decode.config.settings import Settings
+from decode.permissions.modes import Mode
+from decode.remote.attempts import COLUMNS, row
 from decode.remote.task import RunOptions, redact
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from decode.remote.runners import Runner
 
 EXIT_USAGE = 2
@@ -72,7 +79,7 @@ def task_options(command: Any) -> Any:
             click.option("--max-requests", type=click.IntRange(min=1), help="Ceiling on model requests per run."),
             click.option(
                 "--permission-mode",
-                type=click.Choice(["default", "plan", "accept-edits", "bypass"]),
+                type=click.Choice([mode.value for mode in Mode]),
                 default="accept-edits",
                 show_default=True,
                 help="What runs without asking in each remote run.",
@@ -127,13 +134,25 @@ def attempts(n: int, task: str, repo: str, local: bool, **options: Any) -> None:
     """Run TASK N times in parallel on Modal; print a table comparing the attempts."""
     from rich.console import Console
 
-    from decode.remote.attempts import attempts_table, run_attempts
+    from decode.remote.attempts import run_attempts
 
     runner = _runner(local)
     results = run_attempts(runner, n, task, repo, run_options(**options))
     Console(width=None if sys.stdout.isatty() else 120).print(attempts_table(results))  # a CI log is wide
     for number, call_id in enumerate(getattr(runner, "call_ids", []), start=1):
         click.echo(f"attempt {number}: decode remote logs {call_id}", err=True)
+
+
+def attempts_table(results: Sequence[dict[str, Any]]) -> "Table":
+    """The comparison table (`remote.attempts.row`): one row per attempt, in attempt order."""
+    from rich.table import Table
+
+    table = Table(title=f"{len(results)} attempts")
+    for column in COLUMNS:
+        table.add_column(column, justify="right" if column not in ("branch", "diff size") else "left")
+    for number, result in enumerate(results, start=1):
+        table.add_row(*row(number, result))
+    return table
 
 
 @remote.command()

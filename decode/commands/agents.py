@@ -1,4 +1,6 @@
-"""`decode agents`: the agents decode can be (`decode run --agent NAME`, `/agent NAME`) and their files.
+"""List the agents decode can be, and their files.
+
+`decode agents`: every agent (`decode run --agent NAME`, `/agent NAME`) and the file it comes from.
 
     explore      built-in           read, glob, grep, bash (read-only)
         Fast, read-only search of the code base. …
