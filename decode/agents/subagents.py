@@ -23,7 +23,6 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pydantic_ai import ModelRetry, RunContext
@@ -44,7 +43,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-OnSubagent = Callable[[SubagentProgress], None]
 MAX_DEPTH = 3
 """How deep subagents may nest (a child's child…), for agents that list the `agent` tool."""
 DESCRIPTION_CHARS = 80

@@ -28,7 +28,7 @@ from decode.logging import init_logger
 if TYPE_CHECKING:
     from decode.agent.compose import Conversation
     from decode.agent.loop import AgentLoop
-    from decode.agents.subagents import OnSubagent  # [lesson 12]
+    from decode.agents.lineage import OnSubagent  # [lesson 12]
     from decode.config.settings import Settings
     from decode.entities.asking import AskUser, ReviewPlan  # [lesson 10]
     from decode.entities.events import ToolOutputDelta  # [lesson 05]
