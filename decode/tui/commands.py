@@ -193,7 +193,12 @@ async def switch_model(repl: Repl, model: str) -> None:
         if repl.conversation is not None:
             await asyncio.to_thread(swap, repl.conversation, model)
         else:  # the warm-up found no usable model: build the conversation now
-            repl.conversation = await asyncio.to_thread(repl.factory.build, model, repl.settings)
+            from dataclasses import replace
+
+            from decode.agent.compose import build_loop
+
+            options = replace(repl.options, model=model)
+            repl.conversation = await asyncio.to_thread(build_loop, options, repl.settings)
             # [lesson 06]
             from decode.tui.approvals import start_permissions
 
