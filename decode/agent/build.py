@@ -21,10 +21,14 @@ if TYPE_CHECKING:
     from pydantic_ai.models import Model
 
     from decode.agent.loop import AgentLoop
-    from decode.agents.active import ActiveAgent  # [lesson 12]
-    from decode.agents.catalog import AgentCatalog  # [lesson 12]
-    from decode.agents.definition import AgentDefinition  # [lesson 12]
-    from decode.agents.subagents import Subagents  # [lesson 12]
+
+    # [lesson 12]
+    from decode.agents.active import ActiveAgent
+    from decode.agents.catalog import AgentCatalog
+    from decode.agents.definition import AgentDefinition
+    from decode.agents.subagents import Subagents
+
+    # [/lesson 12]
     from decode.config.settings import Settings
     from decode.context.session import Session  # [lesson 08]
     from decode.entities.deps import AgentDeps

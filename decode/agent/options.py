@@ -18,10 +18,14 @@ if TYPE_CHECKING:
     )
 
     from decode.agent.loop import AgentLoop
-    from decode.agents.active import ActiveAgent  # [lesson 12]
-    from decode.agents.definition import AgentDefinition  # [lesson 12]
-    from decode.agents.lineage import OnSubagent, Parent  # [lesson 12]
-    from decode.agents.subagents import Subagents  # [lesson 12]
+
+    # [lesson 12]
+    from decode.agents.active import ActiveAgent
+    from decode.agents.definition import AgentDefinition
+    from decode.agents.lineage import OnSubagent, Parent
+    from decode.agents.subagents import Subagents
+
+    # [/lesson 12]
     from decode.config.settings import Settings
     from decode.context.session import Session  # [lesson 08]
     from decode.entities.asking import AskUser, ReviewPlan  # [lesson 10]
