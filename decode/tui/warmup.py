@@ -73,9 +73,7 @@ def warm_up(options: LoopOptions, settings: Settings | None = None) -> Warm:
     mark = time.perf_counter()
     try:
         warm.conversation = compose.build_loop(options, settings)
-        # [lesson 08]
-        warm.model = warm.conversation.session.model  # a resumed session keeps its model, unless --model says
-        # [/lesson 08]
+        warm.model = warm.conversation.session.model  # a resumed session's own, unless --model says  # [lesson 08]
     except start_errors() as exc:
         warm.error = str(exc)
     timings["model"] = time.perf_counter() - mark

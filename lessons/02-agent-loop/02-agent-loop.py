@@ -536,6 +536,12 @@ show("decode.agent.steps.core")
 # %%
 show("decode.agent.compose", "STEPS")
 
+# %% [markdown]
+# `build_loop()` runs them in order over a fresh `Build` and hands back what they made:
+
+# %%
+show("decode.agent.compose", "run_steps")
+
 # %%
 show("decode.agent.compose", "build_loop")
 

@@ -1,9 +1,10 @@
 """The sandbox steps (lesson 14): where the agent's commands run, and in which directory.
 
-resume_sandbox   a resumed session stays in the sandbox it started in, unless one is asked for
-open_workspace   `--repo`: a clone named after the session, the Workspace the agent works in
-open_sandbox     the executor: local (`none`, exactly as before sandboxes), or a sandbox's
-isolate_network  a sandbox without network: a command that asks for it needs the user, or a rule
+- `resume_sandbox`: a resumed session stays in the sandbox it started in, unless one is asked for;
+- `open_workspace`: `--repo` clones the Workspace the agent works in, named after the session;
+- `open_sandbox`: the executor, local (`none`, exactly as before sandboxes) or a sandbox's;
+- `isolate_network`: a sandbox without network, where a command that asks for it needs the user
+  or a `Network` rule.
 """
 
 from dataclasses import replace
@@ -21,8 +22,8 @@ from decode.sandbox.workspace import discard_workspace, session_workspace
 def resume_sandbox(b: Build) -> None:
     """A resumed session's sandbox, unless `sandbox` is given; a new session records its own."""
     options, header = b.options, b.session.log.header
-    # A log the repository committed chooses no sandbox (lesson 15); a resumed `none` leaves the settings'.
     # [lesson 15]
+    # A log the repository committed chooses no sandbox; a resumed `none` leaves the settings'.
     resumed = header.sandbox if header.sandbox != "none" and not b.planted else None
     # [before lesson 15]
     # resumed = header.sandbox
