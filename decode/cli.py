@@ -104,7 +104,7 @@ def _dotenv_needs_care() -> bool:
 
 
 # [lesson 06]
-def _permission_mode(value: str | None) -> Any:
+def _permission_mode(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
     """`--permission-mode` as a `Mode`, the type `LoopOptions.permission_mode` holds (imported only when given)."""
     if value is None:
         return None
@@ -134,7 +134,7 @@ def _permission_mode(value: str | None) -> Any:
 @click.option(
     "--permission-mode",
     type=click.Choice(["default", "plan", "accept-edits", "bypass"]),
-    callback=lambda ctx, param, value: _permission_mode(value),
+    callback=_permission_mode,
     help="What runs without asking (Shift+Tab switches in the REPL). Default: the settings', else default.",
 )
 # [/lesson 06]

@@ -471,10 +471,8 @@ def run_repl(options: LoopOptions) -> int:
         return EXIT_USAGE
     # [/lesson 12]
     # [lesson 14]
-    if (sandbox := options.sandbox) not in (
-        None,
-        "none",
-    ):  # refused now, not after the prompt is drawn; never unsandboxed
+    sandbox = options.sandbox
+    if sandbox not in (None, "none"):  # refused now, not after the prompt is drawn; never unsandboxed
         from decode.sandbox.backends import check_sandbox
 
         if problem := check_sandbox(sandbox, Path.cwd()):
