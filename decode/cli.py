@@ -16,7 +16,7 @@ import importlib
 import os  # [lesson 13]
 import stat  # [lesson 13]
 from collections.abc import Sequence
-from pathlib import Path
+from pathlib import Path  # [lesson 03]
 from typing import Any
 
 import click
@@ -113,6 +113,13 @@ def _dotenv_needs_care() -> bool:
 # [/lesson 13]
 
 
+# [lesson 06]
+def _permission_mode(ctx: click.Context, param: click.Parameter, value: str | None) -> Mode | None:
+    """`--permission-mode` as a `Mode`, the type `LoopOptions.permission_mode` holds."""
+    return Mode.parse(value) if value else None
+
+
+# [/lesson 06]
 @click.group(cls=LazyGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="decode", message="%(prog)s %(version)s")
 # [lesson 03]
@@ -133,6 +140,7 @@ def _dotenv_needs_care() -> bool:
 @click.option(
     "--permission-mode",
     type=click.Choice([mode.value for mode in Mode]),
+    callback=_permission_mode,
     help="What runs without asking (Shift+Tab switches in the REPL). Default: the settings', else default.",
 )
 # [/lesson 06]
@@ -191,9 +199,10 @@ def cli(ctx: click.Context, **options: Any) -> None:
 
         pause()
     # Imported here: prompt_toolkit and Rich load only when the REPL starts, never for --help.
+    from decode.agent.options import LoopOptions
     from decode.tui.app import run_repl
 
-    ctx.exit(run_repl(**options))
+    ctx.exit(run_repl(LoopOptions(Path.cwd(), **options)))
     # [before lesson 03]
     # click.echo(ctx.get_help())  # no REPL yet: `decode` alone shows what there is
     # [/lesson 03]

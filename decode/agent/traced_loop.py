@@ -9,21 +9,14 @@ from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 from typing import TYPE_CHECKING, Any, cast
 
-from pydantic_ai import Agent
-from pydantic_ai.models import Model
-
 from decode.agent.loop import AgentLoop
-from decode.entities.deps import AgentDeps
 from decode.entities.events import AgentEvent
 from decode.observability.config import tracing_configured
 
 if TYPE_CHECKING:
-    from decode.agent.compose import LoopOptions
-    from decode.agents.active import ActiveAgent
-    from decode.context.session import Session
+    from decode.agent.build import Build
     from decode.observability.observer import Describe, TurnInfo
     from decode.observability.sink import TraceSink
-    from decode.permissions.gate import PermissionGate
 
 
 class TracedLoop(AgentLoop):
@@ -50,42 +43,33 @@ class TracedLoop(AgentLoop):
                 yield event
 
 
-def agent_loop(
-    agent: Agent[AgentDeps, str],
-    deps: AgentDeps,
-    model: Model | str,
-    max_requests: int,
-    options: "LoopOptions",
-    session: "Session",
-    gate: "PermissionGate",
-    active: "ActiveAgent",
-) -> AgentLoop:
-    """An `AgentLoop`, traced when tracing is configured (then, and only then, the tracing modules
-    are imported: tracing off costs one settings check)."""
-    if not tracing_configured(options.settings):
-        return AgentLoop(agent, deps, model=model, max_requests=max_requests)
+def agent_loop(b: "Build", max_requests: int) -> AgentLoop:
+    """The Agent Loop of what `b` built, traced when tracing is configured (then, and only then,
+    the tracing modules are imported: tracing off costs one settings check)."""
+    settings = b.settings
+    if not tracing_configured(settings):
+        return AgentLoop(b.agent, b.deps, model=b.model, max_requests=max_requests)
     from decode.observability.observer import TurnInfo
     from decode.observability.sink import open_sink
 
-    sink = open_sink(options.settings)
+    sink = open_sink(settings)
     if sink is None:
-        return AgentLoop(agent, deps, model=model, max_requests=max_requests)
+        return AgentLoop(b.agent, b.deps, model=b.model, max_requests=max_requests)
 
-    loop = TracedLoop(agent, deps, model=model, max_requests=max_requests)
-    parent = options.parent
-    call_id = parent.call_id if parent is not None else ""
-    name = options.trace_name
+    loop = TracedLoop(b.agent, b.deps, model=b.model, max_requests=max_requests)
+    options, session, gate, active = b.options, b.session, b.gate, b.active
+    call_id = options.parent.call_id if options.parent is not None else ""
 
     def describe() -> "TurnInfo":
-        model_name = session.model or options.settings.model
+        model_name = session.model or settings.model
         metadata: dict[str, Any] = {
             "model": model_name,
             "agent": active.definition.name,
             "permission_mode": gate.mode.value,
-            "sandbox": options.sandbox or options.settings.sandbox_mode,  # a resumed one is in options
+            "sandbox": options.sandbox or settings.sandbox_mode,  # a resumed one is in options
             "session_id": session.session_id,
         }
-        return TurnInfo(name, session.session_id, model_name, metadata, call_id)
+        return TurnInfo(options.trace_name, session.session_id, model_name, metadata, call_id)
 
     loop.trace_with(sink, describe)
     return loop

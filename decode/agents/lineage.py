@@ -9,11 +9,13 @@ most `limit` of one primary conversation's run at once.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from decode.context.session import Session
 from decode.context.session_log import SessionHeader, SessionLog
+from decode.entities.events import SubagentProgress
 from decode.permissions.hook import ApproveCallback, Asking
 from decode.permissions.types import Mode, Verdict
 
@@ -22,6 +24,8 @@ if TYPE_CHECKING:
 
     from decode.permissions.gate import PermissionGate
 
+OnSubagent = Callable[[SubagentProgress], None]
+"""How a front end hears of each subagent's progress (`LoopOptions.on_subagent`)."""
 LOOSENESS = (Mode.PLAN, Mode.DEFAULT, Mode.ACCEPT_EDITS, Mode.BYPASS)
 """The modes from the strictest to the loosest."""
 

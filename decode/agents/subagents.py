@@ -2,7 +2,7 @@
 
     parent's model ── agent(prompt, agent="explore", description) ──▶ Subagents.run()
         waits for a place (at most `max_subagents` children of one conversation run at once)
-        ──▶ build_loop(the child's LoopOptions)       the one composition root, with `parent` set
+        ──▶ build_subagent(the child's LoopOptions)   the composition root's steps, with `parent` set
         ──▶ child.run_turn(prompt)                     SubagentProgress on each step (`on_subagent`)
         ◀── its final text, cut to `subagent_report_chars`: the tool's result (never its transcript)
 
@@ -23,7 +23,6 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pydantic_ai import ModelRetry, RunContext
@@ -37,14 +36,14 @@ from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.permissions.rules import SUBAGENT_RULES
 
 if TYPE_CHECKING:
-    from decode.agent.compose import Conversation, LoopOptions
     from decode.agent.loop import AgentLoop
+    from decode.agent.options import Conversation, LoopOptions
+    from decode.config.settings import Settings
     from decode.context.session import Session
     from decode.permissions.gate import PermissionGate
 
 logger = logging.getLogger(__name__)
 
-OnSubagent = Callable[[SubagentProgress], None]
 MAX_DEPTH = 3
 """How deep subagents may nest (a child's child…), for agents that list the `agent` tool."""
 DESCRIPTION_CHARS = 80
@@ -64,12 +63,15 @@ def cut(text: str, limit: int, where: str) -> str:
 class Subagents:
     """The `agent` tool of one conversation: spawns its children, at most `max_subagents` at a time."""
 
-    def __init__(self, catalog: AgentCatalog, options: LoopOptions, depth: int = 0, tree: Tree | None = None) -> None:
+    def __init__(
+        self, catalog: AgentCatalog, options: LoopOptions, settings: Settings, depth: int = 0, tree: Tree | None = None
+    ) -> None:
         self.catalog = catalog
         self.options = options
+        self.settings = settings
         self.depth = depth
-        self.places = asyncio.Semaphore(options.settings.max_subagents)
-        self.tree = tree or Tree(options.settings.max_subagents * MAX_DEPTH)
+        self.places = asyncio.Semaphore(settings.max_subagents)
+        self.tree = tree or Tree(settings.max_subagents * MAX_DEPTH)
         self.running = 0
         self.peak = 0
         """The most children that ran at the same time (what the limit holds down)."""
@@ -127,11 +129,12 @@ class Subagents:
                     self.running, tree.running = self.running - 1, tree.running - 1
 
     def _build(self, definition: AgentDefinition, agent_id: str, call_id: str, description: str) -> Conversation:
-        from decode.agent.compose import LoopOptions, build_loop
+        from decode.agent.compose import build_subagent
+        from decode.agent.options import LoopOptions
 
         assert self._parent is not None
         loop, gate, session, mcp = self._parent
-        options, settings = self.options, self.options.settings
+        options, settings = self.options, self.settings
         inherit = definition.inherits_model and not settings.subagent_model
         model = (settings.subagent_model or session.model) if definition.inherits_model else definition.model
         label = f"subagent {definition.name}" + (f" ({description})" if description else "")
@@ -143,7 +146,6 @@ class Subagents:
         # [/lesson 16]
         child_options = LoopOptions(
             home=options.home,
-            settings=settings,
             model=model,
             max_requests=settings.subagent_max_requests,
             on_retry=options.on_retry,
@@ -156,10 +158,10 @@ class Subagents:
             parent=parent,
             mcp=False,  # its parent's servers, if its agent lists them: none of its own
         )
-        return build_loop(child_options)
+        return build_subagent(child_options, settings)
 
     async def _drive(self, child: Conversation, prompt: str, progress: SubagentProgress) -> str:
-        settings = self.options.settings
+        settings = self.settings
         started = time.monotonic()
         said: list[str] = []  # the text since its last tool call: its answer so far
         answer: str | None = None

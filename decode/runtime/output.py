@@ -81,12 +81,12 @@ class RunOutput:
         self.summary.session_id = session.session_id
         agent = conversation.agent
         definition = agent.definition if agent is not None else None
-        tools = [spec.name for spec in conversation.options.tools]
+        tools = [spec.name for spec in conversation.options.tools or ()]
         if conversation.subagents is not None:
             tools.append("agent")
         if definition is not None:
             tools = [name for name in tools if definition.allows(name)]
-        settings = conversation.options.settings
+        settings = conversation.settings
         self.emit(
             {
                 "type": "init",

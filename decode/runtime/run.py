@@ -276,7 +276,7 @@ def _build(options: dict[str, Any]) -> "Conversation":
         init_logger(settings.log_level)
         # The Harness Home is the launch directory. Headless: nothing here asks the user anything.
         options.setdefault("trace_name", "decode_run")  # each turn's trace, when tracing is on  # [lesson 16]
-        conversation = build_loop(LoopOptions(home=Path.cwd(), settings=settings, on_retry=on_retry, **options))
+        conversation = build_loop(LoopOptions(home=Path.cwd(), on_retry=on_retry, **options), settings)
     except (
         ConfigError,
         ModelConfigError,

@@ -64,7 +64,7 @@ async def _agent(repl: Repl, argument: str) -> None:
     from decode.agents.catalog import discover_agents
 
     conversation = repl.conversation
-    starting = repl.factory.agent or "build"  # before the warm-up has built it: the agent it starts as
+    starting = repl.options.agent or "build"  # before the warm-up has built it: the agent it starts as
     current = conversation.agent.definition.name if conversation is not None and conversation.agent else starting
     name = argument.strip()
     if not name:

@@ -42,6 +42,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -51,6 +52,7 @@ from prompt_toolkit.formatted_text import ANSI, AnyFormattedText, FormattedText,
 from prompt_toolkit.patch_stdout import patch_stdout
 from rich.console import Console
 
+from decode.agent.options import LoopOptions
 from decode.harness.failures import LoopUnavailable, describe_error
 from decode.harness.queue import Message, Priority
 from decode.harness.runner import TurnEnded, TurnRunner, TurnStarted
@@ -71,7 +73,7 @@ from decode.tui.ship import add_ship_commands, check_repo, ship  # [lesson 14]
 from decode.tui.terminal import notices_from_log, route_logging, terminal_console
 from decode.tui.todos import TodoPanel  # [lesson 10]
 from decode.tui.turns import pending_lines, show_turn_event
-from decode.tui.warmup import LoopFactory, Warm, finish_warm_up, start_warm_up
+from decode.tui.warmup import Warm, finish_warm_up, start_warm_up
 
 if TYPE_CHECKING:
     from collections.abc import Coroutine
@@ -79,8 +81,8 @@ if TYPE_CHECKING:
     from prompt_toolkit.input import Input
     from prompt_toolkit.output import Output
 
-    from decode.agent.compose import Conversation
     from decode.agent.loop import AgentLoop
+    from decode.agent.options import Conversation
     from decode.config.settings import Settings
     from decode.entities import events
     from decode.entities.events import ToolOutputDelta  # [lesson 05]
@@ -104,34 +106,28 @@ __all__ = ["Repl", "describe_error", "run_repl"]
 class Repl:
     """One interactive session: the input, the Harness, the renderer and the footer's status.
 
-    `model` None means the settings' model, `settings` None decode's settings (read by the
-    warm-up). `input`/`output` default to the terminal; tests pass prompt_toolkit's pipe input,
-    a `DummyOutput` and a Rich console that records.
+    `options` are what the command line asks of the conversation (the REPL adds its callbacks);
+    `settings` None means decode's settings (read by the warm-up). `input`/`output` default to the
+    terminal; tests pass prompt_toolkit's pipe input, a `DummyOutput` and a Rich console that records.
     """
 
     def __init__(
         self,
         *,
         console: Console,
-        workspace: Path,
-        model: str | None = None,
-        max_requests: int | None = None,
-        resume: str | None = None,  # [lesson 08]
-        permission_mode: str | None = None,  # [lesson 06]
-        agent: str | None = None,  # [lesson 12]
-        sandbox: str | None = None,  # [lesson 14]
-        repo: str | None = None,  # [lesson 14]
+        options: LoopOptions,
         settings: Settings | None = None,
         commands: CommandRegistry | None = None,
         history_file: Path | None = None,
         input: Input | None = None,
         output: Output | None = None,
     ) -> None:
-        self.workspace = workspace
+        self.workspace = workspace = options.home
+        model = options.model
         self.renderer = Renderer(console)
         self.commands = commands or repl_commands()
         self.status = SessionStatus(workspace=workspace, model=model or "")
-        self.status.sandbox = sandbox or "none"  # until the warm-up knows (SANDBOX_MODE)  # [lesson 14]
+        self.status.sandbox = options.sandbox or "none"  # until the warm-up knows (SANDBOX_MODE)  # [lesson 14]
         self.settings: Settings | None = settings
         self.conversation: Conversation | None = None
         """The Agent Loop and what it was built with, once the warm-up has built it."""
@@ -149,22 +145,17 @@ class Repl:
         self.todos = TodoPanel(lambda: self.conversation.session.todos if self.conversation is not None else ())
         # [/lesson 10]
         self.turns = TurnRunner(self._agent_loop, self._on_turn_event)
-        self.factory = LoopFactory(
-            workspace,
-            max_requests=max_requests,
+        self.options = replace(  # what the command line asks, and the REPL's callbacks
+            options,
             on_retry=self._on_retry,
             on_tool_output=self._on_tool_output,  # [lesson 05]
-            resume=resume,  # [lesson 08]
-            permission_mode=permission_mode,  # [lesson 06]
             approve=self.approvals.ask,  # [lesson 06]
             on_subagent=self._on_subagent,  # [lesson 12]
-            agent=agent,  # [lesson 12]
-            sandbox=sandbox,  # [lesson 14]
-            repo=repo,  # [lesson 14]
             # [lesson 10]
             ask_user=self.agent_questions.ask_user,
             review_plan=self.agent_questions.review_plan,
             # [/lesson 10]
+            trace_name="chat_turn",  # each turn's trace, when tracing is on  # [lesson 16]
         )
         self.warm: Warm | None = None
         self._event_loop: asyncio.AbstractEventLoop | None = None
@@ -204,7 +195,7 @@ class Repl:
         """Read prompts until /quit or Ctrl-D; returns the exit code."""
         self._event_loop = asyncio.get_running_loop()
         stop_notices = notices_from_log(self.logged)  # a warning: a notice, not a raw log line
-        warm_up = start_warm_up(self.model_option, self.factory, self.settings)
+        warm_up = start_warm_up(self.options, self.settings)
         self._warming = asyncio.ensure_future(finish_warm_up(self, asyncio.wrap_future(warm_up)))
         background = [asyncio.create_task(self.turns.work()), asyncio.create_task(self._tick())]
         try:
@@ -472,35 +463,27 @@ def repl_commands() -> CommandRegistry:
     return registry
 
 
-def run_repl(
-    *,
-    model: str | None = None,
-    max_requests: int | None = None,
-    resume: str | None = None,  # [lesson 08]
-    permission_mode: str | None = None,  # [lesson 06]
-    agent: str | None = None,  # [lesson 12]
-    sandbox: str | None = None,  # [lesson 14]
-    repo: str | None = None,  # [lesson 14]
-) -> int:
-    """Run the REPL in this terminal (what `decode` does); returns the exit code."""
+def run_repl(options: LoopOptions) -> int:
+    """Run the REPL in this terminal (what `decode` does) on what the command line asks; returns the exit code."""
     # [lesson 12]
-    if agent is not None and (problem := check_agent(Path.cwd(), agent)):
+    if isinstance(options.agent, str) and (problem := check_agent(Path.cwd(), options.agent)):
         click.echo(f"decode: error: {problem}", err=True)
         return EXIT_USAGE
     # [/lesson 12]
     # [lesson 14]
+    sandbox = options.sandbox
     if sandbox not in (None, "none"):  # refused now, not after the prompt is drawn; never unsandboxed
         from decode.sandbox.backends import check_sandbox
 
         if problem := check_sandbox(sandbox, Path.cwd()):
             click.echo(f"decode: error: {problem}", err=True)
             return EXIT_USAGE
-    if repo is not None and (problem := check_repo(Path.cwd(), repo)):  # no such directory: refused now
+    if options.repo is not None and (problem := check_repo(Path.cwd(), options.repo)):  # no such directory: refused now
         click.echo(f"decode: error: {problem}", err=True)
         return EXIT_USAGE
     # [/lesson 14]
     # [lesson 08]
-    if resume is not None and (problem := check_resume(Path.cwd(), resume)):
+    if options.resume is not None and (problem := check_resume(Path.cwd(), options.resume)):
         click.echo(f"decode: error: {problem}", err=True)
         return EXIT_USAGE
     # [/lesson 08]
@@ -520,17 +503,7 @@ def run_repl(
         # [/lesson 05]
         # Inside the event loop: patch_stdout schedules its writes on the loop that is running.
         with patch_stdout(raw=True), route_logging(sys.stderr):
-            repl = Repl(
-                console=console,
-                workspace=Path.cwd(),
-                model=model,
-                max_requests=max_requests,
-                resume=resume,  # [lesson 08]
-                permission_mode=permission_mode,  # [lesson 06]
-                agent=agent,  # [lesson 12]
-                sandbox=sandbox,  # [lesson 14]
-                repo=repo,  # [lesson 14]
-            )
+            repl = Repl(console=console, options=options)
             with ending_on_hang_up(asyncio.current_task(), repl.session.input) as hang_up:  # the terminal gone
                 hang_up.before.append(end_all)  # [lesson 05]
                 try:

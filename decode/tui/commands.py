@@ -18,7 +18,7 @@ import asyncio
 import difflib
 import re
 from collections.abc import Awaitable, Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rich.table import Table
@@ -180,6 +180,7 @@ async def _model(repl: Repl, argument: str) -> None:
 
 async def switch_model(repl: Repl, model: str) -> None:
     """Use `model` from the next turn on, in the same loop: history, cost, mode and files read carry over."""
+    from decode.agent.compose import build_loop
     from decode.agent.compose import switch_model as swap
     from decode.tui.sessions import show_fill  # [lesson 08]
     from decode.tui.warmup import start_errors
@@ -193,7 +194,8 @@ async def switch_model(repl: Repl, model: str) -> None:
         if repl.conversation is not None:
             await asyncio.to_thread(swap, repl.conversation, model)
         else:  # the warm-up found no usable model: build the conversation now
-            repl.conversation = await asyncio.to_thread(repl.factory.build, model, repl.settings)
+            options = replace(repl.options, model=model)
+            repl.conversation = await asyncio.to_thread(build_loop, options, repl.settings)
             # [lesson 06]
             from decode.tui.approvals import start_permissions
 

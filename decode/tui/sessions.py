@@ -132,7 +132,7 @@ def resumed_notice(warm: Warm) -> str:
 def show_session(repl: Repl, warm: Warm) -> None:
     """After the warm-up: the footer's gauge, and a resumed conversation's last turns."""
     show_fill(repl)
-    if repl.factory.resume is not None and warm.loop is not None:
+    if repl.options.resume is not None and warm.loop is not None:
         show_earlier_turns(repl, warm.loop.history)
         repl.renderer.notice(resumed_notice(warm))
 
@@ -210,9 +210,11 @@ async def switch_session(repl: Repl, ref: str) -> None:
     if repl.settings is None:
         repl.renderer.error(repl.unavailable)
         return
-    factory = replace(repl.factory, resume=ref)
-    try:  # None: the session's own model, as `decode --resume` does
-        conversation = await asyncio.to_thread(factory.build, None, repl.settings)
+    from decode.agent.compose import build_loop
+
+    options = replace(repl.options, resume=ref, model=None)  # the session's own model, as `decode --resume`
+    try:
+        conversation = await asyncio.to_thread(build_loop, options, repl.settings)
     except start_errors() as exc:
         repl.renderer.error(str(exc))
         return
@@ -222,7 +224,7 @@ async def switch_session(repl: Repl, ref: str) -> None:
     await ship(repl)  # the conversation being left hands its Workspace back first
     # [/lesson 14]
     left = repl.conversation.session if repl.conversation is not None else None
-    repl.factory, repl.conversation = factory, conversation
+    repl.options, repl.conversation = options, conversation
     if left is not None:
         left.close()  # its Session Lock: another decode may continue the session left
     repl.status.model, repl.status.phase, repl.unavailable = conversation.session.model, "ready", ""

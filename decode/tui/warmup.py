@@ -18,22 +18,15 @@ import concurrent.futures
 import logging
 import threading
 import time
-from collections.abc import Callable  # [lesson 05]
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from decode.logging import init_logger
 
 if TYPE_CHECKING:
-    from decode.agent.compose import Conversation
     from decode.agent.loop import AgentLoop
-    from decode.agents.subagents import OnSubagent  # [lesson 12]
+    from decode.agent.options import Conversation, LoopOptions
     from decode.config.settings import Settings
-    from decode.entities.asking import AskUser, ReviewPlan  # [lesson 10]
-    from decode.entities.events import ToolOutputDelta  # [lesson 05]
-    from decode.models.retry import OnRetry
-    from decode.permissions.hook import ApproveCallback  # [lesson 06]
     from decode.tui.app import Repl
 
 logger = logging.getLogger(__name__)
@@ -55,69 +48,9 @@ class Warm:
         return self.conversation.loop if self.conversation is not None else None
 
 
-@dataclass(frozen=True)
-class LoopFactory:
-    """What the REPL asks the composition root for: its options and its callbacks."""
-
-    workspace: Path
-    max_requests: int | None = None
-    on_retry: OnRetry | None = None
-    on_tool_output: Callable[[ToolOutputDelta], None] | None = None  # [lesson 05]
-    # [lesson 06]
-    permission_mode: str | None = None
-    """`decode --permission-mode`; None: the settings files' `defaultMode`."""
-    approve: ApproveCallback | None = None
-    """The REPL's approval prompt, called when the Permission Gate says ask."""
-    # [/lesson 06]
-    # [lesson 08]
-    resume: str | None = None
-    """`decode --resume [ID]`: the saved session to continue ("" the newest), in its own mode unless
-    `permission_mode` is given; None starts a new one."""
-    # [/lesson 08]
-    # [lesson 10]
-    ask_user: AskUser | None = None
-    """The REPL's answer to `ask_user`: a question through the Decision Channel."""
-    review_plan: ReviewPlan | None = None
-    """The REPL's answer to `exit_plan_mode`: the plan shown, approved or not."""
-    # [/lesson 10]
-    on_subagent: OnSubagent | None = None  # each subagent's progress, for the live area  # [lesson 12]
-    agent: str | None = None  # `decode --agent NAME`; None: `build`, or a resumed session's own  # [lesson 12]
-    sandbox: str | None = None  # `decode --sandbox MODE`; None: the settings' `sandbox_mode`  # [lesson 14]
-    repo: str | None = None  # `decode --repo PATH|URL`: work in a clone, hand it back  # [lesson 14]
-
-    def build(self, model: str | None, settings: Settings) -> Conversation:
-        """The conversation for `model` (None: the default, see `LoopOptions.model`); raises what
-        `start_errors()` names (`ModelConfigError`: an unknown provider, a missing key)."""
-        from decode.agent.compose import LoopOptions, build_loop
-        from decode.permissions.types import Mode  # [lesson 06]
-
-        return build_loop(
-            LoopOptions(
-                home=self.workspace,
-                settings=settings,
-                model=model,
-                resume=self.resume,  # [lesson 08]
-                permission_mode=Mode.parse(self.permission_mode) if self.permission_mode else None,  # [lesson 06]
-                max_requests=self.max_requests,
-                approve=self.approve,  # [lesson 06]
-                ask_user=self.ask_user,  # [lesson 10]
-                review_plan=self.review_plan,  # [lesson 10]
-                on_subagent=self.on_subagent,  # [lesson 12]
-                agent=self.agent,  # [lesson 12]
-                sandbox=self.sandbox,  # [lesson 14]
-                repo=self.repo,  # [lesson 14]
-                trace_name="chat_turn",  # each turn's trace, when tracing is on  # [lesson 16]
-                on_tool_output=self.on_tool_output,  # [lesson 05]
-                on_retry=self.on_retry,
-            )
-        )
-
-
-def warm_up(model: str | None, factory: LoopFactory, settings: Settings | None = None) -> Warm:
-    """Do the slow start-up work; never raises (problems end up in `Warm.error`).
-
-    `model` None means the settings' model; `settings` None means decode's settings object.
-    """
+def warm_up(options: LoopOptions, settings: Settings | None = None) -> Warm:
+    """Do the slow start-up work: build the conversation `options` ask for; never raises (problems
+    end up in `Warm.error`). `settings` None means decode's settings object."""
     from decode.config.loading import ConfigError, load_settings
 
     timings: dict[str, float] = {}
@@ -125,24 +58,22 @@ def warm_up(model: str | None, factory: LoopFactory, settings: Settings | None =
     try:
         settings = settings or load_settings()
     except ConfigError as exc:
-        return Warm(model=model or "", error=str(exc))
+        return Warm(model=options.model or "", error=str(exc))
     init_logger(settings.log_level)  # DECODE_LOG_LEVEL, as `decode run` applies it
     timings["settings"] = time.perf_counter() - started
-    warm = Warm(model=model or settings.model, settings=settings, timings=timings)
+    warm = Warm(model=options.model or settings.model, settings=settings, timings=timings)
 
     mark = time.perf_counter()
     import rich.markdown  # noqa: F401  (the first answer block renders without waiting for it)
 
-    from decode.agent import compose  # noqa: F401  (pydantic-ai: the bulk of the wait)
+    from decode.agent import compose  # pydantic-ai: the bulk of the wait
 
     timings["imports"] = time.perf_counter() - mark
 
     mark = time.perf_counter()
     try:
-        warm.conversation = factory.build(model, settings)
-        # [lesson 08]
-        warm.model = warm.conversation.session.model  # a resumed session keeps its model, unless --model says
-        # [/lesson 08]
+        warm.conversation = compose.build_loop(options, settings)
+        warm.model = warm.conversation.session.model  # a resumed session's own, unless --model says  # [lesson 08]
     except start_errors() as exc:
         warm.error = str(exc)
     timings["model"] = time.perf_counter() - mark
@@ -169,9 +100,7 @@ def start_errors() -> tuple[type[Exception], ...]:
     return errors
 
 
-def start_warm_up(
-    model: str | None, factory: LoopFactory, settings: Settings | None = None
-) -> concurrent.futures.Future[Warm]:
+def start_warm_up(options: LoopOptions, settings: Settings | None = None) -> concurrent.futures.Future[Warm]:
     """Run `warm_up` in a daemon thread; the future resolves when it is done."""
     future: concurrent.futures.Future[Warm] = concurrent.futures.Future()
 
@@ -179,7 +108,7 @@ def start_warm_up(
         if not future.set_running_or_notify_cancel():  # the REPL ended before the thread started
             return
         try:
-            warm = warm_up(model, factory, settings)
+            warm = warm_up(options, settings)
         except BaseException as exc:  # an import that fails: hand it to the REPL, not to stderr
             future.set_exception(exc)
         else:

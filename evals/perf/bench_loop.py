@@ -50,10 +50,8 @@ async def decode_turn(workspace: Path, script: Path) -> None:
     from decode.agent.compose import LoopOptions, build_loop
     from decode.config.settings import Settings
 
-    options = LoopOptions(
-        home=workspace, settings=Settings(), model=f"script:{script}", max_requests=STEPS + 5, mcp=False
-    )
-    loop = build_loop(options).loop
+    options = LoopOptions(home=workspace, model=f"script:{script}", max_requests=STEPS + 5, mcp=False)
+    loop = build_loop(options, Settings()).loop
     async for _ in loop.run_turn(PROMPT):
         pass
 

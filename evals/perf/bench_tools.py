@@ -144,8 +144,8 @@ def _loop_benchmarks(ctx: Context) -> Iterator[Comparison]:
     async def decode_turn() -> None:
         # What every front end runs: the composition root's loop, with its Permission Gate
         # deciding every call and the Session Log writing the turn.
-        options = LoopOptions(home=workspace, settings=Settings(), model=f"script:{script}", max_requests=STEPS + 5)
-        loop = build_loop(options).loop
+        options = LoopOptions(home=workspace, model=f"script:{script}", max_requests=STEPS + 5)
+        loop = build_loop(options, Settings()).loop
         async for _ in loop.run_turn("read the notes 200 times"):
             pass
 

@@ -50,7 +50,7 @@ def _turn_subject(ctx: Context, label: str, url: str | None) -> Subject:
     settings = Settings(opik_url_override=url, lsp=False, _env_file=None)  # type: ignore[call-arg]
 
     async def turn() -> None:
-        conversation = build_loop(LoopOptions(home=home, settings=settings, model=f"script:{script}", mcp=False))
+        conversation = build_loop(LoopOptions(home=home, model=f"script:{script}", mcp=False), settings)
         async for _ in conversation.loop.run_turn("step through"):
             pass
 

@@ -497,22 +497,50 @@ except UsageLimitExceeded:
 # ## 8. The composition root
 #
 # Every front end needs the same wiring: settings, model, deps, agent, loop — and, in later
-# lessons, the executor, the permission gate and the saved session. `build_loop(LoopOptions(...))`
+# lessons, the executor, the permission gate and the saved session. `build_loop(options, settings)`
 # does it in one place; `decode run` and the REPL only say what they want, in a `LoopOptions`.
 # `on_retry` is the front end's callback for `RetryingModel` (`decode/models/retry.py`): the
 # gateway wraps each provider's model so a 429 or a 5xx is tried again, and the callback is told of
 # each retry so `decode run` can print a "retry 1 in 2.0s" line on stderr instead of going quiet.
+#
+# `LoopOptions` lives in a module of its own that imports nothing heavy: the REPL (lesson 03) holds
+# one while it draws its prompt, before pydantic-ai is loaded and before the settings are read.
 
 # %%
-show("decode.agent.compose", "LoopOptions")
+show("decode.agent.options", "LoopOptions")
 
 # %% [markdown]
-# `build_loop()` returns a `Conversation`: the loop, and the options it was built from, which is
-# what `switch_model()` (the REPL's `/model`, lesson 03) needs to resolve another model with the
-# same settings and callbacks.
+# `build_loop()` returns a `Conversation`: the loop, the options it was built from and the
+# settings, which is what `switch_model()` (the REPL's `/model`, lesson 03) needs to resolve
+# another model with the same settings and callbacks.
 
 # %%
-show("decode.agent.compose", "Conversation")
+show("decode.agent.options", "Conversation")
+
+# %% [markdown]
+# The wiring itself is a list of **steps**, each a small function over one `Build`: the workbench
+# where each step reads what the steps before it made and adds its own part. A field no step has
+# set yet is simply not there, so a step that runs too early fails at once.
+
+# %%
+show("decode.agent.build", "Build")
+
+# %% [markdown]
+# This lesson's five steps: the tools, the model, the deps, the agent, the loop. Each later lesson
+# that adds to the agent adds a step to `STEPS` (in a module of its own under `decode/agent/steps/`)
+# instead of growing one long function.
+
+# %%
+show("decode.agent.steps.core")
+
+# %%
+show("decode.agent.compose", "STEPS")
+
+# %% [markdown]
+# `build_loop()` runs them in order over a fresh `Build` and hands back what they made:
+
+# %%
+show("decode.agent.compose", "run_steps")
 
 # %%
 show("decode.agent.compose", "build_loop")
@@ -521,17 +549,17 @@ show("decode.agent.compose", "build_loop")
 from decode.agent.compose import LoopOptions, build_loop
 
 Path("again.json").write_text(json.dumps(turns))
-built = build_loop(LoopOptions(home=project, settings=settings, model="script:again.json", tools=[WORD_COUNT]))
+built = build_loop(LoopOptions(home=project, model="script:again.json", tools=[WORD_COUNT]), settings)
 again = [event async for event in built.loop.run_turn("How many words are in notes.txt?")]
 print(again[-1].output)
 print(built.loop.deps.workspace == project)
 
 # %% [markdown]
-# `LoopOptions.tools` is empty unless a front end passes tools, and `decode run` passes none yet:
-# in this lesson the agent can only talk. Lesson 04 gives it file tools.
+# `LoopOptions.tools` None means decode's own tools, and in this lesson decode has none yet:
+# `decode run` passes none, so the agent can only talk. Lesson 04 gives it file tools.
 
 # %%
-print(LoopOptions(home=project, settings=settings).tools)
+print(build_loop(LoopOptions(home=project, model="script:again.json"), settings).options.tools)
 
 # %% [markdown]
 # ## 9. `decode run`

@@ -146,10 +146,8 @@ def check_line_count_tool(candidate: ToolSpec) -> Verdict:
                 {"text": "poem.txt has 3 lines, list.txt 2."},
             ]
             (home / "turns.json").write_text(json.dumps(turns))
-            options = LoopOptions(
-                home=home, settings=Settings(_env_file=None), model=f"script:{home / 'turns.json'}", tools=[candidate]
-            )
-            loop = build_loop(options).loop
+            options = LoopOptions(home=home, model=f"script:{home / 'turns.json'}", tools=[candidate])
+            loop = build_loop(options, Settings(_env_file=None)).loop
 
             async def turn() -> list[Any]:
                 return [event async for event in loop.run_turn("How many lines have poem.txt and list.txt?")]

@@ -179,7 +179,7 @@ turns = [
 Path("turns.json").write_text(json.dumps(turns))
 settings = Settings(gemini_api_key=None)
 tools = [ToolSpec("word_count", word_count, ToolTraits(ToolKind.READ_ONLY, rules=("Read",), path="path"))]
-loop = build_loop(LoopOptions(home=project, settings=settings, model="script:turns.json", tools=tools)).loop
+loop = build_loop(LoopOptions(home=project, model="script:turns.json", tools=tools), settings).loop
 
 renderer, screen = recording_renderer()
 renderer.user("How many words are in notes.txt?")
@@ -321,7 +321,9 @@ show("decode.harness.runner", "TurnRunner.run_turn")
 # %% [markdown]
 # The slow part of start-up (settings, pydantic-ai, the model, the Agent Loop) runs in a
 # background thread, so the prompt is on screen before pydantic-ai has finished importing. The
-# REPL awaits the future only when a turn needs the loop:
+# REPL awaits the future only when a turn needs the loop. What it builds is what the command line
+# asked for: the REPL holds a `LoopOptions` from the start (its module imports nothing heavy), adds
+# its own callbacks, and the warm-up hands it to `build_loop` once the settings are read.
 
 # %%
 show("decode.tui.warmup", "start_warm_up")
@@ -353,8 +355,7 @@ with create_pipe_input() as keyboard:
     repl = Repl(
         # wide enough that the first line, which names the (temporary) project folder, never wraps
         console=Console(file=screen, width=200, force_jupyter=False, force_terminal=False),
-        workspace=project,
-        model="script:chat.json",
+        options=LoopOptions(project, model="script:chat.json"),  # what `decode --model …` asks for
         settings=settings,
         commands=commands,
         input=keyboard,

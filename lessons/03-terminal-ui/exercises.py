@@ -27,6 +27,7 @@ def _screen_after(registry: Any, workspace: Path, lines: list[str]) -> str:
     from prompt_toolkit.output import DummyOutput
     from rich.console import Console
 
+    from decode.agent.options import LoopOptions
     from decode.tui.app import Repl
 
     screen = io.StringIO()
@@ -35,8 +36,7 @@ def _screen_after(registry: Any, workspace: Path, lines: list[str]) -> str:
         with create_pipe_input() as keyboard:
             repl = Repl(
                 console=Console(file=screen, width=100, force_jupyter=False, force_terminal=False),
-                workspace=workspace,
-                model="test",
+                options=LoopOptions(workspace, model="test"),
                 commands=registry,
                 history_file=workspace.parent / "history",
                 input=keyboard,

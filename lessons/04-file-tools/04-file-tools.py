@@ -402,12 +402,19 @@ print((await grep(ctx, "^match 4242$", path=saved, output_mode="content")).repla
 #
 # The tool catalog (`decode/tools/catalog.py`) lists the declarations; each kind (read-only or
 # file-edit) and rule name is what the permissions lesson will use. The composition root now gives
-# them to every agent it builds (`decode run`, the REPL): `LoopOptions.tools` defaults to the
+# them to every agent it builds (`decode run`, the REPL): `LoopOptions.tools` None now means the
 # catalog's `default_tools()`, and the deps get an executor, a `LocalExecutor` in the launch
-# directory unless a front end passes another.
+# directory unless a front end passes another. The executor is a step of its own, in a module of
+# its own; the composition root lists it among its steps:
+
+# %%
+show("decode.agent.steps.executor", "open_executor")
 
 # %%
 show_diff(4, "decode/agent/compose.py")
+
+# %%
+show_diff(4, "decode/agent/steps/core.py")
 
 # %% [markdown]
 # Here the scripted model plays the agent checking `sub`.

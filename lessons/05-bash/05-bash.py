@@ -382,6 +382,12 @@ print((await read(ctx, saved, offset=500_000, limit=1)).replace(saved, "<saved>"
 # %%
 show("decode.processes.environment", "command_environment")
 
+# %% [markdown]
+# The composition root's executor step gives every local executor that environment:
+
+# %%
+show_diff(5, "decode/agent/steps/executor.py")
+
 # %%
 print(sorted(Settings.secret_env_names()))
 os.environ["OPENROUTER_API_KEY"] = "sk-or-lesson-05-secret"

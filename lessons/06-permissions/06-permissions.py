@@ -551,7 +551,11 @@ show("decode.permissions.hook", "PermissionHook.before_tool_execute")
 
 # %% [markdown]
 # The composition root (`decode/agent/compose.py`) builds the gate from the settings files and
-# hands the hook to the agent, for every front end:
+# hands the hook to the agent, for every front end, in steps of this lesson's own: the mode asked
+# for, the gate, and the capabilities that ask it around every tool call.
+
+# %%
+show("decode.agent.steps.permissions")
 
 # %%
 show_diff(6, "decode/agent/compose.py")
@@ -581,8 +585,8 @@ async def approve(tool, args, verdict):
 
 
 settings = Settings(gemini_api_key=None)
-options = LoopOptions(home=project, settings=settings, model=f"script:{scratch / 'turns.json'}", approve=approve)
-conversation = build_loop(options)
+options = LoopOptions(home=project, model=f"script:{scratch / 'turns.json'}", approve=approve)
+conversation = build_loop(options, settings)
 print("mode:", conversation.gate.mode)
 async for event in conversation.loop.run_turn("tidy up"):
     if isinstance(event, ToolCallStarted):

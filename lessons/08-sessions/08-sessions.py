@@ -231,6 +231,17 @@ for info in list_sessions(project):  # what `decode sessions` shows
     print(info.turns, info.tokens, repr(info.first_prompt))
 
 # %% [markdown]
+# Every front end gets its session from the composition root: three steps of their own. The
+# session is opened first (the model comes from it now), a resumed one goes on in its mode, and
+# once the Permission Gate is built the session records the gate's mode:
+
+# %%
+show("decode.agent.steps.session")
+
+# %%
+show_diff(8, "decode/agent/compose.py")
+
+# %% [markdown]
 # ## 5. A crash mid-write, in the package
 #
 # Section 1's crash, on a real session: loading skips the torn line with a warning and keeps every

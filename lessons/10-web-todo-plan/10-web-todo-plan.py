@@ -201,8 +201,8 @@ async def fetch_once(mode: Mode) -> None:
     turns = web_home / "turns.json"
     call = {"name": "web_fetch", "args": {"url": notes_url, "prompt": "What changed in 2.0?"}}
     turns.write_text(json.dumps([{"tool_calls": [call]}, {"text": "Done."}]))
-    options = LoopOptions(web_home, Settings(_env_file=None), model=f"script:{turns}", permission_mode=mode)
-    conversation = build_loop(options)
+    options = LoopOptions(web_home, model=f"script:{turns}", permission_mode=mode)
+    conversation = build_loop(options, Settings(_env_file=None))
     async for event in conversation.loop.run_turn("Read the release notes"):
         if isinstance(event, ToolCallFinished):
             status = "error" if event.result.is_error else "ok"
@@ -342,7 +342,7 @@ todo_model = script(
         {"text": "calc.py read; fixing parse_range next."},
     ],
 )
-conversation = build_loop(LoopOptions(project, Settings(_env_file=None), model=todo_model))
+conversation = build_loop(LoopOptions(project, model=todo_model), Settings(_env_file=None))
 async for event in conversation.loop.run_turn("fix the bug"):
     if isinstance(event, ToolCallFinished) and event.result.is_error:
         print("retry:", re.search(r"Input should be [^\"]*", event.result.content).group(), end="\n\n")
@@ -367,7 +367,7 @@ show("decode.tools.todo", "todo_instructions")
 
 # %%
 resume_model = script("resume", [{"text": "Carrying on with parse_range."}])
-resumed = build_loop(LoopOptions(project, Settings(_env_file=None), model=resume_model, resume=""))
+resumed = build_loop(LoopOptions(project, model=resume_model, resume=""), Settings(_env_file=None))
 playing, sent = resumed.loop.model.stream_function, []
 
 
@@ -401,6 +401,12 @@ show("decode.entities.asking", "AskUser")
 show("decode.tools.ask", "ask_user")
 
 # %% [markdown]
+# The composition root's `build_deps` step hands them on, with the session's To-do List:
+
+# %%
+show_diff(10, "decode/agent/steps/core.py")
+
+# %% [markdown]
 # Headless first: no callback, so the tool answers that no one can, and the model carries on (a
 # result, not an error: the model is not asked to try again).
 
@@ -411,7 +417,7 @@ ask_call = {
     "tool_calls": [{"name": "ask_user", "args": {"question": "Which database?", "options": ["sqlite", "postgres"]}}]
 }
 headless = build_loop(
-    LoopOptions(project, Settings(_env_file=None), model=script("ask", [ask_call, {"text": "sqlite."}]))
+    LoopOptions(project, model=script("ask", [ask_call, {"text": "sqlite."}])), Settings(_env_file=None)
 )
 async for event in headless.loop.run_turn("set up the tests"):
     if isinstance(event, ToolCallFinished):
@@ -446,10 +452,10 @@ async def ask_through_channel(question: str, options: Sequence[str]) -> str:
 asking = build_loop(
     LoopOptions(
         project,
-        Settings(_env_file=None),
         model=script("ask-again", [ask_call, {"text": "postgres it is."}]),
         ask_user=ask_through_channel,
-    )
+    ),
+    Settings(_env_file=None),
 )
 
 
@@ -532,12 +538,12 @@ plan_model = script(
 planning = build_loop(
     LoopOptions(
         project,
-        Settings(_env_file=None),
         model=plan_model,
         permission_mode=Mode.PLAN,
         review_plan=approve_with_accept_edits,
         approve=None,
-    )
+    ),
+    Settings(_env_file=None),
 )
 for content in await turn_results(planning, "plan the notes"):
     print("→", content.splitlines()[0][:100])
@@ -560,11 +566,11 @@ for review in (reject, None):
     conv = build_loop(
         LoopOptions(
             project,
-            Settings(_env_file=None),
             model=script("plan-again", [plan_call, {"text": "Plan: …"}]),
             permission_mode=Mode.PLAN,
             review_plan=review,
-        )
+        ),
+        Settings(_env_file=None),
     )
     [result] = await turn_results(conv, "plan the notes")
     print(conv.gate.mode, "|", result == HEADLESS_PLAN, "|", result)

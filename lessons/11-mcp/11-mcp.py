@@ -266,8 +266,11 @@ print(sorted(path.name for path in (project / ".decode" / "logs" / "mcp").iterdi
 show("decode.mcp.toolset", "McpTools.get_tools")
 
 # %% [markdown]
-# The composition root builds the servers with the conversation, and adds the toolset as a
-# capability; the front end starts them on its event loop (or the first request does):
+# The composition root builds the servers with the conversation, in a step of their own, and adds
+# the toolset as a capability; the front end starts them on its event loop (or the first request does):
+
+# %%
+show("decode.agent.steps.mcp", "load_mcp")
 
 # %%
 show_diff(11, "decode/agent/compose.py")
@@ -286,7 +289,7 @@ from decode.entities.events import ToolCallFinished
 trust(project, load_mcp_config(project, {}).project_servers())
 (project / ".decode" / "settings.local.json").write_text(json.dumps({"permissions": {"allow": ["mcp__notes"]}}))
 
-conversation = build_loop(LoopOptions(project, Settings(_env_file=None), model=f"script:{LESSON / 'notes.json'}"))
+conversation = build_loop(LoopOptions(project, model=f"script:{LESSON / 'notes.json'}"), Settings(_env_file=None))
 async for event in conversation.loop.run_turn("Remember where the login bug is."):
     if isinstance(event, ToolCallFinished):
         print(f"{event.result.name}: {event.result.content}")

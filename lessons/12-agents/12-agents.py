@@ -181,13 +181,22 @@ show("decode.agents.active", "ActiveAgent")
 # %% [markdown]
 # ## 4. The composition root builds every agent
 #
-# `build_loop()` takes the agent as a `LoopOptions` field, and a subagent is built by the same
-# function with `parent` set: a fresh session (its log beside the parent's), the parent's model
-# object when it inherits it, the parent's executor, and a gate fenced by the parent's (section 7).
-# What lesson 12 adds to it:
+# `build_loop()` takes the agent as a `LoopOptions` field. Lesson 12 adds steps of its own: the
+# agent is chosen first (from the catalogue, or the one a resumed session was), its mode and its
+# promises (read-only, `Bash(git diff:*)`) go to the gate, and the `agent` tool and the agent's
+# own tools and instructions join the agent. What lesson 12 adds to the list:
 
 # %%
 show_diff(12, "decode/agent/compose.py")
+
+# %% [markdown]
+# A subagent is built by a function of its own, `build_subagent()`: the same steps, with four in
+# place of the primary's: a fresh session (its log beside the parent's), the parent's model object
+# when it inherits it, a gate fenced by the parent's (section 7), and the parent's MCP servers. It
+# gets the parent's executor through its `LoopOptions`.
+
+# %%
+show("decode.agent.steps.agents")
 
 # %% [markdown]
 # ## 5. The `agent` tool
@@ -266,7 +275,7 @@ async def stream(messages, info):  # the same answers, streamed (the Agent Loop 
 
 
 seen, progress = [], []
-conversation = build_loop(LoopOptions(project, Settings(_env_file=None), model="test", on_subagent=progress.append))
+conversation = build_loop(LoopOptions(project, model="test", on_subagent=progress.append), Settings(_env_file=None))
 conversation.loop.model = FunctionModel(play, stream_function=stream)
 
 reports = {}

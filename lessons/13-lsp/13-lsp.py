@@ -249,7 +249,11 @@ show("decode.lsp.results", "render")
 #
 # `break.json` plays the model: it reads `app.py`, changes the call to `size(3)`, reads the edit's
 # result, and puts a string back. Everything is the real composition root: the real tools, the
-# real gate (in `accept-edits` mode, so edits run without asking), the real `ty server`.
+# real gate (in `accept-edits` mode, so edits run without asking), the real `ty server`. The
+# language servers are a step of the composition root, after the deps they join:
+
+# %%
+show("decode.agent.steps.lsp", "language_servers")
 
 # %%
 from decode.agent.compose import LoopOptions, build_loop, close_conversation
@@ -257,10 +261,8 @@ from decode.config.settings import Settings
 from decode.permissions.types import Mode
 
 (project / "app.py").write_text('from lib import size\n\ncount: int = size("abc")\n')
-options = LoopOptions(
-    project, Settings(_env_file=None), model=f"script:{LESSON / 'break.json'}", permission_mode=Mode.ACCEPT_EDITS
-)
-conversation = build_loop(options)
+options = LoopOptions(project, model=f"script:{LESSON / 'break.json'}", permission_mode=Mode.ACCEPT_EDITS)
+conversation = build_loop(options, Settings(_env_file=None))
 async for event in conversation.loop.run_turn("call size with 3"):
     if event.kind == "tool_result" and event.result.name == "edit":
         print("the model reads:", event.result.content, sep="\n", end="\n\n")

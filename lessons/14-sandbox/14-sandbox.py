@@ -126,11 +126,16 @@ show("decode.sandbox.types", "SandboxBackend")
 show("decode.sandbox.backends", "open_sandbox")
 
 # %% [markdown]
-# The composition root picks the executor in one place: `none` is the local executor exactly as
-# before this lesson, anything else a sandbox's.
+# The composition root picks the executor in steps of its own (`decode/agent/steps/sandbox.py`): a
+# resumed session stays in its sandbox, `--repo` clones the Workspace, and the executor is `none`'s
+# local one exactly as before this lesson, anything else a sandbox's. They go in the list before
+# lesson 04's `open_executor`, which takes the executor they put in the options:
 
 # %%
-show("decode.agent.compose", "open_executor")
+show("decode.agent.steps.sandbox")
+
+# %%
+show_diff(14, "decode/agent/compose.py")
 
 # %% [markdown]
 # The bubblewrap command line, as the package builds it. Compare it with the tiny one: the order

@@ -81,7 +81,7 @@ from decode.entities import events as ev
 
 
 async def tiny_stream_json(task: str, model: str) -> None:
-    conversation = build_loop(LoopOptions(project, Settings(_env_file=None), model=model))
+    conversation = build_loop(LoopOptions(project, model=model), Settings(_env_file=None))
     print(shown(json.dumps({"type": "init", "session_id": conversation.session.session_id})))
     async for event in conversation.loop.run_turn(task):
         if isinstance(event, ev.TextDelta):
@@ -152,6 +152,14 @@ show("decode.runtime.options", "HeadlessOptions.apply")
 
 # %%
 show_diff(15, "decode/runtime/run.py")
+
+# %% [markdown]
+# A headless run in CI resumes what it is told to, in a repository someone else wrote. A session log
+# that git tracks came with that repository: the composition root gains a step that marks it, so
+# the resume steps take neither its sandbox nor its mode, and the user is told why.
+
+# %%
+show("decode.agent.steps.planted", "distrust_planted")
 
 # %% [markdown]
 # ## 3. Real runs

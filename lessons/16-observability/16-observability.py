@@ -62,9 +62,7 @@ from decode.permissions.types import Mode
 
 settings = Settings(lsp=False, _env_file=None)
 turns = f"script:{LESSON_DIR / 'turns.json'}"
-conversation = build_loop(
-    LoopOptions(home=project, settings=settings, model=turns, permission_mode=Mode.BYPASS, mcp=False)
-)
+conversation = build_loop(LoopOptions(home=project, model=turns, permission_mode=Mode.BYPASS, mcp=False), settings)
 events = [event async for event in conversation.loop.run_turn("What does the note say?")]
 print([event.kind for event in events if event.kind not in {"text"}])
 
@@ -125,8 +123,14 @@ show("decode.observability.observer", "TurnObserver._see")
 # %%
 show("decode.agent.traced_loop", "TracedLoop")
 
+# %% [markdown]
+# The composition root's last step, `make_loop`, asks `agent_loop()` for the loop:
+
 # %%
-show_diff(16, "decode/agent/compose.py")
+show_diff(16, "decode/agent/steps/core.py")
+
+# %%
+show("decode.agent.traced_loop", "agent_loop")
 
 # %% [markdown]
 # `open_sink` opens the backend only if `OPIK_API_KEY` or `OPIK_URL_OVERRIDE` is set *by you* (a

@@ -115,10 +115,14 @@ _ = (project / "notes.txt").write_text("buy milk\n")
 # kitaru-pydantic-ai's `KitaruAgent(agent, agent_id=…, session_name=…)` is a pydantic-ai
 # `WrapperAgent`: each `iter()` adds a capability that opens a Kitaru session, records every model
 # request and tool call, and closes the session with the output. decode wraps its agent in one
-# place, the composition root, and only when recording is configured:
+# place, the composition root (a step of its own, just before the loop is made), and only when
+# recording is configured:
 
 # %%
 show("decode.recording.seam", "recorded")
+
+# %%
+show("decode.agent.steps.recording", "record")
 
 # %%
 show_diff(17, "decode/agent/compose.py")
@@ -144,7 +148,7 @@ print("kitaru imported:", "kitaru_pydantic_ai" in sys.modules)
 # the agent runs, and no sandbox, ever sees it.
 
 # %%
-from decode.agent.compose import command_environment_for
+from decode.agent.steps.executor import command_environment_for
 from decode.config.project_env import user_only_names
 
 print("user-only:", sorted(n for n in user_only_names(Settings) if n.startswith("kitaru")))
@@ -181,8 +185,8 @@ logging.getLogger("decode.recording").addHandler(handler)
 down = f"http://127.0.0.1:{closed}"
 settings = Settings(lsp=False, _env_file=None, kitaru_api_url=down, kitaru_agent_id=uuid.uuid4())
 turns = f"script:{LESSON_DIR / 'turns.json'}"
-options = LoopOptions(home=project, settings=settings, model=turns, permission_mode=Mode.BYPASS, mcp=False)
-conversation = build_loop(options)
+options = LoopOptions(home=project, model=turns, permission_mode=Mode.BYPASS, mcp=False)
+conversation = build_loop(options, settings)
 events = [event async for event in conversation.loop.run_turn("What does the note say?")]
 print("answer:", events[-1].output)
 print("warnings:", warnings)
@@ -197,9 +201,7 @@ from decode.recording.fallback import RecordingUnavailable
 worker = Settings(
     lsp=False, _env_file=None, kitaru_api_url=down, kitaru_agent_id=uuid.uuid4(), kitaru_task_id=uuid.uuid4()
 )
-conversation = build_loop(
-    LoopOptions(home=project, settings=worker, model=turns, permission_mode=Mode.BYPASS, mcp=False)
-)
+conversation = build_loop(LoopOptions(home=project, model=turns, permission_mode=Mode.BYPASS, mcp=False), worker)
 try:
     [event async for event in conversation.loop.run_turn("What does the note say?")]
 except RecordingUnavailable as exc:

@@ -1,16 +1,22 @@
-"""The REPL's turns are `chat_turn` traces: built as the REPL builds its conversation (`LoopFactory`)."""
+"""The REPL's turns are `chat_turn` traces: built from the REPL's own `LoopOptions`, as its warm-up builds them."""
 
+import io
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from rich.console import Console
 
+from decode.agent.compose import build_loop
+from decode.agent.options import LoopOptions
 from decode.agent.traced_loop import TracedLoop
 from decode.config.settings import Settings
 from decode.entities.events import TurnFinished
 from decode.observability.sink import open_sink
-from decode.tui.warmup import LoopFactory
+from decode.tui.app import Repl
 
 pytestmark = [
     pytest.mark.integration,
@@ -24,7 +30,10 @@ async def test_each_repl_turn_is_a_chat_turn_trace_in_the_sessions_thread(projec
     turns.write_text(json.dumps(responses))
     settings = Settings(opik_url_override=collector.url, _env_file=None)  # type: ignore[call-arg]
 
-    conversation = LoopFactory(workspace=project).build(f"script:{turns}", settings)
+    with create_pipe_input() as keyboard:
+        options = LoopOptions(project, model=f"script:{turns}")
+        repl = Repl(console=Console(file=io.StringIO()), options=options, input=keyboard, output=DummyOutput())
+    conversation = build_loop(repl.options, settings)
     assert isinstance(conversation.loop, TracedLoop)
     answers = []
     for prompt in ("any docs?", "hello"):

@@ -37,7 +37,7 @@ async def approve_all(tool: str, args: dict[str, Any], verdict: Verdict) -> Appr
 
 def conversation(home: Path, server: OpenAIServer, *, interactive: bool = False, **options: Any) -> Conversation:
     approve = approve_all if interactive else None
-    return build_loop(LoopOptions(home=home, settings=settings_for(server), model=MODEL, approve=approve, **options))
+    return build_loop(LoopOptions(home=home, model=MODEL, approve=approve, **options), settings_for(server))
 
 
 def turn(conv: Conversation, prompt: str) -> None:

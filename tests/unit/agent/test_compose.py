@@ -52,7 +52,7 @@ async def finished(conversation: Conversation, prompt: str) -> list[ToolCallFini
 def test_a_new_session_runs_the_given_model_in_the_default_mode(home: Path, settings: Settings, script) -> None:
     model = script([{"text": "hi"}])
 
-    conversation = build_loop(LoopOptions(home, settings, model=model))
+    conversation = build_loop(LoopOptions(home, model=model), settings)
 
     assert conversation.session.model == model
     assert not conversation.session.log.path.exists()  # a new session: no file before its first turn
@@ -72,7 +72,7 @@ def test_the_settings_files_default_mode_is_the_gates_mode(
     (home / ".decode" / "settings.json").write_text('{"permissions": {"defaultMode": "accept-edits"}}')
     trust_settings(home)
 
-    conversation = build_loop(LoopOptions(home, settings, model=script([{"text": "hi"}])))
+    conversation = build_loop(LoopOptions(home, model=script([{"text": "hi"}])), settings)
 
     assert conversation.gate.mode is Mode.ACCEPT_EDITS
     assert conversation.session.mode == "accept-edits"
@@ -81,16 +81,16 @@ def test_the_settings_files_default_mode_is_the_gates_mode(
 
 def test_without_a_model_the_settings_model_is_used(home: Path, script) -> None:
     model = script([{"text": "hi"}])
-    conversation = build_loop(LoopOptions(home, Settings(_env_file=None, model=model)))  # type: ignore[call-arg]
+    conversation = build_loop(LoopOptions(home), Settings(_env_file=None, model=model))  # type: ignore[call-arg]
     assert conversation.session.model == model
 
 
 async def test_a_resumed_session_keeps_its_mode_model_and_history(home: Path, settings: Settings, script) -> None:
     model = script([{"text": "first answer"}])
-    first = build_loop(LoopOptions(home, settings, model=model, permission_mode=Mode.PLAN))
+    first = build_loop(LoopOptions(home, model=model, permission_mode=Mode.PLAN), settings)
     await finished(first, "remember 42")
 
-    resumed = build_loop(LoopOptions(home, settings, resume=""))
+    resumed = build_loop(LoopOptions(home, resume=""), settings)
 
     assert resumed.session.session_id == first.session.session_id
     assert resumed.session.model == model
@@ -101,10 +101,10 @@ async def test_a_resumed_session_keeps_its_mode_model_and_history(home: Path, se
 
 
 async def test_an_explicit_mode_wins_over_the_resumed_one(home: Path, settings: Settings, script) -> None:
-    first = build_loop(LoopOptions(home, settings, model=script([{"text": "ok"}]), permission_mode=Mode.PLAN))
+    first = build_loop(LoopOptions(home, model=script([{"text": "ok"}]), permission_mode=Mode.PLAN), settings)
     await finished(first, "hi")
 
-    resumed = build_loop(LoopOptions(home, settings, resume="", permission_mode=Mode.ACCEPT_EDITS))
+    resumed = build_loop(LoopOptions(home, resume="", permission_mode=Mode.ACCEPT_EDITS), settings)
 
     assert resumed.gate.mode is Mode.ACCEPT_EDITS
     assert resumed.session.mode == "accept-edits"
@@ -113,12 +113,12 @@ async def test_an_explicit_mode_wins_over_the_resumed_one(home: Path, settings: 
 
 def test_resuming_a_session_that_does_not_exist_says_so(home: Path, settings: Settings) -> None:
     with pytest.raises(SessionNotFoundError):
-        build_loop(LoopOptions(home, settings, model="test", resume="nope"))
+        build_loop(LoopOptions(home, model="test", resume="nope"), settings)
 
 
 def test_a_missing_key_is_a_model_config_error_and_leaves_no_session(home: Path, settings: Settings) -> None:
     with pytest.raises(ModelConfigError, match="GEMINI_API_KEY is not set"):
-        build_loop(LoopOptions(home, settings, model="google-gla:x"))
+        build_loop(LoopOptions(home, model="google-gla:x"), settings)
     assert not (home / ".decode" / "sessions").exists()
 
 
@@ -127,7 +127,7 @@ def test_the_given_executor_is_the_tools_workspace(home: Path, settings: Setting
     sandbox.mkdir()
     executor = LocalExecutor(sandbox)
 
-    conversation = build_loop(LoopOptions(home, settings, model="test", executor=executor, max_requests=3))
+    conversation = build_loop(LoopOptions(home, model="test", executor=executor, max_requests=3), settings)
 
     assert conversation.loop.deps.executor is executor
     assert (conversation.loop.deps.workspace, conversation.loop.deps.harness_home) == (sandbox, home)
@@ -136,7 +136,7 @@ def test_the_given_executor_is_the_tools_workspace(home: Path, settings: Setting
 
 async def test_headless_a_call_that_needs_approval_is_refused(home: Path, settings: Settings, script) -> None:
     model = script([{"tool_calls": [{"name": "bash", "args": {"command": "touch made.txt"}}]}, {"text": "Okay."}])
-    conversation = build_loop(LoopOptions(home, settings, model=model))  # no `approve`: headless
+    conversation = build_loop(LoopOptions(home, model=model), settings)  # no `approve`: headless
 
     (result,) = await finished(conversation, "make a file")
 
@@ -150,7 +150,7 @@ async def test_switching_the_model_keeps_the_conversation_the_read_ledger_and_th
 ) -> None:
     (home / "notes.txt").write_text("buy milk\n")
     model = script([{"tool_calls": [{"name": "read", "args": {"path": "notes.txt"}}]}, {"text": "Milk."}])
-    conversation = build_loop(LoopOptions(home, settings, model=model, permission_mode=Mode.ACCEPT_EDITS))
+    conversation = build_loop(LoopOptions(home, model=model, permission_mode=Mode.ACCEPT_EDITS), settings)
     (read,) = await finished(conversation, "what is in my notes?")
     assert not read.result.is_error
     loop = conversation.loop
@@ -175,7 +175,7 @@ async def test_switching_the_model_keeps_the_conversation_the_read_ledger_and_th
 
 def test_a_model_that_cannot_work_changes_nothing(home: Path, settings: Settings, script) -> None:
     model = script([{"text": "hi"}])
-    conversation = build_loop(LoopOptions(home, settings, model=model))
+    conversation = build_loop(LoopOptions(home, model=model), settings)
     before = conversation.loop.model
 
     with pytest.raises(ModelConfigError, match="GEMINI_API_KEY is not set"):

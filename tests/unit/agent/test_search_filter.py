@@ -26,8 +26,8 @@ async def run_tools(project: Path, tmp_path: Path, calls: list[dict]) -> list[st
     """Each call's result, in the order of `calls` (parallel calls may finish in any order)."""
     script = tmp_path / "script.json"
     script.write_text(json.dumps([{"tool_calls": calls}, {"text": "done"}]))
-    options = LoopOptions(home=project, settings=Settings(_env_file=None), model=f"script:{script}")
-    loop = build_loop(options).loop
+    options = LoopOptions(home=project, model=f"script:{script}")
+    loop = build_loop(options, Settings(_env_file=None)).loop
     started: list[str] = []
     results: dict[str, str] = {}
     async for event in loop.run_turn("search"):

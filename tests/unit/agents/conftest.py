@@ -91,7 +91,7 @@ def conversation(home: Path, settings: Settings, script: Script, **options: Any)
     its children inherit this very model object."""
     from decode.agent.compose import LoopOptions, build_loop
 
-    built = build_loop(LoopOptions(home, settings, model="test", **options))
+    built = build_loop(LoopOptions(home, model="test", **options), settings)
     built.loop.model = routed_model(script)
     return built
 

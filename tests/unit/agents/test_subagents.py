@@ -308,7 +308,7 @@ async def test_a_child_is_offered_its_agents_tools_only(home: Path, settings: Se
             return
         yield "done"
 
-    built = build_loop(LoopOptions(home, settings, model="test"))
+    built = build_loop(LoopOptions(home, model="test"), settings)
     built.loop.model = FunctionModel(stream_function=stream)
     await turn(built)
 

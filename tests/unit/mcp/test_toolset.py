@@ -77,7 +77,7 @@ def project_with(tmp_path: Path, user_home: Path, server_entry: ServerEntry) -> 
 
 async def turn(home: Path, recorder: Recorder, **options: Any) -> tuple[Conversation, list[ToolCallFinished]]:
     settings = Settings(_env_file=None, tool_output_limit=1_000)  # type: ignore[call-arg]
-    conversation = build_loop(LoopOptions(home, settings, model="test", **options))
+    conversation = build_loop(LoopOptions(home, model="test", **options), settings)
     conversation.loop.model = ChatModel(stream_function=recorder)
     try:
         results = [e async for e in conversation.loop.run_turn("go") if isinstance(e, ToolCallFinished)]

@@ -8,7 +8,7 @@ import pytest
 from pydantic_ai import Agent
 from pydantic_ai.models.test import TestModel
 
-from decode.agent.compose import command_environment_for
+from decode.agent.steps.executor import command_environment_for
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
 from decode.recording.seam import recorded, recording_configured

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from decode.agent.compose import LoopOptions, command_environment_for, open_executor
+from decode.agent.options import LoopOptions
+from decode.agent.steps.executor import command_environment_for
+from decode.agent.steps.sandbox import executor_for
 from decode.config.settings import Settings
 from decode.entities.executor import ExecRequest, ExecResult, Process
 from decode.processes.local import LocalExecutor
@@ -107,9 +109,9 @@ async def test_file_operations_and_protected_paths(tmp_path: Path, bind_mounted:
 
 def test_none_is_the_local_executor_exactly_as_before(tmp_path: Path) -> None:
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
-    executor = open_executor(LoopOptions(home=tmp_path, settings=settings))
+    executor = executor_for(LoopOptions(home=tmp_path), settings)
     assert type(executor) is LocalExecutor
     assert executor.workspace == tmp_path.resolve()
     assert executor.env == command_environment_for(settings)  # type: ignore[attr-defined]
-    elsewhere = open_executor(LoopOptions(home=tmp_path, settings=settings, sandbox="none", workspace=tmp_path / "w"))
+    elsewhere = executor_for(LoopOptions(home=tmp_path, sandbox="none", workspace=tmp_path / "w"), settings)
     assert elsewhere.workspace == (tmp_path / "w").resolve()

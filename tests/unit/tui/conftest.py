@@ -19,7 +19,9 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
+from decode.agent.options import LoopOptions
 from decode.config.settings import Settings
+from decode.permissions.types import Mode
 from decode.tui.app import Repl
 
 WAIT_S = 20.0  # generous: the first warm-up imports pydantic-ai
@@ -115,8 +117,12 @@ async def start_repl(project: Path, settings: Settings) -> AsyncIterator[Callabl
         keyboard = pipes.enter_context(create_pipe_input())
         # Wide, so a line (an error naming a temporary path) never wraps in the middle of what a test looks for.
         console = Console(file=io.StringIO(), width=300, highlight=False, force_terminal=False)
-        options.setdefault("settings", settings)
-        repl = Repl(console=console, workspace=project, model=model, input=keyboard, output=DummyOutput(), **options)
+        if isinstance(mode := options.pop("permission_mode", None), str):
+            mode = Mode.parse(mode)
+        own = {name: options.pop(name) for name in ("settings", "commands", "history_file") if name in options}
+        asked = LoopOptions(project, model=model, permission_mode=mode, **options)  # what the command line says
+        own.setdefault("settings", settings)
+        repl = Repl(console=console, options=asked, input=keyboard, output=DummyOutput(), **own)
         session = Session(repl, keyboard, console, asyncio.create_task(repl.run()))
         sessions.append(session)
         return session

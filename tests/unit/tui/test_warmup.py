@@ -6,8 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from decode.agent.options import LoopOptions
 from decode.config.settings import Settings
-from decode.tui.warmup import LoopFactory, start_warm_up, warm_up
+from decode.permissions.types import Mode
+from decode.tui.warmup import start_warm_up, warm_up
 
 
 def script(path: Path, responses: list[dict]) -> str:
@@ -17,7 +19,7 @@ def script(path: Path, responses: list[dict]) -> str:
 
 def test_warm_up_builds_an_agent_loop_and_times_its_steps(tmp_path: Path) -> None:
     model = script(tmp_path / "s.json", [{"text": "hi"}])
-    warm = warm_up(model, LoopFactory(tmp_path, max_requests=7), Settings(_env_file=None))
+    warm = warm_up(LoopOptions(tmp_path, model=model, max_requests=7), Settings(_env_file=None))
     assert warm.error is None
     assert warm.loop is not None
     assert warm.loop.max_requests == 7
@@ -28,7 +30,7 @@ def test_warm_up_builds_an_agent_loop_and_times_its_steps(tmp_path: Path) -> Non
 
 def test_without_a_model_the_settings_model_is_used_and_a_missing_key_is_an_error(tmp_path: Path) -> None:
     settings = Settings(_env_file=None)
-    warm = warm_up(None, LoopFactory(tmp_path), settings)
+    warm = warm_up(LoopOptions(tmp_path), settings)
     assert warm.model == settings.model
     assert warm.loop is None
     assert warm.settings is settings  # kept, so /model can build another model
@@ -51,8 +53,10 @@ async def test_the_loop_has_the_default_tools_of_decode_run(tmp_path: Path) -> N
     )
     seen: list[str] = []
     # This test is about the tools, not the permission rules (lesson 06): let everything run.
-    factory = LoopFactory(tmp_path, on_tool_output=lambda delta: seen.append(delta.text), permission_mode="bypass")
-    warm = warm_up(model, factory, Settings(_env_file=None))
+    options = LoopOptions(
+        tmp_path, model=model, on_tool_output=lambda delta: seen.append(delta.text), permission_mode=Mode.BYPASS
+    )
+    warm = warm_up(options, Settings(_env_file=None))
     assert warm.loop is not None
     results = [event.result async for event in warm.loop.run_turn("go") if event.kind == "tool_result"]
     assert sorted((r.name, r.is_error) for r in results) == [("bash", False), ("read", False)]
@@ -61,7 +65,7 @@ async def test_the_loop_has_the_default_tools_of_decode_run(tmp_path: Path) -> N
 
 def test_start_warm_up_runs_in_a_thread_and_resolves_a_future(tmp_path: Path) -> None:
     model = script(tmp_path / "s.json", [{"text": "hi"}])
-    future = start_warm_up(model, LoopFactory(tmp_path), Settings(_env_file=None))
+    future = start_warm_up(LoopOptions(tmp_path, model=model), Settings(_env_file=None))
     warm = future.result(timeout=60)
     assert warm.loop is not None
 
@@ -70,8 +74,9 @@ def test_invalid_settings_are_a_one_line_error(tmp_path: Path) -> None:
     # decode's settings object is read once per process: check it in a fresh one.
     code = (
         "from pathlib import Path\n"
-        "from decode.tui.warmup import LoopFactory, warm_up\n"
-        "print(warm_up(None, LoopFactory(Path('.'))).error)\n"
+        "from decode.agent.options import LoopOptions\n"
+        "from decode.tui.warmup import warm_up\n"
+        "print(warm_up(LoopOptions(Path('.'))).error)\n"
     )
     env = {**os.environ, "DECODE_MAX_REQUESTS": "0"}
     done = subprocess.run(

@@ -1,0 +1,140 @@
+"""What a front end asks the composition root for (`LoopOptions`) and what it gets back (`Conversation`).
+
+Light on purpose: this module imports nothing heavy (its annotations are read only by the type
+checker), so the REPL holds its `LoopOptions` while it draws the prompt, before the warm-up has
+imported pydantic-ai or read the settings. `build_loop(options, settings)` (`compose.py`) does the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import (
+        Callable,  # [lesson 05]
+        Sequence,
+    )
+
+    from decode.agent.loop import AgentLoop
+
+    # [lesson 12]
+    from decode.agents.active import ActiveAgent
+    from decode.agents.definition import AgentDefinition
+    from decode.agents.lineage import OnSubagent, Parent
+    from decode.agents.subagents import Subagents
+
+    # [/lesson 12]
+    from decode.config.settings import Settings
+    from decode.context.session import Session  # [lesson 08]
+    from decode.entities.asking import AskUser, ReviewPlan  # [lesson 10]
+    from decode.entities.events import ToolOutputDelta  # [lesson 05]
+    from decode.entities.executor import CommandExecutor  # [lesson 04]
+    from decode.entities.tools import ToolSpec
+    from decode.mcp.servers import McpServers  # [lesson 11]
+    from decode.models.retry import OnRetry
+    from decode.permissions.gate import PermissionGate  # [lesson 06]
+    from decode.permissions.hook import ApproveCallback  # [lesson 06]
+    from decode.permissions.types import Mode  # [lesson 06]
+    from decode.sandbox.workspace import Workspace  # [lesson 14]
+
+
+@dataclass
+class LoopOptions:
+    """What a front end asks for: where, which model, and its own callbacks (the settings come apart)."""
+
+    home: Path
+    """The launch directory (the Harness Home)."""
+    model: str | None = None
+    """None: the settings' model."""
+    max_requests: int | None = None
+    """The request ceiling of one turn; None: the settings'."""
+    on_retry: OnRetry | None = None
+    """Told of each retry of a failed model request, so the front end can show it."""
+    tools: Sequence[ToolSpec] | None = None
+    """The tools' declarations; None: decode's own (`decode.tools.catalog`). A front end may give its own."""
+    # [lesson 04]
+    executor: CommandExecutor | None = None
+    """None: a `LocalExecutor` in `home`."""
+    # [/lesson 04]
+    on_tool_output: Callable[[ToolOutputDelta], None] | None = None  # [lesson 05]
+    # [lesson 06]
+    permission_mode: Mode | None = None
+    """None: the settings files' `defaultMode`, else `default`."""
+    approve: ApproveCallback | None = None
+    """The approval prompt; None means headless: a call that needs approval is refused."""
+    trust_project_settings: bool = False
+    """Put the project's own allow rules and mode in force untrusted (`decode run --trust-project-settings`)."""
+    # [/lesson 06]
+    # [lesson 08]
+    resume: str | None = None
+    """None: a new session; "" the newest; else an id or prefix (`SessionError`: no such session).
+    A resumed session keeps its own model and mode unless `model` or `permission_mode` is given."""
+    # [/lesson 08]
+    # [lesson 10]
+    ask_user: AskUser | None = None
+    """How the `ask_user` tool reaches the user; None means headless: the model is told no one can answer."""
+    review_plan: ReviewPlan | None = None
+    """How `exit_plan_mode` shows the plan and asks to leave plan mode; None: no one can approve."""
+    # [/lesson 10]
+    # [lesson 11]
+    mcp: bool = True
+    """Offer the tools of the MCP servers in the config files (a subagent may go without them)."""
+    trust_project_mcp: bool = False
+    """Start the project's `.mcp.json` servers without asking (`decode run --trust-project-mcp`)."""
+    # [/lesson 11]
+    # [lesson 12]
+    agent: str | AgentDefinition | None = None
+    """The agent to be: a name from the catalogue (`build`, `explore`…) or a definition; None: `build`.
+    Its model and permission mode apply unless `model` or `permission_mode` is given."""
+    on_subagent: OnSubagent | None = None
+    """Told how each subagent is doing (`SubagentProgress`), so the front end can show it."""
+    parent: Parent | None = None
+    """Set for a subagent: what it takes from the conversation that spawns it."""
+    # [/lesson 12]
+    # [lesson 14]
+    sandbox: str | None = None
+    """Where the agent's commands run: `none`, `bwrap`, `docker` or `modal`; None: the settings'
+    `sandbox_mode`. Not used when `executor` is given."""
+    workspace: Path | None = None
+    """The directory the agent works in when it is not `home` (a `--repo` clone); None: `home`."""
+    repo: str | None = None
+    """`--repo PATH|URL`: clone it into a Workspace under `.decode/workspaces/` and work there (its
+    work comes back as branch `decode/<session-id>`); None: the settings' `sandbox_repo`, else none."""
+    # [/lesson 14]
+    # [lesson 16]
+    trace_name: str = "decode_turn"
+    """The name of each turn's trace when tracing is on: `chat_turn` (the REPL), `decode_run` (headless)."""
+    # [/lesson 16]
+
+
+@dataclass
+class Conversation:
+    """What `build_loop` made: the loop (with its history), and what it was built from and with."""
+
+    loop: AgentLoop
+    options: LoopOptions
+    """What it was built from, as the steps settled it (a resumed session's sandbox, the tools given)."""
+    settings: Settings
+    gate: PermissionGate  # the Permission Gate the loop's tool calls ask  # [lesson 06]
+    # [lesson 08]
+    session: Session
+    resumed_mode: bool = False
+    """The permission mode came from the resumed session (front ends may say so)."""
+    # [/lesson 08]
+    # [lesson 11]
+    mcp: McpServers | None = None
+    """The MCP servers whose tools the agent has (None: no config file names one), not started:
+    the front end starts them on its event loop, or the first request does."""
+    # [/lesson 11]
+    # [lesson 12]
+    agent: ActiveAgent | None = None
+    """The agent the conversation is: `switch_agent()` changes it in place."""
+    subagents: Subagents | None = None
+    """Its `agent` tool's side (None when its agent may not spawn any)."""
+    # [/lesson 12]
+    # [lesson 14]
+    workspace: Workspace | None = None
+    """The `--repo` clone the agent works in (None: the launch directory): the front end hands it back."""
+    # [/lesson 14]

@@ -1,0 +1,17 @@
+"""The planted-log step (lesson 15): a session log the repository committed chooses nothing.
+
+It was written by whoever wrote the repository: resuming it keeps neither its sandbox nor its mode
+(`resume_sandbox`, `resume_mode` read `Build.planted`), and the user is told why.
+"""
+
+from decode.agent.build import Build
+from decode.context.planted import came_with_repository
+
+PLANTED = "this session log is tracked by git (it came with the repository): its sandbox and mode are not resumed"
+
+
+def distrust_planted(b: Build) -> None:
+    """Mark a resumed log that git tracks, before the steps that would resume its choices."""
+    b.planted = b.options.resume is not None and came_with_repository(b.session.log.path)
+    if b.planted:
+        b.problems.append(PLANTED)
