@@ -7,14 +7,13 @@ now, in a worker thread: the later page finds its marks made (a count that passe
 waited for: it may go on for gigabytes), or waits for a scan already under way, which never takes
 longer than scanning would.
 
-Bounded: one file at a time (a new one stops the last), at most `MAX_BYTES` of it, and only
+Bounded: one file at a time (a new one stops the last), at most its first `MAX_COUNTED` bytes, and only
 regular files on this machine (`read` refuses a FIFO or a device before this; the scan opens the
 file as reads do, refusing one swapped in). It stops at the first block after the file's size or
 modification time changed, and an error ends it quietly: the read that needs those lines counts
 them itself and says what failed.
 """
 
-import itertools
 import os
 import sys
 import threading
@@ -27,7 +26,6 @@ from decode.tools import line_index
 from decode.tools.line_index import LineIndex
 
 MIN_BYTES = 16 * 1024 * 1024  # a smaller file is counted when a page needs it, in ~10 ms
-MAX_BYTES = 4 * 1024**3  # a count ahead stops here; its marks so far are kept
 
 _stop = threading.Event()  # the running count's (one at a time)
 
@@ -48,15 +46,13 @@ def count_ahead(executor: CommandExecutor, path: Path, stat: FileStat) -> None:
 
 
 def _count(path: Path, stat: FileStat, index: LineIndex, stop: threading.Event, done: "Future[None]") -> None:
-    blocks = itertools.count(1)
-
     def enough() -> bool:  # asked after each block
-        return stop.is_set() or next(blocks) * line_index.BLOCK >= MAX_BYTES or _changed(path, stat)
+        return stop.is_set() or _changed(path, stat)
 
     try:
         start, before = index.reached()
         line_index.scan(path, index, start, before, sys.maxsize, stop=enough)
-    except (OSError, ValueError):
+    except (OSError, ValueError):  # `PastTheCount` too: its marks so far are kept
         pass  # the read that needs these lines counts them and says what failed
     finally:
         done.set_result(None)

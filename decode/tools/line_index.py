@@ -31,6 +31,11 @@ BLOCK = 1024 * 1024  # bytes counted per executor read; an index holds one mark 
 STEP = 64 * 1024  # inside a block, the line is found a step at a time (`count` takes a range: no copies)
 KEPT = 8  # files whose index is remembered (the most recently used)
 HEAD = 64  # bytes of each block kept with its mark: a file rewritten with its size and mtime kept shows here
+MAX_COUNTED = 4 * 1024**3  # lines are counted in a file's first 4 GB only (~3 s); a line past them is refused
+
+
+class PastTheCount(ValueError):
+    """The line lies past the part of a file whose lines are counted (`MAX_COUNTED`)."""
 
 
 @dataclass
@@ -107,12 +112,22 @@ async def line_start(executor: CommandExecutor, path: Path, stat: FileStat, line
 
         # (never beside a count still marking: only one thread marks an index at a time)
         found = None if counting else await from_the_end(path, stat, index, wanted)
-        start, before, block = found or await asyncio.to_thread(scan, path, index, start, before, wanted)
+        start, before, block = found or await _scan_in_thread(path, index, start, before, wanted)
     else:
         start, before, block = await _scan_through(executor, path, index, start, before, wanted)
     if before + block.count(b"\n") >= wanted:  # the line starts inside this block
         return start + _after_newline(block, wanted - before), line
     return await _last_line(executor, path, start, block, before)
+
+
+async def _scan_in_thread(path: Path, index: LineIndex, start: int, before: int, wanted: int) -> tuple[int, int, bytes]:
+    """`scan` in a worker thread that stops at the next block when the read is cancelled."""
+    cancelled = threading.Event()
+    try:
+        return await asyncio.to_thread(scan, path, index, start, before, wanted, cancelled.is_set)
+    except asyncio.CancelledError:
+        cancelled.set()  # (a thread cannot be cancelled: it is asked to stop)
+        raise
 
 
 async def _scan_through(
@@ -130,6 +145,17 @@ async def _scan_through(
             return start, before, block
         start, before = start + len(block), before + found
         index.mark(start, before)
+        _within_the_count(start, wanted)
+
+
+def counted_part() -> str:
+    """The part of a file whose lines are counted, in words."""
+    return f"its first {MAX_COUNTED / 1024**3:g} GB"
+
+
+def _within_the_count(start: int, wanted: int) -> None:
+    if start >= MAX_COUNTED:
+        raise PastTheCount(f"line {wanted + 1:,} lies past {counted_part()}, where lines are counted")
 
 
 def scan(
@@ -151,6 +177,7 @@ def scan(
                 return start, before, bytes(view[:size])
             start, before = start + size, before + found
             index.mark(start, before)
+            _within_the_count(start, wanted)
             if stop():
                 return start, before, b""
 

@@ -6,10 +6,11 @@ faster (vectorized C), but says only how many lines there are. That is enough: w
 the blocks after the wanted line are counted backwards from the end, and each block's mark is
 the total less what follows it. So the end of a 200 MB log costs one `wc -l` and a block or two.
 
-Only where the end is the shorter way (judged from how many lines the first block holds), only
-for local regular files (`wc` reads the descriptor opened here, which refuses a FIFO or a device),
-and only while the file stays as it was: its size and modification time are checked after the
-count, and anything unexpected falls back to counting forward.
+Only where the end is the shorter way (judged from how many lines the first block holds), only in
+a file no larger than the part whose lines are counted (`MAX_COUNTED`), only for local regular
+files (`wc` reads the descriptor opened here, which refuses a FIFO or a device), and only while
+the file stays as it was: its size and modification time are checked after the count, and
+anything unexpected falls back to counting forward.
 """
 
 import asyncio
@@ -31,7 +32,7 @@ async def from_the_end(path: Path, stat: FileStat, index: LineIndex, wanted: int
     """`(start, before, block)` of the block holding newline `wanted`, counted from the end; None
     when counting forward is the better way (or the only safe one)."""
     start, _ = index.before(wanted)
-    if stat.size - start < MIN_BYTES or (wc := shutil.which("wc")) is None:
+    if stat.size - start < MIN_BYTES or stat.size > line_index.MAX_COUNTED or (wc := shutil.which("wc")) is None:
         return None
     fd = await asyncio.to_thread(open_regular, path)
     with FileIO(fd, closefd=True) as handle:

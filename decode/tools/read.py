@@ -6,7 +6,9 @@ time, each at most a fixed number of bytes, so the first page of a 200 MB log (o
 file with no newline at all) costs what a small file costs. A page further on starts where its
 first line does: the lines before it are counted a block at a time and the count is remembered
 (`line_index.py`), so any page of a 200 MB log costs about what the first does; page 1 of a large
-file starts that count in the background (`count_ahead.py`).
+file starts that count in the background (`count_ahead.py`). Lines are counted in a file's first
+4 GB only (`MAX_COUNTED`): a file sparse-extended to a terabyte would take minutes, so a line past
+them is refused and an over-long line is skipped only that far.
 
 Binary files, images, directories and anything that is not a regular file (a FIFO or a device
 would block or never end) are refused before they are opened, as an answer the model reads
@@ -22,9 +24,10 @@ from pydantic_ai import ModelRetry, RunContext
 from decode.entities.deps import AgentDeps
 from decode.entities.executor import CommandExecutor, EntryKind
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
+from decode.tools import line_index
 from decode.tools.count_ahead import count_ahead
 from decode.tools.harness_files import is_harness_path, locate
-from decode.tools.line_index import line_start
+from decode.tools.line_index import PastTheCount, line_start
 from decode.tools.paths import Refusal, describe_os_error, display_path, stat_path
 from decode.tools.text import SNIFF_BYTES, binary_kind
 
@@ -49,6 +52,7 @@ class LineReader:
         self.at = 0  # where the unread part of `buffer` starts
         self.offset = start  # where the next chunk starts in the file
         self.eof = False
+        self.past_count = False  # an over-long line ran past the counted part: nothing more is read
 
     async def _fill(self) -> None:
         chunk = await self.executor.read_bytes(self.path, self.offset, READ_CHUNK)
@@ -86,6 +90,9 @@ class LineReader:
             skipped += len(self.buffer) - self.at
             self.buffer, self.at = b"", 0
             if self.eof:
+                return skipped
+            if self.offset >= line_index.MAX_COUNTED:  # a sparse terabyte would take hours to skip
+                self.eof = self.past_count = True
                 return skipped
             await self._fill()
 
@@ -165,6 +172,10 @@ async def read(ctx: RunContext[AgentDeps], path: str, offset: int = 1, limit: in
             size += len(text) + 1
     except OSError as exc:
         raise Refusal(f"Could not read {shown}: {describe_os_error(exc)}.") from None
+    except PastTheCount as exc:  # counting a sparse terabyte would take minutes
+        raise Refusal(
+            f"{shown} has {stat.size:,} bytes and {exc}; use bash past them (`tail -c`, `grep -n`)."
+        ) from None
     ctx.deps.read_ledger.record(real, stat)
     if more:  # a later page of a large file will need its lines counted: start now, in the background
         count_ahead(executor, real, stat)
@@ -173,7 +184,9 @@ async def read(ctx: RunContext[AgentDeps], path: str, offset: int = 1, limit: in
             return f"{shown} is empty."
         raise Refusal(f"offset {offset} is past the end of {shown}, which has {number:,} lines.")
     first, last = offset, offset + len(lines) - 1
-    if more:
+    if reader.past_count:
+        lines.append(f"\n[line {last:,} of {shown} runs on past {line_index.counted_part()}; use bash past them]")
+    elif more:
         lines.append(f"\n[lines {first}-{last} of {shown}; more follow: read with offset={last + 1} to continue]")
     return "\n".join(lines)
 

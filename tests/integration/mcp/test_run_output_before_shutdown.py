@@ -132,8 +132,9 @@ def _until(condition: Callable[[], bool], what: str, seconds: float = 60) -> Non
 
 
 def _sigint_as_in_a_terminal() -> None:
-    """decode as a shell starts it: Ctrl-C's default. An ignored SIGINT is inherited, and an earlier
-    test in the same worker process can leave it ignored (decode then rightly ignores it too)."""
+    """decode as a shell starts it: Ctrl-C's default. An ignored SIGINT is inherited, and the suite
+    itself may run with it ignored: a shell without job control starts a `&` job so (decode then
+    rightly ignores it too)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 

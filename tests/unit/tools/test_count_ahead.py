@@ -115,7 +115,7 @@ async def test_a_small_file_is_not_counted_ahead(ctx: RunContext[AgentDeps], wor
 
 async def test_a_page_the_count_ahead_already_passed_does_not_wait_for_the_rest_of_it(workspace: Path) -> None:
     # A 4 GB+ file (sparse, or a big log out of the page cache) takes seconds to count ahead, to
-    # `MAX_BYTES`: page 2, asked for once the count passed it, must not wait for all of that.
+    # `MAX_COUNTED`: page 2, asked for once the count passed it, must not wait for all of that.
     path = workspace / "big.log"
     data = _log(path, 20_000)
     executor = LocalExecutor(workspace)
@@ -133,8 +133,8 @@ async def test_a_sparse_file_past_the_bound_is_counted_ahead_only_to_the_bound(
     workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A command can make a file of terabytes in no time (`truncate -s 1T`): the thread that counts
-    # it ahead must stop at `MAX_BYTES`, not spin through all of it.
-    monkeypatch.setattr(count_ahead, "MAX_BYTES", 64 * 4096)
+    # it ahead must stop at `MAX_COUNTED`, not spin through all of it.
+    monkeypatch.setattr(line_index, "MAX_COUNTED", 64 * 4096)
     path = workspace / "sparse.log"
     with path.open("wb") as sparse:
         sparse.truncate(1 << 40)

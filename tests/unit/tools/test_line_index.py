@@ -4,7 +4,9 @@ Small blocks (`BLOCK` set low) put block boundaries everywhere: inside lines, on
 end of a file with and without a final newline. The tests that take `ctx` run against both executors.
 """
 
+import asyncio
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -133,3 +135,65 @@ def test_marks_made_by_threads_at_once_stay_in_order() -> None:
             assert index.marks == [(n * line_index.BLOCK, n) for n in range(4000)]
     finally:
         sys.setswitchinterval(interval)
+
+
+def _sparse(path: Path, size: int) -> Path:
+    """A text file extended to `size` bytes with zeros that take no disk (`truncate -s 1T`)."""
+    with path.open("wb") as sparse:
+        sparse.write(b"a line of text\n" * 1000)  # more than `read` sniffs: a text file
+        sparse.truncate(size)
+    return path
+
+
+async def test_a_line_past_the_counted_part_of_a_huge_file_is_refused_in_one_line(
+    ctx: RunContext[AgentDeps], workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A command makes a file of a terabyte in no time; counting its lines would take minutes.
+    monkeypatch.setattr(line_index, "BLOCK", 4096)
+    monkeypatch.setattr(line_index, "MAX_COUNTED", 64 * 4096)
+    _sparse(workspace / "huge.log", 1 << 40)
+    with pytest.raises(ToolFailed) as refused:
+        await read(ctx, "huge.log", offset=1005)
+    message = str(refused.value)
+    assert "huge.log has 1,099,511,627,776 bytes and line 1,005 lies past its first" in message
+    assert "\n" not in message
+    assert "use bash" in message
+
+
+async def test_a_page_ending_in_a_line_of_a_terabyte_skips_it_only_to_the_counted_part(
+    ctx: RunContext[AgentDeps], workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(line_index, "MAX_COUNTED", 1 << 20)
+    _sparse(workspace / "huge.log", 1 << 40)
+    page = (await read(ctx, "huge.log")).splitlines()
+    assert page[0] == "     1\ta line of text"
+    assert page[1000].startswith("  1001\t\x00")
+    assert page[1000].endswith("[line cut at 2,000 characters]")
+    assert page[-1] == "[line 1,001 of huge.log runs on past its first 0.000976562 GB; use bash past them]"
+
+
+async def test_a_cancelled_read_stops_its_count(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The count runs in a worker thread, which a cancelled task does not stop by itself.
+    monkeypatch.setattr(line_index, "BLOCK", 4096)
+    monkeypatch.setattr(line_index, "MAX_COUNTED", 1 << 50)  # only the cancel can end this count
+    path = _sparse(workspace / "huge.log", 1 << 40)
+    counting, ended = threading.Event(), threading.Event()
+    real_scan = line_index.scan
+
+    def scan(*args: object) -> tuple[int, int, bytes]:
+        counting.set()
+        try:
+            return real_scan(*args)  # type: ignore[arg-type]
+        finally:
+            ended.set()
+
+    monkeypatch.setattr(line_index, "scan", scan)
+    executor = LocalExecutor(workspace)
+    stat = await executor.stat(path)
+    assert stat is not None
+    task = asyncio.create_task(line_index.line_start(executor, path, stat, 1005))
+    assert await asyncio.to_thread(counting.wait, 60)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await asyncio.to_thread(ended.wait, 60), "the count went on after its read was cancelled"
