@@ -181,7 +181,7 @@ def cli(ctx: click.Context, **options: Any) -> None:
 
         pause()
     # Imported here: prompt_toolkit and Rich load only when the REPL starts, never for --help.
-    from decode.tui.app import run_repl
+    from decode.tui.launch import run_repl
 
     ctx.exit(run_repl(**options))
     # [before lesson 03]
