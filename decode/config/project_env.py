@@ -42,6 +42,10 @@ def user_only(why: str) -> JsonDict:
     return {USER_ONLY: why}
 
 
+SENDS = user_only("sends your prompts and code to that address")
+"""The reason of an address decode sends your work to (a model's, a tracing server's)."""
+
+
 def user_only_names(settings_cls: type[BaseSettings]) -> dict[str, str]:
     """Each environment variable name (lower case) of a user-only field, with the reason."""
     names: dict[str, str] = {}
