@@ -16,12 +16,7 @@ from pathlib import Path
 from typing import Literal
 
 from pydantic import AliasChoices, Field, SecretStr
-from pydantic_settings import (
-    BaseSettings,
-    DotEnvSettingsSource,  # [lesson 13]
-    PydanticBaseSettingsSource,  # [lesson 13]
-    SettingsConfigDict,
-)
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from decode.config import project_env  # [lesson 13]
 from decode.config.groups.agents import AgentSettings  # [lesson 12]
@@ -49,6 +44,7 @@ def _env(*names: str) -> AliasChoices:
 
 
 class Settings(
+    project_env.ProjectEnvFence,  # a project's `.env` sets no user-only field  # [lesson 13]
     EvalSettings,  # [lesson 18]
     RecordingSettings,  # [lesson 17]
     TracingSettings,  # [lesson 16]
@@ -142,23 +138,6 @@ class Settings(
 
     modal_llm_token: SecretStr | None = Field(None, validation_alias=_env("DECODE_MODAL_LLM_TOKEN"))
     """Bearer token of that Modal endpoint."""
-    # [lesson 13]
-
-    @classmethod
-    def settings_customise_sources(
-        cls,
-        settings_cls: type[BaseSettings],
-        init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource,
-        dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
-    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        """The usual order, but the project's `.env` without the `user_only` fields (config/project_env.py)."""
-        if isinstance(dotenv_settings, DotEnvSettingsSource):
-            dotenv_settings.env_vars = project_env.project_values(dotenv_settings.env_vars, settings_cls)
-        return init_settings, env_settings, dotenv_settings, file_secret_settings
-
-    # [/lesson 13]
 
     @property
     def env_file(self) -> Path:
