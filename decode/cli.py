@@ -123,7 +123,7 @@ def _permission_mode(ctx: click.Context, param: click.Parameter, value: str | No
 @click.group(cls=LazyGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="decode", message="%(prog)s %(version)s")
 # [lesson 03]
-# The REPL's options: each reaches `run_repl()` under its own name.
+# The REPL's options: each is the `LoopOptions` field of its name.
 @click.option("-m", "--model", help="Model for the REPL, e.g. google-gla:gemini-flash-latest or script:turns.json.")
 @click.option("--max-requests", type=click.IntRange(min=1), help="Ceiling on model requests in one REPL turn.")
 # [/lesson 03]
@@ -200,7 +200,7 @@ def cli(ctx: click.Context, **options: Any) -> None:
         pause()
     # Imported here: prompt_toolkit and Rich load only when the REPL starts, never for --help.
     from decode.agent.options import LoopOptions
-    from decode.tui.app import run_repl
+    from decode.tui.launch import run_repl
 
     ctx.exit(run_repl(LoopOptions(Path.cwd(), **options)))
     # [before lesson 03]

@@ -1,6 +1,7 @@
 """Write `.env.example` from the settings themselves: `python scripts/env_example.py [--check]`.
 
-Each field of `decode.config.settings.Settings` becomes a commented-out `NAME=default` line under
+Each field of `decode.config.settings.Settings` (its own, then those of each lesson's group in
+`decode/config/groups/`, in the order of the lessons) becomes a commented-out `NAME=default` line under
 its docstring, so the example can never miss a setting or describe it differently from the code.
 With `--check`, nothing is written: the exit code says whether `.env.example` is current.
 """
@@ -26,12 +27,23 @@ HEADER = """\
 # Settings marked "not read from .env" are yours alone: a repository's .env could otherwise start
 # programs or send your work away (docs/adr/0068), so set those in your shell's environment.
 # Keys are secrets: decode never puts them in a prompt, a log line or a command the agent runs.
-# Generated from decode/config/settings.py by `python scripts/env_example.py`: edit the docstrings there.
+# Generated from decode/config/settings.py and decode/config/groups/ by `python scripts/env_example.py`:
+# edit the docstrings there.
 """
 
 
 def field_docs(cls: type) -> dict[str, str]:
-    """The docstring written under each annotated attribute of `cls` (PEP 257 attribute docstrings)."""
+    """The docstring written under each annotated attribute of `cls` and of the settings groups it
+    inherits (PEP 257 attribute docstrings)."""
+    docs: dict[str, str] = {}
+    for klass in cls.__mro__:
+        if klass.__module__.startswith("decode."):
+            docs = own_field_docs(klass) | docs
+    return docs
+
+
+def own_field_docs(cls: type) -> dict[str, str]:
+    """The docstring under each annotated attribute in the body of `cls` itself."""
     body = ast.parse(inspect.getsource(cls)).body[0]
     assert isinstance(body, ast.ClassDef)
     docs: dict[str, str] = {}
@@ -63,7 +75,9 @@ def default_text(field: FieldInfo) -> str:
 def render() -> str:
     docs = field_docs(Settings)
     blocks = [HEADER]
-    for name, field in Settings.model_fields.items():
+    own = Settings.__annotations__  # the settings every part reads first, then each lesson's group
+    fields = sorted(Settings.model_fields.items(), key=lambda item: item[0] not in own)
+    for name, field in fields:
         names = env_names(name, field)
         lines = [f"# {line}" if line else "#" for line in docs.get(name, name.replace("_", " ")).splitlines()]
         if get_origin(field.annotation) is Literal:

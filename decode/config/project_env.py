@@ -23,7 +23,7 @@ from pathlib import Path
 from dotenv import dotenv_values
 from pydantic import AliasChoices
 from pydantic.json_schema import JsonDict
-from pydantic_settings import BaseSettings
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
 from pydantic_settings.sources import DotEnvSettingsSource
 from pydantic_settings.sources.utils import parse_env_vars
 
@@ -40,6 +40,10 @@ _told: set[str] = set()  # variables already warned about in this process: once 
 def user_only(why: str) -> JsonDict:
     """The `json_schema_extra` of a field no project `.env` may set; `why` ends "… because it {why}"."""
     return {USER_ONLY: why}
+
+
+SENDS = user_only("sends your prompts and code to that address")
+"""The reason of an address decode sends your work to (a model's, a tracing server's)."""
 
 
 def user_only_names(settings_cls: type[BaseSettings]) -> dict[str, str]:
@@ -75,6 +79,23 @@ def project_values(found: Mapping[str, str | None], settings_cls: type[BaseSetti
                 variable,
             )
     return kept
+
+
+class ProjectEnvFence(BaseSettings):
+    """A base of `Settings`: the usual sources, but the project's `.env` without the user-only fields."""
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        if isinstance(dotenv_settings, DotEnvSettingsSource):
+            dotenv_settings.env_vars = project_values(dotenv_settings.env_vars, settings_cls)
+        return init_settings, env_settings, dotenv_settings, file_secret_settings
 
 
 def read_env_file(

@@ -1,106 +1,71 @@
-# [lesson 07]
 """The REPL: `decode` with no subcommand.
 
-    you type ──▶ prompt_toolkit input ──▶ Harness: Priority Gate ──▶ Turn Runner ──▶ AgentLoop.run_turn()
-                      ▲                                                                   │ events
-           live area, footer ◀──── Renderer, SessionStatus ◀─────────────────────────────┘
+    you type ──▶ prompt_toolkit input ──▶ Harness ──▶ Turn Runner ──▶ AgentLoop.run_turn()
+                      ▲                                                    │ events
+           live area, footer ◀──── Renderer, SessionStatus ◀───────────────┘
                                          │
                                          └──▶ Rich, printed above the prompt
 
-The prompt stays on screen the whole time. What the user sends goes to the Harness: with nothing
-running it starts a turn; while a turn runs, Enter steers it (the model gets the message before
-its next request) and Alt+Enter queues a follow-up (when the turn would end). The Turn Runner
-feeds each turn's events to the `Renderer` (the answer, above the prompt) and to the
-`SessionStatus` (the footer). Esc or Ctrl-C stops the turn. Slash commands run at once.
+The prompt stays on screen the whole time. `Repl` holds one session's state (the input line,
+the Turn Runner, the renderer, the footer's status, the conversation once it is built) and
+hands the work to a module per concept:
+
+- `dispatch.py`: what a line typed becomes (an answer, a slash command, a message for the agent);
+- `prompt_loop.py`: reading prompts until the user leaves, and what leaving does;
+- `screen.py`: what prompt_toolkit draws (the live area above the input line, the footer);
+- `launch.py`: `run_repl()`, the REPL in a real terminal, with its start checks and signals.
 
 Start-up is split in two so the prompt appears at once: the REPL needs only prompt_toolkit and
 Rich to draw it, and the warm-up thread (`warmup.py`) imports pydantic-ai and builds the Agent
 Loop while the user types.
 """
-# [before lesson 07]
-# """The REPL: `decode` with no subcommand.
-#
-#     you type ──▶ prompt_toolkit input ──▶ Harness: TurnQueue ──────▶ Turn Runner ──▶ AgentLoop.run_turn()
-#                       ▲                                                                   │ events
-#            live area, footer ◀──── Renderer, SessionStatus ◀─────────────────────────────┘
-#                                          │
-#                                          └──▶ Rich, printed above the prompt
-#
-# The prompt stays on screen the whole time. What the user sends goes to the Harness: with nothing
-# running it starts a turn; while a turn runs, it waits for a turn of its own. The Turn Runner
-# feeds each turn's events to the `Renderer` (the answer, above the prompt) and to the
-# `SessionStatus` (the footer). Ctrl-C stops the turn. Slash commands run at once.
-#
-# Start-up is split in two so the prompt appears at once: the REPL needs only prompt_toolkit and
-# Rich to draw it, and the warm-up thread (`warmup.py`) imports pydantic-ai and builds the Agent
-# Loop while the user types.
-# """
-# [/lesson 07]
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import sys
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING
-
-import click
-from prompt_toolkit.application import get_app_or_none
-from prompt_toolkit.formatted_text import ANSI, AnyFormattedText, FormattedText, to_formatted_text
-from prompt_toolkit.patch_stdout import patch_stdout
-from rich.console import Console
 
 from decode.agent.options import LoopOptions
 from decode.harness.failures import LoopUnavailable, describe_error
 from decode.harness.queue import Message, Priority
 from decode.harness.runner import TurnEnded, TurnRunner, TurnStarted
-from decode.tui.agents import add_agent_commands, check_agent  # [lesson 12]
+from decode.tui import dispatch, prompt_loop, screen
+from decode.tui.agents import add_agent_commands  # [lesson 12]
 from decode.tui.approvals import Approvals, cycle_mode  # [lesson 06]
 from decode.tui.asking import AgentQuestions  # [lesson 10]
 from decode.tui.commands import CommandRegistry, Invocation, builtin_commands
-from decode.tui.footer import SPINNER_FPS, SessionStatus, footer
-from decode.tui.hangup import ending_on_hang_up
-from decode.tui.input import HISTORY_FILE, PROMPT, TurnKeys, build_prompt_session
+from decode.tui.footer import SessionStatus
+from decode.tui.input import HISTORY_FILE, TurnKeys, build_prompt_session
 from decode.tui.mcp_servers import add_mcp_commands  # [lesson 11]
-from decode.tui.memory_skills import add_memory_commands, note_session, run_skill, skill_commands  # [lesson 09]
+from decode.tui.memory_skills import add_memory_commands, skill_commands  # [lesson 09]
 from decode.tui.permission_commands import add_permission_commands  # [lesson 06]
 from decode.tui.questions import QuestionLine, answer_keys  # [lesson 06]
 from decode.tui.render import Renderer
-from decode.tui.sessions import add_session_commands, check_resume, show_resume_line  # [lesson 08]
-from decode.tui.ship import add_ship_commands, check_repo, ship  # [lesson 14]
-from decode.tui.terminal import notices_from_log, route_logging, terminal_console
+from decode.tui.sessions import add_session_commands  # [lesson 08]
+from decode.tui.ship import add_ship_commands  # [lesson 14]
 from decode.tui.todos import TodoPanel  # [lesson 10]
-from decode.tui.turns import pending_lines, show_turn_event
-from decode.tui.warmup import Warm, finish_warm_up, start_warm_up
+from decode.tui.turns import show_turn_event
+from decode.tui.warmup import Warm
 
 if TYPE_CHECKING:
-    from collections.abc import Coroutine
+    from collections.abc import Callable, Coroutine
+    from pathlib import Path
 
+    from prompt_toolkit.formatted_text import AnyFormattedText
     from prompt_toolkit.input import Input
     from prompt_toolkit.output import Output
+    from rich.console import Console
 
+    from decode.agent.compose import Conversation
     from decode.agent.loop import AgentLoop
-    from decode.agent.options import Conversation
     from decode.config.settings import Settings
     from decode.entities import events
-    from decode.entities.events import ToolOutputDelta  # [lesson 05]
 
 logger = logging.getLogger(__name__)
 
-EXIT_OK = 0
-# [lesson 07]
-ENTER_SENDS = Priority.STEER
-"""What Enter sends while a turn runs: a steer (Alt+Enter sends a follow-up)."""
-# [before lesson 07]
-# ENTER_SENDS = Priority.TURN
-# """What Enter sends while a turn runs: a prompt that waits for its own turn."""
-# [/lesson 07]
-EXIT_USAGE = 2
-LEAVE_WAIT_S = 15.0
-"""The longest the REPL waits, when leaving, for work left in the background (a session note)."""
-__all__ = ["Repl", "describe_error", "run_repl"]
+__all__ = ["Repl", "describe_error", "repl_commands"]
 
 
 class Repl:
@@ -127,7 +92,6 @@ class Repl:
         self.renderer = Renderer(console)
         self.commands = commands or repl_commands()
         self.status = SessionStatus(workspace=workspace, model=model or "")
-        self.status.sandbox = options.sandbox or "none"  # until the warm-up knows (SANDBOX_MODE)  # [lesson 14]
         self.settings: Settings | None = settings
         self.conversation: Conversation | None = None
         """The Agent Loop and what it was built with, once the warm-up has built it."""
@@ -145,144 +109,63 @@ class Repl:
         self.todos = TodoPanel(lambda: self.conversation.session.todos if self.conversation is not None else ())
         # [/lesson 10]
         self.turns = TurnRunner(self._agent_loop, self._on_turn_event)
-        self.options = replace(  # what the command line asks, and the REPL's callbacks
+        # What the REPL asks the composition root for: the front end's options and the REPL's callbacks.
+        self.options = replace(
             options,
             on_retry=self._on_retry,
-            on_tool_output=self._on_tool_output,  # [lesson 05]
+            on_tool_output=lambda delta: self.soon(self.renderer.event, delta),  # [lesson 05]
             approve=self.approvals.ask,  # [lesson 06]
-            on_subagent=self._on_subagent,  # [lesson 12]
-            # [lesson 10]
-            ask_user=self.agent_questions.ask_user,
-            review_plan=self.agent_questions.review_plan,
-            # [/lesson 10]
+            ask_user=self.agent_questions.ask_user,  # [lesson 10]
+            review_plan=self.agent_questions.review_plan,  # [lesson 10]
+            on_subagent=lambda progress: self.soon(self._on_turn_event, progress),  # [lesson 12]
             trace_name="chat_turn",  # each turn's trace, when tracing is on  # [lesson 16]
         )
+        self.status.sandbox = self.options.sandbox or "none"  # until the warm-up knows (SANDBOX_MODE)  # [lesson 14]
         self.warm: Warm | None = None
-        self._event_loop: asyncio.AbstractEventLoop | None = None
+        self.event_loop: asyncio.AbstractEventLoop | None = None
         self.early_notices: list[tuple[str, str]] = []
         """Warnings logged during the warm-up: shown after its outcome (`finish_warm_up`)."""
         self.background: set[asyncio.Future[None]] = set()
         """Work that outlives the command that started it; leaving gives it `LEAVE_WAIT_S`."""
-        self._turn_message: Message | None = None  # the prompt of the running turn
         self.model_choices: list[str] = []  # offered after `/model ` (known once the warm-up is done)
-        self._warming: asyncio.Future[None] | None = None  # the task that finishes the warm-up
-        self._exit = False
-        self._kept = ""  # kept while no prompt runs: the next prompt starts with it
-        self._follow_ups: set[asyncio.Future[None]] = set()
+        self.warming: asyncio.Future[None] | None = None  # the task that finishes the warm-up
+        self.leaving = False  # set by /quit: the prompt loop ends after the current input
+        self.kept = ""  # kept while no prompt runs: the next prompt starts with it
+        self._turn_message: Message | None = None  # the prompt of the running turn
+        self._follow_ups: set[asyncio.Future[None]] = set()  # [lesson 07]
         self.session = build_prompt_session(
             commands=self.commands,
             arguments=self._suggest,
             message=self._message,
-            footer=self._footer,
+            footer=lambda: screen.footer_line(self),
             on_interrupt=self.interrupt,
             on_show_last=self.renderer.show_last,
             on_cycle_mode=lambda: cycle_mode(self),  # [lesson 06]
             extra_keys=answer_keys(self.questions),  # y / a / n answer without Enter  # [lesson 06]
-            # [lesson 07]
-            turn_keys=TurnKeys(busy=lambda: self.busy, abort=self.abort, follow_up=self.follow_up),
-            # [before lesson 07]
-            # turn_keys=TurnKeys(busy=lambda: self.busy, abort=self.abort),
-            # [/lesson 07]
+            turn_keys=TurnKeys(
+                busy=lambda: self.busy,
+                abort=self.abort,
+                follow_up=self.follow_up,  # [lesson 07]
+            ),
             history_file=history_file or workspace / HISTORY_FILE,
             extra_commands=self.extra_commands,
             input=input,
             output=output,
         )
 
-    # -- the session --------------------------------------------------------------------------
+    # -- the session: each a module of its own ------------------------------------------------
 
     async def run(self) -> int:
-        """Read prompts until /quit or Ctrl-D; returns the exit code."""
-        self._event_loop = asyncio.get_running_loop()
-        stop_notices = notices_from_log(self.logged)  # a warning: a notice, not a raw log line
-        warm_up = start_warm_up(self.options, self.settings)
-        self._warming = asyncio.ensure_future(finish_warm_up(self, asyncio.wrap_future(warm_up)))
-        background = [asyncio.create_task(self.turns.work()), asyncio.create_task(self._tick())]
-        try:
-            while not self._exit:
-                try:
-                    line = await self.session.prompt_async(default=self._take_kept(), set_exception_handler=False)
-                except EOFError:
-                    break
-                await self.submit(line)
-            await self.turns.stop()  # a running turn is aborted first
-            await ship(self)  # `--repo`: the work goes back as a branch before decode leaves  # [lesson 14]
-            show_resume_line(self)  # the session's id, and how to continue it  # [lesson 08]
-            note_session(self)  # if notes are on: one line about this session in .decode/MEMORY.md  # [lesson 09]
-            if self.background:  # never longer than LEAVE_WAIT_S; Ctrl-C skips it
-                await asyncio.wait(self.background, timeout=LEAVE_WAIT_S)
-        finally:
-            stop_notices()
-            await self.turns.stop()  # a hang-up or a signal too: the turn is aborted and kept before anything else
-            for task in [*background, self._warming]:
-                if task is not None:
-                    task.cancel()
-            await asyncio.gather(*background, return_exceptions=True)
-            # [lesson 13]
-            if self.conversation is not None:  # its language servers stop with the REPL
-                from decode.agent.compose import close_conversation
+        """Read prompts until /quit or Ctrl-D; returns the exit code (`prompt_loop.py`)."""
+        return await prompt_loop.run(self)
 
-                await close_conversation(self.conversation)
-            # [/lesson 13]
-        return EXIT_OK
+    async def submit(self, line: str, priority: Priority = dispatch.ENTER_SENDS) -> None:
+        """Handle one line from the input (`dispatch.py`)."""
+        await dispatch.submit(self, line, priority)
 
-    async def submit(self, line: str, priority: Priority = ENTER_SENDS) -> None:
-        """Handle one line from the input: an answer, a slash command (runs now), or a message for the agent.
-
-        A message starts a turn when nothing runs; while a turn runs, `priority` says what it is
-        for that turn (Enter sends `ENTER_SENDS`).
-        """
-        # [lesson 06]
-        if self.questions.answer(line):  # a question is open: this line is its answer
-            return
-        # [/lesson 06]
-        text = line.strip()
-        if not text:
-            return
-        invocation = self.commands.parse(text)
-        if invocation is not None:
-            self.renderer.command(text)  # echoed like a prompt
-            await self.run_command(invocation)
-            return
-        if self.status.phase == "unavailable" and not self.busy:  # no model: the prompt would be lost
-            self.keep_in_input(line)
-            self.renderer.error(f"not sent (kept in the input line): {self.unavailable}")
-            return
-        self.turns.send(Message(text, priority))
-        self.invalidate()
-
-    def logged(self, message: str, level: str) -> None:
-        """A warning decode logged (from any thread): a notice; during the warm-up, kept for its end."""
-        loop = self._event_loop
-        if loop is None or loop.is_closed():
-            return
-        loop.call_soon_threadsafe(self._show_logged, message, level)
-
-    def _show_logged(self, message: str, level: str) -> None:
-        if self.status.phase == "starting":
-            self.early_notices.append((message, level))  # `finish_warm_up` shows them, after its outcome
-        else:
-            self.renderer.notice(message, level)
-
-    def keep_in_input(self, text: str) -> None:
-        """Put `text` back into the input line, ahead of anything typed since."""
-        if not self.session.app.is_running:  # between two prompts: the next one would reset the line
-            self._kept = "\n".join([text, *([self._kept] if self._kept else [])])
-            return
-        buffer = self.session.default_buffer
-        buffer.text = "\n".join([text, *([buffer.text] if buffer.text else [])])
-        buffer.cursor_position = len(buffer.text)
-
-    def _take_kept(self) -> str:
-        kept, self._kept = self._kept, ""
-        return kept
-
-    def in_background(self, work: Coroutine[object, object, None]) -> asyncio.Future[None]:
-        """Run `work` without waiting for it; leaving the REPL gives it `LEAVE_WAIT_S` to finish."""
-        task = asyncio.ensure_future(work)
-        self.background.add(task)
-        task.add_done_callback(self.background.discard)
-        return task
+    async def run_command(self, invocation: Invocation) -> None:
+        """Run a parsed slash command (`dispatch.py`)."""
+        await dispatch.run_command(self, invocation)
 
     # [lesson 07]
     def follow_up(self, line: str) -> None:
@@ -297,29 +180,37 @@ class Repl:
         self.turns.send(Message(prompt, Priority.TURN, shown=shown or ""))
         self.invalidate()
 
-    async def run_command(self, invocation: Invocation) -> None:
-        command = invocation.command
-        if command is None:
-            # [lesson 09]
-            if await run_skill(self, invocation.name, invocation.argument):  # `/name [text]` runs a skill
-                return
-            # [/lesson 09]
-            closest = self.commands.closest(invocation.name)
-            hint = f"did you mean /{closest}?" if closest else "/help lists the commands"
-            self.renderer.error(f"unknown command /{invocation.name}: {hint}")
+    def keep_in_input(self, text: str) -> None:
+        """Put `text` back into the input line, ahead of anything typed since."""
+        if not self.session.app.is_running:  # between two prompts: the next one would reset the line
+            self.kept = "\n".join([text, *([self.kept] if self.kept else [])])
             return
-        if self.busy and not command.while_busy:
-            # [lesson 07]
-            self.renderer.error(f"/{command.name} waits until the turn is over (Esc stops it)")
-            # [before lesson 07]
-            # self.renderer.error(f"/{command.name} waits until the turn is over (Ctrl-C stops it)")
-            # [/lesson 07]
-            return
-        try:
-            await command.handler(self, invocation.argument)
-        except Exception as exc:
-            logger.debug("/%s failed", command.name, exc_info=True)
-            self.renderer.error(f"/{command.name} failed: {exc}")
+        buffer = self.session.default_buffer
+        buffer.text = "\n".join([text, *([buffer.text] if buffer.text else [])])
+        buffer.cursor_position = len(buffer.text)
+
+    def in_background(self, work: Coroutine[object, object, None]) -> asyncio.Future[None]:
+        """Run `work` without waiting for it; leaving the REPL gives it `LEAVE_WAIT_S` to finish."""
+        task = asyncio.ensure_future(work)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+        return task
+
+    def soon(self, callback: Callable[..., object], *args: object) -> None:
+        """Call `callback(*args)` on the REPL's event loop, from any thread (tools report from workers)."""
+        loop = self.event_loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(callback, *args)
+
+    def logged(self, message: str, level: str) -> None:
+        """A warning decode logged (from any thread): a notice; during the warm-up, kept for its end."""
+        self.soon(self._show_logged, message, level)
+
+    def _show_logged(self, message: str, level: str) -> None:
+        if self.status.phase == "starting":
+            self.early_notices.append((message, level))  # `finish_warm_up` shows them, after its outcome
+        else:
+            self.renderer.notice(message, level)
 
     @property
     def busy(self) -> bool:
@@ -336,7 +227,7 @@ class Repl:
 
     def request_exit(self) -> None:
         """Leave the REPL after the current input (what /quit does)."""
-        self._exit = True
+        self.leaving = True
 
     # -- what the slash commands act on -------------------------------------------------------
 
@@ -361,7 +252,13 @@ class Repl:
     def unavailable(self, why: str) -> None:
         self.status.unavailable = why
 
-    # -- turns ------------------------------------------------------------------------------
+    def extra_commands(self) -> list[tuple[str, str]]:
+        """`/name`s the registry does not hold, with a summary each (the completer and /help show them)."""
+        return [
+            *skill_commands(self),  # [lesson 09]
+        ]
+
+    # -- turns and the warm-up ----------------------------------------------------------------
 
     def _on_turn_event(self, event: events.AgentEvent | TurnStarted | TurnEnded) -> None:
         show_turn_event(self, event)
@@ -380,70 +277,22 @@ class Repl:
             raise LoopUnavailable(self.unavailable)
         return self.loop
 
-    # [lesson 05]
-    def _on_tool_output(self, delta: ToolOutputDelta) -> None:
-        # Tools may report from a worker thread; the Renderer belongs to the event loop.
-        if self._event_loop is not None:
-            self._event_loop.call_soon_threadsafe(self.renderer.event, delta)
-
-    # [/lesson 05]
-    # [lesson 12]
-    def _on_subagent(self, progress: events.SubagentProgress) -> None:
-        # A subagent's progress: the live line under the `agent` call that runs it.
-        if self._event_loop is not None:
-            self._event_loop.call_soon_threadsafe(self._on_turn_event, progress)
-
-    # [/lesson 12]
     def _on_retry(self, error: BaseException, attempt: int, delay: float) -> None:
         self.renderer.notice(f"model error ({describe_error(error)}); retry {attempt} in {delay:.1f}s", "warning")
 
-    # -- warm-up ------------------------------------------------------------------------------
-
     async def warmed_up(self) -> None:
         """Wait for the warm-up (shielded: stopping a turn must not stop the warm-up)."""
-        if self._warming is not None and not self._warming.done():
-            await asyncio.shield(self._warming)
+        if self.warming is not None and not self.warming.done():
+            await asyncio.shield(self.warming)
 
-    # -- what prompt_toolkit draws ------------------------------------------------------------
+    # -- what prompt_toolkit draws (`screen.py`) ----------------------------------------------
 
     def _message(self) -> AnyFormattedText:
-        """The live area (what is still streaming) above the `❯` of the input line."""
-        prompt = FormattedText([*pending_lines(self.turns.pending()), ("class:prompt", PROMPT)])
-        # [lesson 06]
-        if question := self.questions.lines(self.session.app.output.get_size().columns):  # what the next line answers
-            prompt = FormattedText([("class:approval", question), ("", "\n"), *prompt])
-        # [/lesson 06]
-        # [lesson 10]
-        if todos := self.todos.lines(self.session.app.output.get_size().columns):  # the checklist, in place
-            prompt = FormattedText([("class:todos", todos), ("", "\n"), *prompt])
-        # [/lesson 10]
-        app = get_app_or_none()
-        live = self.renderer.live() if app is None or not app.is_done else ""
-        if not live:
-            return prompt
-        return FormattedText([*to_formatted_text(ANSI(live)), ("", "\n"), *prompt])
-
-    def _footer(self) -> AnyFormattedText:
-        return FormattedText(footer(self.status, width=self.session.app.output.get_size().columns))
-
-    def extra_commands(self) -> list[tuple[str, str]]:
-        """`/name`s the registry does not hold, with a summary each (the completer and /help show them)."""
-        # [lesson 09]
-        return skill_commands(self)
-        # [before lesson 09]
-        # return []
-        # [/lesson 09]
+        return screen.above_input(self)
 
     def _suggest(self, name: str) -> list[str]:
         command = self.commands.get(name)
         return command.suggest(self) if command is not None and command.suggest is not None else []
-
-    async def _tick(self) -> None:
-        """Redraw while something moves (the spinner, the live area)."""
-        while True:
-            await asyncio.sleep(1 / SPINNER_FPS)
-            if self.status.phase in ("starting", "busy"):
-                self.invalidate()
 
     def invalidate(self) -> None:
         """Redraw the prompt's lines (the live area, the waiting messages, the footer)."""
@@ -461,70 +310,3 @@ def repl_commands() -> CommandRegistry:
     add_agent_commands(registry)  # /agent  # [lesson 12]
     add_ship_commands(registry)  # /ship  # [lesson 14]
     return registry
-
-
-def run_repl(options: LoopOptions) -> int:
-    """Run the REPL in this terminal (what `decode` does) on what the command line asks; returns the exit code."""
-    # [lesson 12]
-    if isinstance(options.agent, str) and (problem := check_agent(Path.cwd(), options.agent)):
-        click.echo(f"decode: error: {problem}", err=True)
-        return EXIT_USAGE
-    # [/lesson 12]
-    # [lesson 14]
-    sandbox = options.sandbox
-    if sandbox not in (None, "none"):  # refused now, not after the prompt is drawn; never unsandboxed
-        from decode.sandbox.backends import check_sandbox
-
-        if problem := check_sandbox(sandbox, Path.cwd()):
-            click.echo(f"decode: error: {problem}", err=True)
-            return EXIT_USAGE
-    if options.repo is not None and (problem := check_repo(Path.cwd(), options.repo)):  # no such directory: refused now
-        click.echo(f"decode: error: {problem}", err=True)
-        return EXIT_USAGE
-    # [/lesson 14]
-    # [lesson 08]
-    if options.resume is not None and (problem := check_resume(Path.cwd(), options.resume)):
-        click.echo(f"decode: error: {problem}", err=True)
-        return EXIT_USAGE
-    # [/lesson 08]
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        click.echo('decode: error: the REPL needs a terminal; without one, use decode run "TASK"', err=True)
-        return EXIT_USAGE
-    console = terminal_console(sys.stdout)
-
-    async def main() -> int:
-        # [lesson 05]
-        import signal
-
-        from decode.processes.signals import end_all, end_all_on
-
-        # SIGTERM, a hang-up: the agent's programs end at once; the REPL leaves with 128 + the signal.
-        stop = end_all_on((signal.SIGTERM,), asyncio.current_task())
-        # [/lesson 05]
-        # Inside the event loop: patch_stdout schedules its writes on the loop that is running.
-        with patch_stdout(raw=True), route_logging(sys.stderr):
-            repl = Repl(console=console, options=options)
-            with ending_on_hang_up(asyncio.current_task(), repl.session.input) as hang_up:  # the terminal gone
-                hang_up.before.append(end_all)  # [lesson 05]
-                try:
-                    return await repl.run()
-                except asyncio.CancelledError:
-                    signum = hang_up.signum
-                    signum = stop.signum or signum  # SIGTERM  # [lesson 05]
-                    if signum is None:
-                        raise
-                    if (task := asyncio.current_task()) is not None:
-                        task.uncancel()  # the cancellation was the signal's: this task lives on to close the turn
-                    await repl.turns.stop()  # the running turn is aborted, and what it did is kept
-                    return 128 + signum
-                # [lesson 14]
-                finally:
-                    from decode.sandbox.backends import close_sandboxes
-
-                    await close_sandboxes()  # what still runs in the sandbox stops; its container goes
-                # [/lesson 14]
-
-    try:
-        return asyncio.run(main())
-    except KeyboardInterrupt:
-        return 130

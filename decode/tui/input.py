@@ -102,14 +102,8 @@ class SlashCommandCompleter(Completer):
 
 @dataclass(frozen=True)
 class TurnKeys:
-    # [lesson 07]
-    """What the keys do while a turn runs (the REPL says when it is busy, and acts): Enter sends a
-    steer, Alt+Enter a follow-up, Esc stops the turn."""
-
-    # [before lesson 07]
-    # """What the keys do while a turn runs (the REPL says when it is busy, and acts): Enter sends
-    # the next prompt, which waits for its turn."""
-    # [/lesson 07]
+    """What the keys do while a turn runs: the REPL says when it is busy, and acts on them (`/help`
+    lists them, `commands.KEYS`)."""
 
     busy: Callable[[], bool]
     abort: Callable[[], None]

@@ -63,7 +63,7 @@ def start_mcp(repl: Repl) -> None:
     if servers is None:
         return
     # A server's progress on a call: a line under the running call (the live area redraws on its tick).
-    servers.features.on_progress = lambda update: repl.renderer.progress(update.call_id, update.line())
+    servers.features.on_progress = lambda update: repl.renderer.under(update.call_id, "⋯", update.line())
     servers.start()
     if servers.untrusted:
         task = asyncio.ensure_future(ask_trust(repl, servers))

@@ -103,7 +103,7 @@ class QuestionLine:
         if not self.channel.waiting:
             self._attached.clear()  # the turn was stopped: its questions are gone
         self._shown = question
-        self.renderer.hold({asked.about for asked in self.channel.waiting if asked.about})
+        self.renderer.clocks.hold({asked.about for asked in self.channel.waiting if asked.about})
         self.invalidate()
 
 

@@ -6,17 +6,18 @@ Everything the `Renderer` prints lands above the prompt and stays in the termina
 - the user's prompt, echoed when its turn starts, after a rule that separates it from the turn
   before; a slash command, echoed the same way as it runs (`❯ /help`);
 - the answer as Markdown, one finished block at a time (a paragraph ends at a blank line, a code
-  block at its closing fence), so nothing printed ever has to be redrawn; one blank line between
-  blocks (paragraphs, code blocks, lists) and around tool lines;
+  block at its closing fence: `markdown_blocks.py`), so nothing printed ever has to be redrawn;
+  one blank line between blocks (paragraphs, code blocks, lists) and around tool lines;
 - thinking, dimmed;
-- one compact line per tool call: `✓ read(README.md) · 12 lines · 0.1s`, and under it what the
-  tool's view shows (a diff, a command's last lines: `tool_views.py`); `show_last()` prints the
-  last call whole (`/last`, Ctrl+O);
+- one compact line per tool call: `✓ read(README.md) · 12 lines · 0.1s` (`tool_lines.py`), and
+  under it what the tool's view shows (a diff, a command's last lines: `tool_views.py`);
+  `show_last()` prints the last call whole (`/last`, Ctrl+O);
 - notices and errors, each in its own style.
 
 What is still being written (the block the model is in the middle of, the tools still running)
 is the *live area*: `live()` renders it as ANSI text and the REPL shows it just above the prompt,
-redrawn until it is finished and printed for good. The Renderer only needs a Rich `Console`, so a
+redrawn until it is finished and printed for good; `under()` puts a line under a running call
+there (an MCP server's progress, a subagent's). The Renderer only needs a Rich `Console`, so a
 test (or a notebook) gives it `Console(file=io.StringIO())` and reads what a user would see.
 
 The events are dispatched on their `kind`, not their class: importing `decode.entities` means
@@ -25,17 +26,18 @@ importing pydantic, and the REPL keeps that off the path to its first prompt.
 
 from __future__ import annotations
 
-import re
 import time
 from typing import TYPE_CHECKING
 
 from rich.console import Console, RenderableType
 from rich.rule import Rule
-from rich.segment import SegmentLines
 from rich.text import Text
 
 from decode.tui.footer import spinner_frame
-from decode.tui.tool_views import ToolRun, ToolView, full_call, view_of
+from decode.tui.held_clocks import HeldClocks  # [lesson 06]
+from decode.tui.markdown_blocks import markdown, split_blocks, tail, trimmed
+from decode.tui.tool_lines import DETAIL_STYLE, TOOL_ERROR_STYLE, format_duration, tool_line
+from decode.tui.tool_views import ToolRun, full_call, view_of
 from decode.visible import visible
 
 if TYPE_CHECKING:
@@ -45,126 +47,13 @@ if TYPE_CHECKING:
 USER_STYLE = "bold"
 PROMPT_MARK_STYLE = "bold cyan"
 THINKING_STYLE = "dim italic"
-TOOL_OK_STYLE = "green"
-TOOL_ERROR_STYLE = "red"
-DETAIL_STYLE = "dim"
 NOTICE_STYLES = {"info": "dim", "warning": "yellow", "error": "bold red"}
 ERROR_STYLE = "bold red"
 SEPARATOR_STYLE = "dim"
 
-OUTCOME_WIDTH = 60
 LIVE_LINES = 12
 TOOL_OUTPUT_LINES = 4
 TOOL_OUTPUT_KEEP = 4_096  # characters of a running tool's output kept for the live area
-
-# A fence opens with three or more backticks or tildes (indented at most three spaces) and is
-# closed by a line of the same character, at least as long, with nothing after it.
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-
-
-def _closes(fence: str, opener: re.Match[str] | None, line: str) -> bool:
-    """Whether `line` closes `fence`: the same character, at least as many, nothing after."""
-    if opener is None:
-        return False
-    run = opener.group(1)
-    return run[0] == fence[0] and len(run) >= len(fence) and not line[opener.end() :].strip()
-
-
-def split_blocks(text: str) -> tuple[str, str]:
-    """Split streamed Markdown into (finished blocks, the block still being written).
-
-    A block is finished by a blank line outside a code fence, or by the line that closes a fence.
-    An unterminated last line is never finished: the model may still be writing it.
-    """
-    finished = 0
-    position = 0
-    fence: str | None = None
-    for line in text.splitlines(keepends=True):
-        if not line.endswith("\n"):
-            break
-        position += len(line)
-        opener = _FENCE.match(line)
-        if fence is None:
-            if opener:
-                fence = opener.group(1)
-            elif not line.strip():
-                finished = position
-        elif _closes(fence, opener, line):
-            fence = None
-            finished = position
-    return text[:finished], text[finished:]
-
-
-def shorten(text: str, width: int = OUTCOME_WIDTH) -> str:
-    """One line of at most `width` characters (whitespace collapsed, `…` where it was cut)."""
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
-
-
-def format_duration(seconds: float) -> str:
-    """`0.3s`, `12.0s`, `2m05s`."""
-    if seconds < 60:
-        return f"{seconds:.1f}s"
-    minutes, rest = divmod(round(seconds), 60)
-    return f"{minutes}m{rest:02d}s"
-
-
-def outcome(result: ToolResult) -> str:
-    """What a tool call came to, in a few words: its one line of output, or how many lines."""
-    lines = [line for line in result.content.splitlines() if line.strip()]
-    if result.is_error:
-        return shorten(lines[0]) if lines else "failed"
-    if not lines:
-        return "no output"
-    return shorten(lines[0]) if len(lines) == 1 else f"{len(lines)} lines"
-
-
-def tool_line(call: ToolCall | None, result: ToolResult, view: ToolView | None = None) -> Text:
-    """The compact line for a finished tool call: mark, tool and key argument, outcome, time.
-
-    A `view` (the tool's, `tool_views.py`) may say better what the call came to, and that it failed.
-    """
-    summary = visible(call.summary() if call is not None else f"{result.name}()")
-    failed = result.is_error or (view is not None and view.failed)
-    mark, style = ("✗", TOOL_ERROR_STYLE) if failed else ("✓", TOOL_OK_STYLE)
-    said = shorten(view.outcome) if view is not None else outcome(result)
-    return Text.assemble(
-        (f"{mark} ", style),
-        (summary, "bold"),
-        (" · ", DETAIL_STYLE),
-        (visible(said), TOOL_ERROR_STYLE if failed else DETAIL_STYLE),
-        (f" · {format_duration(result.duration_s)}", DETAIL_STYLE),
-    )
-
-
-def _markdown(text: str) -> RenderableType:
-    # Imported on first use: rich.markdown pulls in markdown-it and pygments, which the first
-    # prompt does not need (the REPL's warm-up thread imports it in the background).
-    from rich.markdown import Markdown
-
-    return Markdown(text)
-
-
-def _trimmed(console: Console, renderable: RenderableType) -> RenderableType:
-    """`renderable` without blank lines above and below it (Rich pads lists and code blocks).
-
-    Blocks are printed one at a time, so the Renderer puts exactly one blank line between them.
-    """
-    lines = console.render_lines(renderable, pad=False)
-    while lines and not "".join(segment.text for segment in lines[0]).strip():
-        lines.pop(0)
-    while lines and not "".join(segment.text for segment in lines[-1]).strip():
-        lines.pop()
-    return SegmentLines(lines, new_lines=True)
-
-
-def _tail(text: str, lines: int) -> str:
-    """The last `lines` lines of a block, keeping an opening code fence so it still renders as code."""
-    all_lines = text.splitlines(keepends=True)
-    if len(all_lines) <= lines:
-        return text
-    head = all_lines[0] if _FENCE.match(all_lines[0]) else ""
-    return head + "".join(all_lines[-lines:])
 
 
 class Renderer:
@@ -179,10 +68,8 @@ class Renderer:
         self._running: dict[str, tuple[ToolCall, float]] = {}
         self._tool_output: dict[str, str] = {}  # call id -> the tail of its output so far
         self._tool_lines: dict[str, int] = {}  # call id -> how many lines it has streamed
-        self._held: dict[str, float] = {}  # call id -> since when it waits for the user  # [lesson 06]
-        self._waited: dict[str, float] = {}  # call id -> how long it waited before  # [lesson 06]
-        self._subagents: dict[str, str] = {}  # `agent` call id -> its subagent's progress line  # [lesson 12]
-        self._progress: dict[str, str] = {}  # MCP call id -> its server's last progress line  # [lesson 11]
+        self._under: dict[str, dict[str, str]] = {}  # call id -> the lines under it, by their mark
+        self.clocks = HeldClocks()  # the calls that wait for the user, their clocks stopped  # [lesson 06]
         self.last_call: ToolRun | None = None
         """The last finished tool call, for `show_last()`."""
         self._last: str | None = None  # what was printed last: "user", "block" or "line"
@@ -239,14 +126,11 @@ class Renderer:
         """An error, in its own style; the REPL carries on after it."""
         self._print_line(Text(f"error: {visible(message)}", style=ERROR_STYLE))
 
-    # [lesson 08]
     def answer(self, text: str) -> None:
-        """A whole answer at once, as Markdown (the earlier turns of a resumed session)."""
+        """A whole answer at once, as Markdown (one that was not streamed; a resumed session's earlier turns)."""
         self._flush()
         if text.strip():
             self._print_block(visible(text))
-
-    # [/lesson 08]
 
     def info(self, renderable: RenderableType) -> None:
         """Output of a slash command (help, cost…), printed as it is."""
@@ -275,17 +159,14 @@ class Renderer:
                     self._tool_lines[event.call_id] = self._tool_lines.get(event.call_id, 0) + event.text.count("\n")
             # [lesson 12]
             case "subagent":  # one line under the `agent` call that runs it, replaced as it goes
-                if event.call_id in self._running:
-                    self._subagents[event.call_id] = event.line()
+                self.under(event.call_id, "⋮", event.line())
             # [/lesson 12]
             case "tool_result":
                 self._finish_tool(event.result)
             case "notice":
                 self.notice(event.message, event.level)
             case "turn_finished":
-                self._flush()
-                if not self._streamed and event.output.strip():
-                    self._print_block(visible(event.output))
+                self.answer("" if self._streamed else event.output)
                 self._streamed = False
             case _:  # usage: the footer shows it
                 pass
@@ -300,10 +181,8 @@ class Renderer:
         self._running.clear()
         self._tool_output.clear()
         self._tool_lines.clear()
-        self._subagents.clear()  # [lesson 12]
-        self._progress.clear()  # [lesson 11]
-        self._held.clear()  # [lesson 06]
-        self._waited.clear()  # [lesson 06]
+        self._under.clear()
+        self.clocks.clear()  # [lesson 06]
         self._streamed = False
         if interrupted:
             self.notice("interrupted", "warning")
@@ -315,32 +194,16 @@ class Renderer:
             return
         self.info(full_call(self.last_call))
 
-    # [lesson 06]
-    def hold(self, call_ids: set[str], now: float | None = None) -> None:
-        """The running calls in `call_ids` wait for the user (an approval): their clocks stop until they leave it."""
-        now = time.monotonic() if now is None else now
-        for call_id in [held for held in self._held if held not in call_ids]:
-            self._waited[call_id] = self._waited.get(call_id, 0.0) + now - self._held.pop(call_id)
-        for call_id in call_ids:
-            self._held.setdefault(call_id, now)
+    def under(self, call_id: str, mark: str, line: str) -> None:
+        """A line under a running call in the live area (`⋯` an MCP server's progress, `⋮` a subagent's),
+        replaced by the next with the same mark; gone when the call ends."""
+        if call_id in self._running:
+            self._under.setdefault(call_id, {})[mark] = visible(line)
 
-    def _wait(self, call_id: str, now: float) -> float:
-        """How long this call has waited for the user so far (its time shown leaves it out)."""
-        held = self._held.get(call_id)
-        return self._waited.get(call_id, 0.0) + (now - held if held is not None else 0.0)
-
-    def _without_wait(self, result: ToolResult) -> ToolResult:
-        waited = self._wait(result.call_id, time.monotonic())
-        self._held.pop(result.call_id, None)
-        self._waited.pop(result.call_id, None)
-        return result.model_copy(update={"duration_s": max(result.duration_s - waited, 0.0)}) if waited else result
-
-    # [/lesson 06]
     def _finish_tool(self, result: ToolResult) -> None:
-        result = self._without_wait(result)  # [lesson 06]
+        result = self.clocks.without_wait(result)  # [lesson 06]
         call, _ = self._running.pop(result.call_id, (None, 0.0))
-        self._subagents.pop(result.call_id, None)  # [lesson 12]
-        self._progress.pop(result.call_id, None)  # [lesson 11]
+        self._under.pop(result.call_id, None)
         streamed = result.call_id in self._tool_output
         output = self._tool_output.pop(result.call_id, "")
         lines = self._tool_lines.pop(result.call_id, 0) + (1 if output and not output.endswith("\n") else 0)
@@ -351,13 +214,6 @@ class Renderer:
         if view is not None and view.body is not None:
             self.console.print(view.body)
 
-    # [lesson 11]
-    def progress(self, call_id: str, line: str) -> None:
-        """An MCP server's progress on a running call: one line under it, replaced as it goes."""
-        if call_id in self._running:
-            self._progress[call_id] = visible(line)
-
-    # [/lesson 11]
     # -- the live area ------------------------------------------------------------------------
 
     def live(self, now: float | None = None) -> str:
@@ -368,11 +224,11 @@ class Renderer:
             parts.append(self._live_blocks())
         for call_id, (call, started) in self._running.items():
             # [lesson 06]
-            if call_id in self._held:  # the question above the prompt shows it whole
+            if self.clocks.held(call_id):  # the question above the prompt shows it whole
                 waits = Text.assemble(("? ", "yellow"), (call.name, "bold"), (" · waits for your answer", DETAIL_STYLE))
                 parts.append(self._capture(waits))
                 continue
-            started += self._wait(call_id, now)  # its clock stood still while it waited
+            started += self.clocks.wait(call_id, now)  # its clock stood still while it waited
             # [/lesson 06]
             line = Text.assemble(
                 (f"{spinner_frame(now)} ", "cyan"),
@@ -385,10 +241,8 @@ class Renderer:
                 shown = Text.from_ansi(output_line.rsplit("\r", 1)[-1], style=DETAIL_STYLE)  # escapes dropped
                 shown.plain = visible(shown.plain)  # and any other control character made visible
                 line.append_text(shown)
-            if (done := self._progress.get(call_id)) is not None:  # [lesson 11]
-                line.append(f"\n  ⋯ {done}", style=DETAIL_STYLE)  # [lesson 11]
-            if (child := self._subagents.get(call_id)) is not None:  # [lesson 12]
-                line.append(f"\n  ⋮ {visible(child)}", style=DETAIL_STYLE)  # [lesson 12]
+            for mark, under in self._under.get(call_id, {}).items():
+                line.append(f"\n  {mark} {under}", style=DETAIL_STYLE)
             line.no_wrap, line.overflow = True, "ellipsis"
             parts.append(self._capture(line))
         return "".join(parts).rstrip("\n")
@@ -400,9 +254,9 @@ class Renderer:
             return self._live_cache[1]
         rendered = ""
         if self._thinking.strip():
-            rendered += self._capture(Text(_tail(self._thinking, self.live_lines).strip(), style=THINKING_STYLE))
+            rendered += self._capture(Text(tail(self._thinking, self.live_lines).strip(), style=THINKING_STYLE))
         if self._text.strip():
-            rendered += self._capture(_trimmed(self.console, _markdown(_tail(self._text, self.live_lines))))
+            rendered += self._capture(trimmed(self.console, markdown(tail(self._text, self.live_lines))))
         lines = rendered.splitlines(keepends=True)
         rendered = "".join(lines[-self.live_lines :])
         self._live_cache = (key, rendered)
@@ -445,10 +299,10 @@ class Renderer:
         if thinking.strip():
             self._print_line(Text(thinking.strip(), style=THINKING_STYLE))
 
-    def _print_block(self, markdown: str) -> None:
+    def _print_block(self, text: str) -> None:
         if self._last is not None:
             self.console.print()
-        self.console.print(_trimmed(self.console, _markdown(markdown)))
+        self.console.print(trimmed(self.console, markdown(text)))
         self._last = "block"
 
     def _print_line(self, line: Text) -> None:

@@ -1,4 +1,5 @@
-"""The hand-back in the REPL (lesson 14): `/ship`, and a last hand-back when the REPL exits.
+"""The sandbox in the REPL (lesson 14): `/ship`, a last hand-back when the REPL exits, and the
+start checks of `--sandbox` and `--repo`.
 
 With `decode --repo PATH|URL` the agent works in a clone; `/ship` commits what it did onto
 `decode/<session-id>` and pushes that branch to the source (`decode.sandbox.handback`). Leaving
@@ -33,6 +34,15 @@ def add_ship_commands(registry: CommandRegistry) -> CommandRegistry:
         )
     )
     return registry
+
+
+def check_sandbox(home: Path, mode: str) -> str | None:
+    """Why `decode --sandbox MODE` cannot start here (checked before the prompt is drawn), or None."""
+    if mode == "none":
+        return None
+    from decode.sandbox.backends import check_sandbox
+
+    return check_sandbox(mode, home)
 
 
 def check_repo(home: Path, repo: str) -> str | None:

@@ -44,13 +44,13 @@ print(sorted(path.name for path in project.iterdir()))
 # and half-built lists; rendering everything again on each piece would redraw the whole screen. The
 # Renderer does neither: it prints a block once it is **finished** — a paragraph at a blank line, a
 # code block at its closing fence — and keeps the unfinished rest in the live area. `split_blocks`
-# draws that line:
+# (in `markdown_blocks.py`, beside the Renderer) draws that line:
 
 # %%
-show("decode.tui.render", "split_blocks")
+show("decode.tui.markdown_blocks", "split_blocks")
 
 # %%
-from decode.tui.render import split_blocks
+from decode.tui.markdown_blocks import split_blocks
 
 print(split_blocks("First paragraph.\n\nSecond, still being wri"))
 print(split_blocks("```python\nx = 1\n\ny = 2\n"))  # a blank line inside code finishes nothing
@@ -150,10 +150,10 @@ print(repr(renderer.live()))
 #
 # Now real events from the Agent Loop of lesson 02, built by its composition root: a scripted model
 # that reads a file with a small tool, then answers. Each tool call becomes one compact line — a
-# mark (✓ or ✗), the tool and its key argument, the outcome, the time:
+# mark (✓ or ✗), the tool and its key argument, the outcome, the time (`tool_lines.py`):
 
 # %%
-show("decode.tui.render", "tool_line")
+show("decode.tui.tool_lines", "tool_line")
 
 # %%
 import json
@@ -303,11 +303,16 @@ for completion in completer.get_completions(Document("/c"), CompleteEvent()):
 # %% [markdown]
 # ## 7. The session
 #
-# `Repl` is the real session: the input line, the Turn Runner, the warm-up thread. Each line typed
-# goes to `submit`: a slash command runs at once, anything else is a prompt for the agent.
+# `Repl` is the real session: it holds the state (the input line, the Turn Runner, the renderer,
+# the footer's status, the conversation once the warm-up thread has built it) and hands the work
+# to a module per concept: `dispatch.py` for a line typed, `prompt_loop.py` for reading prompts
+# and leaving, `screen.py` for what is drawn around the input line, `launch.py` for `run_repl`.
+# Later lessons add to these through small lists: a start check, a panel above the prompt, a
+# command set. Each line typed goes to `submit`: a slash command runs at once, anything else is a
+# prompt for the agent.
 
 # %%
-show("decode.tui.app", "Repl.submit")
+show("decode.tui.dispatch", "submit")
 
 # %% [markdown]
 # A prompt goes to the **Turn Runner** (`decode/harness/runner.py`). Its worker takes one message

@@ -58,3 +58,12 @@ def test_every_setting_has_a_comment(lines: list[str]) -> None:
 def test_copying_the_example_to_env_changes_nothing(lines: list[str]) -> None:
     # Every line is a comment: an empty `GEMINI_API_KEY=` would set an empty key, not leave it unset.
     assert all(not line or line.startswith("#") for line in lines)
+
+
+def test_the_settings_every_part_reads_come_first_then_each_lessons_group() -> None:
+    """The model and its providers first, then each lesson's group (decode/config/groups/) in lesson order."""
+    text = EXAMPLE.read_text(encoding="utf-8")
+    names = ["DECODE_MODEL", "GEMINI_API_KEY", "DECODE_CONTEXT_WINDOW", "DECODE_BASH_TIMEOUT", "SANDBOX_MODE"]
+    names += ["KITARU_API_URL", "DECODE_SANDBOX_HIDE"]
+    positions = [text.index(f"\n# {name}=") for name in names]
+    assert positions == sorted(positions)

@@ -95,3 +95,24 @@ def test_a_broken_json_pass_env_names_the_variable(project: Path, monkeypatch: p
         Settings()
     assert caught.value.errors()[0]["loc"] == ("DECODE_PASS_ENV",)
     assert "comma" in caught.value.errors()[0]["msg"]
+
+
+def test_every_settings_group_is_composed_into_settings() -> None:
+    """A lesson's settings group left out of `Settings` would be a setting nobody can set."""
+    import importlib
+    import pkgutil
+
+    from pydantic_settings import BaseSettings
+
+    import decode.config.groups as groups
+
+    found = set()
+    for module in pkgutil.iter_modules(groups.__path__):
+        loaded = importlib.import_module(f"{groups.__name__}.{module.name}")
+        found |= {
+            value
+            for value in vars(loaded).values()
+            if isinstance(value, type) and issubclass(value, BaseSettings) and value.__module__ == loaded.__name__
+        }
+    assert found
+    assert found <= set(Settings.__mro__)

@@ -308,9 +308,9 @@ def test_a_calls_time_leaves_out_the_wait_for_its_answer() -> None:
     renderer = Renderer(Console(file=out, width=100))
     t0 = time.monotonic()
     renderer.event(ToolCallStarted(call=ToolCall(id="c1", name="bash", args={"command": "ls"})))
-    renderer.hold({"c1"}, now=t0 + 1)  # asked after a second
+    renderer.clocks.hold({"c1"}, now=t0 + 1)  # asked after a second
     assert "bash · waits for your answer" in renderer.live(now=t0 + 101)
-    renderer.hold(set(), now=t0 + 101)  # answered 100 s later
+    renderer.clocks.hold(set(), now=t0 + 101)  # answered 100 s later
     assert "· 1.0s" in renderer.live(now=t0 + 101)  # its clock stood still while it waited
     renderer.event(ToolCallFinished(result=ToolResult(call_id="c1", name="bash", content="a", duration_s=101.5)))
     assert "· 1.5s" in out.getvalue()

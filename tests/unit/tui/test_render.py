@@ -3,7 +3,6 @@
 import io
 from pathlib import Path
 
-import pytest
 from rich.console import Console
 
 from decode.agent.factory import build_agent
@@ -24,7 +23,7 @@ from decode.entities.usage import Usage
 from decode.models.script import ScriptedModel, ScriptedResponse, ScriptedToolCall
 from decode.processes.local import LocalExecutor
 from decode.tools.catalog import default_tools
-from decode.tui.render import Renderer, format_duration, outcome, split_blocks, tool_line
+from decode.tui.render import Renderer
 
 
 def make_renderer(*, colour: bool = False, width: int = 80) -> tuple[Renderer, io.StringIO]:
@@ -38,29 +37,6 @@ def lines(file: io.StringIO) -> list[str]:
 
 
 CALL = ToolCall(id="c1", name="bash", args={"command": "pytest -q", "timeout": 60})
-
-
-# -- splitting streamed Markdown into finished blocks ---------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("text", "finished", "rest"),
-    [
-        ("A paragraph still being writ", "", "A paragraph still being writ"),
-        ("One line.\nAnother", "", "One line.\nAnother"),
-        ("First paragraph.\n\nSecond", "First paragraph.\n\n", "Second"),
-        ("One.\n\nTwo.\n\nThr", "One.\n\nTwo.\n\n", "Thr"),
-        ("```python\nx = 1\n\ny = 2\n", "", "```python\nx = 1\n\ny = 2\n"),  # a blank line inside code
-        ("```python\nx = 1\n```\nafter", "```python\nx = 1\n```\n", "after"),
-        ("```\ncode\n``` not a close\n\n", "", "```\ncode\n``` not a close\n\n"),
-        ("````\n```\nstill code\n````\n", "````\n```\nstill code\n````\n", ""),  # a longer fence
-        ("~~~\ncode\n~~~\n", "~~~\ncode\n~~~\n", ""),
-        ("~~~\ncode\n```\n\n", "", "~~~\ncode\n```\n\n"),  # the other character does not close
-        ("```\ncode\n```", "", "```\ncode\n```"),  # the closing line is not finished yet
-    ],
-)
-def test_split_blocks(text: str, finished: str, rest: str) -> None:
-    assert split_blocks(text) == (finished, rest)
 
 
 # -- the answer ----------------------------------------------------------------------------------
@@ -181,29 +157,6 @@ def test_tools_still_running_when_a_turn_ends_are_marked_stopped() -> None:
     renderer.end_turn(interrupted=True)
     assert lines(file)[-2:] == ["✗ bash(pytest -q) · stopped", "interrupted"]
     assert renderer.live() == ""
-
-
-@pytest.mark.parametrize(
-    ("content", "is_error", "expected"),
-    [
-        ("", False, "no output"),
-        ("42", False, "42"),
-        ("a\nb\n\nc", False, "3 lines"),
-        ("x" * 200, False, "x" * 59 + "…"),
-        ("", True, "failed"),
-    ],
-)
-def test_outcome(content: str, is_error: bool, expected: str) -> None:
-    assert outcome(ToolResult(call_id="c", name="t", content=content, is_error=is_error)) == expected
-
-
-def test_format_duration() -> None:
-    assert [format_duration(s) for s in (0.04, 12.0, 125.0)] == ["0.0s", "12.0s", "2m05s"]
-
-
-def test_tool_line_without_its_call_names_the_tool() -> None:
-    line = tool_line(None, ToolResult(call_id="x", name="glob", content="a.py"))
-    assert line.plain == "✓ glob() · a.py · 0.0s"
 
 
 # -- a real scripted run, end to end -------------------------------------------------------------

@@ -16,9 +16,9 @@ def renderer() -> Renderer:
 def test_the_latest_progress_of_a_running_call_is_its_one_line() -> None:
     view = renderer()
     view.event(ToolCallStarted(call=ToolCall(id="c1", name="mcp__s__copy", args={})))
-    view.progress("c1", "1/3 (33%) · copying")
-    view.progress("c1", "2/3 (67%) · copying")
-    view.progress("other", "9/9")  # no such running call: ignored
+    view.under("c1", "⋯", "1/3 (33%) · copying")
+    view.under("c1", "⋯", "2/3 (67%) · copying")
+    view.under("other", "⋯", "9/9")  # no such running call: ignored
 
     assert [line for line in view.live().splitlines() if "⋯" in line] == ["  ⋯ 2/3 (67%) · copying"]
 
@@ -29,6 +29,6 @@ def test_the_latest_progress_of_a_running_call_is_its_one_line() -> None:
 def test_a_progress_message_cannot_drive_the_terminal() -> None:
     view = renderer()
     view.event(ToolCallStarted(call=ToolCall(id="c1", name="mcp__s__copy", args={})))
-    view.progress("c1", "1/3 · \x1b]0;owned\x07")
+    view.under("c1", "⋯", "1/3 · \x1b]0;owned\x07")
 
     assert "\x1b" not in view.live()

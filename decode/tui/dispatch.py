@@ -1,0 +1,80 @@
+"""What a line typed in the REPL becomes: an answer, a slash command, or a message for the agent.
+
+A slash command runs at once, even while a turn runs (unless it changes the conversation: then
+it waits for the turn to end). Anything else is a message for the Harness: with nothing running
+it starts a turn; while a turn runs, the key that sent it says what it is for that turn.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from decode.harness.queue import Message, Priority
+from decode.tui.memory_skills import run_skill  # [lesson 09]
+
+if TYPE_CHECKING:
+    from decode.tui.app import Repl
+    from decode.tui.commands import Invocation
+
+logger = logging.getLogger(__name__)
+
+# [lesson 07]
+ENTER_SENDS = Priority.STEER
+"""What Enter sends while a turn runs: a steer (Alt+Enter sends a follow-up)."""
+# [before lesson 07]
+# ENTER_SENDS = Priority.TURN
+# """What Enter sends while a turn runs: a prompt that waits for its own turn."""
+# [/lesson 07]
+
+
+async def submit(repl: Repl, line: str, priority: Priority = ENTER_SENDS) -> None:
+    """Handle one line from the input: an answer, a slash command (runs now), or a message for the agent.
+
+    A message starts a turn when nothing runs; while a turn runs, `priority` says what it is
+    for that turn (Enter sends `ENTER_SENDS`).
+    """
+    # [lesson 06]
+    if repl.questions.answer(line):  # a question is open: this line is its answer
+        return
+    # [/lesson 06]
+    text = line.strip()
+    if not text:
+        return
+    invocation = repl.commands.parse(text)
+    if invocation is not None:
+        repl.renderer.command(text)  # echoed like a prompt
+        await run_command(repl, invocation)
+        return
+    if repl.status.phase == "unavailable" and not repl.busy:  # no model: the prompt would be lost
+        repl.keep_in_input(line)
+        repl.renderer.error(f"not sent (kept in the input line): {repl.unavailable}")
+        return
+    repl.turns.send(Message(text, priority))
+    repl.invalidate()
+
+
+async def run_command(repl: Repl, invocation: Invocation) -> None:
+    """Run a slash command; a failure is one error line, and the REPL carries on."""
+    command = invocation.command
+    if command is None:
+        # [lesson 09]
+        if await run_skill(repl, invocation.name, invocation.argument):  # `/name [text]` runs a skill
+            return
+        # [/lesson 09]
+        closest = repl.commands.closest(invocation.name)
+        hint = f"did you mean /{closest}?" if closest else "/help lists the commands"
+        repl.renderer.error(f"unknown command /{invocation.name}: {hint}")
+        return
+    if repl.busy and not command.while_busy:
+        # [lesson 07]
+        repl.renderer.error(f"/{command.name} waits until the turn is over (Esc stops it)")
+        # [before lesson 07]
+        # repl.renderer.error(f"/{command.name} waits until the turn is over (Ctrl-C stops it)")
+        # [/lesson 07]
+        return
+    try:
+        await command.handler(repl, invocation.argument)
+    except Exception as exc:
+        logger.debug("/%s failed", command.name, exc_info=True)
+        repl.renderer.error(f"/{command.name} failed: {exc}")
