@@ -15,6 +15,11 @@ program may or may not read it), and so does one in a Protected Path (`.git` at 
 through unless the rule spells the folder.
 
 The gate only decides; front ends do the asking (the REPL prompts, `decode run` refuses).
+
+The gate holds the rules and what they are judged against (the workspace, secret and protected
+files); the concepts that use it are functions over it: `decision_order` (a request's `Part`s
+and the fixed order), `bash_check` (the parts of a bash command), `always_rules` (what an
+"always" answer saves).
 """
 
 import fnmatch
