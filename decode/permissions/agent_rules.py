@@ -1,9 +1,13 @@
-"""`Agent(explore)`: the rule names of the `agent` tool (Claude Code's `Task`), and their specifier.
+"""`Agent(explore)`: the rule names of the `agent` tool (Claude Code's `Task`), their specifier, what a call names.
 
 A bare `Agent` rule covers every subagent; `Agent(explore)` one agent, by its name.
 """
 
 import re
+from collections.abc import Mapping
+from typing import Any
+
+from decode.entities.tools import ToolTraits
 
 SUBAGENT_RULES = ("Agent", "Task")
 """The `agent` tool's rule names (Claude Code's `Task`): bare, every subagent; `Agent(explore)`, one agent."""
@@ -15,3 +19,9 @@ def agent_name_problem(tool: str, specifier: str) -> str | None:
     if not _AGENT_NAME.fullmatch(specifier):
         return f"{tool} takes an agent's name, like {tool}(explore), or *"
     return None
+
+
+def subject_of(args: Mapping[str, Any], traits: ToolTraits) -> str:
+    """What an `Agent(NAME)` rule names in this call: the agent it runs ("" when none)."""
+    subject = args.get(traits.subject) if traits.subject is not None else None
+    return subject if isinstance(subject, str) else ""

@@ -70,9 +70,3 @@ def _changes_something(parts: list[Part], hazards: list[str]) -> str | None:
         if part.writes:
             return f"{part.label} writes a file"
     return None
-
-
-def subject_of(args: Mapping[str, Any], traits: ToolTraits) -> str:
-    """What an `Agent(NAME)` rule names in this call: the agent it runs ("" when none)."""
-    subject = args.get(traits.subject) if traits.subject is not None else None
-    return subject if isinstance(subject, str) else ""

@@ -32,9 +32,10 @@ from typing import Any
 from decode.config.harness_home import HARNESS_DIR
 from decode.entities.tools import UNDECLARED, ToolKind, ToolTraits
 from decode.permissions import always_rules, paths, plain_names
+from decode.permissions.agent_rules import subject_of  # [lesson 12]
 from decode.permissions.bash_check import SECRET, check_bash, same
 from decode.permissions.decision_order import PLAN_GUIDANCE, PLAN_KINDS, Part, finish, matches, named_by_allow
-from decode.permissions.fence import narrowed, subject_of  # [lesson 12]
+from decode.permissions.fence import narrowed  # [lesson 12]
 from decode.permissions.matching import RuleScreen
 from decode.permissions.network_grants import wants_network  # [lesson 14]
 from decode.permissions.project_trust import OtherGrant
