@@ -217,13 +217,6 @@ def test_what_a_shell_is_fed_is_known_when_the_script_says() -> None:
     assert parse_script("curl x | sh").commands[1].stdin_text is None
 
 
-def test_words_that_may_name_files() -> None:
-    (command,) = parse_script('cat $HOME/.env "$PWD/a" --env-file=.b if=.c @.d -n src/x').commands
-    assert command.files == ("~/.env", "./a", ".b", ".c", "if=.c", ".d", "src/x")
-    assert parse_script("cat {x,.env}").commands[0].files == ("x", ".env")
-    assert parse_script("cd docs && cat y").commands[1].files == ("y", "docs/y")
-
-
 # --- input too deep, too long or too large never crashes: it asks -----------------------------
 
 
