@@ -3,11 +3,14 @@
 A bare `Agent` rule covers every subagent; `Agent(explore)` one agent, by its name.
 """
 
+from __future__ import annotations
+
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from decode.entities.tools import ToolTraits
+if TYPE_CHECKING:  # rules.py imports this module, and must stay light (no pydantic)
+    from decode.entities.tools import ToolTraits
 
 SUBAGENT_RULES = ("Agent", "Task")
 """The `agent` tool's rule names (Claude Code's `Task`): bare, every subagent; `Agent(explore)`, one agent."""
