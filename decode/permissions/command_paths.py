@@ -15,7 +15,7 @@ stops, so it names what the user saw and not the program that ran it:
 import re
 from dataclasses import dataclass
 
-from decode.permissions.commands import SHELLS
+from decode.permissions.string_runners import SHELLS
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ prefix must cover no more than the user saw (ADR-0085). Which words make it:
 
 No prefix is offered (only the exact command is) where a prefix would allow far more than the
 user saw: a program that runs other commands (`sudo`, `xargs`, `env`, every wrapper of
-`commands._WRAPPERS`), one that destroys (`rm`, `dd`, `chmod`, `kill`, `git push`, `git reset`…),
+`wrappers.WRAPPERS`), one that destroys (`rm`, `dd`, `chmod`, `kill`, `git push`, `git reset`…),
 one that reads or copies the files it names (`cat`, `head`, `grep`, `cp`, `tee`…: `Bash(cat:*)`
 allows `cat ~/.ssh/id_rsa`), one with a command or shell of its own (`tmux`, `psql`, `nc`, `cmake -E`),
 a secret store (`vault`, `op`, `pass`), a subcommand program whose next word is an option (`git -C x status`),
@@ -30,10 +30,12 @@ known at run time. A script with a hazard gets no rule at all (the gate would as
 import posixpath
 
 from decode.permissions.command_paths import interpreter, is_subcommand_cli, script_path, subcommand_path
-from decode.permissions.commands import _RUNNERS, _WRAPPERS, SHELLS, Words
+from decode.permissions.command_reading import Words
 from decode.permissions.foreign_shells import FOREIGN_SHELLS
 from decode.permissions.launchers import LAUNCHERS
 from decode.permissions.shell import Glob
+from decode.permissions.string_runners import SHELLS
+from decode.permissions.wrappers import TWO_WORD_WRAPPERS, WRAPPERS
 
 # Programs made of subcommands: the prefix keeps the subcommand (`git log:*`, not `git:*`).
 SUBCOMMANDS = frozenset(
@@ -41,7 +43,7 @@ SUBCOMMANDS = frozenset(
         *("git", "gh", "npm", "pnpm", "yarn", "bun", "deno", "cargo", "go", "rustup", "uv", "pip", "pip3"),
         *("poetry", "pdm", "hatch", "pipenv", "conda", "docker", "podman", "kubectl", "helm", "make"),
         *("just", "dotnet", "mvn", "gradle", "brew", "terraform"),
-        *(runner for runner, _ in _RUNNERS),  # `mise exec …`, `bundle exec …`
+        *(runner for runner, _ in TWO_WORD_WRAPPERS),  # `mise exec …`, `bundle exec …`
     }
 )
 # Subcommands that run a name given next: the prefix keeps that name too (`npm run build:*`).
@@ -54,7 +56,7 @@ RUNS_NEXT = frozenset(
 )
 # Runners of a command given next, judged as a command of its own: `uv run pytest:*`,
 # `uv run python x.py:*` (never `uv run python:*`), `npx prettier:*`.
-RUNS_COMMAND = frozenset({*_RUNNERS, ("pipx", "run")})
+RUNS_COMMAND = frozenset({*TWO_WORD_WRAPPERS, ("pipx", "run")})
 COMMAND_RUNNERS = frozenset({"npx", "bunx", "pnpx", "uvx"})
 # Programs that read, or copy, the files they name: a prefix would allow every file on the
 # machine (`Bash(cat:*)` allows `cat ~/.ssh/id_rsa`), so only the exact command is saved. Inside
@@ -79,7 +81,7 @@ SECRET_STORES = frozenset({"vault", "op", "bw", "pass", "gopass", "security", "d
 # Programs that run other commands (or strings): a prefix on them would allow anything.
 RUNNERS = frozenset(
     {
-        *_WRAPPERS,
+        *WRAPPERS,
         *SHELLS,  # with a script file they are interpreters (`command_paths`): `bash x.sh:*`
         *FOREIGN_SHELLS,
         *LAUNCHERS,  # `at`, `hyperfine`, `nix-shell`, `wsl`…: they run what follows

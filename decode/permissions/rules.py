@@ -20,43 +20,32 @@ Code's own tools that decode does not have (`WebSearch`) is a `ForeignRule`: not
 """
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from urllib.parse import urlsplit
 
+from decode.permissions.agent_rules import SUBAGENT_RULES, agent_name_problem  # [lesson 12]
 from decode.permissions.command_patterns import JoinedCommands, PatternError, command_pattern, pattern_matches
+from decode.permissions.network_rules import NETWORK_RULE, network_pattern_problem  # [lesson 14]
 from decode.permissions.paths import compile_pattern
 from decode.permissions.types import Decision, Rule, RuleSource
 
 # The rule names of the rule language, in their canonical spelling. Which tools answer to which
 # names is not here: each tool declares it in its traits (`ToolTraits.rules`).
-# [lesson 13]
-RULE_NAMES = ("Bash", "Read", "Edit", "Write", "Glob", "Grep", "WebFetch", "Lsp")
-# [before lesson 13]
-# RULE_NAMES = ("Bash", "Read", "Edit", "Write", "Glob", "Grep", "WebFetch")
-# [/lesson 13]
+RULE_NAMES = (
+    "Bash",
+    "Read",
+    "Edit",
+    "Write",
+    "Glob",
+    "Grep",
+    "WebFetch",
+    "Lsp",  # [lesson 13]
+)
 # A file a bash redirection writes (`> out.txt`) or reads (`< in.txt`) is governed like these.
 REDIRECT_WRITE_RULES = ("Write", "Edit")
 REDIRECT_READ_RULES = ("Read",)
-
-# [lesson 13]
-PATH_RULES = frozenset({"Read", "Edit", "Write", "Glob", "Grep", "Lsp"})
-# [before lesson 13]
-# PATH_RULES = frozenset({"Read", "Edit", "Write", "Glob", "Grep"})
-# [/lesson 13]
-# [lesson 14]
-NETWORK_RULE = "Network"
-"""`Network(npm install:*)`: commands that may reach the network in a sandbox that isolates it
-(a bash-style pattern, matched command by command as `Bash` rules are)."""
-# [/lesson 14]
-# [lesson 12]
-SUBAGENT_RULES = ("Agent", "Task")
-"""The `agent` tool's rule names (Claude Code's `Task`): bare, every subagent; `Agent(explore)`, one agent."""
-_AGENT_NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*|\*", re.IGNORECASE)  # Claude Code writes `Agent(Explore)`
-_CANONICAL = {name.lower(): name for name in (*RULE_NAMES, *SUBAGENT_RULES)}
-# [before lesson 12]
-# _CANONICAL = {name.lower(): name for name in RULE_NAMES}
-# [/lesson 12]
-_CANONICAL[NETWORK_RULE.lower()] = NETWORK_RULE  # [lesson 14]
+PATH_RULES = frozenset(RULE_NAMES) - {"Bash", "WebFetch"}
+"""The rule names whose specifier is a path (`Read(src/**)`)."""
 _TOOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _HOST = re.compile(r"(\*\.)?[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?", re.IGNORECASE)  # `_`: compose service names
 
@@ -137,48 +126,57 @@ def _balanced(text: str) -> bool:
 def _check_specifier(tool: str, specifier: str, text: str) -> None:
     if not specifier:
         raise RuleError(f"rule {text!r} has empty parentheses; write the bare name {tool!r} to mean every call")
-    if tool == "Bash" and specifier != "*":
-        try:
-            command_pattern(specifier)
-        except JoinedCommands as exc:
-            raise RuleError(f"rule {text!r}: {exc}") from None
-        except PatternError as exc:
-            raise RuleError(f"rule {text!r}: the command cannot be read ({exc})") from None
-    elif tool == "WebFetch":
-        domain = specifier.removeprefix("domain:")
-        if domain == specifier or not _HOST.fullmatch(domain):
-            raise RuleError(f"rule {text!r}: WebFetch takes `domain:HOST`, like WebFetch(domain:example.com)")
-    # [lesson 12]
-    elif tool in SUBAGENT_RULES:
-        if not _AGENT_NAME.fullmatch(specifier):
-            raise RuleError(f"rule {text!r}: {tool} takes an agent's name, like {tool}(explore), or *")
-    # [/lesson 12]
-    # [lesson 14]
-    elif tool == NETWORK_RULE:
-        if specifier != "*":
-            try:
-                command_pattern(specifier)
-            except PatternError as exc:
-                raise RuleError(f"rule {text!r}: the command cannot be read ({exc})") from None
-    # [/lesson 14]
-    elif tool in PATH_RULES:
-        _check_path(specifier, text)
-    elif tool != "Bash":
-        raise RuleError(f"rule {text!r}: {tool} takes no parentheses")
+    problem = _SPECIFIERS.get(tool)
+    why = problem(tool, specifier) if problem is not None else f"{tool} takes no parentheses"
+    if why is not None:
+        raise RuleError(f"rule {text!r}: {why}")
 
 
-def _check_path(specifier: str, text: str) -> None:
+def _command_problem(tool: str, specifier: str) -> str | None:
+    """What is wrong with `Bash(SPECIFIER)`: a command pattern (one command), or `*`."""
+    if specifier == "*":
+        return None
+    try:
+        command_pattern(specifier)
+    except JoinedCommands as exc:
+        return str(exc)
+    except PatternError as exc:
+        return f"the command cannot be read ({exc})"
+    return None
+
+
+def _domain_problem(tool: str, specifier: str) -> str | None:
+    """What is wrong with `WebFetch(SPECIFIER)`: it takes `domain:HOST`."""
+    domain = specifier.removeprefix("domain:")
+    if domain == specifier or not _HOST.fullmatch(domain):
+        return "WebFetch takes `domain:HOST`, like WebFetch(domain:example.com)"
+    return None
+
+
+def _path_problem(tool: str, specifier: str) -> str | None:
     """Refuse the gitignore spellings that would match nothing, or not what they seem to."""
     if specifier.startswith("!"):
-        raise RuleError(f"rule {text!r}: a path rule cannot negate (`!`); an allow rule grants, a deny refuses")
+        return "a path rule cannot negate (`!`); an allow rule grants, a deny refuses"
     if specifier.startswith("~") and not (specifier == "~" or specifier.startswith("~/")):
-        raise RuleError(f"rule {text!r}: only `~/` (your home) is understood, not another user's `~name`")
+        return "only `~/` (your home) is understood, not another user's `~name`"
     if "\0" in specifier:
-        raise RuleError(f"rule {text!r}: a path holds no NUL character")
+        return "a path holds no NUL character"
     try:  # compiled now, so a pattern git cannot read is this one line, not an error at every check
         compile_pattern(specifier, "/", "/")
     except (re.error, ValueError) as exc:
-        raise RuleError(f"rule {text!r}: the path pattern cannot be read ({exc})") from None
+        return f"the path pattern cannot be read ({exc})"
+    return None
+
+
+# How each rule name's specifier is read: what is wrong with it, or None. A name not here takes none.
+_SPECIFIERS: dict[str, Callable[[str, str], str | None]] = {
+    "Bash": _command_problem,
+    "WebFetch": _domain_problem,
+    **dict.fromkeys(PATH_RULES, _path_problem),
+    **dict.fromkeys(SUBAGENT_RULES, agent_name_problem),  # [lesson 12]
+    NETWORK_RULE: network_pattern_problem,  # [lesson 14]
+}
+_CANONICAL = {name.lower(): name for name in _SPECIFIERS}
 
 
 def tool_matches(rule: Rule, rule_name: str) -> bool:

@@ -4,7 +4,7 @@
 subcommand next to the program (`Bash(git push:*)`), so the gate also judges the command with the
 program's global options taken out. Each program lists its options that take a value (`-C DIR`,
 `--git-dir X`) and those that take none (`--no-pager`); an option the table does not know is read
-both ways (taking the next word and not), as for wrappers (`commands._WRAPPERS`), so an unusual
+both ways (taking the next word and not), as for wrappers (`wrappers.WRAPPERS`), so an unusual
 option cannot hide the subcommand. `cargo +nightly publish` drops the toolchain word too.
 
 Only deny and ask rules see these forms. An allow rule still matches the command as written:

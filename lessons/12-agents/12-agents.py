@@ -325,9 +325,15 @@ for description in ("tests", "docs"):  # the children's updates interleave: one 
 # a mode never looser than the parent's, and every verdict held to the parent's own verdict on the
 # same call. A parent's deny always wins; plan mode propagates, even if the parent switches to it
 # while the child runs.
+#
+# The gate's `check` gains one line: its own verdict is `narrowed`, in `decode/permissions/fence.py`,
+# by the agent's promises (read-only, tools confined to rules) and by the parent's gate.
 
 # %%
 show("decode.permissions.gate", "PermissionGate.check")
+
+# %%
+show("decode.permissions.fence", "narrowed")
 
 # %%
 from decode.agents.lineage import child_mode

@@ -241,7 +241,12 @@ except PermissionError as exc:
 # Some commands need the network (`npm install`, `git fetch`). The `bash` tool takes
 # `network=true` for those, and under a sandbox that cuts the network the Permission Gate asks for
 # it, like for any other risk; a `Network(…)` rule, written like a `Bash(…)` rule, allows or denies
-# it without asking. A deny holds even in bypass mode.
+# it without asking. A deny holds even in bypass mode. The rule name and its pattern are in
+# `decode/permissions/network_rules.py`; the gate's side, a `Network` part beside each command of
+# a call that asks for the network, in `network_grants.py`.
+
+# %%
+show("decode.permissions.network_grants", "network_parts")
 
 # %%
 from decode.permissions.gate import PermissionGate

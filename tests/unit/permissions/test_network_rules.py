@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from decode.permissions.gate import PermissionGate
+from decode.permissions.network_rules import network_pattern_problem
 from decode.permissions.rules import RuleError, parse_rule
 from decode.permissions.types import Decision, Mode
 from decode.tools.bash import BASH
@@ -75,3 +76,9 @@ async def test_a_subagents_gate_keeps_the_isolation(tmp_path: Path) -> None:
     child = sandboxed(tmp_path, "allow Bash(npm install:*)").fenced(Mode.DEFAULT)
     assert child.network_isolated
     assert (await child.check("bash", call("npm install left-pad"), BASH.traits)).decision is Decision.ASK
+
+
+@pytest.mark.parametrize(("specifier", "problem"), [("*", None), ("npm install:*", None), ("'npm", "cannot be read")])
+def test_a_network_specifier_is_a_command_pattern(specifier: str, problem: str | None) -> None:
+    found = network_pattern_problem("Network", specifier)
+    assert found is None if problem is None else problem in (found or "")

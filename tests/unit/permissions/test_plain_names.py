@@ -42,7 +42,7 @@ async def _the_long_way(gate: PermissionGate, word: str, monkeypatch: pytest.Mon
         patched.setattr(plain_names, "look", lambda *_: None)
         written, real, folder = await gate.resolve(word)
     assert folder is None  # the full resolution does not ask
-    return written, real, gate._may_be_folder(real)
+    return written, real, gate.may_be_folder(real)
 
 
 @pytest.mark.parametrize("word", PLAIN + NOT_PLAIN, ids=repr)

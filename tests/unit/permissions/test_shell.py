@@ -10,10 +10,6 @@ from decode.permissions.shell import (
     TOO_LONG,
     Glob,
     Redirect,
-    expand_braces,
-    glob_matches,
-    globs_overlap,
-    normalise,
     parse_script,
 )
 
@@ -103,49 +99,10 @@ def test_stdin_fed_commands_and_variable_prefixes_are_marked() -> None:
 # --- what bash does before parsing: line continuations, brace expansion, patterns ----------------
 
 
-@pytest.mark.parametrize(
-    ("script", "normalised"),
-    [
-        ("r\\\nm x", "rm x"),
-        ('echo "a\\\nb"', 'echo "ab"'),
-        ("echo 'a\\\nb'", "echo 'a\\\nb'"),  # single quotes keep it
-        ("echo $'a\\\nb'", "echo $'a\\\nb'"),
-        ("# c \\\nr\\\nm x", "# c \\\nrm x"),  # a comment ends at the newline
-        ("cat <<'E'\na\\\nE\nr\\\nm x", "cat <<'E'\na\\\nE\nrm x"),  # a quoted here-doc keeps it
-        ("cat <<E\na\\\nb\nE", "cat <<E\nab\nE"),
-        ("echo $((1 <<\\\n2))", "echo $((1 <<2))"),  # a shift, not a here-doc
-    ],
-)
-def test_backslash_newline_is_removed_where_bash_removes_it(script: str, normalised: str) -> None:
-    assert normalise(script) == normalised
-
-
 def test_a_word_split_by_a_continuation_is_one_word() -> None:
     assert ("rm", "x") in words("r\\\nm x")
     assert ("rm", "x") in words("# c \\\nr\\\nm x")
     assert ("rm", "-rf", "/") in words("cat <<'EOF'\nfoo\\\nEOF\nrm -rf /\n")
-
-
-@pytest.mark.parametrize(
-    ("word", "expanded"),
-    [
-        ("a{b,c}d", ["abd", "acd"]),
-        ("{rm,x}", ["rm", "x"]),
-        ("{r,}m", ["rm", "m"]),
-        ("{1..3}", ["1", "2", "3"]),
-        ("{c..a}", ["c", "b", "a"]),
-        ("{a,b{1,2}}", ["a", "b1", "b2"]),
-        ("'{a,b}'", ["'{a,b}'"]),  # quoted: not an expansion
-        ("${x}{a,b}", ["${x}a", "${x}b"]),
-        ("{a}", ["{a}"]),
-    ],
-)
-def test_brace_expansion_is_bash_s(word: str, expanded: list[str]) -> None:
-    assert expand_braces(word) == expanded
-
-
-def test_too_many_expansions_are_not_listed() -> None:
-    assert expand_braces("{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}") is None
 
 
 @pytest.mark.parametrize(
@@ -167,40 +124,6 @@ def test_unquoted_patterns_are_globs_and_quoted_ones_are_not() -> None:
     assert [isinstance(word, Glob) for word in command.words] == [False, True, False, False, True, False]
     assert isinstance(parse_script("/usr/bin/r[m] x").commands[0].words[0], Glob)
     assert any(isinstance(c.words[0], Glob) for c in parse_script("r[[:lower:]] x").commands)
-
-
-@pytest.mark.parametrize(
-    ("pattern", "name", "matches"),
-    [
-        ("r?", "rm", True),
-        ("r*", "rm", True),
-        ("r[m]", "rm", True),
-        ("r[[:lower:]]", "rm", True),
-        ("r[!m]", "rm", False),
-        ("r[^m]", "rm", False),
-        ("*", ".env", False),  # a leading dot must be matched by a dot
-        (".e*", ".env", True),
-        ("r\\m", "rm", True),
-        ("?(rm)", "rm", True),
-    ],
-)
-def test_glob_matches_is_bash_s_pattern_matching(pattern: str, name: str, matches: bool) -> None:
-    assert glob_matches(pattern, name) is matches
-
-
-@pytest.mark.parametrize(
-    ("pattern", "other", "overlap"),
-    [
-        ("server.ke?", "*.key", True),
-        ("cred*", "credentials.json", True),
-        (".e*", ".env.*", True),
-        ("*.txt", "*.key", False),
-        ("*", ".env", False),
-        ("?env", ".env", False),
-    ],
-)
-def test_two_patterns_overlap_when_one_name_could_match_both(pattern: str, other: str, overlap: bool) -> None:
-    assert globs_overlap(pattern, other) is overlap
 
 
 # --- hazards: what the checker cannot prove harmless --------------------------------------------
@@ -292,13 +215,6 @@ def test_what_a_shell_is_fed_is_known_when_the_script_says() -> None:
     assert parse_script("bash <<< 'rm x'").commands[0].stdin_text == "rm x"
     assert parse_script("echo 'rm x' | sh").commands[1].stdin_text == "rm x"
     assert parse_script("curl x | sh").commands[1].stdin_text is None
-
-
-def test_words_that_may_name_files() -> None:
-    (command,) = parse_script('cat $HOME/.env "$PWD/a" --env-file=.b if=.c @.d -n src/x').commands
-    assert command.files == ("~/.env", "./a", ".b", ".c", "if=.c", ".d", "src/x")
-    assert parse_script("cat {x,.env}").commands[0].files == ("x", ".env")
-    assert parse_script("cd docs && cat y").commands[1].files == ("y", "docs/y")
 
 
 # --- input too deep, too long or too large never crashes: it asks -----------------------------

@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from decode.agents.subagents import AGENT_TRAITS
-from decode.permissions.gate import READ_ONLY_AGENT, PermissionGate
+from decode.permissions.fence import READ_ONLY_AGENT
+from decode.permissions.gate import PermissionGate
 from decode.permissions.rules import RuleError, parse_rule
 from decode.permissions.types import Decision, Mode
 from decode.tools.bash import BASH
