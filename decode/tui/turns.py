@@ -1,32 +1,21 @@
-# [lesson 07]
 """The REPL's side of the Turn Runner: turns on screen, messages waiting, messages handed back.
 
 - `show_turn_event()` draws what the Turn Runner reports: the prompt echoed when its turn starts,
-  the Agent Loop's events, a steer or follow-up echoed where the model received it, and the end of
-  the turn (an error line, or `interrupted`).
+  the Agent Loop's events, and the end of the turn (an error line, or `interrupted`).
 - `pending_lines()` lists, just above the prompt, what was sent during the turn and has not
-  reached the model yet (the Priority Gate, `decode/harness/priority.py`, routes each kind):
+  reached the model yet:
 
-      ↳ steer · use pnpm, not npm
-      ⏎ follow-up · then run the tests
       ⧗ next turn · add a test for it
 
 - `hand_back()` puts the messages an aborted (or failed) turn never delivered back into the input
   line, so nothing typed is lost: edit them, send them again, or clear them with Ctrl-C.
 """
-# [before lesson 07]
-# """The REPL's side of the Turn Runner: turns on screen, messages waiting, messages handed back.
+# [lesson 07]
+# A steer or a follow-up is echoed where the model received it; the Priority Gate
+# (`decode/harness/priority.py`) routes each kind, and `pending_lines()` marks it:
 #
-# - `show_turn_event()` draws what the Turn Runner reports: the prompt echoed when its turn starts,
-#   the Agent Loop's events, and the end of the turn (an error line, or `interrupted`).
-# - `pending_lines()` lists, just above the prompt, the messages sent during the turn, each
-#   waiting for a turn of its own:
-#
-#       ⧗ next turn · add a test for it
-#
-# - `hand_back()` puts the messages an aborted (or failed) turn never started back into the input
-#   line, so nothing typed is lost: edit them, send them again, or clear them with Ctrl-C.
-# """
+#     ↳ steer · use pnpm, not npm
+#     ⏎ follow-up · then run the tests
 # [/lesson 07]
 
 from __future__ import annotations
