@@ -12,7 +12,6 @@ from collections.abc import AsyncIterator, Sequence
 
 from pydantic_ai import Agent
 from pydantic_ai.messages import (
-    EnqueuedMessagesEvent,  # [lesson 07]
     FunctionToolCallEvent,
     FunctionToolResultEvent,
     ModelMessage,
@@ -23,20 +22,19 @@ from pydantic_ai.messages import (
     TextPartDelta,
     ThinkingPart,
     ThinkingPartDelta,
-    UserPromptPart,  # [lesson 07]
 )
 from pydantic_ai.models import Model
 from pydantic_ai.run import AgentRun, AgentRunResult
 from pydantic_ai.usage import UsageLimits
 
 from decode.agent.results import escaped, keep_safe
+from decode.agent.steering import delivered  # [lesson 07]
 from decode.collector import resume as resume_collections
 from decode.context.compaction import CompactionError  # [lesson 08]
 from decode.context.session import Session, UnfinishedTurn, unsaved  # [lesson 08]
 from decode.entities.deps import AgentDeps
 from decode.entities.events import (
     AgentEvent,
-    MessageDelivered,  # [lesson 07]
     Notice,  # [lesson 08]
     TextDelta,
     ThinkingDelta,
@@ -145,10 +143,8 @@ class AgentLoop:
                         if (delta := _model_delta(event)) is not None:
                             delta.text = valid_text(delta.text)
                             yield delta
-                        # [lesson 07]
-                        elif isinstance(event, EnqueuedMessagesEvent):  # a steer or follow-up reached the model
-                            yield MessageDelivered(message_id=event.enqueue_id, text=_prompt_text(event))
-                        # [/lesson 07]
+                        elif (message := delivered(event)) is not None:  # [lesson 07]
+                            yield message  # a steer or follow-up reached the model  # [lesson 07]
                 request = response_usage(stream.response)
                 self.usage = self.usage + request
                 yield UsageUpdated(request=request, total=self.usage)
@@ -240,18 +236,6 @@ def _model_delta(event: object) -> TextDelta | ThinkingDelta | None:
     return None
 
 
-# [lesson 07]
-def _prompt_text(event: EnqueuedMessagesEvent) -> str:
-    """The user text of a delivered message (the harness enqueues plain text)."""
-    return "\n".join(
-        part.content
-        for message in event.messages
-        for part in message.parts
-        if isinstance(part, UserPromptPart) and isinstance(part.content, str)
-    )
-
-
-# [/lesson 07]
 def _tool_call(event: FunctionToolCallEvent) -> ToolCall:
     try:
         args = event.part.args_as_dict()

@@ -79,18 +79,9 @@ class ToolTraits:
     command: str | None = None
     pattern: str | None = None
     searches: bool = False
-    # [lesson 10]
-    plan_only: bool = False
-    """Offered only in plan mode (`exit_plan_mode`): elsewhere the model is not shown it."""
-    # [/lesson 10]
-    # [lesson 12]
-    subject: str | None = None
-    """The argument a rule's specifier names exactly: the `agent` tool's `agent` (`Agent(explore)`)."""
-    # [/lesson 12]
-    # [lesson 14]
-    network: str | None = None
-    """The boolean argument that asks for the network in a sandbox (`bash`'s `network`): a `Network` rule."""
-    # [/lesson 14]
+    plan_only: bool = False  # offered only in plan mode (`exit_plan_mode`), hidden elsewhere  # [lesson 10]
+    subject: str | None = None  # the argument a rule names exactly: `agent`, in `Agent(explore)`  # [lesson 12]
+    network: str | None = None  # the boolean argument asking for the network (`bash`'s)  # [lesson 14]
 
     def __post_init__(self) -> None:
         if (self.path or self.url or self.command) and not self.rules:
