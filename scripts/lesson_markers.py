@@ -213,7 +213,7 @@ def block_problems(text: str, name: str) -> list[str]:
     for block in before_blocks(text, name):
         if block.length > MOST_BEFORE_LINES:
             problems.append(
-                f"{name}:{block.line}: a `before lesson {block.lesson:02}` part of {block.length} lines"
+                f"{name}:{block.line}: a `before lesson {block.lesson:02}` part of {_lines(block.length)}"
                 f" (at most {MOST_BEFORE_LINES})"
             )
         if block.function_line is None:
@@ -221,8 +221,12 @@ def block_problems(text: str, name: str) -> list[str]:
         earlier = in_function.setdefault(block.function_line, [])
         if len(earlier) >= MOST_BEFORE_BLOCKS_PER_FUNCTION:
             problems.append(
-                f"{name}:{block.line}: another `before` part in {block.function}() (the first at line"
-                f" {earlier[0].line}; at most {MOST_BEFORE_BLOCKS_PER_FUNCTION} a function)"
+                f"{name}:{block.line}: another `before` part ({_lines(block.length)}) in {block.function}() (the"
+                f" first at line {earlier[0].line}; at most {MOST_BEFORE_BLOCKS_PER_FUNCTION} a function)"
             )
         earlier.append(block)
     return problems
+
+
+def _lines(count: int) -> str:
+    return f"{count} line" if count == 1 else f"{count} lines"

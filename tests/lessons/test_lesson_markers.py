@@ -4,6 +4,8 @@ lessons that read them, held to 10 lines and one a function, and counted."""
 import subprocess
 import sys
 
+import pytest
+
 from tests.lessons.conftest import ROOT, lesson_script
 
 script = lesson_script
@@ -94,7 +96,7 @@ class B:
 
 def test_a_second_before_part_in_one_function_fails() -> None:
     assert script.block_problems(TWO_IN_ONE, "decode/sample.py") == [
-        "decode/sample.py:10: another `before` part in build() (the first at line 5; at most 1 a function)"
+        "decode/sample.py:10: another `before` part (1 line) in build() (the first at line 5; at most 1 a function)"
     ]
 
 
@@ -112,6 +114,11 @@ def test_the_check_warns_of_each_part_over_the_limits_with_its_place() -> None:
     warnings = [line.removeprefix("warning: ") for line in done.stderr.splitlines() if line.startswith("warning: ")]
     assert warnings == ([] if script.BLOCK_LIMITS_FAIL else script.block_report())
     assert done.returncode == (1 if script.BLOCK_LIMITS_FAIL and script.block_report() else 0), done.stderr
+
+
+def test_with_the_limits_failing_each_part_over_them_is_a_problem_of_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(script, "BLOCK_LIMITS_FAIL", True)
+    assert set(script.block_report()) <= set(script.check())
 
 
 # --- the count -----------------------------------------------------------------------------------
