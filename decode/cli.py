@@ -16,7 +16,7 @@ import importlib
 import os  # [lesson 13]
 import stat  # [lesson 13]
 from collections.abc import Sequence
-from pathlib import Path  # [lesson 03]
+from pathlib import Path
 from typing import Any
 
 import click

@@ -9,11 +9,9 @@ The loop never prints: front ends render the events.
 
 import time
 from collections.abc import AsyncIterator, Sequence
-from typing import NamedTuple  # [lesson 08]
 
 from pydantic_ai import Agent
 from pydantic_ai.messages import (
-    EnqueuedMessagesEvent,  # [lesson 07]
     FunctionToolCallEvent,
     FunctionToolResultEvent,
     ModelMessage,
@@ -24,20 +22,19 @@ from pydantic_ai.messages import (
     TextPartDelta,
     ThinkingPart,
     ThinkingPartDelta,
-    UserPromptPart,  # [lesson 07]
 )
 from pydantic_ai.models import Model
-from pydantic_ai.run import AgentRun
+from pydantic_ai.run import AgentRun, AgentRunResult
 from pydantic_ai.usage import UsageLimits
 
 from decode.agent.results import escaped, keep_safe
+from decode.agent.steering import delivered  # [lesson 07]
 from decode.collector import resume as resume_collections
 from decode.context.compaction import CompactionError  # [lesson 08]
-from decode.context.session import Session  # [lesson 08]
+from decode.context.session import Session, UnfinishedTurn, unsaved  # [lesson 08]
 from decode.entities.deps import AgentDeps
 from decode.entities.events import (
     AgentEvent,
-    MessageDelivered,  # [lesson 07]
     Notice,  # [lesson 08]
     TextDelta,
     ThinkingDelta,
@@ -47,24 +44,11 @@ from decode.entities.events import (
     TurnFinished,
     UsageUpdated,
 )
-from decode.entities.tools import ToolCall, ToolResult
+from decode.entities.tool_calls import ToolCall, ToolResult
 from decode.entities.usage import Usage
 from decode.models.cost import response_usage
 
-# [lesson 08]
-UNSAVED = "could not save the session"
-"""How the warning after a turn that could not be saved begins."""
 
-
-class UnfinishedTurn(NamedTuple):
-    """What a turn that stopped early had done: the whole history so far, the turn's own messages, its usage."""
-
-    history: list[ModelMessage]
-    new_messages: list[ModelMessage]
-    usage: Usage
-
-
-# [/lesson 08]
 class AgentLoop:
     """A conversation with the agent: run turns, keep the history and the running usage."""
 
@@ -116,17 +100,11 @@ class AgentLoop:
         turn_usage = Usage()
         self.usage_elsewhere = Usage()  # [lesson 12]
         limits = UsageLimits(request_limit=self.max_requests)
+        model = self.model
+        if self.session is not None:  # [lesson 08]
+            model = self.session.pruned(model)  # tier-1 pruning, at the model layer  # [lesson 08]
         async with self.agent.iter(
-            prompt,
-            deps=self.deps,
-            message_history=self.history,
-            # [lesson 08]
-            # Tier-1 pruning rewrites each request at the model layer: no capability wraps it (issue 27).
-            model=self.session.pruned(self.model) if self.session is not None else self.model,
-            # [before lesson 08]
-            # model=self.model,
-            # [/lesson 08]
-            usage_limits=limits,
+            prompt, deps=self.deps, message_history=self.history, model=model, usage_limits=limits
         ) as run:
             # [lesson 07]
             self.run = run
@@ -150,25 +128,8 @@ class AgentLoop:
             # [/lesson 07]
             assert run.result is not None  # the walk ends only at the End node
             turn_usage = turn_usage + self.usage_elsewhere  # its subagents spent it for this turn  # [lesson 12]
-            # [lesson 08]
-            # On disk before anyone is told the turn finished; a disk that refuses (read-only, full)
-            # loses no answer: the turn still finishes, and a warning `Notice` follows `TurnFinished`.
-            try:
-                self.keep_turn(run.result.all_messages(), run.result.new_messages(), turn_usage)
-            except (OSError, ValueError) as exc:  # read-only, full, or a message that cannot be written
-                unsaved: Notice | None = Notice(level="warning", message=f"{UNSAVED}: {_why(exc)}")
-            else:
-                unsaved = None
-            # [before lesson 08]
-            # self.keep_turn(run.result.all_messages(), run.result.new_messages(), turn_usage)
-            # [/lesson 08]
-            # [lesson 15]
-            yield TurnFinished(output=valid_text(str(run.result.output)), usage=turn_usage)
-            # [before lesson 15]
-            # yield TurnFinished(output=str(run.result.output), usage=turn_usage)
-            # [/lesson 15]
-            if unsaved is not None:  # [lesson 08]
-                yield unsaved  # [lesson 08]
+            for event in self._finish(run.result, turn_usage):
+                yield event
 
     async def _walk(self, run: AgentRun[AgentDeps, str]) -> AsyncIterator[AgentEvent]:
         """The run's nodes as events: a model request streams its answer, a tool node its calls and results."""
@@ -180,12 +141,10 @@ class AgentLoop:
                     async for event in stream:
                         resume_collections()  # the answer has begun: start-up is over (decode/collector.py)
                         if (delta := _model_delta(event)) is not None:
-                            delta.text = valid_text(delta.text)  # [lesson 15]
+                            delta.text = valid_text(delta.text)
                             yield delta
-                        # [lesson 07]
-                        elif isinstance(event, EnqueuedMessagesEvent):  # a steer or follow-up reached the model
-                            yield MessageDelivered(message_id=event.enqueue_id, text=_prompt_text(event))
-                        # [/lesson 07]
+                        elif (message := delivered(event)) is not None:  # [lesson 07]
+                            yield message  # a steer or follow-up reached the model  # [lesson 07]
                 request = response_usage(stream.response)
                 self.usage = self.usage + request
                 yield UsageUpdated(request=request, total=self.usage)
@@ -213,6 +172,21 @@ class AgentLoop:
         self.usage_elsewhere = self.usage_elsewhere + usage
 
     # [/lesson 12]
+    def _finish(self, result: AgentRunResult[str], usage: Usage) -> list[AgentEvent]:
+        """Keep the finished turn, then say it finished: the events that close a turn."""
+        finished = TurnFinished(output=valid_text(str(result.output)), usage=usage)
+        # [lesson 08]
+        # On disk before anyone is told the turn finished; a disk that refuses (read-only, full, a
+        # message that cannot be written) loses no answer: a warning follows `TurnFinished`.
+        try:
+            self.keep_turn(result.all_messages(), result.new_messages(), usage)
+        except (OSError, ValueError) as exc:
+            return [finished, unsaved(exc)]
+        # [before lesson 08]
+        # self.keep_turn(result.all_messages(), result.new_messages(), usage)
+        # [/lesson 08]
+        return [finished]
+
     def keep_turn(self, history: Sequence[ModelMessage], new_messages: Sequence[ModelMessage], usage: Usage) -> None:
         """Make `history` the conversation once a turn is over; `new_messages` and `usage` are that turn's own."""
         self.history = list(history)
@@ -241,25 +215,12 @@ class AgentLoop:
             self.session.record_clear()  # [lesson 08]
 
 
-# [lesson 08]
-def _why(error: BaseException) -> str:
-    """An error as one line: `Read-only file system: /p/.decode/sessions/…`."""
-    if isinstance(error, FileExistsError) and error.filename:  # a file where a folder should be
-        return f"{error.filename} is in the way (it is not a folder)"
-    if isinstance(error, OSError) and error.strerror:
-        return f"{error.strerror}: {error.filename}" if error.filename else error.strerror
-    return " ".join(str(error).split())[:300] or type(error).__name__
-
-
-# [/lesson 08]
-# [lesson 15]
 def valid_text(text: str) -> str:
     """`text` with any lone surrogate (`\\ud800`, which a provider's JSON may carry) as U+FFFD: text that
     every output format, the terminal and the session log can encode as UTF-8."""
     return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
 
 
-# [/lesson 15]
 def _model_delta(event: object) -> TextDelta | ThinkingDelta | None:
     """Text and thinking as they stream; other model events (tool-call parts) are not shown."""
     if isinstance(event, PartStartEvent):
@@ -275,18 +236,6 @@ def _model_delta(event: object) -> TextDelta | ThinkingDelta | None:
     return None
 
 
-# [lesson 07]
-def _prompt_text(event: EnqueuedMessagesEvent) -> str:
-    """The user text of a delivered message (the harness enqueues plain text)."""
-    return "\n".join(
-        part.content
-        for message in event.messages
-        for part in message.parts
-        if isinstance(part, UserPromptPart) and isinstance(part.content, str)
-    )
-
-
-# [/lesson 07]
 def _tool_call(event: FunctionToolCallEvent) -> ToolCall:
     try:
         args = event.part.args_as_dict()

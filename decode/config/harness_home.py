@@ -26,12 +26,14 @@ from decode.files import write_atomic
 logger = logging.getLogger(__name__)
 
 HARNESS_DIR = Path(".decode")
-# [lesson 14]
-# `workspaces/`: `--repo` clones (ADR-0066), not for the team's repository either.
-PERSONAL = ("history", "sessions/", "tool-output/", "MEMORY.md", "settings.local.json", "workspaces/")
-# [before lesson 14]
-# PERSONAL = ("history", "sessions/", "tool-output/", "MEMORY.md", "settings.local.json")
-# [/lesson 14]
+PERSONAL = (
+    "history",
+    "sessions/",
+    "tool-output/",
+    "MEMORY.md",
+    "settings.local.json",
+    "workspaces/",  # `--repo` clones (ADR-0066), not for the team's repository either  # [lesson 14]
+)
 """Entries of `.decode/` that belong to one person and one machine."""
 PRIVATE_FILE_MODE = 0o600
 PRIVATE_DIR_MODE = 0o700

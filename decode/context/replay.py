@@ -126,9 +126,7 @@ def load_session(path: Path) -> LoadedSession:
     a warning (a torn last line is what a crash mid-write leaves); every complete turn is kept.
     """
     with open_log(path) as file:
-        session = LoadedSession(path=path, header=read_header(first_line(file), path))
-        session.model, session.mode = session.header.model, session.header.mode
-        session.agent = session.header.agent  # [lesson 12]
+        session = _opened(path, file)
         offset = start = file.tell()
         number = start_number = 2
         turn_lines = 0
@@ -142,10 +140,7 @@ def load_session(path: Path) -> LoadedSession:
         if last_turn is not None and last_turn < start:
             file.seek(last_turn)  # no turn since the compaction: the last one before it has the settings
             with contextlib.suppress(ValidationError):
-                settings = _TurnSettings.model_validate_json(file.readline())
-                session.model, session.mode = settings.model, settings.mode
-                session.todos = settings.todos or []  # [lesson 10]
-                session.agent = settings.agent or session.agent  # [lesson 12]
+                _ran_with(session, _TurnSettings.model_validate_json(file.readline()))
         file.seek(start)
         with _cyclic_gc_paused():
             for number, line in enumerate(file, start=start_number):
@@ -158,12 +153,26 @@ def load_session(path: Path) -> LoadedSession:
 def _replay_all(path: Path) -> LoadedSession:
     """Replay every line (the slow way, for a log whose last compaction is damaged)."""
     with open_log(path) as file:
-        session = LoadedSession(path=path, header=read_header(first_line(file), path))
-        session.model, session.mode = session.header.model, session.header.mode
-        session.agent = session.header.agent  # [lesson 12]
+        session = _opened(path, file)
         for number, line in enumerate(file, start=2):
             _replay(session, number, line)
     return session
+
+
+def _opened(path: Path, file: BinaryIO) -> LoadedSession:
+    """The session as its header starts it: the model and mode it began with, no history yet."""
+    session = LoadedSession(path=path, header=read_header(first_line(file), path))
+    session.model, session.mode = session.header.model, session.header.mode
+    session.agent = session.header.agent  # [lesson 12]
+    return session
+
+
+def _ran_with(session: LoadedSession, turn: _TurnSettings | TurnRecord) -> None:
+    """What the session runs with as of `turn`: its model and mode, the latest of what else it keeps."""
+    session.model, session.mode = turn.model, turn.mode
+    if turn.todos is not None:  # [lesson 10]
+        session.todos = turn.todos  # [lesson 10]
+    session.agent = turn.agent or session.agent  # [lesson 12]
 
 
 def _replay(session: LoadedSession, number: int, line: bytes) -> bool:
@@ -180,10 +189,7 @@ def _replay(session: LoadedSession, number: int, line: bytes) -> bool:
     if isinstance(record, TurnRecord):
         session.history.extend(record.messages)
         session.turns += 1
-        session.model, session.mode = record.model, record.mode
-        if record.todos is not None:  # [lesson 10]
-            session.todos = record.todos  # [lesson 10]
-        session.agent = record.agent or session.agent  # [lesson 12]
+        _ran_with(session, record)
     elif isinstance(record, CompactionRecord):
         session.history = record.messages
     elif isinstance(record, ClearRecord):

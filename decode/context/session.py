@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from decode.config.redaction import redactor_for
 from decode.context.compaction import Compaction, needs_summary, summarise
 from decode.context.pruning import PrunedModel, ToolOutputPruning
 from decode.context.session_log import SessionError, SessionLog
 from decode.context.windows import ContextWindow, context_window, fill_fraction
+from decode.entities.events import Notice
 from decode.entities.todos import Todo  # [lesson 10]
 from decode.entities.usage import Usage
 
@@ -30,6 +31,32 @@ if TYPE_CHECKING:
 
     from decode.config.settings import Settings
     from decode.context.replay import LoadedSession
+
+
+UNSAVED = "could not save the session"
+"""How the warning after a turn that could not be saved begins."""
+
+
+class UnfinishedTurn(NamedTuple):
+    """What a turn that stopped early had done: the whole history so far, the turn's own messages, its usage."""
+
+    history: list[ModelMessage]
+    new_messages: list[ModelMessage]
+    usage: Usage
+
+
+def unsaved(error: BaseException) -> Notice:
+    """The warning after a turn the session could not write: `could not save the session: Read-only file system: …`."""
+    return Notice(level="warning", message=f"{UNSAVED}: {_why(error)}")
+
+
+def _why(error: BaseException) -> str:
+    """An error as one line: `Read-only file system: /p/.decode/sessions/…`."""
+    if isinstance(error, FileExistsError) and error.filename:  # a file where a folder should be
+        return f"{error.filename} is in the way (it is not a folder)"
+    if isinstance(error, OSError) and error.strerror:
+        return f"{error.strerror}: {error.filename}" if error.filename else error.strerror
+    return " ".join(str(error).split())[:300] or type(error).__name__
 
 
 class Session:
@@ -175,15 +202,14 @@ class Session:
 
     def record_turn(self, messages: Sequence[ModelMessage], usage: Usage) -> None:
         """Write a completed turn's new messages: one line, on disk when this returns."""
-        # [lesson 10]
-        # [lesson 12]
-        self.log.append_turn(messages, usage, model=self.model, mode=self.mode, todos=self.todos, agent=self.agent)
-        # [before lesson 12]
-        # self.log.append_turn(messages, usage, model=self.model, mode=self.mode, todos=self.todos)
-        # [/lesson 12]
-        # [before lesson 10]
-        # self.log.append_turn(messages, usage, model=self.model, mode=self.mode)
-        # [/lesson 10]
+        self.log.append_turn(
+            messages,
+            usage,
+            model=self.model,
+            mode=self.mode,
+            todos=self.todos,  # [lesson 10]
+            agent=self.agent,  # [lesson 12]
+        )
 
     def record_clear(self) -> None:
         """`/clear`: a resumed session starts from an empty history too."""

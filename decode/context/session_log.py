@@ -159,7 +159,6 @@ def prompt_preview(messages: Sequence[ModelMessage]) -> str:
     return ""
 
 
-# [lesson 15]
 def _json(value: BaseModel | list[ModelMessage]) -> bytes:
     """A record (or the header) or messages (bytes as base64) as one line of JSON. A lone surrogate
     (`\\ud800` from a provider, `\\udcff` from a command line's bytes), which UTF-8 cannot carry, is
@@ -189,7 +188,6 @@ def _valid(value: object) -> object:
     return value
 
 
-# [/lesson 15]
 def _fsync_directory(directory: Path) -> None:
     """Make a new file's directory entry durable too (a file fsynced in a lost directory is lost)."""
     descriptor = os.open(directory, os.O_RDONLY)
@@ -250,25 +248,15 @@ class SessionLog:
         pydantic-ai's `ModelMessagesTypeAdapter` writes (a test holds them equal) without building
         its schema, a few hundred milliseconds that only reading a log back needs.
         """
-        # [lesson 15]
         line = _json(record)
         if messages is not None:
             line = line[:-1] + b',"messages":' + _json(list(messages)) + b"}"
-        # [before lesson 15]
-        # line = record.model_dump_json().encode()
-        # if messages is not None:
-        #     line = line[:-1] + b',"messages":' + to_json(list(messages), bytes_mode="base64") + b"}"
-        # [/lesson 15]
         line = self.redactor.encoded(line) + b"\n"  # a key the user typed or a tool printed: a marker
         if not self.path.exists():
             make_parent_dirs(self.path)
             if self.exclusive and self.lock is None:  # held before the file exists: no decode resumes it unheld
                 self.lock = hold(self.path)
-            # [lesson 15]
             line = _json(self.header) + b"\n" + line
-            # [before lesson 15]
-            # line = self.header.model_dump_json().encode() + b"\n" + line
-            # [/lesson 15]
             with private_open(self.path, "xb") as file:  # 0600, in a 0700 directory: the user's alone
                 file.write(line)
                 file.flush()
@@ -287,7 +275,6 @@ class SessionLog:
                     file.truncate(size)
                 raise
 
-    # [lesson 10]
     def append_turn(
         self,
         messages: Sequence[ModelMessage],
@@ -295,19 +282,13 @@ class SessionLog:
         *,
         model: str,
         mode: str | None = None,
-        todos: Sequence[Todo] = (),
+        todos: Sequence[Todo] = (),  # [lesson 10]
         agent: str | None = None,  # [lesson 12]
     ) -> None:
-        fields = TurnFields(prompt=prompt_preview(messages), model=model, mode=mode, usage=usage, todos=list(todos))
+        fields = TurnFields(prompt=prompt_preview(messages), model=model, mode=mode, usage=usage)
+        fields.todos = list(todos)  # [lesson 10]
         fields.agent = agent  # [lesson 12]
         self.append(fields, messages)
-
-    # [before lesson 10]
-    # def append_turn(
-    #     self, messages: Sequence[ModelMessage], usage: Usage, *, model: str, mode: str | None = None
-    # ) -> None:
-    #     self.append(TurnFields(prompt=prompt_preview(messages), model=model, mode=mode, usage=usage), messages)
-    # [/lesson 10]
 
     def append_compaction(
         self, messages: Sequence[ModelMessage], *, replaced: int, usage: Usage, focus: str | None = None

@@ -1,78 +1,23 @@
 """What the agent's tools receive on every call (`ctx.deps`)."""
 
-# [lesson 04]
-from collections.abc import (
-    Callable,  # [lesson 05]
-    Sequence,
-)
-
-# [/lesson 04]
+from collections.abc import Callable  # [lesson 05]
 from dataclasses import (
     dataclass,
     field,  # [lesson 04]
 )
 from pathlib import Path
-from typing import Protocol  # [lesson 04]
 
 from decode.config.settings import Settings
 from decode.entities.asking import AskUser, ReviewPlan  # [lesson 10]
 from decode.entities.events import ToolOutputDelta  # [lesson 05]
 from decode.entities.executor import CommandExecutor  # [lesson 04]
+from decode.entities.hosts import HostAllowance, PublicOnly  # [lesson 10]
+from decode.entities.language_servers import LanguageServers  # [lesson 13]
 from decode.entities.ledger import ReadLedger  # [lesson 04]
+from decode.entities.search_filter import SearchFilter, ShowAll  # [lesson 04]
 from decode.entities.todos import Todo  # [lesson 10]
 
 
-# [lesson 04]
-class SearchFilter(Protocol):
-    """Which of the files a search found it may show (a filter can hide files the user keeps from the agent)."""
-
-    async def hidden(self, paths: Sequence[Path]) -> set[Path]:
-        """The paths among `paths` whose content or name a search must not show."""
-        ...
-
-
-class ShowAll:
-    """The filter that hides nothing: what a conversation gets unless it is given another."""
-
-    async def hidden(self, paths: Sequence[Path]) -> set[Path]:
-        return set()
-
-
-# [/lesson 04]
-# [lesson 10]
-class HostAllowance(Protocol):
-    """Whether the user's rules name a host, letting `web_fetch` reach its private or loopback addresses."""
-
-    def allows_private(self, host: str) -> bool:
-        """Does an allow rule name `host` (`WebFetch(domain:localhost)`)?"""
-        ...
-
-    def denies_host(self, host: str) -> bool:
-        """Does a deny rule name `host`? Asked of every redirect hop: the gate saw the first URL only."""
-        ...
-
-
-class PublicOnly:
-    """The allowance that names no host: `web_fetch` reaches public addresses only."""
-
-    def allows_private(self, host: str) -> bool:
-        return False
-
-    def denies_host(self, host: str) -> bool:
-        return False
-
-
-# [/lesson 10]
-# [lesson 13]
-class LanguageServers(Protocol):
-    """The language servers of a conversation (`decode.lsp.manager.LspManager`)."""
-
-    async def close(self) -> None:
-        """Shut every server down."""
-        ...
-
-
-# [/lesson 13]
 @dataclass
 class AgentDeps:
     """The per-conversation context handed to tools.
@@ -111,8 +56,7 @@ class AgentDeps:
     web_cache: dict[str, tuple[float, str]] = field(default_factory=dict)
     """Pages `web_fetch` fetched in this conversation: URL → (monotonic time, text)."""
     # [/lesson 10]
-    lsp: LanguageServers | None = None  # [lesson 13]
-    """The language servers `lsp` and the post-edit diagnostics ask; None: no code intelligence."""  # [lesson 13]
+    lsp: LanguageServers | None = None  # what `lsp` and the post-edit diagnostics ask (None: none)  # [lesson 13]
 
     @property
     def workspace(self) -> Path:

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from decode.entities.todos import Todo  # [lesson 10]
-from decode.entities.tools import ToolCall, ToolResult
+from decode.entities.tool_calls import ToolCall, ToolResult
 from decode.entities.usage import Usage
 
 

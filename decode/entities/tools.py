@@ -1,53 +1,19 @@
-"""A tool call the model asked for, what came back, and the traits a tool declares."""
+"""The traits a tool declares, and the tool itself as decode declares it (`ToolSpec`)."""
 
-import posixpath  # [lesson 02]
-from collections.abc import Callable, Mapping  # [lesson 02]
-from dataclasses import dataclass  # [lesson 02]
-from enum import StrEnum  # [lesson 02]
-from typing import (
-    TYPE_CHECKING,  # [lesson 02]
-    Any,
-)
+import posixpath
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
+# Re-exported while code written before `tool_calls.py` existed still imports them from here.
+from decode.entities.tool_calls import ToolCall as ToolCall
+from decode.entities.tool_calls import ToolResult as ToolResult
 
-# [lesson 02]
 if TYPE_CHECKING:
     from pydantic_ai import Tool
 
 
-# [/lesson 02]
-class ToolCall(BaseModel):
-    """The model asked to run tool `name` with `args`; `id` pairs it with its result."""
-
-    id: str
-    name: str
-    args: dict[str, Any]
-
-    def summary(self, width: int = 60) -> str:
-        """A one-line `name(key argument)` for progress lines."""
-        first = next(iter(self.args.values()), "") if self.args else ""
-        text = " ".join(str(first).split())
-        # [lesson 10]
-        if isinstance(first, list):  # a list of records (todo_write's steps) reads as its length
-            text = f"{len(first)} item{'s' if len(first) != 1 else ''}"
-        # [/lesson 10]
-        if len(text) > width:
-            text = text[: width - 1] + "…"
-        return f"{self.name}({text})"
-
-
-class ToolResult(BaseModel):
-    """What a tool returned (or the error the model is shown instead)."""
-
-    call_id: str
-    name: str
-    content: str
-    is_error: bool = False
-    duration_s: float = 0.0
-
-
-# [lesson 02]
 class ToolKind(StrEnum):
     """What a tool can do to the world, so a call can be judged by the tool's kind.
 
@@ -79,18 +45,9 @@ class ToolTraits:
     command: str | None = None
     pattern: str | None = None
     searches: bool = False
-    # [lesson 10]
-    plan_only: bool = False
-    """Offered only in plan mode (`exit_plan_mode`): elsewhere the model is not shown it."""
-    # [/lesson 10]
-    # [lesson 12]
-    subject: str | None = None
-    """The argument a rule's specifier names exactly: the `agent` tool's `agent` (`Agent(explore)`)."""
-    # [/lesson 12]
-    # [lesson 14]
-    network: str | None = None
-    """The boolean argument that asks for the network in a sandbox (`bash`'s `network`): a `Network` rule."""
-    # [/lesson 14]
+    plan_only: bool = False  # offered only in plan mode (`exit_plan_mode`), hidden elsewhere  # [lesson 10]
+    subject: str | None = None  # the argument a rule names exactly: `agent`, in `Agent(explore)`  # [lesson 12]
+    network: str | None = None  # the boolean argument asking for the network (`bash`'s)  # [lesson 14]
 
     def __post_init__(self) -> None:
         if (self.path or self.url or self.command) and not self.rules:
@@ -166,4 +123,3 @@ def traits_of(metadata: Mapping[str, Any] | None) -> ToolTraits:
 
 TRAITS_KEY = "decode_traits"
 # [/lesson 06]
-# [/lesson 02]

@@ -64,15 +64,16 @@ def load_servers(
         return None
     project = config.project_servers()
     trusted = trust_project or is_trusted(home, project, user_home)
-    # [lesson 14]
-    environment = _environment(executor) or command_environment(os.environ, secrets, settings.pass_env)
+    environment = command_environment(os.environ, secrets, settings.pass_env)
+    environment = _environment(executor) or environment  # a sandbox's, where there is one  # [lesson 14]
     servers = build_servers(
-        config.servers, home, environment, trusted_project=trusted, executor=executor, warm_ahead=not headless
+        config.servers,
+        home,
+        environment,
+        trusted_project=trusted,
+        executor=executor,  # [lesson 14]
+        warm_ahead=not headless,
     )
-    # [before lesson 14]
-    # environment = command_environment(os.environ, secrets, settings.pass_env)
-    # servers = build_servers(config.servers, home, environment, trusted_project=trusted, warm_ahead=not headless)
-    # [/lesson 14]
     if servers.untrusted and headless:
         names = visible(", ".join(server.name for server in servers.untrusted))
         logger.warning(

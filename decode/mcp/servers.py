@@ -146,31 +146,33 @@ class McpServer:
                 logger.debug("MCP server %s did not close cleanly", self.name, exc_info=True)
             self._close_log()
 
+    def _stdio_transport(self, definition: StdioServer) -> Any:
+        """The transport that starts `definition`'s process, its stderr going to the server's log."""
+        self._log = ServerLog(self.log_path, self.home)
+        log = self._log.open()
+        base = self.config.base or self.home
+        cwd = base / definition.cwd if definition.cwd else base
+        env = {**self.environment, **definition.env}
+        # [lesson 14]
+        from decode.mcp.transport import executor_transport
+
+        argv = [definition.command, *definition.args]
+        self._transport = executor_transport(self.executor, argv, home=self.home, cwd=cwd, env=env, log=log)
+        return self._transport
+        # [before lesson 14]
+        # from fastmcp.client.transports import StdioTransport
+        #
+        # return StdioTransport(
+        #     definition.command, definition.args, env=env, cwd=str(cwd), log_file=log, keep_alive=False
+        # )
+        # [/lesson 14]
+
     def _toolset(self, hang_limit: float) -> MCPToolset[Any]:
         from pydantic_ai.mcp import MCPToolset
 
         definition = self.config.definition
         if isinstance(definition, StdioServer):
-            # [lesson 14]
-            from decode.mcp.transport import executor_transport
-            # [before lesson 14]
-            # from fastmcp.client.transports import StdioTransport
-            # [/lesson 14]
-
-            self._log = ServerLog(self.log_path, self.home)
-            log = self._log.open()
-            base = self.config.base or self.home
-            cwd = base / definition.cwd if definition.cwd else base
-            env = {**self.environment, **definition.env}
-            # [lesson 14]
-            argv = [definition.command, *definition.args]
-            transport: Any = executor_transport(self.executor, argv, home=self.home, cwd=cwd, env=env, log=log)
-            self._transport = transport
-            # [before lesson 14]
-            # transport: Any = StdioTransport(
-            #     definition.command, definition.args, env=env, cwd=str(cwd), log_file=log, keep_alive=False
-            # )
-            # [/lesson 14]
+            transport = self._stdio_transport(definition)
         else:
             transport = _http_transport(definition)
         toolset: MCPToolset[Any] = MCPToolset(
@@ -368,11 +370,13 @@ def build_servers(
     servers, untrusted = [], []
     features = ClientFeatures(roots=(home,))  # the Workspace is the servers' root
     for config in configs:
-        # [lesson 14]
-        server = McpServer(config, home, environment, executor, features)
-        # [before lesson 14]
-        # server = McpServer(config, home, environment, features=features)
-        # [/lesson 14]
+        server = McpServer(
+            config,
+            home,
+            environment,
+            executor=executor,  # [lesson 14]
+            features=features,
+        )
         server.warm_ahead = warm_ahead
         if config.definition.disabled:
             server.state = "disabled"

@@ -46,6 +46,12 @@ class ScriptedResponse(BaseModel):
     delay_s: float = Field(default=0, ge=0, le=3600)
     """Seconds the model "thinks" before it answers (`{"text": "Done.", "delay_s": 5}`): a slow
     model to steer or interrupt in a demo or a test."""
+
+    async def pause(self) -> None:
+        """Think for `delay_s` seconds, if the script asks for it."""
+        if self.delay_s:
+            await asyncio.sleep(self.delay_s)
+
     # [/lesson 07]
 
 
@@ -119,8 +125,7 @@ class ScriptedModel(FunctionModel):
 
     async def _stream(self, messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str | DeltaToolCalls]:
         response = self._next()
-        if response.delay_s:  # [lesson 07]
-            await asyncio.sleep(response.delay_s)  # [lesson 07]
+        await response.pause()  # [lesson 07]
         if response.text:
             for chunk in _chunks(response.text):
                 yield chunk
@@ -135,8 +140,7 @@ class ScriptedModel(FunctionModel):
 
     async def _respond(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         response = self._next()
-        if response.delay_s:  # [lesson 07]
-            await asyncio.sleep(response.delay_s)  # [lesson 07]
+        await response.pause()  # [lesson 07]
         parts: list[TextPart | ToolCallPart] = []
         if response.text:
             parts.append(TextPart(response.text))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from decode.entities.events import AgentEvent, TextDelta, ToolCallFinished, ToolCallStarted, TurnFinished, UsageUpdated
-from decode.entities.tools import ToolResult
+from decode.entities.tool_calls import ToolResult
 from decode.observability.records import ErrorInfo, Outcome, SpanRecord, TraceRecord, new_id, now
 from decode.observability.sink import TraceSink
 from decode.permissions.hook import DO_NOT_WORK_AROUND

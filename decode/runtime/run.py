@@ -315,7 +315,7 @@ async def _run(task: str, options: dict[str, Any]) -> int:
     from pydantic_ai.exceptions import ModelAPIError, UnexpectedModelBehavior, UsageLimitExceeded
 
     from decode.agent.compose import close_conversation  # [lesson 13]
-    from decode.agent.loop import UNSAVED  # [lesson 08]
+    from decode.context.session import UNSAVED  # [lesson 08]
     from decode.entities.events import (
         Notice,
         TextDelta,

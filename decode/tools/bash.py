@@ -114,8 +114,13 @@ async def bash(
     return "\n".join([status, _section("stdout", captures["stdout"]), _section("stderr", captures["stderr"])])
 
 
-# [lesson 14]
-BASH = ToolSpec("bash", bash, ToolTraits(ToolKind.OTHER, rules=("Bash",), command="command", network="network"))
-# [before lesson 14]
-# BASH = ToolSpec("bash", bash, ToolTraits(ToolKind.OTHER, rules=("Bash",), command="command"))
-# [/lesson 14]
+BASH = ToolSpec(
+    "bash",
+    bash,
+    ToolTraits(
+        ToolKind.OTHER,
+        rules=("Bash",),
+        command="command",
+        network="network",  # [lesson 14]
+    ),
+)

@@ -19,25 +19,16 @@ from decode.tools.web.fetch import WEB_FETCH  # [lesson 10]
 from decode.tools.write import WRITE
 
 FILE_TOOLS = (READ, GLOB, GREP, EDIT, WRITE)
-COMMAND_TOOLS = (BASH,)  # [lesson 05]
-# The agent's own planning: a visible to-do list, a question to the user, and (plan mode only) the plan.
-PLANNING_TOOLS = (TODO_WRITE, ASK_USER, EXIT_PLAN_MODE)  # [lesson 10]
-WEB_TOOLS = (WEB_FETCH,)  # [lesson 10]
-CODE_TOOLS = (LSP,)  # what a language server knows: definitions, references, errors  # [lesson 13]
 
 
 def default_tools() -> list[ToolSpec]:
-    """The tools of a coding agent: the file tools and the command tools."""
-    # [lesson 05]
-    # [lesson 10]
-    # [lesson 13]
-    return [*FILE_TOOLS, *COMMAND_TOOLS, *WEB_TOOLS, *PLANNING_TOOLS, *CODE_TOOLS]
-    # [before lesson 13]
-    # return [*FILE_TOOLS, *COMMAND_TOOLS, *WEB_TOOLS, *PLANNING_TOOLS]
-    # [/lesson 13]
-    # [before lesson 10]
-    # return [*FILE_TOOLS, *COMMAND_TOOLS]
-    # [/lesson 10]
-    # [before lesson 05]
-    # return list(FILE_TOOLS)
-    # [/lesson 05]
+    """The tools of a coding agent: the file tools first, then each lesson's own."""
+    return [
+        *FILE_TOOLS,
+        BASH,  # [lesson 05]
+        WEB_FETCH,  # [lesson 10]
+        TODO_WRITE,  # the agent's own planning: a visible to-do list  # [lesson 10]
+        ASK_USER,  # a question to the user  # [lesson 10]
+        EXIT_PLAN_MODE,  # the plan, in plan mode only  # [lesson 10]
+        LSP,  # what a language server knows: definitions, references, errors  # [lesson 13]
+    ]

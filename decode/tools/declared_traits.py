@@ -13,11 +13,12 @@ DECLARED_TRAITS: dict[str, ToolTraits] = {
     "grep": ToolTraits(ToolKind.READ_ONLY, rules=("Grep", "Read"), path="path", searches=True),
     "edit": ToolTraits(ToolKind.FILE_EDIT, rules=("Edit",), path="path"),
     "write": ToolTraits(ToolKind.FILE_EDIT, rules=("Write", "Edit"), path="path"),
-    # [lesson 14]
-    "bash": ToolTraits(ToolKind.OTHER, rules=("Bash",), command="command", network="network"),
-    # [before lesson 14]
-    # "bash": ToolTraits(ToolKind.OTHER, rules=("Bash",), command="command"),
-    # [/lesson 14]
+    "bash": ToolTraits(
+        ToolKind.OTHER,
+        rules=("Bash",),
+        command="command",
+        network="network",  # [lesson 14]
+    ),
     "web_fetch": ToolTraits(ToolKind.OTHER, rules=("WebFetch",), url="url"),  # [lesson 10]
     "todo_write": ToolTraits(ToolKind.SIDE_EFFECT_FREE),  # [lesson 10]
     "ask_user": ToolTraits(ToolKind.SIDE_EFFECT_FREE),  # [lesson 10]

@@ -125,16 +125,12 @@ async def edit(
         raise Refusal(f"Could not write {shown}: {describe_os_error(exc)}.") from None
     if (new_stat := await stat_path(executor, real, shown)) is not None:
         ctx.deps.read_ledger.record(real, new_stat)
-    # [lesson 13]
-    note = await new_errors_note(check, updated)
     if replace_all and count > 1:
-        return f"Edited {shown}: replaced {count} occurrences.{note}"
-    return f"Edited {shown}: replaced 1 occurrence at line {first_line}.{note}"
-    # [before lesson 13]
-    # if replace_all and count > 1:
-    #     return f"Edited {shown}: replaced {count} occurrences."
-    # return f"Edited {shown}: replaced 1 occurrence at line {first_line}."
-    # [/lesson 13]
+        message = f"Edited {shown}: replaced {count} occurrences."
+    else:
+        message = f"Edited {shown}: replaced 1 occurrence at line {first_line}."
+    message += await new_errors_note(check, updated)  # [lesson 13]
+    return message
 
 
 EDIT = ToolSpec("edit", edit, ToolTraits(ToolKind.FILE_EDIT, rules=("Edit",), path="path"))

@@ -17,8 +17,9 @@ from pathlib import Path
 
 from pydantic_ai import ModelRetry, RunContext
 
-from decode.entities.deps import AgentDeps, SearchFilter
+from decode.entities.deps import AgentDeps
 from decode.entities.executor import CommandExecutor
+from decode.entities.search_filter import SearchFilter
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.tools.newest import NewestFirst, newest_first
 from decode.tools.paths import Refusal, check_text, display_path, resolve_path, stat_path

@@ -25,8 +25,9 @@ from typing import Literal
 from pydantic_ai import ModelRetry, RunContext
 
 from decode.config.redaction import redactor_for
-from decode.entities.deps import AgentDeps, SearchFilter, ShowAll
+from decode.entities.deps import AgentDeps
 from decode.entities.executor import CommandExecutor, EntryKind
+from decode.entities.search_filter import SearchFilter, ShowAll
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.tools.glob import first_shown
 from decode.tools.harness_files import harness_prefix, locate

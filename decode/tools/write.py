@@ -64,12 +64,9 @@ async def write(ctx: RunContext[AgentDeps], path: str, content: str) -> str:
         ctx.deps.read_ledger.record(real, new_stat)
     lines = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
     verb = "Replaced" if stat is not None else "Created"
-    # [lesson 13]
-    note = await new_errors_note(check, style.to_file_newlines(content))
-    return f"{verb} {shown} ({lines:,} line{'' if lines == 1 else 's'}).{note}"
-    # [before lesson 13]
-    # return f"{verb} {shown} ({lines:,} line{'' if lines == 1 else 's'})."
-    # [/lesson 13]
+    message = f"{verb} {shown} ({lines:,} line{'' if lines == 1 else 's'})."
+    message += await new_errors_note(check, style.to_file_newlines(content))  # [lesson 13]
+    return message
 
 
 WRITE = ToolSpec("write", write, ToolTraits(ToolKind.FILE_EDIT, rules=("Write", "Edit"), path="path"))

@@ -26,7 +26,8 @@ from perf import LOG_LINE, Comparison, Context, Figure, Subject, big_log, comman
 if TYPE_CHECKING:
     from pydantic_ai import RunContext
 
-    from decode.entities.deps import AgentDeps, SearchFilter
+    from decode.entities.deps import AgentDeps
+    from decode.entities.search_filter import SearchFilter
 
 FILES = 100_000
 LOG_BYTES = 200 * 1024 * 1024
@@ -50,7 +51,8 @@ def _context(workspace: Path, search_filter: "SearchFilter | None" = None) -> "R
     from pydantic_ai.usage import RunUsage
 
     from decode.config.settings import Settings
-    from decode.entities.deps import AgentDeps, ShowAll
+    from decode.entities.deps import AgentDeps
+    from decode.entities.search_filter import ShowAll
     from decode.processes.local import LocalExecutor
 
     deps = AgentDeps(

@@ -183,10 +183,10 @@ print(len(decode_logger.handlers))
 # models. A tool call the model asked for carries an `id`, which pairs it with its result:
 
 # %%
-show("decode.entities.tools", "ToolCall")
+show("decode.entities.tool_calls", "ToolCall")
 
 # %%
-from decode.entities.tools import ToolCall, ToolResult
+from decode.entities.tool_calls import ToolCall, ToolResult
 
 call = ToolCall(id="call_1", name="read", args={"path": "README.md"})
 result = ToolResult(call_id="call_1", name="read", content="# decode\n…", duration_s=0.02)

@@ -372,11 +372,18 @@ describe(spied.history[-1:])
 # our `react()`, as a graph of nodes: a *model request* node, then a *call tools* node, again and
 # again. What it adds: the **request ceiling** (`UsageLimits`), the conversation kept in
 # `self.history` (only when the turn completes, so a failed turn leaves it valid), and the events.
-# `keep_turn()` is that last step: in this lesson it only replaces the history with the run's
-# messages (lesson 08 also saves the turn to the session log).
 
 # %%
 show("decode.agent.loop", "AgentLoop.run_turn")
+
+# %% [markdown]
+# `_finish()` closes the turn: `keep_turn()` first, which in this lesson only replaces the history
+# with the run's messages (lesson 08 also saves the turn to the session log, and adds a warning
+# when the disk refuses), then the `TurnFinished` event. `valid_text()` replaces a lone surrogate
+# a provider's JSON may carry, which no terminal or file could encode.
+
+# %%
+show("decode.agent.loop", "AgentLoop._finish")
 
 # %% [markdown]
 # `_walk()` streams each node: a model request's text arrives as `TextDelta`s, then a

@@ -77,7 +77,7 @@ show("decode.tui.render", "Renderer.event")
 from rich.console import Console
 
 from decode.entities.events import TextDelta, ThinkingDelta, ToolCallFinished, ToolCallStarted
-from decode.entities.tools import ToolCall, ToolResult
+from decode.entities.tool_calls import ToolCall, ToolResult
 from decode.tui.render import Renderer
 
 # Colours and width fixed, so the display is the same on every machine (it is checked too).

@@ -57,6 +57,12 @@ print(sorted(path.name for path in project.iterdir()))
 show_diff(4, "decode/entities/deps.py")
 
 # %% [markdown]
+# The filter is a protocol of its own module, so the gate can be one without `deps.py` knowing it:
+
+# %%
+show("decode.entities.search_filter", "SearchFilter")
+
+# %% [markdown]
 # The smallest useful file tool: numbered lines (so the model can say `calc.py:2`), and a check
 # that the path stays inside the Workspace — a model asked to "look around" will happily try
 # `../../.ssh/id_rsa`. Our refusal is a `ModelRetry`: pydantic-ai sends its message back to the model,

@@ -142,6 +142,12 @@ show("decode.harness.priority", "_enqueue")
 show_diff(7, "decode/agent/loop.py")
 
 # %% [markdown]
+# `delivered()` turns pydantic-ai's event into decode's `MessageDelivered`, with the user's text:
+
+# %%
+show("decode.agent.steering", "delivered")
+
+# %% [markdown]
 # The gate's `delivered()` forgets a message the loop reports delivered, and `take_back()` returns
 # whatever is still in flight when a turn stops early.
 

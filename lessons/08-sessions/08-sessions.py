@@ -201,7 +201,7 @@ await turn(loop, "when does it ship?")
 # did, plus what a listing needs (the start of the prompt, the model, the usage). Here is all this
 # lesson adds to the Agent Loop. Before the turn, `needs_summary` decides on a compaction (section
 # 8); the run's model is `session.pruned(model)`, the pruning of section 7; `keep_turn()` writes the turn
-# through `Session.record_turn`, and a disk that refuses costs a warning, not the answer; a turn that
+# through `Session.record_turn`, and in `_finish()` a disk that refuses costs a warning, not the answer; a turn that
 # fails or is cancelled leaves what it had done in `unfinished`, which `decode run` saves.
 
 # %%

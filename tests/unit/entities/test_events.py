@@ -10,7 +10,7 @@ from decode.entities.events import (
     TurnFinished,
     UsageUpdated,
 )
-from decode.entities.tools import ToolCall, ToolResult
+from decode.entities.tool_calls import ToolCall, ToolResult
 from decode.entities.usage import Usage
 
 

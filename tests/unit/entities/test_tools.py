@@ -1,4 +1,4 @@
-"""Tool calls and results, and what a tool declares: its kind, its traits, its spec."""
+"""What a tool declares: its kind, its traits, its spec."""
 
 from typing import Any
 
@@ -9,7 +9,6 @@ from decode.entities.deps import AgentDeps
 from decode.entities.tools import (
     TRAITS_KEY,
     UNDECLARED,
-    ToolCall,
     ToolKind,
     ToolSpec,
     ToolTraits,
@@ -31,21 +30,6 @@ def count_lines(ctx: RunContext[AgentDeps], path: str) -> int:
         path: The file, relative to the workspace.
     """
     return 0
-
-
-def test_summary_shows_the_key_argument_on_one_line() -> None:
-    call = ToolCall(id="1", name="bash", args={"command": "pytest -q\n  tests/"})
-    assert call.summary() == "bash(pytest -q tests/)"
-
-
-def test_summary_is_cut_to_width() -> None:
-    call = ToolCall(id="1", name="write", args={"path": "x" * 100})
-    summary = call.summary(width=10)
-    assert summary == "write(xxxxxxxxx…)"
-
-
-def test_summary_without_arguments() -> None:
-    assert ToolCall(id="1", name="todo", args={}).summary() == "todo()"
 
 
 def test_kinds_are_the_permission_vocabulary() -> None:
@@ -110,9 +94,3 @@ def test_the_traits_travel_in_the_tool_definition_metadata() -> None:
 @pytest.mark.parametrize("metadata", [None, {}, {"other": 1}, {TRAITS_KEY: "read-only"}])
 def test_metadata_without_traits_gives_undeclared(metadata: dict[str, Any] | None) -> None:
     assert traits_of(metadata) is UNDECLARED
-
-
-def test_a_list_argument_is_summarised_by_its_length() -> None:
-    steps = [{"content": "a", "status": "pending"}, {"content": "b", "status": "pending"}]
-    assert ToolCall(id="1", name="todo_write", args={"todos": steps}).summary() == "todo_write(2 items)"
-    assert ToolCall(id="1", name="todo_write", args={"todos": steps[:1]}).summary() == "todo_write(1 item)"

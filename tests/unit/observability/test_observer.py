@@ -13,7 +13,7 @@ from decode.entities.events import (
     TurnFinished,
     UsageUpdated,
 )
-from decode.entities.tools import ToolCall, ToolResult
+from decode.entities.tool_calls import ToolCall, ToolResult
 from decode.entities.usage import Usage
 from decode.observability.observer import TurnInfo, TurnObserver, outcome, provider_of
 from decode.observability.records import SpanRecord, TraceRecord, new_id

@@ -1,0 +1,35 @@
+"""A tool call the model asked for, and what came back."""
+
+from typing import Any
+
+from pydantic import BaseModel
+
+
+class ToolCall(BaseModel):
+    """The model asked to run tool `name` with `args`; `id` pairs it with its result."""
+
+    id: str
+    name: str
+    args: dict[str, Any]
+
+    def summary(self, width: int = 60) -> str:
+        """A one-line `name(key argument)` for progress lines."""
+        first = next(iter(self.args.values()), "") if self.args else ""
+        text = " ".join(str(first).split())
+        # [lesson 10]
+        if isinstance(first, list):  # a list of records (todo_write's steps) reads as its length
+            text = f"{len(first)} item{'s' if len(first) != 1 else ''}"
+        # [/lesson 10]
+        if len(text) > width:
+            text = text[: width - 1] + "…"
+        return f"{self.name}({text})"
+
+
+class ToolResult(BaseModel):
+    """What a tool returned (or the error the model is shown instead)."""
+
+    call_id: str
+    name: str
+    content: str
+    is_error: bool = False
+    duration_s: float = 0.0
