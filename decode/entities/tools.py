@@ -6,10 +6,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-# Re-exported while code written before `tool_calls.py` existed still imports them from here.
-from decode.entities.tool_calls import ToolCall as ToolCall
-from decode.entities.tool_calls import ToolResult as ToolResult
-
 if TYPE_CHECKING:
     from pydantic_ai import Tool
 

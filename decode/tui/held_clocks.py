@@ -11,7 +11,7 @@ import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from decode.entities.tools import ToolResult
+    from decode.entities.tool_calls import ToolResult
 
 
 class HeldClocks:

@@ -42,7 +42,7 @@ from decode.visible import visible
 
 if TYPE_CHECKING:
     from decode.entities.events import AgentEvent
-    from decode.entities.tools import ToolCall, ToolResult
+    from decode.entities.tool_calls import ToolCall, ToolResult
 
 USER_STYLE = "bold"
 PROMPT_MARK_STYLE = "bold cyan"

@@ -14,7 +14,7 @@ from rich.text import Text
 from decode.visible import visible
 
 if TYPE_CHECKING:
-    from decode.entities.tools import ToolCall, ToolResult
+    from decode.entities.tool_calls import ToolCall, ToolResult
     from decode.tui.tool_views import ToolView
 
 TOOL_OK_STYLE = "green"

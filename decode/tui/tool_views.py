@@ -30,7 +30,7 @@ from rich.text import Text
 from decode.visible import visible
 
 if TYPE_CHECKING:
-    from decode.entities.tools import ToolCall, ToolResult
+    from decode.entities.tool_calls import ToolCall, ToolResult
 
 logger = logging.getLogger(__name__)
 

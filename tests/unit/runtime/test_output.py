@@ -5,7 +5,7 @@ import json
 import pytest
 
 from decode.entities.events import TextDelta, ToolCallFinished, ToolCallStarted, TurnFinished, UsageUpdated
-from decode.entities.tools import ToolCall, ToolResult
+from decode.entities.tool_calls import ToolCall, ToolResult
 from decode.entities.usage import Usage
 from decode.runtime.output import CONTENT_CAP, RunOutput, shown_answer
 

@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 
 from decode.entities.events import ToolCallFinished, ToolCallStarted
-from decode.entities.tools import ToolCall, ToolResult
+from decode.entities.tool_calls import ToolCall, ToolResult
 from decode.permissions.hook import Answer, Approval, Asking, Saved
 from decode.permissions.types import Decision, Verdict
 from decode.tui.approvals import Approvals, parse_answer, saved_line

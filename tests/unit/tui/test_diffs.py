@@ -11,7 +11,7 @@ from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
 from decode.entities.events import ToolCallFinished, ToolCallStarted
-from decode.entities.tools import ToolCall, ToolResult
+from decode.entities.tool_calls import ToolCall, ToolResult
 from decode.models.script import ScriptedModel, ScriptedResponse, ScriptedToolCall
 from decode.processes.local import LocalExecutor
 from decode.tools.catalog import default_tools

@@ -2,7 +2,7 @@
 
 import time
 
-from decode.entities.tools import ToolResult
+from decode.entities.tool_calls import ToolResult
 from decode.tui.held_clocks import HeldClocks
 
 

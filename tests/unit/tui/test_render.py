@@ -18,7 +18,7 @@ from decode.entities.events import (
     ToolOutputDelta,
     TurnFinished,
 )
-from decode.entities.tools import ToolCall, ToolResult
+from decode.entities.tool_calls import ToolCall, ToolResult
 from decode.entities.usage import Usage
 from decode.models.script import ScriptedModel, ScriptedResponse, ScriptedToolCall
 from decode.processes.local import LocalExecutor

@@ -5,7 +5,7 @@ import io
 from rich.console import Console
 
 from decode.entities.events import SubagentProgress, ToolCallFinished, ToolCallStarted
-from decode.entities.tools import ToolCall, ToolResult
+from decode.entities.tool_calls import ToolCall, ToolResult
 from decode.tui.render import Renderer
 
 

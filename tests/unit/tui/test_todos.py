@@ -7,7 +7,7 @@ from typing import Any
 from prompt_toolkit.formatted_text import to_formatted_text
 
 from decode.entities.todos import Todo, TodoStatus
-from decode.entities.tools import ToolCall, ToolResult
+from decode.entities.tool_calls import ToolCall, ToolResult
 from decode.tui.todos import TodoPanel, todo_view
 from decode.tui.tool_views import ToolRun
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from decode.entities.tools import ToolResult
+from decode.entities.tool_calls import ToolResult
 from decode.tui.tool_lines import format_duration, outcome, tool_line
 
 

@@ -6,7 +6,7 @@ import pytest
 from rich.console import Console
 
 from decode.entities.events import ToolCallFinished, ToolCallStarted
-from decode.entities.tools import ToolCall, ToolResult
+from decode.entities.tool_calls import ToolCall, ToolResult
 from decode.tui.render import Renderer
 from decode.tui.tool_views import ToolRun, views
 
