@@ -90,17 +90,10 @@ class TurnRunner:
         self,
         agent_loop: Callable[[], Awaitable[AgentLoop]],
         on_event: Callable[[AgentEvent | TurnStarted | TurnEnded], None],
-        # [lesson 08]
-        *,
-        keep_failed: bool = False,
-        # [/lesson 08]
     ) -> None:
         self.agent_loop = agent_loop
         self.on_event = on_event
-        # [lesson 08]
-        self.keep_failed = keep_failed
-        """Keep a failed turn in the conversation, closed with a note (`decode run`: a failed run can be resumed)."""
-        # [/lesson 08]
+        self.keep_failed = False  # True: a failed turn is kept too, with its cause (`decode run`)  # [lesson 08]
         # [lesson 07]
         self.queue = PriorityGate()
         self.abort_note: Callable[[], str | None] = lambda: None

@@ -20,14 +20,13 @@ from decode.harness.queue import Message
 from decode.harness.runner import TurnEnded, TurnRunner
 from decode.logging import init_logger
 from decode.runtime.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_REQUEST_LIMIT, RunError
-from decode.runtime.options import HeadlessOptions  # [lesson 15]
-from decode.runtime.output import RunOutput  # [lesson 15]
 from decode.runtime.progress import Progress
 from decode.runtime.view import TurnView
 
 if TYPE_CHECKING:
     from decode.agent.compose import Conversation
     from decode.agent.loop import AgentLoop
+    from decode.sandbox.handback import HandBack  # [lesson 14]
     from decode.sandbox.workspace import Workspace  # [lesson 14]
     from decode.tools.process import SignalStop  # [lesson 05]
 
@@ -39,42 +38,10 @@ class HeadlessRun:
         self.progress = Progress()
         self.view = TurnView(self.progress)
         self.stop: SignalStop | None = None  # [lesson 05]
-        # [lesson 15]
-        self.headless = HeadlessOptions()
-        self.output = RunOutput()
-        self.finished: int | None = None
-        """The code the run finished with, once its result is out (before its MCP servers are stopped)."""
-        # [/lesson 15]
+        self.handed_back: HandBack | None = None  # `--repo`: what went back  # [lesson 14]
 
-    # [lesson 15]
-    def use(self, headless: HeadlessOptions) -> None:
-        """This run's lesson-15 options: its output format, `-q`, its rules and instructions."""
-        self.headless, self.output = headless, RunOutput(headless.output_format, raw=headless.raw)
-        self.progress.quiet = headless.quiet
-        self.view.output = self.output
-
-    # [/lesson 15]
     def finish(self, code: int) -> int:
-        """The run ended with `code`, which it exits with."""
-        # [lesson 15]
-        # Its result object on stdout (json, stream-json) and in `--summary-json PATH` (one that cannot
-        # be written is a warning: the exit code stays). Once only: the first code is the run's.
-        if self.finished is not None:
-            return self.finished
-        self.finished = code
-        summary = self.output.summary
-        summary.error = summary.error or self.progress.first_error
-        if code == EXIT_INTERRUPTED:
-            summary.error = summary.error or "interrupted"
-        elif code > 128:
-            summary.error = summary.error or f"stopped by {signal.Signals(code - 128).name}"
-        result = self.output.finish(code)
-        if self.headless.summary_json is not None:
-            from decode.runtime.summary import write_summary
-
-            if (problem := write_summary(self.headless.summary_json, result)) is not None:
-                self.progress.warning(f"could not write the summary: {problem}")
-        # [/lesson 15]
+        """The run ended with `code`, which it exits with (a run for programs also prints its result)."""
         return code
 
     async def drive(self, task: str, options: dict[str, Any]) -> int:
@@ -158,7 +125,6 @@ class HeadlessRun:
 
     async def start(self, conversation: "Conversation") -> None:
         """What must be up before the turn: the sandbox, the MCP servers; stream-json's `init`."""
-        self.headless.apply(conversation)  # --allowed-tools, --disallowed-tools, --append-system-prompt  # [lesson 15]
         # [lesson 14]
         from decode.sandbox.backends import start_sandbox
 
@@ -170,7 +136,6 @@ class HeadlessRun:
             conversation.mcp.features.on_progress = self.view.mcp_progress
             await conversation.mcp.wait_for_starting()  # the first request would wait too; each failure is named
         # [/lesson 11]
-        self.output.start(conversation)  # stream-json: the `init` event (with each MCP server's state)  # [lesson 15]
 
     def stopped(self) -> int:
         """The turn was stopped by Ctrl-C (130) or a signal (128 + its number)."""
@@ -185,7 +150,6 @@ class HeadlessRun:
     async def end(self, conversation: "Conversation", code: int) -> int:
         """The answer and the result are out; then what may take a while (MCP servers stopping)."""
         code = self.finish(code)
-        self.output.close()  # [lesson 15]
         # [lesson 11]
         if conversation.mcp is not None:  # the answer and the result are out first: a slow server delays only the exit
             await conversation.mcp.close(leaving=True)  # a signal now still exits 128 + it (`run`)
@@ -209,7 +173,7 @@ class HeadlessRun:
         from decode.sandbox.handback import Outcome, hand_back
 
         result = await hand_back(workspace, conversation.loop.deps.executor)  # still open: a remote one answers
-        self.output.summary.handback = result  # [lesson 15]
+        self.handed_back = result
         lines = result.report()
         self.progress(f"decode: {lines[0]}")
         for line in lines[1:]:

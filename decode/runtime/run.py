@@ -21,12 +21,9 @@ import click
 from decode.logging import init_logger
 from decode.runtime.cli_options import RUN_ONLY, SHARED, with_options
 from decode.runtime.exits import EXIT_INTERRUPTED, EXIT_USAGE, RunError
+from decode.runtime.formatted_run import FormattedRun  # [lesson 15]
 from decode.runtime.headless import HeadlessRun
-
-# [lesson 15]
-from decode.runtime.options import EXIT_CODES, headless_options, take_headless_options
-
-# [/lesson 15]
+from decode.runtime.options import EXIT_CODES, headless_options, take_headless_options  # [lesson 15]
 
 init_logger()
 
@@ -41,8 +38,11 @@ def run(task: str | None, **options: Any) -> None:
     TASK "-" reads the task from stdin. Exit codes: 0 done, 1 the run failed, 2 usage or
     configuration error, 3 request ceiling reached, 130 interrupted.
     """
-    job = HeadlessRun()
-    job.use(take_headless_options(options))  # a bad rule: a usage error; `--cwd DIR`: now in DIR  # [lesson 15]
+    # [lesson 15]
+    job = FormattedRun(take_headless_options(options))  # a bad rule: a usage error; `--cwd DIR`: now in DIR
+    # [before lesson 15]
+    # job = HeadlessRun()
+    # [/lesson 15]
     # [lesson 06]
     if options.get("permission_mode"):
         from decode.permissions.types import Mode

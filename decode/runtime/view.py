@@ -6,15 +6,18 @@ the answer (stdout). A failed turn is one `decode: error: …` line, the REPL's 
 (`decode.harness.failures`).
 """
 
+import sys
 from typing import TYPE_CHECKING
+
+import click
 
 from decode.harness.runner import TurnEnded, TurnStarted
 from decode.runtime.progress import Progress
+from decode.visible import visible
 
 if TYPE_CHECKING:
     from decode.entities import events
     from decode.mcp.client_features import McpProgress  # [lesson 11]
-    from decode.runtime.output import RunOutput  # [lesson 15]
 
 
 class TurnView:
@@ -29,7 +32,6 @@ class TurnView:
 
         self.echo = OutputEcho(progress)
         # [/lesson 05]
-        self.output: RunOutput | None = None  # [lesson 15]
 
     def event(self, event: "events.AgentEvent | TurnStarted | TurnEnded") -> None:
         """One event from the Turn Runner."""
@@ -41,8 +43,6 @@ class TurnView:
             if event.outcome == "failed":
                 self.progress.error(event.error)
             return
-        if self.output is not None:  # [lesson 15]
-            self.output.event(event)  # [lesson 15]
         if isinstance(event, ev.TextDelta):
             self.commentary.append(event.text)
         elif isinstance(event, ev.ToolCallStarted):
@@ -68,19 +68,8 @@ class TurnView:
             self.answer(event.output)
 
     def answer(self, text: str) -> None:
-        # [lesson 15]
-        if self.output is not None:
-            self.output.answer(text)  # on a terminal made visible, on a pipe plain (runtime/output.py)
-        # [before lesson 15]
-        # import sys
-        #
-        # import click
-        #
-        # from decode.visible import visible
-        #
-        # # The answer as it is for a file or a pipe; on a terminal, made visible too.
-        # click.echo(visible(text) if sys.stdout.isatty() else text)
-        # [/lesson 15]
+        """The answer as it is for a file or a pipe; on a terminal, made visible too."""
+        click.echo(visible(text) if sys.stdout.isatty() else text)
 
     # [lesson 10]
     def todos(self, event: "events.TodosUpdated") -> None:
@@ -95,16 +84,12 @@ class TurnView:
     def mcp_progress(self, update: "McpProgress") -> None:
         """An MCP server's progress on a running call: `  ⋯ mcp__s__t 3/10 (30%) · copying`."""
         self.progress(f"  ⋯ {update.tool} {update.line()}")
-        if self.output is not None:  # [lesson 15]
-            self.output.mcp_progress(update)  # [lesson 15]
 
     # [/lesson 11]
     # [lesson 12]
     def subagent(self, update: "events.SubagentProgress") -> None:
         """A subagent started, called a tool or ended: `  ⋮ explore-1a2b3c4d · find tests · grep(x) · 2 requests`."""
         self.progress(f"  ⋮ {update.agent_id} · {update.line().removeprefix(update.agent).lstrip(' ·')}")
-        if self.output is not None:  # [lesson 15]
-            self.output.subagent(update)  # [lesson 15]
 
     # [/lesson 12]
 

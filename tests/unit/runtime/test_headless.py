@@ -1,6 +1,7 @@
 """How a headless run's turn ends decides its exit code; a run keeps its state on itself, not in globals."""
 
 import ast
+import json
 import signal
 from pathlib import Path
 
@@ -9,7 +10,9 @@ import pytest
 from decode.harness.failures import Failure
 from decode.harness.runner import TurnEnded
 from decode.runtime.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_REQUEST_LIMIT
+from decode.runtime.formatted_run import FormattedRun
 from decode.runtime.headless import HeadlessRun, exit_code
+from decode.runtime.options import HeadlessOptions
 from decode.tools.process import SignalStop
 
 
@@ -36,13 +39,14 @@ def test_a_stopped_turn_exits_130_or_128_plus_the_signal(capsys: pytest.CaptureF
     assert capsys.readouterr().err.splitlines() == ["decode: interrupted", "decode: stopped by SIGTERM"]
 
 
-def test_two_runs_share_nothing() -> None:
-    first, second = HeadlessRun(), HeadlessRun()
+def test_two_runs_share_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    first, second = FormattedRun(HeadlessOptions(output_format="json")), FormattedRun(HeadlessOptions())
     first.progress.error("broken")
     assert second.progress.first_error is None
     assert first.finish(1) == 1
     assert second.finish(0) == 0
     assert first.finish(0) == 1  # once only: the first code is the run's
+    assert json.loads(capsys.readouterr().out)["error"] == "broken"
 
 
 def test_the_runtime_package_keeps_no_module_state() -> None:

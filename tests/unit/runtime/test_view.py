@@ -9,14 +9,12 @@ from decode.entities.usage import Usage
 from decode.harness.failures import Failure
 from decode.harness.queue import Message
 from decode.harness.runner import TurnEnded, TurnStarted
-from decode.runtime.output import RunOutput
 from decode.runtime.progress import Progress
 from decode.runtime.view import TurnView
 
 
 def test_commentary_and_tools_go_to_stderr_and_the_answer_to_stdout(capsys: pytest.CaptureFixture[str]) -> None:
     view = TurnView(Progress())
-    view.output = RunOutput()
     call = ToolCall(id="c1", name="read", args={"path": "a.txt"})
     for event in [
         TurnStarted(Message("go")),
