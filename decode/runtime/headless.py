@@ -47,10 +47,9 @@ class HeadlessRun:
     async def drive(self, task: str, options: dict[str, Any]) -> int:
         """Run `task` as one turn of a freshly built conversation; the exit code. `options` are
         `LoopOptions` fields. Raises `RunError` when the conversation cannot be built."""
-        from decode.agent.compose import close_conversation  # [lesson 13]
-        from decode.tools.process import end_all_on  # [lesson 05]
-
         # [lesson 05]
+        from decode.tools.process import end_all_on
+
         # SIGTERM, SIGHUP: every process the agent started ends at once, then the turn stops as
         # Ctrl-C stops it; the run exits with 128 + the signal's number.
         self.stop = end_all_on((signal.SIGTERM, signal.SIGHUP), asyncio.current_task())
@@ -65,7 +64,11 @@ class HeadlessRun:
         runner.abort_note = self.stop_note
         # [/lesson 08]
         ended = await runner.run_turn(Message(task))
-        await close_conversation(conversation)  # its language servers stop with the run  # [lesson 13]
+        # [lesson 13]
+        from decode.agent.compose import close_conversation
+
+        await close_conversation(conversation)  # its language servers stop with the run
+        # [/lesson 13]
         if ended.saved:  # [lesson 08]
             self.say_saved(conversation.session.session_id)  # [lesson 08]
         if ended.outcome == "aborted":  # Ctrl-C, SIGTERM, SIGHUP
