@@ -16,6 +16,15 @@ type Decorator = Callable[[Any], Any]
 # [lesson 06]
 PERMISSION_MODES = ("default", "plan", "accept-edits", "bypass")
 """The Permission Mode names (`decode.permissions.types.Mode`), spelled here so `--help` stays fast."""
+
+
+def _permission_mode(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    """`--permission-mode` as a `Mode` (imported only when one is given)."""
+    from decode.permissions.types import Mode
+
+    return Mode.parse(value) if value else None
+
+
 # [/lesson 06]
 SANDBOX_MODES = ("none", "bwrap", "docker", "modal")  # [lesson 14]
 
@@ -40,6 +49,7 @@ SHARED: list[Decorator] = [
     click.option(
         "--permission-mode",
         type=click.Choice(PERMISSION_MODES),
+        callback=_permission_mode,
         help="What runs without asking (the rules: `decode permissions`; Shift+Tab switches in the REPL); "
         "headless, anything that would ask is refused and the model told why. Default: settings, else default.",
     ),

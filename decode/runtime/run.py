@@ -43,12 +43,6 @@ def run(task: str | None, **options: Any) -> None:
     # [before lesson 15]
     # job = HeadlessRun()
     # [/lesson 15]
-    # [lesson 06]
-    if options.get("permission_mode"):
-        from decode.permissions.types import Mode
-
-        options["permission_mode"] = Mode.parse(options["permission_mode"])
-    # [/lesson 06]
     # [lesson 08]
     if task is None and options.get("resume"):  # `decode run --resume "TASK"`: the newest session
         task, options["resume"] = _resume_newest(options["resume"])
