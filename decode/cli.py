@@ -23,8 +23,7 @@ import click
 
 from decode import __version__
 from decode.logging import init_logger
-from decode.permissions.modes import Mode  # [lesson 06]
-from decode.sandbox.modes import SandboxMode  # [lesson 14]
+from decode.runtime.cli_options import SHARED, with_options  # [lesson 03]
 
 init_logger()
 
@@ -113,53 +112,9 @@ def _dotenv_needs_care() -> bool:
 # [/lesson 13]
 
 
-# [lesson 06]
-def _permission_mode(ctx: click.Context, param: click.Parameter, value: str | None) -> Mode | None:
-    """`--permission-mode` as a `Mode`, the type `LoopOptions.permission_mode` holds."""
-    return Mode.parse(value) if value else None
-
-
-# [/lesson 06]
 @click.group(cls=LazyGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="decode", message="%(prog)s %(version)s")
-# [lesson 03]
-# The REPL's options: each is the `LoopOptions` field of its name.
-@click.option("-m", "--model", help="Model for the REPL, e.g. google-gla:gemini-flash-latest or script:turns.json.")
-@click.option("--max-requests", type=click.IntRange(min=1), help="Ceiling on model requests in one REPL turn.")
-# [/lesson 03]
-# [lesson 08]
-@click.option(
-    "--resume",
-    is_flag=False,
-    flag_value="",
-    metavar="[ID]",
-    help="Continue a saved session in the REPL: the newest here, or ID (see `decode sessions`).",
-)
-# [/lesson 08]
-# [lesson 06]
-@click.option(
-    "--permission-mode",
-    type=click.Choice([mode.value for mode in Mode]),
-    callback=_permission_mode,
-    help="What runs without asking (Shift+Tab switches in the REPL). Default: the settings', else default.",
-)
-# [/lesson 06]
-# [lesson 12]
-@click.option("--agent", metavar="NAME", help="The agent to start as: build (the default), plan, explore, or yours.")
-# [/lesson 12]
-# [lesson 14]
-@click.option(
-    "--sandbox",
-    type=click.Choice([mode.value for mode in SandboxMode]),
-    help="Where the agent's commands run: none (here), bwrap, docker or modal. Default: SANDBOX_MODE, else none.",
-)
-@click.option(
-    "--repo",
-    metavar="PATH|URL",
-    help="Work in a clone of this repository (under .decode/); /ship and leaving push the work back to it "
-    "as branch decode/<session-id>. Default: SANDBOX_REPO.",
-)
-# [/lesson 14]
+@with_options(SHARED)  # the REPL's options, each the `LoopOptions` field of its name  # [lesson 03]
 @click.pass_context
 def cli(ctx: click.Context, **options: Any) -> None:
     # [lesson 03]

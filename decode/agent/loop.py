@@ -78,6 +78,8 @@ class AgentLoop:
         self.unfinished: UnfinishedTurn | None = None
         """What the last turn had done when it failed or was cancelled, for a front end that keeps
         it (`decode run` saves it, so the run can be resumed); None after a turn that finished."""
+        self.saved = False
+        """Whether the last turn, finished or kept partial (`keep_turn`), is in the Session Log."""
         # [/lesson 08]
         # [lesson 07]
         self.run: AgentRun[AgentDeps, str] | None = None
@@ -93,7 +95,7 @@ class AgentLoop:
         valid.
         """
         # [lesson 08]
-        self.unfinished = None
+        self.unfinished, self.saved = None, False
         if self.session is not None and self.session.needs_summary(self.history):
             yield await self.compact()
         # [/lesson 08]
@@ -190,8 +192,11 @@ class AgentLoop:
     def keep_turn(self, history: Sequence[ModelMessage], new_messages: Sequence[ModelMessage], usage: Usage) -> None:
         """Make `history` the conversation once a turn is over; `new_messages` and `usage` are that turn's own."""
         self.history = list(history)
-        if self.session is not None:  # [lesson 08]
-            self.session.record_turn(new_messages, usage)  # [lesson 08]
+        # [lesson 08]
+        if self.session is not None:
+            self.session.record_turn(new_messages, usage)
+            self.saved = True
+        # [/lesson 08]
 
     # [lesson 08]
     async def compact(self, focus: str | None = None) -> Notice:

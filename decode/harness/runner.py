@@ -33,10 +33,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import (
+    dataclass,
+    replace,  # [lesson 08]
+)
 from typing import TYPE_CHECKING, Literal
 
-from decode.harness.failures import failure_message
+from decode.harness.failures import Failure, describe_failure
 
 # [lesson 07]
 from decode.harness.priority import PriorityGate
@@ -68,7 +71,10 @@ class TurnEnded:
 
     outcome: Outcome
     error: str = ""
+    """Why it failed, the line every front end shows (`failure.line`)."""
     returned: tuple[Message, ...] = ()
+    failure: Failure | None = None
+    saved: bool = False  # [lesson 08]
     kind: Literal["turn_ended"] = "turn_ended"
 
 
@@ -76,8 +82,8 @@ class TurnRunner:
     """Runs turns of the Agent Loop that `agent_loop()` provides, reporting every event to `on_event`.
 
     `agent_loop` is awaited at the start of each turn: the REPL's waits for its warm-up and raises
-    `LoopUnavailable` when there is no model. Call `work()` in a task; `send()` and `abort()` from
-    anywhere on the same event loop.
+    `LoopUnavailable` when there is no model. The REPL calls `work()` in a task, and `send()` and
+    `abort()` from anywhere on the same event loop; `decode run` awaits `run_turn()` once.
     """
 
     def __init__(
@@ -87,8 +93,11 @@ class TurnRunner:
     ) -> None:
         self.agent_loop = agent_loop
         self.on_event = on_event
+        self.keep_failed = False  # True: a failed turn is kept too, with its cause (`decode run`)  # [lesson 08]
         # [lesson 07]
         self.queue = PriorityGate()
+        self.abort_note: Callable[[], str | None] = lambda: None
+        """The note an aborted turn is kept with (None: `[The user interrupted this turn.]`)."""
         # [before lesson 07]
         # self.queue = TurnQueue()
         # [/lesson 07]
@@ -172,7 +181,7 @@ class TurnRunner:
             if task is not None:
                 task.uncancel()  # the cancellation was the abort: this task lives on to report it
             if self.loop is not None and not finished:
-                _keep_partial_turn(self.loop, cancelled, usage)
+                self._keep_partial_turn(self.loop, usage, self.abort_note(), cancelled)
             ended = TurnEnded(
                 "finished" if finished else "aborted", returned=tuple(self.queue.take_back(queued_turns=True))
             )
@@ -186,32 +195,44 @@ class TurnRunner:
         #     )
         # [/lesson 07]
         except Exception as exc:
-            ended = TurnEnded("failed", error=failure_message(exc, self.loop), returned=tuple(self.queue.take_back()))
+            failure = describe_failure(exc, self.loop)
+            # [lesson 08]
+            if self.keep_failed and self.loop is not None:
+                self._keep_partial_turn(self.loop, usage, f"[This turn stopped before it finished: {failure.cause}.]")
+            # [/lesson 08]
+            ended = TurnEnded("failed", failure.line, tuple(self.queue.take_back()), failure)
         finally:
+            saved = self.loop is not None and self.loop.saved  # [lesson 08]
             self.loop = None
+        ended = replace(ended, saved=saved)  # [lesson 08]
         self.on_event(ended)
         return ended
 
+    # [lesson 07]
+    def _keep_partial_turn(
+        self, loop: AgentLoop, usage: Usage, note: str | None, cancelled: BaseException | None = None
+    ) -> None:
+        """Keep what the stopped run did, its orphan tool calls closed and `note` last (nothing, if
+        it had not started); a disk that refuses is a warning, never a second failure."""
+        from pydantic_ai.exceptions import RunCancelled
 
-# [lesson 07]
+        from decode.entities.events import Notice
+        from decode.harness.abort import INTERRUPTED_NOTE, close_interrupted_turn
 
+        if cancelled is not None and (state := RunCancelled.from_cancellation(cancelled)) is not None:
+            everything, new = state.all_messages(), state.new_messages()
+        # [lesson 08]
+        elif loop.unfinished is not None:  # stopped where the run attached nothing: the loop's own record
+            everything, new = loop.unfinished.history, loop.unfinished.new_messages
+        # [/lesson 08]
+        else:  # stopped before the run began (waiting for the warm-up, say): nothing to keep
+            return
+        if not new:
+            return
+        kept = close_interrupted_turn(new, note or INTERRUPTED_NOTE)
+        try:
+            loop.keep_turn([*everything[: len(everything) - len(new)], *kept], kept, usage)
+        except (OSError, ValueError) as exc:  # read-only, full: the turn is over all the same
+            self.on_event(Notice(level="warning", message=f"could not save the session: {exc}"))
 
-def _keep_partial_turn(loop: AgentLoop, cancelled: asyncio.CancelledError, usage: Usage) -> None:
-    """Keep what the aborted run did, its orphan tool calls closed (nothing, if it had not started)."""
-    from pydantic_ai.exceptions import RunCancelled
-
-    from decode.harness.abort import close_interrupted_turn
-
-    if (state := RunCancelled.from_cancellation(cancelled)) is not None:
-        everything, new = state.all_messages(), state.new_messages()
-    # [lesson 08]
-    elif loop.unfinished is not None:  # cancelled where the run attached nothing: the loop's own record
-        everything, new = loop.unfinished.history, loop.unfinished.new_messages
-    # [/lesson 08]
-    else:  # stopped before the run began (waiting for the warm-up, say): nothing to keep
-        return
-    kept = close_interrupted_turn(new)
-    loop.keep_turn([*everything[: len(everything) - len(new)], *kept], kept, usage)
-
-
-# [/lesson 07]
+    # [/lesson 07]

@@ -23,9 +23,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from decode.harness.runner import TurnEnded, TurnStarted
 from decode.runtime.options import OutputFormat
 from decode.runtime.plain import plain
+from decode.runtime.progress import Progress
 from decode.runtime.summary import RunSummary
+from decode.runtime.view import TurnView
 from decode.visible import visible
 
 if TYPE_CHECKING:
@@ -183,6 +186,31 @@ class RunOutput:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)  # the pipe's last writer gone; the flush at exit writes nowhere
         os.close(devnull)
+
+
+class FormattedView(TurnView):
+    """The turn as `decode run --output-format FORMAT` shows it: the same progress lines on stderr,
+    stdout in `output`'s format (the answer alone, one result object, or a stream of events)."""
+
+    def __init__(self, progress: Progress, output: RunOutput) -> None:
+        super().__init__(progress)
+        self.output = output
+
+    def event(self, event: "events.AgentEvent | TurnStarted | TurnEnded") -> None:
+        if not isinstance(event, TurnStarted | TurnEnded):
+            self.output.event(event)
+        super().event(event)
+
+    def answer(self, text: str) -> None:
+        self.output.answer(text)  # on a terminal made visible, on a pipe plain
+
+    def mcp_progress(self, update: "McpProgress") -> None:
+        super().mcp_progress(update)
+        self.output.mcp_progress(update)
+
+    def subagent(self, update: "events.SubagentProgress") -> None:
+        super().subagent(update)
+        self.output.subagent(update)
 
 
 def _mcp_servers(conversation: "Conversation") -> dict[str, Any]:

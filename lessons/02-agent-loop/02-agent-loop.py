@@ -12,7 +12,8 @@
 #    `ToolSpec`s, and `AgentLoop`, which turns a pydantic-ai run into the typed events of lesson 01,
 #    keeping the history and the usage.
 # 5. **The composition root** (`decode/agent/compose.py`) and **`decode run "TASK"`**
-#    (`decode/runtime/run.py`): the loop wired once, and run as a headless command.
+#    (`decode/runtime/`): the loop wired once, and run as a headless command through the **Turn
+#    Runner** (`decode/harness/runner.py`), the one turn driver every front end uses.
 #
 # No key and no network: you will play the model yourself, with a **scripted model**. (One cell
 # near the end asks a real model, if you give it a key.)
@@ -572,8 +573,18 @@ print(build_loop(LoopOptions(home=project, model="script:again.json"), settings)
 # ## 9. `decode run`
 #
 # The same loop as a command: the final answer alone on stdout, progress and errors on stderr, and
-# an exit code a script can test. It builds its loop with `build_loop`. We run the real command in
-# the project folder, with an environment that holds no key.
+# an exit code a script can test. `decode/runtime/run.py` is the command (its options, the task);
+# `HeadlessRun` in `headless.py` is the run: it builds its loop with `build_loop`, and drives the
+# task as one turn through the **Turn Runner** (`decode/harness/runner.py`), the driver the REPL of
+# lesson 03 uses too. The runner hands each event to `TurnView` (`view.py`: stderr lines, the
+# answer on stdout) and ends with a `TurnEnded`: `finished`, `aborted` (Ctrl-C) or `failed` with
+# one line from `decode/harness/failures.py`, the line every front end shows for that failure.
+
+# %%
+show("decode.runtime.headless", "HeadlessRun.drive")
+
+# %% [markdown]
+# We run the real command in the project folder, with an environment that holds no key.
 
 # %%
 import subprocess

@@ -315,7 +315,8 @@ for completion in completer.get_completions(Document("/c"), CompleteEvent()):
 show("decode.tui.dispatch", "submit")
 
 # %% [markdown]
-# A prompt goes to the **Turn Runner** (`decode/harness/runner.py`). Its worker takes one message
+# A prompt goes to the **Turn Runner** (`decode/harness/runner.py`), the driver `decode run` used in
+# lesson 02 for its one turn. The REPL uses all of it: its worker takes one message
 # at a time from a queue (`queue.py`: what is sent while a turn runs waits there, and the footer
 # counts it) and runs it as a turn. A turn never takes the REPL down: a model error becomes a
 # `failed` outcome with one line to show, and Ctrl-C cancels the turn's task, not the worker.

@@ -315,10 +315,11 @@ print(*said(loop), sep="\n")
 # orphan a synthetic result and adds a note from the user, and the loop keeps that partial turn.
 #
 # The runner catches the cancellation in `run_turn()` (above); pydantic-ai attaches what the run
-# had done to it (`RunCancelled.from_cancellation`), and `_keep_partial_turn` keeps that:
+# had done to it (`RunCancelled.from_cancellation`), and `_keep_partial_turn` keeps that, with a
+# note for the model at the end (the user's interruption, unless the front end says otherwise):
 
 # %%
-show("decode.harness.runner", "_keep_partial_turn")
+show("decode.harness.runner", "TurnRunner._keep_partial_turn")
 
 # %% [markdown]
 # An orphan is a call of the last model response that no later request answers. Closing the turn

@@ -114,9 +114,10 @@ await tiny_stream_json("what is in notes.txt?", REVIEW)
 #
 # ## 2. The real code
 #
-# Three small modules beside `decode/runtime/run.py`: `options.py` (the click options and what
+# Four small modules beside `decode/runtime/run.py`: `options.py` (the click options and what
 # they ask of a run), `output.py` (the three formats), `summary.py` (the Run Summary, the one
-# result object). `RunOutput.event` is the printer above, grown up:
+# result object) and `formatted_run.py` (the run that uses them). `RunOutput.event` is the printer
+# above, grown up:
 
 # %%
 show("decode.runtime.output", "RunOutput.event")
@@ -146,9 +147,18 @@ show("decode.runtime.summary", "RunSummary.to_json")
 show("decode.runtime.options", "HeadlessOptions.apply")
 
 # %% [markdown]
-# And what this lesson changed in `run.py`: the options taken out before the loop is built, each
-# event handed to the output, the answer printed only in `text`, and `_finish` at the single exit
-# of the command, so the result object is printed however the run ended.
+# The run itself is lesson 02's `HeadlessRun`, its turn still driven by the Turn Runner, with
+# what a program needs added in a subclass: the rules and instructions put in force before the
+# turn, each event handed to the output (`FormattedView`, lesson 02's `TurnView` plus the
+# format), and `finish` at the single exit of the command, once, so the result object is printed
+# however the run ended:
+
+# %%
+show("decode.runtime.formatted_run", "FormattedRun")
+
+# %% [markdown]
+# And what this lesson changed in `run.py`: the options taken out before anything starts, and the
+# run made a `FormattedRun`.
 
 # %%
 show_diff(15, "decode/runtime/run.py")

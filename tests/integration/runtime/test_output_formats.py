@@ -105,7 +105,7 @@ def test_the_request_ceiling_is_exit_3_in_the_result(
     assert done.returncode == 3
     result = json.loads(done.stdout)
     assert (result["exit_code"], result["num_requests"]) == (3, 2)
-    assert "request ceiling (2)" in result["error"]
+    assert "request ceiling (2 per turn)" in result["error"]
 
 
 def test_a_configuration_error_is_exit_2_with_a_result(project: Path, headless: Headless) -> None:

@@ -9,7 +9,7 @@ from decode.agent.factory import build_agent
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
-from decode.harness.failures import LoopUnavailable, describe_error, failure_message
+from decode.harness.failures import LoopUnavailable, describe_error, describe_failure
 from decode.models.script import ScriptExhaustedError
 from decode.processes.local import LocalExecutor
 
@@ -22,7 +22,7 @@ from decode.processes.local import LocalExecutor
             ScriptExhaustedError("script model: t.json has no response left"),
             "script model: t.json has no response left",
         ),
-        (UsageLimitExceeded("limit"), "stopped at the request ceiling (7 per turn; raise it with --max-requests)"),
+        (UsageLimitExceeded("limit"), "stopped at the request ceiling (7 per turn); raise it with --max-requests"),
         (ModelHTTPError(503, "gemini-x", body="x" * 900), "model request failed: HTTP 503 from gemini-x"),
         (UnexpectedModelBehavior("bad JSON"), "the model's response could not be used: bad JSON"),
         (KeyError("oops"), "the turn failed: KeyError: 'oops'"),
@@ -32,7 +32,7 @@ def test_each_failure_has_its_line(tmp_path: Path, error: Exception, message: st
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     loop = AgentLoop(build_agent("test"), AgentDeps(LocalExecutor(tmp_path), settings, harness_home=tmp_path))
     loop.max_requests = 7
-    assert failure_message(error, loop) == message
+    assert describe_failure(error, loop).line == message
 
 
 def test_describe_error_is_one_short_line() -> None:
@@ -41,3 +41,26 @@ def test_describe_error_is_one_short_line() -> None:
     assert len(text) <= 300
     assert text.startswith("line one line two")
     assert text.endswith("…")
+
+
+def test_an_http_error_carries_the_providers_own_reason_in_one_line() -> None:
+    body = {"error": {"message": "This model's maximum context length\nis 8192 tokens", "code": "context_length"}}
+    error = ModelHTTPError(400, "gpt-x", body=body)
+    assert describe_error(error) == "HTTP 400 from gpt-x: This model's maximum context length is 8192 tokens"
+    failure = describe_failure(error, None)
+    assert (
+        failure.line == "model request failed: HTTP 400 from gpt-x: This model's maximum context length is 8192 tokens"
+    )
+    assert (failure.cause, failure.at_ceiling) == ("a model request failed", False)
+
+
+def test_a_long_provider_reason_is_cut() -> None:
+    text = describe_error(ModelHTTPError(500, "m", body={"message": "z" * 900}))
+    assert len(text) == len("HTTP 500 from m: ") + 200
+    assert text.endswith("…")
+
+
+def test_the_request_ceiling_is_marked_so_decode_run_can_exit_3() -> None:
+    failure = describe_failure(UsageLimitExceeded("limit"), None)
+    assert failure.at_ceiling
+    assert failure.line == "stopped at the request ceiling; raise it with --max-requests"

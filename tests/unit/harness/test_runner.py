@@ -253,14 +253,46 @@ async def test_a_cancellation_the_run_attached_nothing_to_still_keeps_the_turn(
     from decode.agent.loop import UnfinishedTurn
     from decode.context.session import Session
     from decode.entities.usage import Usage
-    from decode.harness.runner import _keep_partial_turn
 
     h = harness([])
     h.loop.session = Session.start(tmp_path, model="strict", settings=settings)
     prompt = ModelRequest.user_text_prompt("hold on")
     h.loop.unfinished = UnfinishedTurn([prompt], [prompt], Usage())
 
-    _keep_partial_turn(h.loop, asyncio.CancelledError(), Usage())
+    h.runner._keep_partial_turn(h.loop, Usage(), None, asyncio.CancelledError())
 
     _, loaded = Session.resume(tmp_path)
     assert user_texts(loaded.history) == ["hold on", INTERRUPTED_NOTE]
+
+
+async def test_a_failed_turn_is_kept_with_its_cause_when_the_front_end_asks_and_says_it_was_saved(
+    harness, tmp_path: Path, settings
+) -> None:
+    from decode.context.session import Session
+
+    h = harness([Step("Reading.", PAUSE), Step("never")])
+    h.loop.max_requests = 1
+    h.loop.session = Session.start(tmp_path, model="strict", settings=settings)
+    h.runner.keep_failed = True  # as `decode run` asks: a failed run can be resumed
+    h.runner.send(Message("read it"))
+    await h.wait_until(lambda: "tool_call" in h.kinds())
+    h.released.set()
+
+    ended = await h.ended()
+    assert (ended.outcome, ended.saved) == ("failed", True)
+    assert ended.failure is not None
+    assert ended.failure.at_ceiling
+    _, loaded = Session.resume(tmp_path)
+    note = "[This turn stopped before it finished: the request ceiling (1 per turn) was reached.]"
+    assert user_texts(loaded.history) == ["read it", note]
+
+
+async def test_saved_is_a_value_of_the_turn_not_a_notice_to_parse(harness, tmp_path: Path, settings) -> None:
+    from decode.context.session import Session
+
+    h = harness([Step("Hello."), Step("Again.")])
+    h.runner.send(Message("hi"))
+    assert (await h.ended()).saved is False  # no session: nothing is saved
+    h.loop.session = Session.start(tmp_path, model="strict", settings=settings)
+    h.runner.send(Message("hi again"))
+    assert (await h.ended(2)).saved is True

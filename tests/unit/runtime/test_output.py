@@ -124,3 +124,28 @@ def test_a_result_stdout_could_not_take_is_not_an_exit_status_of_0() -> None:
         done = subprocess.run([sys.executable, "-c", child], stdout=full, stderr=subprocess.PIPE, timeout=120)
     assert done.returncode != 0
     assert b"No space left" in done.stderr
+
+
+def test_the_formatted_view_streams_each_event_and_keeps_the_progress_lines(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from decode.entities.events import ToolCallStarted, TurnFinished
+    from decode.entities.tools import ToolCall
+    from decode.entities.usage import Usage
+    from decode.harness.queue import Message
+    from decode.harness.runner import TurnEnded, TurnStarted
+    from decode.runtime.output import FormattedView
+    from decode.runtime.progress import Progress
+
+    view = FormattedView(Progress(), RunOutput("stream-json"))
+    for event in [
+        TurnStarted(Message("go")),
+        ToolCallStarted(call=ToolCall(id="c1", name="read", args={"path": "a.txt"})),
+        TurnFinished(output="42", usage=Usage()),
+        TurnEnded("finished"),
+    ]:
+        view.event(event)
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["type"] for line in out.splitlines()] == ["tool_call"]
+    assert err.splitlines() == ["→ read(a.txt)"]
+    assert view.output.summary.result == "42"

@@ -5,7 +5,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from decode.runtime.run import EXIT_FAILED, EXIT_OK, EXIT_REQUEST_LIMIT, EXIT_USAGE, run
+from decode.runtime.exits import EXIT_FAILED, EXIT_OK, EXIT_REQUEST_LIMIT, EXIT_USAGE
+from decode.runtime.run import run
 
 
 def script(path: Path, responses: list[dict]) -> str:
@@ -67,7 +68,7 @@ def test_the_request_ceiling_has_its_own_exit_code(project: Path) -> None:
     calls = [{"tool_calls": [{"name": "nope"}]}] * 5
     result = invoke("--model", script(project / "s.json", calls), "--max-requests", "2", "loop")
     assert result.exit_code == EXIT_REQUEST_LIMIT
-    assert "request ceiling (2)" in result.stderr
+    assert "request ceiling (2 per turn)" in result.stderr
 
 
 def sessions(project: Path) -> list[Path]:
@@ -97,7 +98,7 @@ def test_a_run_at_the_request_ceiling_is_saved(project: Path) -> None:
     assert result.exit_code == EXIT_REQUEST_LIMIT
     [log] = sessions(project)
     assert "--resume" in result.stderr
-    assert "the request ceiling (2) was reached" in log.read_text()
+    assert "the request ceiling (2 per turn) was reached" in log.read_text()
 
 
 def test_the_answer_is_printed_when_the_session_cannot_be_saved(project: Path) -> None:

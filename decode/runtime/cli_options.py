@@ -1,0 +1,110 @@
+"""The options of decode's front ends, declared once: `decode` (the REPL) and `decode run` take
+the same ones, each reaching `LoopOptions` under its own name.
+
+`SHARED` is the list both take; `RUN_ONLY` what only `decode run` takes (a headless run cannot ask
+the user, so trust is given on its command line). A later lesson appends its option to a list.
+Only click and the two enums' light modules are imported here: `decode --help` and `decode run --help`
+stay fast.
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from decode.permissions.modes import Mode  # [lesson 06]
+from decode.sandbox.modes import SandboxMode  # [lesson 14]
+
+type Decorator = Callable[[Any], Any]
+
+# [lesson 06]
+PERMISSION_MODES = tuple(mode.value for mode in Mode)
+
+
+def _permission_mode(ctx: click.Context, param: click.Parameter, value: str | None) -> Mode | None:
+    """`--permission-mode` as a `Mode`, the type `LoopOptions.permission_mode` holds."""
+    return Mode.parse(value) if value else None
+
+
+# [/lesson 06]
+SANDBOX_MODES = tuple(mode.value for mode in SandboxMode)  # [lesson 14]
+
+SHARED: list[Decorator] = [
+    click.option("-m", "--model", help="Model string, e.g. google-gla:gemini-flash-latest or script:turns.json."),
+    click.option(
+        "--max-requests",
+        type=click.IntRange(min=1),
+        help="Ceiling on model requests in one turn (`decode run` then exits with code 3).",
+    ),
+    # [lesson 08]
+    click.option(
+        "--resume",
+        is_flag=False,
+        flag_value="",
+        metavar="[ID]",
+        help="Continue saved session ID (or a unique prefix; `decode sessions` lists them), without ID the newest, "
+        "with its model unless --model is given. Every session is saved under .decode/sessions/.",
+    ),
+    # [/lesson 08]
+    # [lesson 06]
+    click.option(
+        "--permission-mode",
+        type=click.Choice(PERMISSION_MODES),
+        callback=_permission_mode,
+        help="What runs without asking (the rules: `decode permissions`; Shift+Tab switches in the REPL); "
+        "headless, anything that would ask is refused and the model told why. Default: settings, else default.",
+    ),
+    # [/lesson 06]
+    # [lesson 12]
+    click.option(
+        "--agent",
+        metavar="NAME",
+        help="The agent to be: build (the default), plan, explore, or one of yours (`decode agents` lists them).",
+    ),
+    # [/lesson 12]
+    # [lesson 14]
+    click.option(
+        "--sandbox",
+        type=click.Choice(SANDBOX_MODES),
+        help="Where the agent's commands run: none (here), bwrap, docker or modal. Default: SANDBOX_MODE, else none.",
+    ),
+    click.option(
+        "--repo",
+        metavar="PATH|URL",
+        help="Clone this repository into a Workspace under .decode/ and work there; the work goes back to it as "
+        "branch decode/<session-id> (at the end of `decode run`, on /ship or leaving the REPL), its checkout "
+        "untouched. Default: SANDBOX_REPO.",
+    ),
+    # [/lesson 14]
+]
+"""What both front ends take."""
+
+RUN_ONLY: list[Decorator] = [
+    # [lesson 06]
+    click.option(
+        "--trust-project-settings",
+        is_flag=True,
+        help="Put this project's own settings' allow rules and accept-edits mode in force for this run (without "
+        "it, only those trusted before: `decode permissions trust`).",
+    ),
+    # [/lesson 06]
+    # [lesson 11]
+    click.option(
+        "--trust-project-mcp",
+        is_flag=True,
+        help="Start the MCP servers of this project's .mcp.json (without it, only servers it was trusted with before).",
+    ),
+    # [/lesson 11]
+]
+"""What only `decode run` takes."""
+
+
+def with_options[F: Callable[..., Any]](options: list[Decorator]) -> Callable[[F], F]:
+    """A decorator adding `options` to a click command, in the order of the list."""
+
+    def add(command: F) -> F:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return add

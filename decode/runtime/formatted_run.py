@@ -1,0 +1,62 @@
+"""A headless run for scripts and CI: `decode run` with its output format, its Run Summary, and the
+rules and instructions of its command line.
+
+`FormattedRun` is the `HeadlessRun` of lesson 02 with what a program reading it needs: stdout in the
+chosen format (`output.py`), the result object printed however the run ended (`finish`, once), and
+`--summary-json PATH` written beside it. Progress stays on stderr; `-q` keeps only warnings and errors.
+"""
+
+import signal
+from typing import TYPE_CHECKING
+
+from decode.runtime.exits import EXIT_INTERRUPTED
+from decode.runtime.headless import HeadlessRun
+from decode.runtime.options import HeadlessOptions
+from decode.runtime.output import FormattedView, RunOutput
+
+if TYPE_CHECKING:
+    from decode.agent.compose import Conversation
+
+
+class FormattedRun(HeadlessRun):
+    """One `decode run` with the lesson-15 options (`HeadlessOptions`)."""
+
+    def __init__(self, headless: HeadlessOptions) -> None:
+        super().__init__()
+        self.headless = headless
+        self.output = RunOutput(headless.output_format, raw=headless.raw)
+        self.progress.quiet = headless.quiet
+        self.view = FormattedView(self.progress, self.output)
+        self.finished: int | None = None
+        """The code the run finished with, once its result is out (before its MCP servers are stopped)."""
+
+    async def start(self, conversation: "Conversation") -> None:
+        self.headless.apply(conversation)  # --allowed-tools, --disallowed-tools, --append-system-prompt
+        await super().start(conversation)
+        self.output.start(conversation)  # stream-json: the `init` event (with each MCP server's state)
+
+    def finish(self, code: int) -> int:
+        """The result object on stdout (json, stream-json) and in `--summary-json PATH` (one that cannot
+        be written is a warning: the exit code stays). Once only: the first code is the run's."""
+        if self.finished is not None:
+            return self.finished
+        self.finished = code
+        summary = self.output.summary
+        summary.error = summary.error or self.progress.first_error
+        if code == EXIT_INTERRUPTED:
+            summary.error = summary.error or "interrupted"
+        elif code > 128:
+            summary.error = summary.error or f"stopped by {signal.Signals(code - 128).name}"
+        summary.handback = self.handed_back
+        result = self.output.finish(code)
+        if self.headless.summary_json is not None:
+            from decode.runtime.summary import write_summary
+
+            if (problem := write_summary(self.headless.summary_json, result)) is not None:
+                self.progress.warning(f"could not write the summary: {problem}")
+        return code
+
+    async def end(self, conversation: "Conversation", code: int) -> int:
+        code = self.finish(code)
+        self.output.close()  # a reader of the pipe sees its end now, before MCP servers stop
+        return await super().end(conversation, code)
