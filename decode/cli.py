@@ -32,6 +32,10 @@ init_logger()
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("decode.runtime.run:run", "Run one task headless and print the final answer."),  # [lesson 02]
 }
+# [lesson 03]
+REPL_HELP = """Run `decode` for the interactive REPL (/help inside it lists the commands), or
+`decode run "TASK"` for one task headless."""
+# [/lesson 03]
 COMMANDS = Path(__file__).parent / "commands"
 """The other subcommands: a module each (`decode/commands/__init__.py`), listed without importing it."""
 
@@ -112,20 +116,17 @@ def _dotenv_needs_care() -> bool:
 # [/lesson 13]
 
 
-@click.group(cls=LazyGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=LazyGroup,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog=REPL_HELP,  # [lesson 03]
+)
 @click.version_option(__version__, "--version", "-V", prog_name="decode", message="%(prog)s %(version)s")
 @with_options(SHARED)  # the REPL's options, each the `LoopOptions` field of its name  # [lesson 03]
 @click.pass_context
 def cli(ctx: click.Context, **options: Any) -> None:
-    # [lesson 03]
-    """decode: a terminal coding agent you can read from end to end.
-
-    Run `decode` for the interactive REPL (/help inside it lists the commands), or
-    `decode run "TASK"` for one task headless.
-    """
-    # [before lesson 03]
-    # """decode: a terminal coding agent you can read from end to end."""
-    # [/lesson 03]
+    """decode: a terminal coding agent you can read from end to end."""
     if isinstance(ctx.command, LazyGroup) and ctx.command.own_process:
         # Before any command runs (not for --version or --help, which run none, and stay fast):
         # the programs decode starts can no longer read its credentials from `/proc/$PPID/environ`

@@ -1,32 +1,18 @@
-# [lesson 07]
 """The Turn Runner: the user's turns, one at a time, and a way to stop the one that runs.
 
-    send(message) ──▶ Priority Gate ──▶ queued turn ──▶ work() ──▶ run_turn() ──▶ AgentLoop.run_turn()
-                            │                                          │ events
-                            └── steer / follow-up into the running run ▼
-                                                          on_event (the front end draws them)
-    abort() ── cancels the turn's task: pydantic-ai tears the run down (running tools are
-               cancelled, bash kills its process group), and the partial turn is closed (abort.py)
-               and kept in the conversation.
+    send(message) ──▶ queued turn ──▶ work() ──▶ run_turn() ──▶ AgentLoop.run_turn()
+                                                     │ events
+                                                     ▼
+                                        on_event (the front end draws them)
+    abort() ── cancels the turn's task: the run is torn down (running tools are cancelled).
 
 The front end hears every turn begin (`TurnStarted`) and end (`TurnEnded`: `finished`, `aborted` or
 `failed` with a one-line reason); in between, the Agent Loop's own events. When a turn stops early,
 the messages the model never got come back in `TurnEnded.returned` for the user to send again.
 """
-# [before lesson 07]
-# """The Turn Runner: the user's turns, one at a time, and a way to stop the one that runs.
-#
-#     send(message) ──▶ queued turn (queue.py) ──▶ work() ──▶ run_turn() ──▶ AgentLoop.run_turn()
-#                                                                │ events
-#                                                                ▼
-#                                                   on_event (the front end draws them)
-#     abort() ── cancels the turn's task: the run is torn down (running tools are cancelled), and
-#                the conversation stays as it was before the prompt.
-#
-# The front end hears every turn begin (`TurnStarted`) and end (`TurnEnded`: `finished`, `aborted` or
-# `failed` with a one-line reason); in between, the Agent Loop's own events. When a turn is aborted,
-# the prompts still waiting come back in `TurnEnded.returned` for the user to send again.
-# """
+# [lesson 07]
+# The Priority Gate sits in front of the queue: a steer or a follow-up goes into the running run,
+# and an aborted turn is closed (abort.py, bash kills its process group) and kept in the conversation.
 # [/lesson 07]
 
 from __future__ import annotations

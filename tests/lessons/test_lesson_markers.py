@@ -4,8 +4,6 @@ lessons that read them, held to 10 lines and one a function, and counted."""
 import subprocess
 import sys
 
-import pytest
-
 from tests.lessons.conftest import ROOT, lesson_script
 
 script = lesson_script
@@ -109,16 +107,10 @@ def test_a_before_part_after_a_functions_last_statement_is_that_functions() -> N
     ]
 
 
-def test_the_check_warns_of_each_part_over_the_limits_with_its_place() -> None:
-    done = subprocess.run([sys.executable, ROOT / "scripts" / "lesson", "check"], capture_output=True, text=True)
-    warnings = [line.removeprefix("warning: ") for line in done.stderr.splitlines() if line.startswith("warning: ")]
-    assert warnings == ([] if script.BLOCK_LIMITS_FAIL else script.block_report())
-    assert done.returncode == (1 if script.BLOCK_LIMITS_FAIL and script.block_report() else 0), done.stderr
-
-
-def test_with_the_limits_failing_each_part_over_them_is_a_problem_of_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(script, "BLOCK_LIMITS_FAIL", True)
+def test_each_part_over_the_limits_is_a_problem_of_the_check() -> None:
     assert set(script.block_report()) <= set(script.check())
+    done = subprocess.run([sys.executable, ROOT / "scripts" / "lesson", "check"], capture_output=True, text=True)
+    assert done.returncode == (1 if script.block_report() else 0), done.stderr
 
 
 # --- the count -----------------------------------------------------------------------------------
