@@ -18,6 +18,8 @@ from tests.unit.tui.conftest import Until
 ENTER, ALT_ENTER, CTRL_C, CTRL_D, TAB, UP = "\r", "\x1b\r", "\x03", "\x04", "\t", "\x1b[A"
 MODELS = ["google-gla:gemini-flash-latest", "google-gla:", "script:"]
 
+WAIT_S = 60.0  # a deadline, not a delay: a busy CI machine may take long to draw a prompt
+
 
 @pytest.fixture
 def keyboard() -> Iterator[PipeInput]:
@@ -40,7 +42,7 @@ def session(keyboard: PipeInput, history: Path, interrupts: list[str] | None = N
 
 async def read_line(prompt: PromptSession[str], keyboard: PipeInput, keys: str) -> str:
     keyboard.send_text(keys)
-    async with asyncio.timeout(10):
+    async with asyncio.timeout(WAIT_S):
         return await prompt.prompt_async()
 
 
@@ -96,7 +98,7 @@ async def test_tab_completes_a_command_and_enter_takes_a_highlighted_completion(
     await until(lambda: buffer.complete_state is None)
     assert not line.done()
     keyboard.send_text(" test" + ENTER)
-    async with asyncio.timeout(10):
+    async with asyncio.timeout(WAIT_S):
         assert await line == "/model test"
 
 
