@@ -25,10 +25,7 @@ class AgentDeps:
     The composition root (`decode.agent.compose`) builds it; tests build it directly.
     """
 
-    # [lesson 04]
-    executor: CommandExecutor
-    """The one door to the Workspace's files and commands; `workspace` is its root."""
-    # [/lesson 04]
+    executor: CommandExecutor  # the one door to the Workspace's files and commands (its root)  # [lesson 04]
     settings: Settings
     """The resolved configuration."""
     harness_home: Path
