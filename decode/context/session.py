@@ -78,10 +78,7 @@ class Session:
         self.model = model
         self.window: ContextWindow = context_window(model, settings)
         self.pruning = ToolOutputPruning(self.window.tokens)
-        # [lesson 10]
-        self.todos: list[Todo] = []
-        """The To-do List, written with every turn; the loop's `deps.todos` is this same list."""
-        # [/lesson 10]
+        self.todos: list[Todo] = []  # the To-do List (`deps.todos` is this list), written each turn  # [lesson 10]
         self.agent: str | None = log.header.agent  # the Primary Agent, written with every turn  # [lesson 12]
 
     @classmethod

@@ -93,10 +93,7 @@ class TurnFields(_Record):
     model: str
     mode: str | None = None
     usage: Usage = Field(default_factory=Usage)
-    # [lesson 10]
-    todos: list[Todo] | None = None
-    """The To-do List when the turn ended (None in logs written before there was one)."""
-    # [/lesson 10]
+    todos: list[Todo] | None = None  # the To-do List at the turn's end (None: an older log)  # [lesson 10]
     agent: str | None = None  # the Primary Agent it ran as (`build`, `explore`…)  # [lesson 12]
 
 

@@ -1,6 +1,6 @@
 """What the agent's tools receive on every call (`ctx.deps`)."""
 
-from collections.abc import Callable  # [lesson 05]
+from collections.abc import Callable
 from dataclasses import (
     dataclass,
     field,  # [lesson 04]
@@ -9,7 +9,7 @@ from pathlib import Path
 
 from decode.config.settings import Settings
 from decode.entities.asking import AskUser, ReviewPlan  # [lesson 10]
-from decode.entities.events import ToolOutputDelta  # [lesson 05]
+from decode.entities.events import ToolOutputDelta
 from decode.entities.executor import CommandExecutor  # [lesson 04]
 from decode.entities.hosts import HostAllowance, PublicOnly  # [lesson 10]
 from decode.entities.language_servers import LanguageServers  # [lesson 13]
@@ -25,10 +25,7 @@ class AgentDeps:
     The composition root (`decode.agent.compose`) builds it; tests build it directly.
     """
 
-    # [lesson 04]
-    executor: CommandExecutor
-    """The one door to the Workspace's files and commands; `workspace` is its root."""
-    # [/lesson 04]
+    executor: CommandExecutor  # the one door to the Workspace's files and commands (its root)  # [lesson 04]
     settings: Settings
     """The resolved configuration."""
     harness_home: Path
@@ -40,10 +37,8 @@ class AgentDeps:
     search_filter: SearchFilter = field(default_factory=ShowAll)
     """Which files found by `grep` and `glob` they may show."""
     # [/lesson 04]
-    # [lesson 05]
     on_tool_output: Callable[[ToolOutputDelta], None] | None = None
     """Receives the output of long-running tools as it comes."""
-    # [/lesson 05]
     # [lesson 10]
     todos: list[Todo] = field(default_factory=list)
     """The To-do List (`todo_write` replaces its items; the session keeps the same list)."""

@@ -42,7 +42,6 @@ class ToolCallFinished(BaseModel):
     result: ToolResult
 
 
-# [lesson 05]
 class ToolOutputDelta(BaseModel):
     """A piece of a running tool's output (a long `bash` command's lines), shown as it comes.
 
@@ -55,7 +54,6 @@ class ToolOutputDelta(BaseModel):
     text: str
 
 
-# [/lesson 05]
 # [lesson 07]
 class MessageDelivered(BaseModel):
     """A message the user sent while the turn ran (a steer or a follow-up) reached the model (lesson 07).
@@ -134,7 +132,7 @@ AgentEvent = Annotated[
     TextDelta
     | ThinkingDelta
     | ToolCallStarted
-    | ToolOutputDelta  # [lesson 05]
+    | ToolOutputDelta
     | ToolCallFinished
     | MessageDelivered  # [lesson 07]
     | TodosUpdated  # [lesson 10]

@@ -94,10 +94,7 @@ class ExecRequest:
     env: Mapping[str, str] | None = None
     """None: the executor's command environment. Otherwise the whole environment: nothing else passes."""
     stdin: bytes | None = None
-    # [lesson 14]
-    network: bool = False
-    """May reach the network where the backend isolates it (a sandbox); others ignore it."""
-    # [/lesson 14]
+    network: bool = False  # may reach the network where a backend isolates it (a sandbox)  # [lesson 14]
 
     def with_defaults(self, *, cwd: Path, env: Mapping[str, str]) -> "ExecRequest":
         """This request with the executor's `cwd` and `env` where it leaves them unset."""

@@ -66,12 +66,10 @@ class ToolTraits:
         return posixpath.normpath(posixpath.join(folder, fixed)) if fixed else folder  # absolute `fixed` wins
 
 
-# [lesson 06]
 UNDECLARED = ToolTraits(ToolKind.OTHER)
 """The traits of a tool that declared none: no rule names it, and the mode treats it as `other`."""
 
 
-# [/lesson 06]
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
@@ -98,16 +96,13 @@ class ToolSpec:
             name=self.name,
             takes_ctx=True,
             max_retries=self.max_retries,
-            # [lesson 06]
-            # The traits travel with the tool's definition: the Permission Hook reads them there.
+            # The traits travel with the tool's definition: whatever judges a call reads them there.
             metadata=traits_metadata(self),
-            # [/lesson 06]
         )
 
 
-# [lesson 06]
 def traits_metadata(spec: ToolSpec) -> dict[str, Any]:
-    """The metadata a tool definition carries so the Permission Hook can find its traits."""
+    """The metadata a tool definition carries so whatever judges a call (the Permission Hook) finds its traits."""
     return {TRAITS_KEY: spec.traits}
 
 
@@ -118,4 +113,3 @@ def traits_of(metadata: Mapping[str, Any] | None) -> ToolTraits:
 
 
 TRAITS_KEY = "decode_traits"
-# [/lesson 06]

@@ -7,10 +7,6 @@ agent's commands get (`DECODE_PASS_ENV` names what passes); the user's own file 
 server's process gets the environment the agent's commands get (every credential removed) plus
 the `env` its entry names, which is how a user hands a server its token.
 """
-# [lesson 14]
-# With a sandbox, "what the agent's commands get" is the sandbox's environment, built from nothing
-# (`decode/sandbox/environment.py`): the server starts inside, through the executor (ADR-0067).
-# [/lesson 14]
 
 from __future__ import annotations
 
@@ -86,7 +82,10 @@ def load_servers(
 
 # [lesson 14]
 def _environment(executor: CommandExecutor | None) -> dict[str, str] | None:
-    """What `executor` gives the commands it runs (`env`: the local executor's, a sandbox's); None: unknown."""
+    """What `executor` gives the commands it runs (`env`: the local executor's, a sandbox's); None: unknown.
+
+    With a sandbox, "what the agent's commands get" is the sandbox's environment, built from nothing
+    (`decode/sandbox/environment.py`): the server starts inside, through the executor (ADR-0067)."""
     given = getattr(executor, "env", None)
     return dict(given) if isinstance(given, Mapping) else None
 

@@ -10,13 +10,10 @@
 
 A server's stderr goes to `.decode/logs/mcp/NAME.log`, never the screen; a report quotes its
 tail. Reports are warnings on decode's logger: the REPL shows them as notices, `decode run` on
-stderr. pydantic-ai's `MCPToolset` (on fastmcp's transports) owns the connection, and a stdio
-server's process (ADR-0055); its environment is decode's minus every secret, plus the server's `env`.
+stderr. pydantic-ai's `MCPToolset` owns the connection; `_stdio_transport` starts a stdio server's
+process (with fastmcp's transport, ADR-0055; from lesson 14 on through the executor seam, so inside a
+sandbox, ADR-0067); its environment is decode's minus every secret, plus the server's `env`.
 """
-# [lesson 14]
-# A stdio server's process comes from the executor seam (`transport.py`, ADR-0067): with a sandbox it
-# runs inside, with the sandbox's environment, in a folder the sandbox sees.
-# [/lesson 14]
 
 from __future__ import annotations
 

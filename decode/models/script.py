@@ -13,7 +13,7 @@ naming the file. Notebooks, tests and demos use it to run offline; you can use i
 model" yourself.
 """
 
-import asyncio  # [lesson 07]
+import asyncio
 import json
 import re
 from collections.abc import AsyncIterator
@@ -42,7 +42,6 @@ class ScriptedResponse(BaseModel):
 
     text: str | None = None
     tool_calls: list[ScriptedToolCall] = Field(default_factory=list)
-    # [lesson 07]
     delay_s: float = Field(default=0, ge=0, le=3600)
     """Seconds the model "thinks" before it answers (`{"text": "Done.", "delay_s": 5}`): a slow
     model to steer or interrupt in a demo or a test."""
@@ -51,8 +50,6 @@ class ScriptedResponse(BaseModel):
         """Think for `delay_s` seconds, if the script asks for it."""
         if self.delay_s:
             await asyncio.sleep(self.delay_s)
-
-    # [/lesson 07]
 
 
 class ScriptExhaustedError(RuntimeError):
@@ -125,7 +122,7 @@ class ScriptedModel(FunctionModel):
 
     async def _stream(self, messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str | DeltaToolCalls]:
         response = self._next()
-        await response.pause()  # [lesson 07]
+        await response.pause()
         if response.text:
             for chunk in _chunks(response.text):
                 yield chunk
@@ -140,7 +137,7 @@ class ScriptedModel(FunctionModel):
 
     async def _respond(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         response = self._next()
-        await response.pause()  # [lesson 07]
+        await response.pause()
         parts: list[TextPart | ToolCallPart] = []
         if response.text:
             parts.append(TextPart(response.text))

@@ -117,10 +117,7 @@ class PermissionGate:
         self.confined: dict[str, list[Rule]] = {}
         """Tools an agent may call only as its allow rules say (`tools: Bash(git diff:*)`): by name."""
         # [/lesson 12]
-        # [lesson 14]
-        self.network_isolated = False
-        """Commands run in a sandbox without network: one that asks for it needs a `Network` rule."""
-        # [/lesson 14]
+        self.network_isolated = False  # a sandbox without network: asking for it needs a `Network` rule  # [lesson 14]
 
     @classmethod
     def from_settings(
@@ -130,12 +127,13 @@ class PermissionGate:
         home: Path | None = None,
         realpath: Realpath | None = None,
         secret_files: Sequence[str] | None = None,
-        scope: Path | None = None,  # [lesson 14]
+        scope: Path | None = None,
         trust_project: bool = False,
         other_grants: Sequence[OtherGrant] = (),
     ) -> "PermissionGate":
         """A gate with the rules of the settings files; `gate.problems` lists what was skipped.
 
+        `scope`: where paths are judged when it is not `workspace`, whose settings files are read.
         `trust_project`: the repository's own allow rules and mode are in force for this gate even
         if the user has not trusted them (`--trust-project-settings`); `other_grants`: what the
         repository's agent files grant, trusted with its settings as one (`decode.agents.trust`).
@@ -149,17 +147,11 @@ class PermissionGate:
             secret_files = load_settings().secret_files
         loaded = load_permission_settings(workspace, home, trust_project=trust_project, other_grants=other_grants)
         default = mode or loaded.default_mode or Mode.DEFAULT
-        # [lesson 14]
-        # `scope`: where paths are judged when it is not `workspace`, whose settings files are read
-        # (a `--repo` clone, its rules the Harness Home's).
-        where = scope or workspace
+        where = scope or workspace  # the rules are `workspace`'s; the paths they judge, `scope`'s
         gate = cls(loaded.rules, default, workspace=where, home=home, realpath=realpath, secret_files=secret_files)
-        if scope is not None:  # the Harness Home's `.decode/` stays protected, around the clone in it
+        # [lesson 14]
+        if scope is not None:  # a `--repo` clone: the Harness Home's `.decode/` stays protected, around it
             gate.protected_around = (os.path.join(os.path.realpath(workspace), HARNESS_DIR.name),)
-        # [before lesson 14]
-        # gate = cls(
-        #     loaded.rules, default, workspace=workspace, home=home, realpath=realpath, secret_files=secret_files
-        # )
         # [/lesson 14]
         gate.problems = loaded.problems
         gate.mode_source = None if mode else loaded.mode_source

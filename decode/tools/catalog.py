@@ -6,16 +6,13 @@ so adding a tool never touches the code that judges it.
 """
 
 from decode.entities.tools import ToolSpec
-from decode.tools.ask import ASK_USER  # [lesson 10]
 from decode.tools.bash import BASH  # [lesson 05]
 from decode.tools.edit import EDIT
 from decode.tools.glob import GLOB
 from decode.tools.grep import GREP
 from decode.tools.lsp import LSP  # [lesson 13]
-from decode.tools.plan import EXIT_PLAN_MODE  # [lesson 10]
 from decode.tools.read import READ
-from decode.tools.todo import TODO_WRITE  # [lesson 10]
-from decode.tools.web.fetch import WEB_FETCH  # [lesson 10]
+from decode.tools.web_and_plan import WEB_AND_PLAN_TOOLS  # [lesson 10]
 from decode.tools.write import WRITE
 
 FILE_TOOLS = (READ, GLOB, GREP, EDIT, WRITE)
@@ -26,9 +23,6 @@ def default_tools() -> list[ToolSpec]:
     return [
         *FILE_TOOLS,
         BASH,  # [lesson 05]
-        WEB_FETCH,  # [lesson 10]
-        TODO_WRITE,  # the agent's own planning: a visible to-do list  # [lesson 10]
-        ASK_USER,  # a question to the user  # [lesson 10]
-        EXIT_PLAN_MODE,  # the plan, in plan mode only  # [lesson 10]
+        *WEB_AND_PLAN_TOOLS,  # the web, a to-do list, questions, plan mode  # [lesson 10]
         LSP,  # what a language server knows: definitions, references, errors  # [lesson 13]
     ]

@@ -19,9 +19,11 @@ DECLARED_TRAITS: dict[str, ToolTraits] = {
         command="command",
         network="network",  # [lesson 14]
     ),
-    "web_fetch": ToolTraits(ToolKind.OTHER, rules=("WebFetch",), url="url"),  # [lesson 10]
-    "todo_write": ToolTraits(ToolKind.SIDE_EFFECT_FREE),  # [lesson 10]
-    "ask_user": ToolTraits(ToolKind.SIDE_EFFECT_FREE),  # [lesson 10]
-    "exit_plan_mode": ToolTraits(ToolKind.SIDE_EFFECT_FREE, plan_only=True),  # [lesson 10]
+    # [lesson 10]
+    "web_fetch": ToolTraits(ToolKind.OTHER, rules=("WebFetch",), url="url"),
+    "todo_write": ToolTraits(ToolKind.SIDE_EFFECT_FREE),
+    "ask_user": ToolTraits(ToolKind.SIDE_EFFECT_FREE),
+    "exit_plan_mode": ToolTraits(ToolKind.SIDE_EFFECT_FREE, plan_only=True),
+    # [/lesson 10]
     "lsp": ToolTraits(ToolKind.READ_ONLY, rules=("Lsp", "Read"), path="path"),  # [lesson 13]
 }

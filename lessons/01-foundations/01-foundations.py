@@ -216,7 +216,8 @@ print(total.total_tokens, (first + first).cost_usd)
 # ## 4. The event stream
 #
 # Everything the agent loop tells the outside world is one of a few typed events: text as it
-# streams, a tool call starting and finishing, usage after each model request, the end of the turn.
+# streams, a tool call starting and finishing (and its output as it comes, from lesson 05's
+# `bash` on), usage after each model request, the end of the turn.
 # Each is a small model whose `kind` is a `Literal` — a constant string, fixed per class:
 
 # %%
