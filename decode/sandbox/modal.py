@@ -206,4 +206,9 @@ class ModalBackend:
     async def close(self) -> None:
         sandbox, self.sandbox = self.sandbox, None
         if sandbox is not None:
-            await sandbox.terminate.aio()
+            ending = asyncio.ensure_future(sandbox.terminate.aio())
+            try:
+                await asyncio.shield(ending)
+            except asyncio.CancelledError:  # an abort while it ends (a second Ctrl-C): it still ends
+                await asyncio.shield(ending)
+                raise

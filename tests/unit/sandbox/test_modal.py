@@ -80,14 +80,15 @@ class FakeSandbox:
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, ...]] = []
-        self.terminated = False
+        self.terminating = self.terminated = False
         self.exec, self.terminate = Aio(self._exec), Aio(self._terminate)
         self.sessions = contextlib.ExitStack()
         """Each exec's session marked as decode's own: what runs in a real container is no orphan here."""
         self.processes: list[asyncio.subprocess.Process] = []
         self.reply: asyncio.Event | None = None
         """When set to an Event, `exec` answers only once it is set, its command already running (as
-        Modal's `exec_start` RPC answers after the command started): an abort can land in between."""
+        Modal's `exec_start` RPC answers after the command started), and `terminate` ends the sandbox
+        only then: an abort can land in between."""
 
     async def _exec(
         self, *argv: str, workdir: str | None = None, env: Mapping[str, str] | None = None, text: bool = True
@@ -120,6 +121,9 @@ class FakeSandbox:
                 await asyncio.wait_for(process.wait(), 10)
 
     async def _terminate(self) -> None:
+        self.terminating = True
+        if self.reply is not None:
+            await self.reply.wait()
         self.terminated = True
 
 
@@ -306,6 +310,18 @@ async def test_close_terminates_the_sandbox_once(backend: ModalBackend) -> None:
     await backend.close()
     assert sandbox.terminated
     assert backend.sandbox is None
+
+
+async def test_an_abort_while_closing_still_terminates_the_sandbox(backend: ModalBackend) -> None:
+    sandbox = backend.sandbox
+    sandbox.reply = asyncio.Event()
+    task = asyncio.create_task(backend.close())
+    while not sandbox.terminating:  # noqa: ASYNC110 (the fake's own flag, set when `terminate` is called)
+        await asyncio.sleep(0.01)
+    task.cancel()
+    sandbox.reply.set()
+    await aborted(task)
+    assert sandbox.terminated
 
 
 def test_the_upload_holds_the_workspace_with_git_but_not_its_env_files(tmp_path: Path) -> None:
