@@ -182,7 +182,7 @@ class ModalBackend:
 
     async def _abandon(self, starting: "asyncio.Future[Any]", tag: str) -> None:
         """End what an aborted start started, once started: a killer run before would find nothing yet."""
-        with contextlib.suppress(Exception):  # a start that failed started nothing; the killer finds nothing
+        with contextlib.suppress(Exception):  # a failed start started nothing; a slow one is killed anyway
             await asyncio.wait_for(asyncio.shield(starting), KILL_TIMEOUT_S)
         await self._kill(tag)
 
