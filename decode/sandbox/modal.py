@@ -19,6 +19,7 @@ against a fake at the boundary).
 """
 
 import asyncio
+import contextlib
 import io
 import os
 import tarfile
@@ -165,8 +166,25 @@ class ModalBackend:
             raise SandboxError("the modal sandbox is not started")
         return self.sandbox
 
-    async def _exec(self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str]) -> Any:
-        return await self._started().exec.aio(*argv, workdir=str(cwd), env={**env, "PATH": CONTAINER_PATH}, text=False)
+    async def _exec(self, argv: Sequence[str], tag: str, *, cwd: Path, env: Mapping[str, str]) -> Any:
+        """Start `argv` wrapped under `tag`. Modal answers once the command runs inside: an abort
+        before the answer lets the start finish (not cancelled half-way), then ends it inside."""
+        command = wrapped(list(argv), tag)
+        environment = {**env, "PATH": CONTAINER_PATH}
+        starting = asyncio.ensure_future(
+            self._started().exec.aio(*command, workdir=str(cwd), env=environment, text=False)
+        )
+        try:
+            return await asyncio.shield(starting)
+        except asyncio.CancelledError:
+            await asyncio.shield(self._abandon(starting, tag))
+            raise
+
+    async def _abandon(self, starting: "asyncio.Future[Any]", tag: str) -> None:
+        """End what an aborted start started, once started: a killer run before would find nothing yet."""
+        with contextlib.suppress(Exception):  # a failed start started nothing; a slow one is killed anyway
+            await asyncio.wait_for(asyncio.shield(starting), KILL_TIMEOUT_S)
+        await self._kill(tag)
 
     async def _kill(self, tag: str) -> None:
         process = await self._started().exec.aio(*killer(tag), text=False)
@@ -177,15 +195,20 @@ class ModalBackend:
             request.on_stderr(NO_NETWORK.encode())
             return ExecResult(exit_code=126, duration_s=0.0)
         tag, (cwd, env) = new_tag(), request.place()
-        process = await self._exec(wrapped(list(request.argv), tag), cwd=cwd, env=env)
+        process = await self._exec(request.argv, tag, cwd=cwd, env=env)
         return await drive(process, request, kill=lambda: self._kill(tag))
 
     async def spawn(self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str]) -> Process:
         tag = new_tag()
-        process = await self._exec(wrapped(list(argv), tag), cwd=cwd, env=env)
+        process = await self._exec(argv, tag, cwd=cwd, env=env)
         return ModalProcess(process, lambda: self._kill(tag))
 
     async def close(self) -> None:
         sandbox, self.sandbox = self.sandbox, None
         if sandbox is not None:
-            await sandbox.terminate.aio()
+            ending = asyncio.ensure_future(sandbox.terminate.aio())
+            try:
+                await asyncio.shield(ending)
+            except asyncio.CancelledError:  # an abort while it ends (a second Ctrl-C): it still ends
+                await asyncio.shield(ending)
+                raise

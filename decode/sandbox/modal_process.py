@@ -44,7 +44,7 @@ async def drive(process: Any, request: ExecRequest, *, kill: Kill) -> ExecResult
     try:
         code = await asyncio.wait_for(finish(), request.timeout)
     except TimeoutError:
-        await kill()
+        await asyncio.shield(kill())  # an abort while it kills must not stop the killer half-way
         return ExecResult(exit_code=None, duration_s=time.monotonic() - started, timed_out=True)
     except BaseException:
         await asyncio.shield(kill())  # an abort: nothing it started may run on inside

@@ -7,8 +7,9 @@ import asyncio
 import contextlib
 import io
 import os
+import signal
 import tarfile
-from collections.abc import Iterator, Mapping
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -79,10 +80,15 @@ class FakeSandbox:
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, ...]] = []
-        self.terminated = False
+        self.terminating = self.terminated = False
         self.exec, self.terminate = Aio(self._exec), Aio(self._terminate)
         self.sessions = contextlib.ExitStack()
         """Each exec's session marked as decode's own: what runs in a real container is no orphan here."""
+        self.processes: list[asyncio.subprocess.Process] = []
+        self.reply: asyncio.Event | None = None
+        """When set to an Event, `exec` answers only once it is set, its command already running (as
+        Modal's `exec_start` RPC answers after the command started), and `terminate` ends the sandbox
+        only then: an abort can land in between."""
 
     async def _exec(
         self, *argv: str, workdir: str | None = None, env: Mapping[str, str] | None = None, text: bool = True
@@ -101,18 +107,35 @@ class FakeSandbox:
             start_new_session=True,
         )
         mark(process.pid)
+        self.processes.append(process)
+        if self.reply is not None:
+            await self.reply.wait()
         return FakeContainerProcess(process)
 
+    async def end_sessions(self) -> None:
+        """SIGKILL what is left in each exec's session and reap it: a test that fails leaves nothing running."""
+        for process in self.processes:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(process.wait(), 10)
+
     async def _terminate(self) -> None:
+        self.terminating = True
+        if self.reply is not None:
+            await self.reply.wait()
         self.terminated = True
 
 
 @pytest.fixture
-def backend(tmp_path: Path) -> Iterator[ModalBackend]:
+async def backend(tmp_path: Path) -> AsyncIterator[ModalBackend]:
     backend = ModalBackend(tmp_path, Settings(_env_file=None))  # type: ignore[call-arg]
     backend.sandbox = sandbox = FakeSandbox()
     with sandbox.sessions:
-        yield backend
+        try:
+            yield backend
+        finally:
+            await sandbox.end_sessions()
 
 
 async def run(backend: ModalBackend, script: str, **options: Any) -> tuple[ExecResult, str, str]:
@@ -194,15 +217,60 @@ async def test_a_timeout_kills_what_runs_inside(backend: ModalBackend) -> None:
     assert await until_dead(pids)
 
 
-async def test_an_abort_kills_what_runs_inside(backend: ModalBackend, tmp_path: Path) -> None:
-    marker = tmp_path / "pids"
-    task = asyncio.create_task(run(backend, f"sleep 1003 & echo $! > {marker}; sleep 1004"))
-    while not marker.exists() or not marker.read_text().strip():  # noqa: ASYNC110 (a file another process writes)
+def written(marker: Path) -> str:
+    """What a command wrote into `marker` so far ("" before it has)."""
+    return marker.read_text().strip() if marker.exists() else ""
+
+
+async def pid_in(marker: Path) -> int:
+    """The pid a command wrote into `marker`, once it has."""
+    while not written(marker):  # noqa: ASYNC110 (a file another process writes)
         await asyncio.sleep(0.02)
+    return int(written(marker))
+
+
+async def aborted(task: asyncio.Task[Any]) -> None:
+    """Cancel `task` and wait (bounded) for it to end cancelled: an abort that ends nothing fails here, not hangs."""
     task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
-    assert await until_dead([int(marker.read_text())])
+    await asyncio.wait({task}, timeout=60)
+    assert task.done(), "the abort did not end the run within 60 s"
+    assert task.cancelled()
+
+
+FOREVER = "sleep infinity & echo $! > {marker}; sleep infinity"
+"""A command whose child (its pid written to `marker`) and itself run until killed."""
+
+
+async def test_an_abort_kills_what_runs_inside(backend: ModalBackend, tmp_path: Path) -> None:
+    marker = tmp_path / "pid"
+    task = asyncio.create_task(run(backend, FOREVER.format(marker=marker), timeout=3600))
+    child = await pid_in(marker)
+    await aborted(task)
+    assert await until_dead([child])
+
+
+async def test_an_abort_before_exec_answers_kills_what_runs_inside(backend: ModalBackend, tmp_path: Path) -> None:
+    """Modal's `exec` answers once the command runs: an abort before the answer must still end it."""
+    marker, sandbox = tmp_path / "pid", backend.sandbox
+    sandbox.reply = asyncio.Event()
+    task = asyncio.create_task(run(backend, FOREVER.format(marker=marker), timeout=3600))
+    child = await pid_in(marker)  # running inside, and `exec` has not answered
+    task.cancel()
+    sandbox.reply.set()
+    await aborted(task)
+    assert await until_dead([child])
+
+
+async def test_an_abort_before_a_spawn_answers_kills_it_inside(backend: ModalBackend, tmp_path: Path) -> None:
+    marker, sandbox = tmp_path / "pid", backend.sandbox
+    sandbox.reply = asyncio.Event()
+    argv = ["sh", "-c", FOREVER.format(marker=marker)]
+    task = asyncio.create_task(backend.spawn(argv, cwd=backend.workspace, env={}))
+    child = await pid_in(marker)
+    task.cancel()
+    sandbox.reply.set()
+    await aborted(task)
+    assert await until_dead([child])
 
 
 async def test_a_command_cannot_get_the_network_alone(backend: ModalBackend) -> None:
@@ -242,6 +310,18 @@ async def test_close_terminates_the_sandbox_once(backend: ModalBackend) -> None:
     await backend.close()
     assert sandbox.terminated
     assert backend.sandbox is None
+
+
+async def test_an_abort_while_closing_still_terminates_the_sandbox(backend: ModalBackend) -> None:
+    sandbox = backend.sandbox
+    sandbox.reply = asyncio.Event()
+    task = asyncio.create_task(backend.close())
+    while not sandbox.terminating:  # noqa: ASYNC110 (the fake's own flag, set when `terminate` is called)
+        await asyncio.sleep(0.01)
+    task.cancel()
+    sandbox.reply.set()
+    await aborted(task)
+    assert sandbox.terminated
 
 
 def test_the_upload_holds_the_workspace_with_git_but_not_its_env_files(tmp_path: Path) -> None:
