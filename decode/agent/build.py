@@ -9,7 +9,7 @@ there at all: a step that reads it too early fails at once, never with a half-ma
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from decode.agent.options import Conversation, LoopOptions
@@ -80,19 +80,10 @@ class Build:
     planted: bool = False  # the resumed log came with the repository: it chooses nothing  # [lesson 15]
 
     def conversation(self) -> Conversation:
-        """What the front end gets: the loop and what it goes with."""
-        return Conversation(
-            loop=self.loop,
-            options=self.options,
-            settings=self.settings,
-            gate=self.gate,  # [lesson 06]
-            session=self.session,  # [lesson 08]
-            resumed_mode=self.resumed_mode,  # [lesson 08]
-            mcp=self.mcp,  # [lesson 11]
-            agent=self.active,  # [lesson 12]
-            subagents=self.subagents,  # [lesson 12]
-            workspace=self.workspace,  # [lesson 14]
-        )
+        """What the front end gets: each field of `Conversation`, the part of the same name."""
+        parts = {part.name: getattr(self, part.name) for part in fields(Conversation)}
+        parts["agent"] = self.active  # the Active Agent; `self.agent` is the pydantic-ai Agent  # [lesson 12]
+        return Conversation(**parts)
 
 
 Step = Callable[[Build], None]

@@ -18,7 +18,6 @@ from decode.agent.options import Conversation, LoopOptions
 
 # [lesson 12]
 from decode.agent.steps.agents import (
-    SUBAGENT_STEPS,
     agent_mode,
     attach_subagents,
     build_subagents,
@@ -29,7 +28,7 @@ from decode.agent.steps.agents import (
 
 # [/lesson 12]
 from decode.agent.steps.core import build_deps, choose_model, choose_tools, make_agent, make_loop
-from decode.agent.steps.executor import open_executor  # [lesson 04]
+from decode.agent.steps.executor import decode_tools, open_executor  # [lesson 04]
 from decode.agent.steps.lsp import language_servers  # [lesson 13]
 from decode.agent.steps.mcp import load_mcp  # [lesson 11]
 from decode.agent.steps.permissions import build_gate, choose_mode, guard  # [lesson 06]
@@ -37,11 +36,8 @@ from decode.agent.steps.planted import distrust_planted  # [lesson 15]
 from decode.agent.steps.recording import record  # [lesson 17]
 from decode.agent.steps.sandbox import isolate_network, open_sandbox, open_workspace, resume_sandbox  # [lesson 14]
 from decode.agent.steps.session import keep_mode, open_session, resume_mode  # [lesson 08]
-from decode.agents.catalog import discover_agents  # [lesson 12]
-from decode.agents.definition import AgentDefinition  # [lesson 12]
 from decode.config.settings import Settings
 from decode.models.gateway import resolve_model
-from decode.permissions.types import Mode  # [lesson 12]
 
 STEPS: list[Step] = [
     choose_agent,  # the catalogue's agent, or the one asked for  # [lesson 12]
@@ -49,6 +45,7 @@ STEPS: list[Step] = [
     resume_agent,  # [lesson 12]
     distrust_planted,  # [lesson 15]
     resume_sandbox,  # [lesson 14]
+    decode_tools,  # unless given  # [lesson 04]
     choose_tools,
     choose_model,  # the Model Gateway
     open_workspace,  # a `--repo` clone  # [lesson 14]
@@ -86,14 +83,6 @@ def build_loop(options: LoopOptions, settings: Settings) -> Conversation:
     return run_steps(STEPS, Build(options, settings))
 
 
-# [lesson 12]
-def build_subagent(options: LoopOptions, settings: Settings) -> Conversation:
-    """A subagent's conversation (`options.parent` set): the same steps, with its parent's session,
-    model, gate and MCP servers in place of its own (`steps.agents.SUBAGENT_STEPS`)."""
-    return run_steps([SUBAGENT_STEPS.get(step, step) for step in STEPS], Build(options, settings))
-
-
-# [/lesson 12]
 # [lesson 13]
 async def close_conversation(conversation: Conversation) -> None:
     """End what a conversation keeps running between turns: its language servers."""
@@ -108,35 +97,3 @@ def switch_model(conversation: Conversation, model: str) -> None:
     resolved = resolve_model(model, conversation.settings, on_retry=conversation.options.on_retry)
     conversation.loop.model = resolved
     conversation.session.switch_model(model)  # [lesson 08]
-
-
-# [lesson 12]
-def switch_agent(conversation: Conversation, name: str) -> AgentDefinition:
-    """Be agent `name` from the next request on, in the same conversation: its tools, instructions,
-    mode and model; the history stays. Raises `UnknownAgentError` (or `ModelConfigError` for the
-    model it names) and changes nothing."""
-    options = conversation.options
-    definition = discover_agents(options.home, trust_project=options.trust_project_settings).get(name)
-    active = conversation.agent
-    if active is None:
-        raise ValueError("this conversation was built without an agent")
-    before = conversation.session.model
-    if not definition.inherits_model:
-        switch_model(conversation, definition.model)
-        if active.definition.inherits_model:
-            active.base_model = before  # the model to return to when an agent without one comes next
-    elif not active.definition.inherits_model and active.base_model:  # leaving an agent that chose its model
-        switch_model(conversation, active.base_model)
-    gate = conversation.gate
-    if definition.permission_mode is not None:
-        gate.mode = definition.permission_mode
-    elif active.definition.permission_mode is not None:  # leaving an agent that chose its mode
-        gate.mode = active.base_mode or Mode.DEFAULT
-    gate.read_only, gate.confined = definition.read_only, definition.confinement()
-    active.definition = definition
-    conversation.session.switch_mode(gate.mode.value)
-    conversation.session.switch_agent(definition.name)
-    return definition
-
-
-# [/lesson 12]

@@ -65,10 +65,7 @@ def turn_facts() -> list[Fact]:
 
 
 ALWAYS_TOOLS: list[ToolSpec] = [
-    # [lesson 09]
-    # The skills catalogue comes with the instructions; this tool is how the model loads a skill's body.
-    SKILL_TOOL,
-    # [/lesson 09]
+    SKILL_TOOL,  # how the model loads a skill's body (the catalogue comes with the instructions)  # [lesson 09]
 ]
 """Tools every agent has, whatever it is given."""
 

@@ -34,9 +34,13 @@ if TYPE_CHECKING:
     from decode.entities.tools import ToolSpec
     from decode.mcp.servers import McpServers  # [lesson 11]
     from decode.models.retry import OnRetry
-    from decode.permissions.gate import PermissionGate  # [lesson 06]
-    from decode.permissions.hook import ApproveCallback  # [lesson 06]
-    from decode.permissions.types import Mode  # [lesson 06]
+
+    # [lesson 06]
+    from decode.permissions.gate import PermissionGate
+    from decode.permissions.hook import ApproveCallback
+    from decode.permissions.types import Mode
+
+    # [/lesson 06]
     from decode.sandbox.workspace import Workspace  # [lesson 14]
 
 

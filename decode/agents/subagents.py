@@ -129,7 +129,7 @@ class Subagents:
                     self.running, tree.running = self.running - 1, tree.running - 1
 
     def _build(self, definition: AgentDefinition, agent_id: str, call_id: str, description: str) -> Conversation:
-        from decode.agent.compose import build_subagent
+        from decode.agent.compose_agents import build_subagent
         from decode.agent.options import LoopOptions
 
         assert self._parent is not None

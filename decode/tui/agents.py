@@ -2,7 +2,7 @@
 
 Switching keeps the conversation: from the next request on the model has the agent's tools and
 instructions, the gate its permission mode (`/agent plan` is plan mode; back to `/agent build`, the
-mode before it), and its model if it names one (`decode.agent.compose.switch_agent`).
+mode before it), and its model if it names one (`decode.agent.compose_agents.switch_agent`).
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ async def _agent(repl: Repl, argument: str) -> None:
     if conversation is None:
         repl.renderer.error("the agent can be switched once decode has started")
         return
-    from decode.agent.compose import switch_agent
+    from decode.agent.compose_agents import switch_agent
     from decode.config.loading import ConfigError
     from decode.models.errors import ModelConfigError
 

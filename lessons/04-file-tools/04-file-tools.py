@@ -410,11 +410,11 @@ print((await grep(ctx, "^match 4242$", path=saved, output_mode="content")).repla
 # file-edit) and rule name is what the permissions lesson will use. The composition root now gives
 # them to every agent it builds (`decode run`, the REPL): `LoopOptions.tools` None now means the
 # catalog's `default_tools()`, and the deps get an executor, a `LocalExecutor` in the launch
-# directory unless a front end passes another. The executor is a step of its own, in a module of
-# its own; the composition root lists it among its steps:
+# directory unless a front end passes another. Both are steps, in a module of this lesson's own;
+# the composition root lists them among its steps:
 
 # %%
-show("decode.agent.steps.executor", "open_executor")
+show("decode.agent.steps.executor")
 
 # %%
 show_diff(4, "decode/agent/compose.py")

@@ -190,10 +190,14 @@ show("decode.agents.active", "ActiveAgent")
 show_diff(12, "decode/agent/compose.py")
 
 # %% [markdown]
-# A subagent is built by a function of its own, `build_subagent()`: the same steps, with four in
-# place of the primary's: a fresh session (its log beside the parent's), the parent's model object
-# when it inherits it, a gate fenced by the parent's (section 7), and the parent's MCP servers. It
-# gets the parent's executor through its `LoopOptions`.
+# A subagent is built by a function of its own, `build_subagent()`, in the module this lesson adds
+# beside the composition root (`compose_agents.py`, with `switch_agent()` of section 8): the same
+# steps, with four in place of the primary's: a fresh session (its log beside the parent's), the
+# parent's model object when it inherits it, a gate fenced by the parent's (section 7), and the
+# parent's MCP servers. It gets the parent's executor through its `LoopOptions`.
+
+# %%
+show("decode.agent.compose_agents", "build_subagent")
 
 # %%
 show("decode.agent.steps.agents")
@@ -394,7 +398,7 @@ for command in ("git diff --stat", "rm -rf docs"):
 #   `⋮ explore · tests · glob(tests/*.py) · 1 request`.
 
 # %%
-from decode.agent.compose import switch_agent
+from decode.agent.compose_agents import switch_agent
 
 switched = switch_agent(conversation, "plan")
 print(switched.name, "|", conversation.gate.mode, "| history kept:", len(conversation.loop.history), "messages")

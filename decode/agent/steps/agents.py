@@ -120,4 +120,4 @@ SUBAGENT_STEPS: dict[Step, Step] = {
     build_gate: fence_gate,
     load_mcp: parent_mcp,
 }
-"""The steps a subagent takes in place of the primary's (`compose.build_subagent`)."""
+"""The steps a subagent takes in place of the primary's (`compose_agents.build_subagent`)."""

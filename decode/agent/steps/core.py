@@ -13,17 +13,12 @@ from decode.agent.traced_loop import agent_loop
 # [/lesson 16]
 from decode.entities.deps import AgentDeps
 from decode.models.gateway import resolve_model
-from decode.tools.catalog import default_tools  # [lesson 04]
 
 
 def choose_tools(b: Build) -> None:
-    """The options' tools; None: decode's own. The options keep them (a subagent is given the same)."""
-    given = b.options.tools
-    # [lesson 04]
-    b.tools = list(given) if given is not None else default_tools()
-    # [before lesson 04]
-    # b.tools = list(given or ())
-    # [/lesson 04]
+    """The options' tools (lesson 04: decode's own unless a front end gives some). The options keep
+    them (a subagent is given the same)."""
+    b.tools = list(b.options.tools or ())
     b.options = replace(b.options, tools=tuple(b.tools))
 
 

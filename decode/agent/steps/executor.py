@@ -1,12 +1,20 @@
-"""The executor step (lesson 04): the one door to the Workspace's files and commands."""
+"""The steps of lesson 04: decode's own tools, and the executor, the one door to the Workspace's files and commands."""
 
 import os  # [lesson 05]
+from dataclasses import replace
 from pathlib import Path
 
 from decode.agent.build import Build
 from decode.config.settings import Settings
 from decode.processes.environment import command_environment  # [lesson 05]
 from decode.processes.local import LocalExecutor
+from decode.tools.catalog import default_tools
+
+
+def decode_tools(b: Build) -> None:
+    """decode's own tools (`decode.tools.catalog`), unless the front end gives its own."""
+    if b.options.tools is None:
+        b.options = replace(b.options, tools=tuple(default_tools()))
 
 
 # [lesson 05]

@@ -6,7 +6,8 @@ import pytest
 from pydantic_ai import RunContext
 
 from decode.agent.build import Build
-from decode.agent.compose import STEPS, build_loop, build_subagent, run_steps
+from decode.agent.compose import STEPS, build_loop, run_steps
+from decode.agent.compose_agents import build_subagent
 from decode.agent.options import LoopOptions
 from decode.agent.steps.agents import SUBAGENT_STEPS
 from decode.agent.steps.core import choose_model, make_agent
@@ -60,3 +61,15 @@ def test_a_subagent_takes_its_own_steps_in_place_of_four(tmp_path: Path) -> None
     }
     with pytest.raises(ValueError, match="parent"):  # a subagent's steps need what its parent gives
         build_subagent(LoopOptions(tmp_path, model="test"), Settings(_env_file=None))  # type: ignore[call-arg]
+
+
+def test_a_front_end_that_gives_no_tools_gets_none_of_decode_s(tmp_path: Path, settings: Settings) -> None:
+    conversation = build_loop(LoopOptions(tmp_path, model="test", mcp=False, tools=()), settings)
+    assert conversation.options.tools == ()  # `decode_tools` fills in only None
+
+
+def test_the_conversation_is_the_parts_the_steps_made(tmp_path: Path, settings: Settings) -> None:
+    build = Build(LoopOptions(tmp_path, model="test", mcp=False), settings)
+    conversation = run_steps(STEPS, build)
+    assert (conversation.loop, conversation.gate, conversation.session) == (build.loop, build.gate, build.session)
+    assert conversation.agent is build.active  # the Active Agent, not the pydantic-ai Agent of the same name

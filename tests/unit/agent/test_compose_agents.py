@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from decode.agent.compose import LoopOptions, build_loop, switch_agent
+from decode.agent.compose import LoopOptions, build_loop
+from decode.agent.compose_agents import switch_agent
 from decode.agents.catalog import UnknownAgentError
 from decode.config.settings import Settings
 from decode.models.errors import ModelConfigError
