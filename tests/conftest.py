@@ -71,7 +71,37 @@ def trust_settings() -> Callable[[Path], Path]:
     return _trust_settings
 
 
-def gone(pid: int, seconds: float = 20) -> bool:
+WAIT_S = 60.0
+"""How long a helper below waits for a condition: generous, for a busy CI machine (it returns as soon
+as the condition holds, so a passing test waits no longer than it must)."""
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = WAIT_S) -> bool:
+    """Poll `condition` until it holds (True) or `seconds` pass (False): assert on the answer."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)  # polling a condition, with a deadline
+    return True
+
+
+async def until(condition: Callable[[], bool], seconds: float = WAIT_S) -> bool:
+    """`wait_for` on the event loop, which goes on meanwhile: True once `condition` holds, False
+    when `seconds` passed first."""
+    import asyncio
+
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not condition():
+        if asyncio.get_running_loop().time() > deadline:
+            return False
+        await asyncio.sleep(0.02)  # polling a condition, with a deadline
+    return True
+
+
+def gone(pid: int, seconds: float = WAIT_S) -> bool:
     """Is `pid` gone (dead and reaped, or dead and left to init) within `seconds`? Polls /proc.
 
     A process decode killed just before it exited dies as init's child. PID 1 of some containers

@@ -21,7 +21,7 @@ from decode.mcp.server_log import LOG_DIR
 from decode.mcp.servers import McpServer, McpServers, build_servers
 from decode.processes import process_tree, tracking
 from decode.processes.local import LocalExecutor
-from tests.conftest import gone
+from tests.conftest import gone, until
 
 pytestmark = pytest.mark.integration
 
@@ -75,14 +75,9 @@ async def call(server: McpServer, tool: str, args: dict[str, Any] | None = None)
     return await server.toolset.direct_call_tool(tool, args or {})
 
 
-async def ends(pid: int, seconds: float = 20) -> bool:
-    """Is `pid` gone within `seconds`? Polled with the event loop running, which reaps decode's children."""
-    deadline = time.monotonic() + seconds
-    while not gone(pid, 0):
-        if time.monotonic() > deadline:
-            return False
-        await asyncio.sleep(0.02)  # /proc is all there is to watch
-    return True
+async def ends(pid: int) -> bool:
+    """Is `pid` gone in time? Polled with the event loop running, which reaps decode's children."""
+    return await until(lambda: gone(pid, 0))
 
 
 async def where(server: McpServer) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from decode.entities.executor import ExecRequest, ExecResult
 from decode.sandbox.backends import close_sandboxes, open_sandbox
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.types import SandboxMode
-from tests.conftest import gone
+from tests.conftest import gone, wait_for
 from tests.integration.sandbox.conftest import marked
 
 pytestmark = [
@@ -267,7 +267,8 @@ def test_the_sandbox_dies_with_a_decode_killed_hard(project: Path, tmp_path: Pat
     try:
         assert decode.stdout is not None
         assert decode.stdout.readline().strip() == "spawned"
-        pids = _wait_marked(marker, 2)
+        assert wait_for(lambda: len(marked(marker)) >= 2), "fewer than 2 marked processes started"
+        pids = marked(marker)
         os.kill(decode.pid, signal.SIGKILL)
         decode.wait(timeout=30)
     finally:
@@ -277,18 +278,6 @@ def test_the_sandbox_dies_with_a_decode_killed_hard(project: Path, tmp_path: Pat
         if decode.stdout is not None:
             decode.stdout.close()
     assert [pid for pid in pids if not gone(pid)] == []
-
-
-def _wait_marked(marker: str, count: int) -> list[int]:
-    import time
-
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        found = marked(marker)
-        if len(found) >= count:
-            return found
-        time.sleep(0.02)
-    raise AssertionError(f"fewer than {count} marked processes started")
 
 
 # -- the host's files: readable, but not its credentials -----------------------------------------

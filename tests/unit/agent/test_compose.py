@@ -18,12 +18,6 @@ from decode.processes.local import LocalExecutor
 
 
 @pytest.fixture
-def settings() -> Settings:
-    """Defaults only: no key, no .env (the suite's conftest clears the environment)."""
-    return Settings(_env_file=None)  # type: ignore[call-arg]
-
-
-@pytest.fixture
 def script(tmp_path: Path):
     """`script(responses)`: write a scripted-model file; returns its model string."""
     counter = iter(range(1000))

@@ -13,11 +13,6 @@ from decode.permissions.types import Mode
 
 
 @pytest.fixture
-def settings() -> Settings:
-    return Settings(_env_file=None)  # type: ignore[call-arg]
-
-
-@pytest.fixture
 def home(tmp_path: Path) -> Path:
     root = tmp_path / "home"
     root.mkdir()
