@@ -137,6 +137,11 @@ def pids(folder: Path) -> list[int]:
     return [int(line) for path in sorted(folder.glob("*.pid")) for line in path.read_text().split()]
 
 
+def has_pid(path: Path) -> bool:
+    """Has a command written its pid into `path` yet (the file there, and not empty)?"""
+    return path.exists() and path.read_text().strip() != ""
+
+
 def git(cwd: Path, *args: str) -> str:
     """Run git in `cwd`, assert it succeeded, return its output (stripped)."""
     import subprocess

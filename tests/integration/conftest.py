@@ -127,3 +127,22 @@ def terminal() -> Iterator[Terminal]:
     term = Terminal(f"decode-test-{uuid.uuid4().hex[:8]}")
     yield term
     term.tmux("kill-server")
+
+
+@pytest.fixture(scope="session")
+def wheel_files(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
+    """The names of the files in decode's wheel, built once (`uv build`) for the tests that ask."""
+    import zipfile
+
+    if shutil.which("uv") is None:
+        pytest.skip("uv is not on PATH")
+    out = tmp_path_factory.mktemp("wheel")
+    repo = Path(__file__).resolve().parents[2]
+    subprocess.run(
+        ["uv", "build", "--wheel", "--python", sys.executable, "--out-dir", str(out), str(repo)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    (wheel,) = out.glob("decode-*.whl")
+    return set(zipfile.ZipFile(wheel).namelist())

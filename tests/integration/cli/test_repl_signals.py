@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import gone
+from tests.conftest import gone, has_pid
 from tests.integration.conftest import Terminal
 
 pytestmark = pytest.mark.integration
@@ -26,7 +26,7 @@ def started(terminal: Terminal, project: Path, decode: str) -> list[int]:
     names = ("decode.pid", "daemon.pid", "child.pid")
 
     def written(_: str) -> bool:
-        return all((project / name).exists() and (project / name).read_text().strip() for name in names)
+        return all(has_pid(project / name) for name in names)
 
     terminal.wait_for(written, "the pid files")
     return [int((project / name).read_text()) for name in names]

@@ -123,6 +123,14 @@ async def run(
 
 
 @pytest.fixture
+def home(tmp_path: Path) -> Path:
+    """An empty folder for decode's launch directory (the Harness Home), beside the test's others."""
+    path = tmp_path / "home"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
 async def sandbox(project: Path) -> AsyncIterator[SandboxExecutor]:
     """A started bubblewrap sandbox on `project` (a git repository), closed after the test."""
     await asyncio.to_thread(subprocess.run, ["git", "init", "-q", str(project)], check=True)

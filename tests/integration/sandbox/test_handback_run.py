@@ -45,13 +45,6 @@ def source(tmp_path: Path) -> Path:
     return repo
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
 def script(home: Path, *responses: dict[str, object]) -> str:
     path = home.parent / "script.json"
     path.write_text(json.dumps([*responses, {"text": "done"}]), encoding="utf-8")

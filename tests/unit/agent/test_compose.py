@@ -30,14 +30,6 @@ def script(tmp_path: Path):
     return write
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    """The launch directory (the Harness Home and, with the local executor, the Workspace)."""
-    root = tmp_path / "home"
-    root.mkdir()
-    return root
-
-
 async def finished(conversation: Conversation, prompt: str) -> list[ToolCallFinished]:
     """Run one turn to its end; returns the tool results it produced."""
     return [event async for event in conversation.loop.run_turn(prompt) if isinstance(event, ToolCallFinished)]
