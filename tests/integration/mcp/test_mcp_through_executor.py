@@ -1,7 +1,6 @@
 """Stdio MCP servers started through the executor seam (ADR-0067), against real servers: the lesson's
 own, the published `mcp-server-time`, and a probe that reports where it runs."""
 
-import asyncio
 import json
 import logging
 import os
@@ -174,9 +173,7 @@ async def test_the_servers_stderr_goes_to_its_log_not_the_screen(
     assert await call(servers.servers[0], "shout", {"text": "hello from the pipe"}) == "said"
 
     log = tmp_path / LOG_DIR / "probe.log"
-    deadline = time.monotonic() + 30
-    while "hello from the pipe" not in log.read_text() and time.monotonic() < deadline:  # noqa: ASYNC110
-        await asyncio.sleep(0.02)  # copied from the pipe as it comes: polled, with a deadline
+    await until(lambda: "hello from the pipe" in log.read_text())  # copied from the pipe as it comes
     assert "probe server: started" in log.read_text()
     assert "probe server says: hello from the pipe" in log.read_text()
     assert "probe server" not in capfd.readouterr().err
