@@ -137,6 +137,14 @@ def pids(folder: Path) -> list[int]:
     return [int(line) for path in sorted(folder.glob("*.pid")) for line in path.read_text().split()]
 
 
+def script(path: Path, responses: list[dict]) -> str:
+    """Write a scripted model's `responses` to `path`; returns its model string (`script:PATH`)."""
+    import json
+
+    path.write_text(json.dumps(responses), encoding="utf-8")
+    return f"script:{path}"
+
+
 def has_pid(path: Path) -> bool:
     """Has a command written its pid into `path` yet (the file there, and not empty)?"""
     return path.exists() and path.read_text().strip() != ""

@@ -25,6 +25,11 @@ WAIT_S = 30.0  # how long a terminal test waits for text to appear
 RunDecode = Callable[..., subprocess.CompletedProcess[str]]
 
 
+def bash(*commands: str) -> dict[str, object]:
+    """A scripted model's response that calls the bash tool, once per command (at once)."""
+    return {"tool_calls": [{"name": "bash", "args": {"command": command}} for command in commands]}
+
+
 @pytest.fixture
 def decode() -> str:
     """The `decode` program of this virtual environment."""

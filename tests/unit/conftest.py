@@ -48,3 +48,11 @@ def server_entry(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerEnt
 def settings() -> Settings:
     """Settings from defaults only: no key, no .env (the suite's conftest clears the environment)."""
     return Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    """An empty Workspace directory (not made the current directory)."""
+    root = tmp_path / "workspace"
+    root.mkdir()
+    return root

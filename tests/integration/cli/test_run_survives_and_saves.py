@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import gone, pids, wait_for
-from tests.integration.conftest import DECODE, RunDecode
+from tests.integration.conftest import DECODE, RunDecode, bash
 
 pytestmark = pytest.mark.integration
 
@@ -28,10 +28,6 @@ def script(project: Path, responses: list[dict], name: str = "turns.json") -> st
     path = project.parent / name  # outside the project: the model's writes cannot touch it
     path.write_text(json.dumps(responses))
     return f"script:{path}"
-
-
-def bash(command: str) -> dict:
-    return {"tool_calls": [{"name": "bash", "args": {"command": command}}]}
 
 
 def wait_for_pids(folder: Path, count: int, process: subprocess.Popen[str]) -> None:
