@@ -221,10 +221,7 @@ async def test_a_program_being_started_is_not_taken_for_an_orphan(monkeypatch: p
     await first.wait()
     monkeypatch.setattr(module, "_spawning", 1)  # what run_process holds between the fork and track()
     second = os.posix_spawnp("true", ["true"], dict(os.environ), setsid=True)  # noqa: ASYNC221 (returns at once)
-    deadline = time.monotonic() + 10
-    while (Path("/proc") / str(second) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
-        assert time.monotonic() < deadline, "the second program did not exit"
-        await asyncio.sleep(0.01)
+    assert await until(lambda: _zombie(second)), "the second program did not exit"
 
     module.release(tracked)
 
