@@ -71,7 +71,37 @@ def trust_settings() -> Callable[[Path], Path]:
     return _trust_settings
 
 
-def gone(pid: int, seconds: float = 20) -> bool:
+WAIT_S = 60.0
+"""How long a helper below waits for a condition: generous, for a busy CI machine (it returns as soon
+as the condition holds, so a passing test waits no longer than it must)."""
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = WAIT_S) -> bool:
+    """Poll `condition` until it holds (True) or `seconds` pass (False): assert on the answer."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)  # polling a condition, with a deadline
+    return True
+
+
+async def until(condition: Callable[[], bool], seconds: float = WAIT_S) -> bool:
+    """`wait_for` on the event loop, which goes on meanwhile: True once `condition` holds, False
+    when `seconds` passed first."""
+    import asyncio
+
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not condition():
+        if asyncio.get_running_loop().time() > deadline:
+            return False
+        await asyncio.sleep(0.02)  # polling a condition, with a deadline
+    return True
+
+
+def gone(pid: int, seconds: float = WAIT_S) -> bool:
     """Is `pid` gone (dead and reaped, or dead and left to init) within `seconds`? Polls /proc.
 
     A process decode killed just before it exited dies as init's child. PID 1 of some containers
@@ -105,6 +135,19 @@ def _stat(pid: int) -> tuple[str, int] | None:
 def pids(folder: Path) -> list[int]:
     """The process ids the test's commands wrote into `*.pid` files in `folder`."""
     return [int(line) for path in sorted(folder.glob("*.pid")) for line in path.read_text().split()]
+
+
+def script(path: Path, responses: list[dict]) -> str:
+    """Write a scripted model's `responses` to `path`; returns its model string (`script:PATH`)."""
+    import json
+
+    path.write_text(json.dumps(responses), encoding="utf-8")
+    return f"script:{path}"
+
+
+def has_pid(path: Path) -> bool:
+    """Has a command written its pid into `path` yet (the file there, and not empty)?"""
+    return path.exists() and path.read_text().strip() != ""
 
 
 def git(cwd: Path, *args: str) -> str:

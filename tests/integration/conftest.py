@@ -25,6 +25,11 @@ WAIT_S = 30.0  # how long a terminal test waits for text to appear
 RunDecode = Callable[..., subprocess.CompletedProcess[str]]
 
 
+def bash(*commands: str) -> dict[str, object]:
+    """A scripted model's response that calls the bash tool, once per command (at once)."""
+    return {"tool_calls": [{"name": "bash", "args": {"command": command}} for command in commands]}
+
+
 @pytest.fixture
 def decode() -> str:
     """The `decode` program of this virtual environment."""
@@ -127,3 +132,22 @@ def terminal() -> Iterator[Terminal]:
     term = Terminal(f"decode-test-{uuid.uuid4().hex[:8]}")
     yield term
     term.tmux("kill-server")
+
+
+@pytest.fixture(scope="session")
+def wheel_files(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
+    """The names of the files in decode's wheel, built once (`uv build`) for the tests that ask."""
+    import zipfile
+
+    if shutil.which("uv") is None:
+        pytest.skip("uv is not on PATH")
+    out = tmp_path_factory.mktemp("wheel")
+    repo = Path(__file__).resolve().parents[2]
+    subprocess.run(
+        ["uv", "build", "--wheel", "--python", sys.executable, "--out-dir", str(out), str(repo)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    (wheel,) = out.glob("decode-*.whl")
+    return set(zipfile.ZipFile(wheel).namelist())

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from decode.config.settings import Settings
+
 SERVERS = Path(__file__).resolve().parents[1] / "integration" / "mcp" / "servers"
 FORKSERVER = Path(__file__).resolve().parent / "mcp" / "forkserver.py"
 
@@ -40,3 +42,17 @@ def server_entry(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerEnt
     server.stdin.close()  # it ends its children and itself
     server.wait(timeout=60)
     server.stdout.close()
+
+
+@pytest.fixture
+def settings() -> Settings:
+    """Settings from defaults only: no key, no .env (the suite's conftest clears the environment)."""
+    return Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    """An empty Workspace directory (not made the current directory)."""
+    root = tmp_path / "workspace"
+    root.mkdir()
+    return root

@@ -3,13 +3,13 @@
 import json
 import os
 import shutil
-import time
 from pathlib import Path
 
 import pytest
 
 from evals.benchmark.tasks import load_task
 from evals.benchmark.trial import agent_environment, resolve_model, run_trial
+from tests.conftest import wait_for
 from tests.evals.benchmark.conftest import FIX_ADD, FIXTURE_TASKS, copy_task, scripted
 
 pytestmark = [
@@ -68,7 +68,7 @@ def test_an_agent_past_its_timeout_is_killed_with_all_it_started(tmp_path: Path)
     assert (record["reward"], record["passed"]) == (0.0, False)
     assert record["error"] == "agent timed out after 20s"
     assert (results / "slow-1" / "workspace" / "started").exists()  # the sleep had begun when it was killed
-    assert _wait_until_none(lambda: _processes_with(marker, results)), "processes of the trial are still running"
+    assert wait_for(lambda: not _processes_with(marker, results)), "processes of the trial are still running"
 
 
 def test_no_secret_of_the_runner_reaches_the_agent_or_the_grader(
@@ -140,15 +140,6 @@ def _processes_with(marker: str, folder: Path) -> list[int]:
         if marker in cmdline or cwd.startswith(str(folder)):
             found.append(int(entry.name))
     return found
-
-
-def _wait_until_none(find: "object", seconds: float = 20) -> bool:
-    deadline = time.monotonic() + seconds
-    while find():  # type: ignore[operator]
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)  # polling a condition, with a deadline
-    return True
 
 
 REPOSITORY = Path(__file__).resolve().parents[3]

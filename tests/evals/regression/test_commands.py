@@ -10,6 +10,7 @@ import pytest
 from evals.regression.cases import load_case
 from evals.regression.metrics import score
 from evals.regression.records import Evidence
+from tests.conftest import script
 
 pytestmark = pytest.mark.integration
 
@@ -25,11 +26,6 @@ def evals(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "evals", *args], cwd=cwd, capture_output=True, text=True, timeout=300, check=False
     )
-
-
-def script(path: Path, responses: list[dict]) -> str:
-    path.write_text(json.dumps(responses), encoding="utf-8")
-    return f"script:{path}"
 
 
 def test_without_a_key_both_suites_skip_in_one_line(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import script
 from tests.integration.conftest import RunDecode
 
 pytestmark = pytest.mark.integration
@@ -17,11 +18,6 @@ model: sonnet
 ---
 Review the change.
 """
-
-
-def script(path: Path, responses: list[dict]) -> str:
-    path.write_text(json.dumps(responses), encoding="utf-8")
-    return f"script:{path}"
 
 
 def test_decode_agents_lists_every_agent_with_its_file(project: Path, decode_cmd: RunDecode) -> None:

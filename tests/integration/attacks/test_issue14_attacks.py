@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import git, source_repository
-from tests.integration.conftest import DECODE
+from tests.conftest import git, script, source_repository
+from tests.integration.conftest import DECODE, bash
 from tests.integration.forkserver import run_forked
 
 pytestmark = pytest.mark.integration
@@ -139,15 +139,6 @@ def blackhole() -> Iterator[str]:
 
 
 # --- running decode -----------------------------------------------------------------------------
-
-
-def script(path: Path, responses: list[dict[str, Any]]) -> str:
-    path.write_text(json.dumps(responses), encoding="utf-8")
-    return f"script:{path}"
-
-
-def bash(*commands: str) -> dict[str, Any]:
-    return {"tool_calls": [{"name": "bash", "args": {"command": command}} for command in commands]}
 
 
 def run(

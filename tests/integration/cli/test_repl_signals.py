@@ -2,34 +2,16 @@
 the terminal closing (SIGHUP). Nothing the command started survives, and the turn is kept."""
 
 import json
-import time
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import gone, has_pid
 from tests.integration.conftest import Terminal
 
 pytestmark = pytest.mark.integration
 
 COMMAND = "echo $PPID > decode.pid; setsid sleep 1000 & echo $! > daemon.pid; sleep 1000 & echo $! > child.pid; wait"
-
-
-def alive(pid: int) -> bool:
-    """Is `pid` running? A zombie waiting for a parent that is gone too (here, often) is not."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError, IndexError):
-        return False
-    return state not in ("Z", "X")
-
-
-def gone(pid: int, seconds: float = 20) -> bool:
-    deadline = time.monotonic() + seconds
-    while alive(pid):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)  # polling a condition, with a deadline
-    return True
 
 
 def started(terminal: Terminal, project: Path, decode: str) -> list[int]:
@@ -44,7 +26,7 @@ def started(terminal: Terminal, project: Path, decode: str) -> list[int]:
     names = ("decode.pid", "daemon.pid", "child.pid")
 
     def written(_: str) -> bool:
-        return all((project / name).exists() and (project / name).read_text().strip() for name in names)
+        return all(has_pid(project / name) for name in names)
 
     terminal.wait_for(written, "the pid files")
     return [int((project / name).read_text()) for name in names]

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import gone, pids
-from tests.integration.conftest import DECODE, RunDecode
+from tests.conftest import gone, pids, wait_for
+from tests.integration.conftest import DECODE, RunDecode, bash
 
 pytestmark = pytest.mark.integration
 
@@ -30,16 +30,11 @@ def script(project: Path, responses: list[dict], name: str = "turns.json") -> st
     return f"script:{path}"
 
 
-def bash(command: str) -> dict:
-    return {"tool_calls": [{"name": "bash", "args": {"command": command}}]}
-
-
-def wait_for_pids(folder: Path, count: int, process: subprocess.Popen[str], seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while len(pids(folder)) < count:
+def wait_for_pids(folder: Path, count: int, process: subprocess.Popen[str]) -> None:
+    wait_for(lambda: len(pids(folder)) >= count or process.poll() is not None)
+    if len(pids(folder)) < count:
         assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, "the command never started"
-        time.sleep(0.02)
+        raise AssertionError("the command never started")
 
 
 def session_id(stderr: str) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from decode.agent.facts import HEADER
-from tests.integration.conftest import RunDecode
+from tests.integration.conftest import RunDecode, bash
 from tests.integration.providers.fake_servers import Call, OpenAIServer, Turn
 
 pytestmark = pytest.mark.integration
@@ -57,10 +57,6 @@ echo "== end"
 def decode_cmd(fresh_decode_cmd: RunDecode) -> RunDecode:
     """These tests read decode's own environment block: a process started anew each run."""
     return fresh_decode_cmd
-
-
-def bash(command: str) -> dict:
-    return {"tool_calls": [{"name": "bash", "args": {"command": command}}]}
 
 
 def write_script(path: Path, responses: list[dict]) -> Path:

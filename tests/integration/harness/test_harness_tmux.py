@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import has_pid
 from tests.integration.conftest import Terminal
 from tests.integration.providers.fake_servers import Hold, OpenAIServer, Turn
 
@@ -39,9 +40,7 @@ def test_esc_stops_a_sleeping_bash_command_and_the_next_prompt_works(
     )
     terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer")
     terminal.submit("start the server")
-    terminal.wait_for(
-        lambda _: (project / "group.pid").exists() and (project / "group.pid").read_text().strip() != "", "the pid file"
-    )
+    terminal.wait_for(lambda _: has_pid(project / "group.pid"), "the pid file")
     pgid = (project / "group.pid").read_text().strip()
     assert len(running_members(pgid)) == 3  # bash and two sleeps
     terminal.wait_for_text("sleep 300 & sleep 300) ·")  # the running tool, in the live area

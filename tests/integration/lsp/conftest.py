@@ -58,3 +58,9 @@ async def make_ctx(project: Path) -> AsyncIterator[MakeCtx]:
 def ctx(make_ctx: MakeCtx) -> RunContext[AgentDeps]:
     """With `ty server` (the default for Python)."""
     return make_ctx()
+
+
+def manager_of(ctx: RunContext[AgentDeps]) -> LspManager:
+    """The LSP manager a test's context holds."""
+    assert isinstance(ctx.deps.lsp, LspManager)
+    return ctx.deps.lsp

@@ -11,11 +11,11 @@ import pytest
 from pydantic_ai import RunContext
 
 from decode.entities.deps import AgentDeps
-from decode.lsp.manager import LspManager
 from decode.tools.edit import edit
 from decode.tools.lsp import lsp
 from decode.tools.read import read
 from tests.conftest import gone
+from tests.integration.lsp.conftest import manager_of
 
 pytestmark = pytest.mark.integration
 MakeCtx = Callable[..., RunContext[AgentDeps]]  # the `make_ctx` fixture (conftest.py)
@@ -38,11 +38,6 @@ while True:
         sys.stdout.buffer.flush()
 """
 NEVER_STARTS = "import time\ntime.sleep(3600)\n"
-
-
-def manager_of(ctx: RunContext[AgentDeps]) -> LspManager:
-    assert isinstance(ctx.deps.lsp, LspManager)
-    return ctx.deps.lsp
 
 
 def server_script(tmp_path: Path, source: str) -> list[str]:

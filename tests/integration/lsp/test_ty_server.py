@@ -6,7 +6,6 @@ import pytest
 from pydantic_ai import RunContext
 
 from decode.entities.deps import AgentDeps
-from decode.lsp.manager import LspManager
 from decode.tools.edit import edit
 from decode.tools.lsp import lsp
 from decode.tools.paths import Refusal
@@ -14,11 +13,6 @@ from decode.tools.read import read
 from decode.tools.write import write
 
 pytestmark = pytest.mark.integration
-
-
-def manager_of(ctx: RunContext[AgentDeps]) -> LspManager:
-    assert isinstance(ctx.deps.lsp, LspManager)
-    return ctx.deps.lsp
 
 
 async def test_an_edit_that_breaks_a_type_shows_the_new_error(ctx: RunContext[AgentDeps]) -> None:

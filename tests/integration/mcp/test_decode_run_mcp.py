@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import wait_for
 from tests.integration.forkserver import as_text, run_forked
 
 pytestmark = pytest.mark.integration
@@ -143,7 +144,6 @@ def test_a_failing_server_is_reported_once_and_the_run_goes_on(project: Path) ->
 
 
 def test_a_server_that_will_not_exit_is_killed_when_the_run_ends(project: Path) -> None:
-    import time
 
     pid_file = project.parent / "server.pid"
     stubborn = {
@@ -158,10 +158,7 @@ def test_a_server_that_will_not_exit_is_killed_when_the_run_ends(project: Path) 
     assert done.returncode == 0, done.stderr
     assert "✓ mcp__hostile__ping()" in done.stderr
     pid = int(pid_file.read_text())
-    deadline = time.monotonic() + 10
-    while Path(f"/proc/{pid}").exists() and "Z" not in _state(pid) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not Path(f"/proc/{pid}").exists() or "Z" in _state(pid), "the server outlived decode"
+    assert wait_for(lambda: not Path(f"/proc/{pid}").exists() or "Z" in _state(pid)), "the server outlived decode"
 
 
 def _state(pid: int) -> str:

@@ -9,23 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from jsonschema import Draft202012Validator
 
+from tests.integration.conftest import DECODE
 from tests.integration.forkserver import as_text, run_forked
+from tests.integration.mcp.conftest import checked
 
 pytestmark = pytest.mark.integration
-
-DECODE = Path(sys.executable).parent / "decode"
-SCHEMA = json.loads((Path(__file__).parents[3] / "docs" / "schemas" / "stream-json.schema.json").read_text())
-
-
-def checked(line: str) -> dict:
-    """One stream-json line, checked against the schema."""
-    event = json.loads(line)
-    problems = [error.message for error in Draft202012Validator(SCHEMA).iter_errors(event)]
-    assert not problems, f"{event} does not match the schema: {problems}"
-    return event
-
 
 SERVERS = Path(__file__).parent / "servers"
 

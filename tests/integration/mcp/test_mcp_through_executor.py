@@ -1,7 +1,6 @@
 """Stdio MCP servers started through the executor seam (ADR-0067), against real servers: the lesson's
 own, the published `mcp-server-time`, and a probe that reports where it runs."""
 
-import asyncio
 import json
 import logging
 import os
@@ -21,7 +20,7 @@ from decode.mcp.server_log import LOG_DIR
 from decode.mcp.servers import McpServer, McpServers, build_servers
 from decode.processes import process_tree, tracking
 from decode.processes.local import LocalExecutor
-from tests.conftest import gone
+from tests.conftest import gone, until
 
 pytestmark = pytest.mark.integration
 
@@ -75,14 +74,9 @@ async def call(server: McpServer, tool: str, args: dict[str, Any] | None = None)
     return await server.toolset.direct_call_tool(tool, args or {})
 
 
-async def ends(pid: int, seconds: float = 20) -> bool:
-    """Is `pid` gone within `seconds`? Polled with the event loop running, which reaps decode's children."""
-    deadline = time.monotonic() + seconds
-    while not gone(pid, 0):
-        if time.monotonic() > deadline:
-            return False
-        await asyncio.sleep(0.02)  # /proc is all there is to watch
-    return True
+async def ends(pid: int) -> bool:
+    """Is `pid` gone in time? Polled with the event loop running, which reaps decode's children."""
+    return await until(lambda: gone(pid, 0))
 
 
 async def where(server: McpServer) -> dict[str, Any]:
@@ -179,9 +173,7 @@ async def test_the_servers_stderr_goes_to_its_log_not_the_screen(
     assert await call(servers.servers[0], "shout", {"text": "hello from the pipe"}) == "said"
 
     log = tmp_path / LOG_DIR / "probe.log"
-    deadline = time.monotonic() + 30
-    while "hello from the pipe" not in log.read_text() and time.monotonic() < deadline:  # noqa: ASYNC110
-        await asyncio.sleep(0.02)  # copied from the pipe as it comes: polled, with a deadline
+    await until(lambda: "hello from the pipe" in log.read_text())  # copied from the pipe as it comes
     assert "probe server: started" in log.read_text()
     assert "probe server says: hello from the pipe" in log.read_text()
     assert "probe server" not in capfd.readouterr().err

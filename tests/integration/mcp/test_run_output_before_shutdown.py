@@ -9,12 +9,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.conftest import gone, wait_for
 from tests.integration.conftest import DECODE
 
 pytestmark = pytest.mark.integration
@@ -22,23 +22,36 @@ pytestmark = pytest.mark.integration
 SERVERS = Path(__file__).parent / "servers"
 
 
-def test_the_result_is_out_before_the_servers_are_stopped(tmp_path: Path) -> None:
-    project, output = tmp_path / "project", tmp_path / "stdout.jsonl"
-    project.mkdir()
+@pytest.fixture
+def script(tmp_path: Path) -> Path:
+    """A scripted model that answers "done"."""
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps([{"text": "done"}]), encoding="utf-8")
+    return path
+
+
+def server(name: str, **env: str) -> dict[str, Any]:
+    """The mcp.json entry that runs the test server `name` (a script in SERVERS) with `env`."""
+    return {"command": sys.executable, "args": [str(SERVERS / name)], **({"env": env} if env else {})}
+
+
+def user_servers(servers: dict[str, dict[str, Any]]) -> None:
+    """Write `servers` to the user's ~/.decode/mcp.json (HOME: this test's empty folder, tests/conftest.py)."""
+    folder = Path(os.environ["HOME"]) / ".decode"
+    folder.mkdir(exist_ok=True)
+    (folder / "mcp.json").write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
+
+
+def test_the_result_is_out_before_the_servers_are_stopped(tmp_path: Path, project: Path, script: Path) -> None:
+    output = tmp_path / "stdout.jsonl"
     markers = [tmp_path / f"server-{index}.marker" for index in range(3)]
-    servers = {
-        f"watch{index}": {
-            "command": sys.executable,
-            "args": [str(SERVERS / "output_watching_server.py")],
-            "env": {"WATCHED_OUTPUT": str(output), "WATCH_MARKER": str(marker)},
+    watching = "output_watching_server.py"
+    user_servers(
+        {
+            f"watch{index}": server(watching, WATCHED_OUTPUT=str(output), WATCH_MARKER=str(marker))
+            for index, marker in enumerate(markers)
         }
-        for index, marker in enumerate(markers)
-    }
-    home = Path(os.environ["HOME"])  # this test's empty folder (tests/conftest.py)
-    (home / ".decode").mkdir(exist_ok=True)
-    (home / ".decode" / "mcp.json").write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
-    script = tmp_path / "script.json"
-    script.write_text(json.dumps([{"text": "done"}]), encoding="utf-8")
+    )
 
     with output.open("w", encoding="utf-8") as stdout:
         done = subprocess.run(
@@ -55,25 +68,18 @@ def test_the_result_is_out_before_the_servers_are_stopped(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize("output_format", ["text", "stream-json"])
-def test_stdout_ends_before_the_servers_are_stopped(tmp_path: Path, output_format: str) -> None:
+def test_stdout_ends_before_the_servers_are_stopped(
+    tmp_path: Path, project: Path, script: Path, output_format: str
+) -> None:
     """A reader of the pipe (`decode run | jq`) sees its end with the result, not at the exit, which
     still waits for the servers; what it read is the whole output."""
-    project = tmp_path / "project"
-    project.mkdir()
     markers = [tmp_path / f"server-{index}.marker" for index in range(2)]
-    servers = {
-        f"parent{index}": {
-            "command": sys.executable,
-            "args": [str(SERVERS / "parent_stdout_server.py")],
-            "env": {"PARENT_STDOUT_MARKER": str(marker)},
+    user_servers(
+        {
+            f"parent{index}": server("parent_stdout_server.py", PARENT_STDOUT_MARKER=str(marker))
+            for index, marker in enumerate(markers)
         }
-        for index, marker in enumerate(markers)
-    }
-    home = Path(os.environ["HOME"])  # this test's empty folder (tests/conftest.py)
-    (home / ".decode").mkdir(exist_ok=True)
-    (home / ".decode" / "mcp.json").write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
-    script = tmp_path / "script.json"
-    script.write_text(json.dumps([{"text": "done"}]), encoding="utf-8")
+    )
 
     done = subprocess.run(
         [DECODE, "run", "--model", f"script:{script}", "--output-format", output_format, "hi"],
@@ -90,17 +96,10 @@ def test_stdout_ends_before_the_servers_are_stopped(tmp_path: Path, output_forma
         assert marker.read_text(encoding="utf-8") == "/dev/null\n"
 
 
-def test_a_headless_run_does_not_import_the_result_validators_ahead(tmp_path: Path) -> None:
+def test_a_headless_run_does_not_import_the_result_validators_ahead(project: Path, script: Path) -> None:
     """The REPL imports them on a thread once a server is ready, so a tool's first result does not
     freeze its screen; `decode run` has no screen, and a thread still importing slows its exit."""
-    project = tmp_path / "project"
-    project.mkdir()
-    home = Path(os.environ["HOME"])  # this test's empty folder (tests/conftest.py)
-    (home / ".decode").mkdir(exist_ok=True)
-    echo = {"command": sys.executable, "args": [str(SERVERS / "echo_server.py")]}
-    (home / ".decode" / "mcp.json").write_text(json.dumps({"mcpServers": {"echo": echo}}), encoding="utf-8")
-    script = tmp_path / "script.json"
-    script.write_text(json.dumps([{"text": "done"}]), encoding="utf-8")
+    user_servers({"echo": server("echo_server.py")})
 
     done = subprocess.run(
         [DECODE, "run", "--model", f"script:{script}", "--output-format", "stream-json", "hi"],
@@ -116,21 +115,6 @@ def test_a_headless_run_does_not_import_the_result_validators_ahead(tmp_path: Pa
     assert not {name for name in imported if name.split(".")[0] in ("jsonschema", "referencing")}
 
 
-def _gone(pid: int) -> bool:
-    """Is `pid` no longer a running process (gone, or a zombie waiting to be reaped)?"""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X")
-    except OSError:
-        return True
-
-
-def _until(condition: Callable[[], bool], what: str, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, f"gave up waiting: {what}"
-        time.sleep(0.01)
-
-
 def _sigint_as_in_a_terminal() -> None:
     """decode as a shell starts it: Ctrl-C's default. An ignored SIGINT is inherited, and the suite
     itself may run with it ignored: a shell without job control starts a `&` job so (decode then
@@ -139,26 +123,14 @@ def _sigint_as_in_a_terminal() -> None:
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_a_signal_while_the_servers_stop_ends_the_run_as_that_signal_quietly(tmp_path: Path, signum: int) -> None:
+def test_a_signal_while_the_servers_stop_ends_the_run_as_that_signal_quietly(
+    tmp_path: Path, project: Path, script: Path, signum: int
+) -> None:
     """The answer is out and saved; Ctrl-C (or SIGTERM) during the servers' shutdown still exits
     128 + the signal (a script's loop stops), ends every server, and asyncio says nothing."""
-    project = tmp_path / "project"
-    project.mkdir()
-    script = tmp_path / "script.json"
-    script.write_text(json.dumps([{"text": "done"}]), encoding="utf-8")
-    home = Path(os.environ["HOME"])
-    (home / ".decode").mkdir(exist_ok=True)
     for attempt in range(3):  # the signal must land during the shutdown: missed, the run is tried again
         markers = [tmp_path / f"stays-{attempt}-{index}.marker" for index in range(3)]
-        servers = {
-            marker.stem: {
-                "command": sys.executable,
-                "args": [str(SERVERS / "term_ignoring_server.py")],
-                "env": {"TERM_IGNORING_MARKER": str(marker)},
-            }
-            for marker in markers
-        }
-        (home / ".decode" / "mcp.json").write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
+        user_servers({m.stem: server("term_ignoring_server.py", TERM_IGNORING_MARKER=str(m)) for m in markers})
         process = subprocess.Popen(
             [DECODE, "run", "--model", f"script:{script}", "--output-format", "stream-json", "hi"],
             cwd=project, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -169,7 +141,7 @@ def test_a_signal_while_the_servers_stop_ends_the_run_as_that_signal_quietly(tmp
             events = []
             while not events or events[-1]["type"] != "result":  # the result is out: the shutdown begins
                 events.append(json.loads(process.stdout.readline()))
-            _until(lambda markers=markers: all(m.exists() for m in markers), "every server asked to end (SIGTERM)")
+            assert wait_for(lambda markers=markers: all(m.exists() for m in markers)), "no SIGTERM to every server"
             if process.poll() is None:
                 process.send_signal(signum)
             _, stderr = process.communicate(timeout=60)
@@ -186,4 +158,4 @@ def test_a_signal_while_the_servers_stop_ends_the_run_as_that_signal_quietly(tmp
         assert noise not in stderr, stderr
     for marker in markers:  # each was killed, none left behind
         pid = int(marker.with_suffix(".pid").read_text())
-        _until(lambda pid=pid: _gone(pid), f"server {pid} ended")
+        assert gone(pid), f"server {pid} is still running"

@@ -14,16 +14,12 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import script
 from tests.integration.conftest import DECODE, RunDecode
 
 pytestmark = pytest.mark.integration
 
 HEAVY = ("opik", "kitaru", "modal")
-
-
-def script(path: Path, responses: list[dict[str, Any]]) -> str:
-    path.write_text(json.dumps(responses), encoding="utf-8")
-    return f"script:{path}"
 
 
 def session_id(stderr: str) -> str:

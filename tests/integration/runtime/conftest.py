@@ -31,15 +31,6 @@ RESULT_KEYS = {
 Headless = Callable[..., subprocess.CompletedProcess[str]]
 
 
-def script(path: Path, responses: list[dict[str, Any]]) -> str:
-    path.write_text(json.dumps(responses))
-    return f"script:{path}"
-
-
-def bash(command: str) -> dict[str, Any]:
-    return {"tool_calls": [{"name": "bash", "args": {"command": command}}]}
-
-
 @pytest.fixture(scope="session")
 def validator() -> Draft202012Validator:
     schema = json.loads(SCHEMA_PATH.read_text())

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from tests.integration.runtime.conftest import Headless, events, script
+from tests.conftest import script
+from tests.integration.runtime.conftest import Headless, events
 
 pytestmark = pytest.mark.integration
 

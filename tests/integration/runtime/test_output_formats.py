@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from tests.conftest import git, source_repository
-from tests.integration.conftest import DECODE
-from tests.integration.runtime.conftest import RESULT_KEYS, Headless, bash, events, script
+from tests.conftest import git, script, source_repository
+from tests.integration.conftest import DECODE, bash
+from tests.integration.runtime.conftest import RESULT_KEYS, Headless, events
 
 pytestmark = pytest.mark.integration
 

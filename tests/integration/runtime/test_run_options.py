@@ -6,7 +6,9 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from tests.integration.runtime.conftest import RESULT_KEYS, Headless, bash, events, script
+from tests.conftest import script
+from tests.integration.conftest import bash
+from tests.integration.runtime.conftest import RESULT_KEYS, Headless, events
 
 pytestmark = pytest.mark.integration
 

@@ -7,6 +7,7 @@ cannot start here (not root, dockerd not installed, its own error, or it cannot 
 `docker_host` points the test's `DOCKER_HOST` at it.
 """
 
+import asyncio
 import os
 import shutil
 import signal
@@ -14,15 +15,18 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from decode.config.settings import Settings
 from decode.entities.executor import ExecRequest, ExecResult
+from decode.sandbox.backends import close_sandboxes, open_sandbox
 from decode.sandbox.bwrap import BwrapBackend
 from decode.sandbox.executor import SandboxExecutor
+from decode.sandbox.types import SandboxMode
 from decode.sandbox.warm import WarmSandbox
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -118,6 +122,24 @@ async def run(
     return result, out.decode(), err.decode()
 
 
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    """An empty folder for decode's launch directory (the Harness Home), beside the test's others."""
+    path = tmp_path / "home"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+async def sandbox(project: Path) -> AsyncIterator[SandboxExecutor]:
+    """A started bubblewrap sandbox on `project` (a git repository), closed after the test."""
+    await asyncio.to_thread(subprocess.run, ["git", "init", "-q", str(project)], check=True)
+    executor = open_sandbox(SandboxMode.BWRAP, project, Settings(_env_file=None))  # type: ignore[call-arg]
+    await executor.start()
+    yield executor
+    await close_sandboxes()
+
+
 def marked(marker: str) -> list[int]:
     """Host pids of the processes whose environment holds `marker` (set by the command inside)."""
     found = []
@@ -129,16 +151,6 @@ def marked(marker: str) -> list[int]:
             except OSError:
                 continue
     return found
-
-
-def wait_for(condition: Callable[[], bool], seconds: float = 20) -> bool:
-    """Poll `condition` until it holds (True) or `seconds` pass (False)."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
 
 
 def warm(executor: SandboxExecutor) -> WarmSandbox:

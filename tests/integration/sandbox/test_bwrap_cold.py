@@ -4,37 +4,22 @@ bwrap's pid 1 hands the exit code out and exits, and the kernel ends the rest of
 before or after decode looks below itself: the report must come from inside (ADR-0099, amended).
 """
 
-import asyncio
 import shutil
-import subprocess
 import uuid
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
-from decode.config.settings import Settings
 from decode.entities.executor import ExecRequest
 from decode.processes import run as running
 from decode.processes import tracking
-from decode.sandbox.backends import close_sandboxes, open_sandbox
 from decode.sandbox.executor import SandboxExecutor
-from decode.sandbox.types import SandboxMode
-from tests.integration.sandbox.conftest import marked, run, wait_for
+from tests.conftest import wait_for
+from tests.integration.sandbox.conftest import marked, run
 
 pytestmark = [
     pytest.mark.integration,
     pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed (apt install bubblewrap)"),
 ]
-
-
-@pytest.fixture
-async def sandbox(project: Path) -> AsyncIterator[SandboxExecutor]:
-    await asyncio.to_thread(subprocess.run, ["git", "init", "-q", str(project)], check=True)
-    executor = open_sandbox(SandboxMode.BWRAP, project, Settings(_env_file=None))  # type: ignore[call-arg]
-    await executor.start()
-    yield executor
-    await close_sandboxes()
 
 
 async def test_what_a_cold_command_left_is_reported_though_the_kernel_ended_it_first(

@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from decode.config.settings import Settings
-from decode.entities.executor import ExecRequest, ExecResult
 from decode.sandbox.backends import close_sandboxes, open_sandbox
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.types import SandboxMode
+from tests.integration.sandbox.conftest import run
 
 pytestmark = [
     pytest.mark.integration,
@@ -85,14 +85,6 @@ async def sandbox(workspace: Path) -> AsyncIterator[SandboxExecutor]:
     await executor.start()
     yield executor
     await close_sandboxes()
-
-
-async def run(executor: SandboxExecutor, script: str) -> tuple[ExecResult, str, str]:
-    out, err = bytearray(), bytearray()
-    result = await executor.run(
-        ExecRequest(["bash", "-c", script], timeout=30, on_stdout=out.extend, on_stderr=err.extend)
-    )
-    return result, out.decode(), err.decode()
 
 
 def contents(root: Path) -> dict[Path, bytes]:

@@ -12,7 +12,6 @@ import signal
 import subprocess
 import sys
 import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -34,15 +33,6 @@ pytestmark = [
 
 WAIT = "for i in $(seq 600); do [ -e {path} ] && break; sleep 0.05; done"
 """A shell loop: wait (up to 30 s) until `path` exists."""
-
-
-@pytest.fixture
-async def sandbox(project: Path) -> AsyncIterator[SandboxExecutor]:
-    await asyncio.to_thread(subprocess.run, ["git", "init", "-q", str(project)], check=True)
-    executor = open_sandbox(SandboxMode.BWRAP, project, Settings(_env_file=None))  # type: ignore[call-arg]
-    await executor.start()
-    yield executor
-    await close_sandboxes()
 
 
 # -- (1) placeholders ---------------------------------------------------------------------------

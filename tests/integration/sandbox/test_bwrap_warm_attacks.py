@@ -6,33 +6,18 @@ neither the runner's descriptors nor its view: what it mounts, in namespaces of 
 with it, and the next command runs warm in the view as it was.
 """
 
-import asyncio
 import shutil
-import subprocess
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from decode.config.settings import Settings
-from decode.sandbox.backends import close_sandboxes, open_sandbox
 from decode.sandbox.executor import SandboxExecutor
-from decode.sandbox.types import SandboxMode
 from tests.integration.sandbox.conftest import run, warm
 
 pytestmark = [
     pytest.mark.integration,
     pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed (apt install bubblewrap)"),
 ]
-
-
-@pytest.fixture
-async def sandbox(project: Path) -> AsyncIterator[SandboxExecutor]:
-    await asyncio.to_thread(subprocess.run, ["git", "init", "-q", str(project)], check=True)
-    executor = open_sandbox(SandboxMode.BWRAP, project, Settings(_env_file=None))  # type: ignore[call-arg]
-    await executor.start()
-    yield executor
-    await close_sandboxes()
 
 
 async def test_a_warm_command_holds_no_descriptor_of_the_runner(sandbox: SandboxExecutor) -> None:

@@ -20,7 +20,8 @@ from decode.sandbox.backends import open_sandbox
 from decode.sandbox.docker import DockerBackend
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.types import SandboxError, SandboxMode
-from tests.integration.sandbox.conftest import run, wait_for
+from tests.conftest import wait_for
+from tests.integration.sandbox.conftest import run
 
 pytestmark = pytest.mark.integration
 

@@ -41,13 +41,6 @@ def source(tmp_path: Path) -> Path:
     return repo
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
 def ship(workspace: Workspace) -> HandBack:
     return asyncio.run(hand_back(workspace))
 

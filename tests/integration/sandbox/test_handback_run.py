@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import git, source_repository
+from tests.integration.conftest import bash
 
 pytestmark = pytest.mark.integration
 
@@ -45,21 +46,10 @@ def source(tmp_path: Path) -> Path:
     return repo
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
 def script(home: Path, *responses: dict[str, object]) -> str:
     path = home.parent / "script.json"
     path.write_text(json.dumps([*responses, {"text": "done"}]), encoding="utf-8")
     return f"script:{path}"
-
-
-def bash(command: str) -> dict[str, object]:
-    return {"tool_calls": [{"name": "bash", "args": {"command": command}}]}
 
 
 def write(path: str, content: str) -> dict[str, object]:

@@ -14,12 +14,11 @@ session log holding everything said before.
 
 import json
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import gone
+from tests.conftest import gone, wait_for
 from tests.integration.conftest import Terminal
 
 pytestmark = pytest.mark.integration
@@ -139,8 +138,5 @@ def written(path: Path) -> bool:
 
 def exit_code(project: Path) -> str:
     """The exit code the pane's shell wrote once decode had ended."""
-    deadline = time.monotonic() + 20
-    while not written(project / "decode.rc"):
-        assert time.monotonic() < deadline, "the shell never saw decode end"
-        time.sleep(0.05)  # polling a condition, with a deadline
+    assert wait_for(lambda: written(project / "decode.rc")), "the shell never saw decode end"
     return (project / "decode.rc").read_text().strip()

@@ -16,11 +16,6 @@ from decode.entities.deps import AgentDeps
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 
 
-@pytest.fixture
-def settings() -> Settings:
-    return Settings(_env_file=None)  # type: ignore[call-arg]
-
-
 def test_a_step_that_reads_what_no_step_made_fails_at_once(tmp_path: Path, settings: Settings) -> None:
     build = Build(LoopOptions(tmp_path, model="test"), settings)
     with pytest.raises(AttributeError, match="session"):  # the model comes from the session (lesson 08)

@@ -18,12 +18,6 @@ from decode.processes.local import LocalExecutor
 
 
 @pytest.fixture
-def settings() -> Settings:
-    """Defaults only: no key, no .env (the suite's conftest clears the environment)."""
-    return Settings(_env_file=None)  # type: ignore[call-arg]
-
-
-@pytest.fixture
 def script(tmp_path: Path):
     """`script(responses)`: write a scripted-model file; returns its model string."""
     counter = iter(range(1000))
@@ -34,14 +28,6 @@ def script(tmp_path: Path):
         return f"script:{path}"
 
     return write
-
-
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    """The launch directory (the Harness Home and, with the local executor, the Workspace)."""
-    root = tmp_path / "home"
-    root.mkdir()
-    return root
 
 
 async def finished(conversation: Conversation, prompt: str) -> list[ToolCallFinished]:

@@ -13,18 +13,6 @@ from decode.models.errors import ModelConfigError
 from decode.permissions.types import Mode
 
 
-@pytest.fixture
-def settings() -> Settings:
-    return Settings(_env_file=None)  # type: ignore[call-arg]
-
-
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    root = tmp_path / "home"
-    root.mkdir()
-    return root
-
-
 def agent_file(home: Path, name: str, extra: str = "") -> None:
     folder = home / ".decode" / "agents"
     folder.mkdir(parents=True, exist_ok=True)

@@ -16,7 +16,7 @@ import pytest
 from decode.agent import git_state
 from decode.agent.git_state import MAX_FILES, describe_status, git_instructions
 from decode.processes.local import LocalExecutor
-from tests.conftest import PLANTED_KINDS, planted_repository
+from tests.conftest import PLANTED_KINDS, planted_repository, until
 
 
 class Context:
@@ -241,14 +241,6 @@ def held_git(tmp_path: Path) -> tuple[dict[str, str], Path, Path]:
     return {"PATH": f"{fake}:{os.environ['PATH']}"}, release, started
 
 
-async def eventually(check: Any, within: float = 30.0) -> None:
-    """Wait (on the event loop, which goes on) until `check()` is true."""
-    deadline = asyncio.get_running_loop().time() + within
-    while not check():
-        assert asyncio.get_running_loop().time() < deadline, "the condition never held"
-        await asyncio.sleep(0.02)
-
-
 async def test_a_slow_status_does_not_hold_up_the_turns_requests_and_a_later_one_carries_it(
     repo: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -264,7 +256,7 @@ async def test_a_slow_status_does_not_hold_up_the_turns_requests_and_a_later_one
     assert status._taking is not None
     assert not status._taking.done()  # git still works, unreleased
     release.touch()
-    await eventually(lambda: status._taking is not None and status._taking.done())
+    assert await until(lambda: status._taking is not None and status._taking.done())
     assert await status.instructions(turn) == "Git: branch main, nothing to commit (working tree clean)."
 
 
@@ -278,7 +270,7 @@ async def test_the_next_turn_is_told_the_last_status_with_its_time_until_the_new
     status = git_state.GitStatus()
     await status.instructions(TurnContext(executor, "turn-1"))
     release.touch()
-    await eventually(lambda: status._taking is not None and status._taking.done())
+    assert await until(lambda: status._taking is not None and status._taking.done())
     release.unlink()  # the next status is held again
     (repo / "a.py").write_text("edited between the turns\n")
     second: Any = TurnContext(executor, "turn-2")
@@ -290,9 +282,9 @@ async def test_the_next_turn_is_told_the_last_status_with_its_time_until_the_new
         r"branch main, nothing to commit \(working tree clean\)\.",
         stale,
     ), stale
-    await eventually(lambda: len(started.read_text().splitlines()) == 2)  # the new one is under way
+    assert await until(lambda: len(started.read_text().splitlines()) == 2)  # the new one is under way
     release.touch()
-    await eventually(lambda: status._taking is not None and status._taking.done())
+    assert await until(lambda: status._taking is not None and status._taking.done())
     assert (await status.instructions(second)).splitlines()[1:] == ["   M a.py"]
 
 

@@ -75,11 +75,6 @@ def routed_model(script: Script) -> FunctionModel:
 
 
 @pytest.fixture
-def settings() -> Settings:
-    return Settings(_env_file=None)  # type: ignore[call-arg]
-
-
-@pytest.fixture
 def home(tmp_path: Path) -> Path:
     root = tmp_path / "project"
     root.mkdir()

@@ -110,11 +110,6 @@ class Harness:
 
 
 @pytest.fixture
-def settings() -> Settings:
-    return Settings(_env_file=None)  # type: ignore[call-arg]
-
-
-@pytest.fixture
 async def harness(tmp_path: Path, settings: Settings) -> AsyncIterator[Callable[..., Harness]]:
     """`harness(steps, gate=None, approve=None)`: a Turn Runner working on a loop with the real tools
     plus `pause`; with a `gate`, the Permission Hook asks it (and `approve`) before each tool call."""

@@ -15,6 +15,7 @@ from decode.harness.runner import TurnRunner
 from decode.permissions.gate import PermissionGate
 from decode.permissions.hook import Answer, Approval
 from decode.permissions.types import Verdict
+from tests.conftest import has_pid
 from tests.unit.harness.conftest import Step, user_texts
 
 PAUSE = [("pause", {})]
@@ -107,7 +108,7 @@ async def test_abort_during_a_long_bash_kills_its_process_group_and_the_next_tur
     command = "echo $$ > group.pid; sleep 600 & sleep 600"
     h = harness([Step("Starting the server.", [("bash", {"command": command}), ("pause", {})]), Step("Fresh start.")])
     h.runner.send(Message("start the server"))
-    await h.wait_until(lambda: (tmp_path / "group.pid").exists() and (tmp_path / "group.pid").read_text().strip())
+    await h.wait_until(lambda: has_pid(tmp_path / "group.pid"))
     pgid = int((tmp_path / "group.pid").read_text())
     assert len(living_members(pgid)) == 3  # bash and its two sleeps
     steer = h.runner.send(Message("on port 8080", Priority.STEER))

@@ -15,11 +15,6 @@ from decode.mcp.trust import trust
 from tests.unit.mcp.conftest import SERVERS, ServerEntry
 
 
-@pytest.fixture
-def settings() -> Settings:
-    return Settings(_env_file=None)  # type: ignore[call-arg]
-
-
 def write_config(project: Path, env: dict[str, str]) -> None:
     entry = {"command": sys.executable, "args": [str(SERVERS / "echo_server.py")], "env": env}
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"echo": entry}}))

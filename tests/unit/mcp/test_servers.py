@@ -128,6 +128,7 @@ def http_echo(tmp_path: Path):
     import subprocess
     import sys
 
+    from tests.conftest import wait_for
     from tests.unit.mcp.conftest import SERVERS
 
     with socket.socket() as probe:
@@ -135,12 +136,12 @@ def http_echo(tmp_path: Path):
         port = probe.getsockname()[1]
     log = (tmp_path / "http.log").open("w")
     process = subprocess.Popen([sys.executable, str(SERVERS / "echo_server.py"), "--http", str(port)], stderr=log)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+
+    def listening() -> bool:
         with socket.socket() as attempt:
-            if attempt.connect_ex(("127.0.0.1", port)) == 0:
-                break
-        time.sleep(0.05)
+            return attempt.connect_ex(("127.0.0.1", port)) == 0
+
+    wait_for(listening)
     yield f"http://127.0.0.1:{port}/mcp"
     process.terminate()
     process.wait(timeout=10)

@@ -4,7 +4,6 @@ Against the lesson's loopback collector (a real HTTP server on 127.0.0.1), healt
 """
 
 import importlib.util
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -13,6 +12,7 @@ from typing import Any
 import pytest
 
 from decode.observability.sender import WORKERS, BatchSender
+from tests.conftest import wait_for
 
 COLLECTOR = Path(__file__).resolve().parents[3] / "lessons" / "16-observability" / "collector.py"
 KEYS = {"v1/private/spans/batch": "spans", "v1/private/traces/batch": "traces"}
@@ -114,9 +114,7 @@ def test_a_server_that_never_answers_cannot_grow_the_queue_without_bound(collect
         sender = BatchSender(mute.url, {"Authorization": "key"}, KEYS, max_pending=10)
         for n in range(WORKERS):  # one batch each: every worker then awaits an answer that never comes
             sender.put(SPANS, {"id": str(n)})
-            deadline = time.monotonic() + 30
-            while sender.delivery.written <= n and time.monotonic() < deadline:
-                time.sleep(0.01)  # polls a condition, with a deadline: no race on a delay
+            wait_for(lambda n=n: sender.delivery.written > n)
             assert sender.delivery.written == n + 1
         for n in range(100):  # nothing more can be written: the first 10 wait, the other 90 are dropped
             sender.put(SPANS, {"id": f"more-{n}"})

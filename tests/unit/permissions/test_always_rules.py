@@ -5,19 +5,14 @@ from pathlib import Path
 import pytest
 
 from decode.entities.tools import UNDECLARED, ToolKind, ToolTraits
-from decode.permissions.gate import PermissionGate
 from decode.permissions.rules import parse_rule
-from decode.permissions.types import Decision, Mode
+from decode.permissions.types import Decision
 from decode.tools.bash import BASH
 from decode.tools.catalog import default_tools
 from decode.tools.edit import EDIT
+from tests.unit.permissions.conftest import gate_with
 
 WEB_FETCH = next(spec.traits for spec in default_tools() if spec.name == "web_fetch")
-
-
-def gate_with(tmp_path: Path, *rules: str, mode: Mode = Mode.DEFAULT) -> PermissionGate:
-    parsed = [parse_rule(text, Decision(action)) for action, text in (rule.split(" ", 1) for rule in rules)]
-    return PermissionGate(parsed, mode, workspace=tmp_path)
 
 
 def bash(command: str) -> dict[str, str]:

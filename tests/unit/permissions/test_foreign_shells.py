@@ -6,10 +6,9 @@ import pytest
 
 from decode.permissions.commands import analyse_command
 from decode.permissions.foreign_shells import FOREIGN, is_foreign_shell, runs_a_string
-from decode.permissions.gate import PermissionGate
-from decode.permissions.rules import parse_rule
 from decode.permissions.types import Decision, Mode
 from decode.tools.catalog import default_tools
+from tests.unit.permissions.conftest import gate_with
 
 BASH = next(spec for spec in default_tools() if spec.name == "bash")
 STRINGS = [
@@ -41,11 +40,6 @@ STRINGS = [
     "pwsh.exe /co x",
     "cmd.exe /Q/C git push --force",
 ]
-
-
-def gate_with(tmp_path: Path, *rules: str, mode: Mode = Mode.DEFAULT) -> PermissionGate:
-    parsed = [parse_rule(text, Decision(action)) for action, text in (rule.split(" ", 1) for rule in rules)]
-    return PermissionGate(parsed, mode, workspace=tmp_path)
 
 
 @pytest.mark.parametrize("mode", list(Mode))

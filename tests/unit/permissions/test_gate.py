@@ -23,6 +23,7 @@ from decode.tools.glob import GLOB
 from decode.tools.grep import GREP
 from decode.tools.read import READ
 from decode.tools.write import WRITE
+from tests.unit.permissions.conftest import gate_with
 
 CORPUS: dict[str, Any] = tomllib.loads(Path(__file__).with_name("bypass_corpus.toml").read_text(encoding="utf-8"))
 CATALOG: dict[str, ToolTraits] = {spec.name: spec.traits for spec in default_tools()}
@@ -180,12 +181,6 @@ def test_the_corpus_is_large_enough_and_covers_every_decision_and_class() -> Non
         for case in cases
     }
     assert len(keys) == len(cases)
-
-
-def gate_with(tmp_path: Path, *rules: str, mode: Mode = Mode.DEFAULT) -> PermissionGate:
-    """A gate with rules written `deny Bash(rm:*)`, for tests that need no settings files."""
-    parsed = [parse_rule(text, Decision(action)) for action, text in (rule.split(" ", 1) for rule in rules)]
-    return PermissionGate(parsed, mode, workspace=tmp_path)
 
 
 def bash(command: str) -> dict[str, str]:

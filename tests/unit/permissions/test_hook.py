@@ -18,10 +18,10 @@ from decode.entities.events import ToolCallFinished, TurnFinished
 from decode.entities.tools import UNDECLARED, ToolSpec, ToolTraits
 from decode.permissions.gate import PLAN_GUIDANCE, PermissionGate
 from decode.permissions.hook import Answer, Approval, Asking, PermissionHook, Saved, refusal
-from decode.permissions.rules import parse_rule
 from decode.permissions.types import Decision, Mode, Verdict
 from decode.processes.local import LocalExecutor
 from decode.tools.bash import BASH
+from tests.unit.permissions.conftest import gate_with
 
 
 def bash(ctx: RunContext[AgentDeps], command: str) -> str:
@@ -65,11 +65,6 @@ async def run(
 def ran(project: Path) -> list[str]:
     path = project / "ran.txt"
     return path.read_text().splitlines() if path.exists() else []
-
-
-def gate_with(project: Path, *rules: str, mode: Mode = Mode.DEFAULT) -> PermissionGate:
-    parsed = [parse_rule(text, Decision(action)) for action, text in (rule.split(" ", 1) for rule in rules)]
-    return PermissionGate(parsed, mode, workspace=project)
 
 
 async def test_an_allowed_call_runs(project: Path) -> None:

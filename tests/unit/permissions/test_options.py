@@ -4,11 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from decode.permissions.gate import PermissionGate
 from decode.permissions.options import deny_matches, read
-from decode.permissions.rules import parse_rule
 from decode.permissions.types import Decision, Mode
 from decode.tools.catalog import default_tools
+from tests.unit.permissions.conftest import gate_with
 
 BASH = next(spec for spec in default_tools() if spec.name == "bash")
 
@@ -57,11 +56,6 @@ DIFFERENT = [
     ("rm -rf /", "rm -fr / x"),
     ("git reset --hard:*", "git revert --hard"),
 ]
-
-
-def gate_with(tmp_path: Path, *rules: str, mode: Mode = Mode.DEFAULT) -> PermissionGate:
-    parsed = [parse_rule(text, Decision(action)) for action, text in (rule.split(" ", 1) for rule in rules)]
-    return PermissionGate(parsed, mode, workspace=tmp_path)
 
 
 @pytest.mark.parametrize(("specifier", "command"), SAME)

@@ -5,11 +5,10 @@ from pathlib import Path
 import pytest
 
 from decode.permissions.commands import analyse_command
-from decode.permissions.gate import PermissionGate
-from decode.permissions.rules import parse_rule
 from decode.permissions.subcommands import GLOBAL_OPTIONS, drop_toolchain
 from decode.permissions.types import Decision, Mode
 from decode.tools.catalog import default_tools
+from tests.unit.permissions.conftest import gate_with
 
 BASH = next(spec for spec in default_tools() if spec.name == "bash")
 
@@ -47,11 +46,6 @@ HIDDEN = [
     ("Bash(terraform destroy:*)", "terraform -chdir=infra destroy"),
     ("Bash(make deploy:*)", "make -C site -j 4 deploy"),
 ]
-
-
-def gate_with(tmp_path: Path, *rules: str, mode: Mode = Mode.DEFAULT) -> PermissionGate:
-    parsed = [parse_rule(text, Decision(action)) for action, text in (rule.split(" ", 1) for rule in rules)]
-    return PermissionGate(parsed, mode, workspace=tmp_path)
 
 
 @pytest.mark.parametrize("mode", list(Mode))

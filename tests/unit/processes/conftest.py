@@ -6,13 +6,6 @@ from pathlib import Path
 import pytest
 
 
-@pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    root = tmp_path / "workspace"
-    root.mkdir()
-    return root
-
-
 def process_alive(pid: int) -> bool:
     """Is `pid` a live process (a zombie waiting to be reaped counts as gone)?"""
     try:

@@ -3,24 +3,20 @@
 import os
 import subprocess
 import threading
-import time
 from pathlib import Path
 
 import pytest
 
 from decode.processes.process_tree import below_decode, descendants, has_children_lists
 from decode.processes.tracking import become_subreaper
-from tests.conftest import gone, pids
+from tests.conftest import gone, pids, wait_for
 
 pytestmark = pytest.mark.skipif(not has_children_lists(), reason="this kernel keeps no children lists")
 
 
 def _wait_for_pids(folder: Path, count: int) -> list[int]:
-    deadline = time.monotonic() + 20
-    while len(found := pids(folder)) < count:
-        assert time.monotonic() < deadline, f"only {found} were written"
-        time.sleep(0.01)
-    return found
+    assert wait_for(lambda: len(pids(folder)) >= count), f"only {pids(folder)} were written"
+    return pids(folder)
 
 
 def _end(*processes: subprocess.Popen[bytes], others: list[int]) -> None:

@@ -17,7 +17,7 @@ from decode.entities.executor import ExecRequest
 from decode.processes.run import run_process
 from decode.processes.spawn import spawn_process
 from decode.processes.tracking import become_subreaper, end_all
-from tests.conftest import gone, pids
+from tests.conftest import gone, has_pid, pids, until
 from tests.unit.processes.conftest import process_alive
 
 
@@ -62,28 +62,17 @@ async def test_a_timeout_kills_the_grandchildren_too(tmp_path: Path, alive: Call
     assert result.timed_out
     assert result.exit_code is None
     grandchild = int((tmp_path / "grandchild.pid").read_text())
-    for _ in range(50):  # SIGKILL is immediate, but the kernel reports it asynchronously
-        if not alive(grandchild):
-            break
-        await asyncio.sleep(0.05)
-    assert not alive(grandchild)
+    assert await until(lambda: not alive(grandchild))  # SIGKILL is immediate, but the kernel reports it asynchronously
 
 
 async def test_cancelling_kills_the_process_group(tmp_path: Path, alive: Callable[[int], bool]) -> None:
     task = asyncio.create_task(run("sleep 300 & echo $! > child.pid; wait", tmp_path, timeout=600))
-    for _ in range(100):
-        if (tmp_path / "child.pid").exists() and (tmp_path / "child.pid").read_text().strip():
-            break
-        await asyncio.sleep(0.05)
+    assert await until(lambda: has_pid(tmp_path / "child.pid"))
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
     child = int((tmp_path / "child.pid").read_text())
-    for _ in range(50):
-        if not alive(child):
-            break
-        await asyncio.sleep(0.05)
-    assert not alive(child)
+    assert await until(lambda: not alive(child))
 
 
 async def test_background_processes_holding_the_output_are_stopped(
@@ -94,11 +83,7 @@ async def test_background_processes_holding_the_output_are_stopped(
     assert result.stopped_leftovers
     assert out == b"started\n"
     background = int((tmp_path / "bg.pid").read_text())
-    for _ in range(50):
-        if not alive(background):
-            break
-        await asyncio.sleep(0.05)
-    assert not alive(background)
+    assert await until(lambda: not alive(background))
 
 
 # Every way a command leaves something behind; each writes the pids it starts to *.pid files.
@@ -140,10 +125,7 @@ async def test_a_timeout_ends_what_left_the_group_too(tmp_path: Path) -> None:
 
 async def test_an_abort_ends_what_left_the_group_too(tmp_path: Path) -> None:
     task = asyncio.create_task(run("setsid sleep 1000 & echo $! > a.pid; sleep 1000", tmp_path, timeout=600))
-    deadline = time.monotonic() + 10
-    while not (tmp_path / "a.pid").exists() or not (tmp_path / "a.pid").read_text().strip():
-        assert time.monotonic() < deadline
-        await asyncio.sleep(0.02)
+    assert await until(lambda: has_pid(tmp_path / "a.pid"))
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
@@ -183,10 +165,7 @@ async def test_a_command_cancelled_while_it_is_being_started_leaves_nothing(tmp_
 
 async def test_ending_everything_on_exit_stops_running_commands(tmp_path: Path) -> None:
     task = asyncio.create_task(run("setsid sleep 1000 & echo $! > a.pid; sleep 1000", tmp_path, timeout=600))
-    deadline = time.monotonic() + 10
-    while not (tmp_path / "a.pid").exists() or not (tmp_path / "a.pid").read_text().strip():
-        assert time.monotonic() < deadline
-        await asyncio.sleep(0.02)
+    assert await until(lambda: has_pid(tmp_path / "a.pid"))
     end_all()  # what the front ends do on SIGTERM or SIGHUP, and at exit
     result, _, _ = await task
     assert result.exit_code == -9  # bash itself was killed
@@ -199,10 +178,7 @@ async def test_a_running_command_keeps_what_another_one_left(tmp_path: Path) -> 
     first.mkdir()
     second.mkdir()
     long = asyncio.create_task(run("setsid sleep 1000 & echo $! > a.pid; sleep 1000", first, timeout=600))
-    deadline = time.monotonic() + 10
-    while not (first / "a.pid").exists() or not (first / "a.pid").read_text().strip():
-        assert time.monotonic() < deadline
-        await asyncio.sleep(0.02)
+    assert await until(lambda: has_pid(first / "a.pid"))
     result, _, _ = await run("setsid sleep 1000 & echo $! > a.pid; echo started", second)
     assert result.stopped_leftovers
     assert all(gone(pid) for pid in pids(second))
@@ -245,10 +221,7 @@ async def test_a_program_being_started_is_not_taken_for_an_orphan(monkeypatch: p
     await first.wait()
     monkeypatch.setattr(module, "_spawning", 1)  # what run_process holds between the fork and track()
     second = os.posix_spawnp("true", ["true"], dict(os.environ), setsid=True)  # noqa: ASYNC221 (returns at once)
-    deadline = time.monotonic() + 10
-    while (Path("/proc") / str(second) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
-        assert time.monotonic() < deadline, "the second program did not exit"
-        await asyncio.sleep(0.01)
+    assert await until(lambda: _zombie(second)), "the second program did not exit"
 
     module.release(tracked)
 

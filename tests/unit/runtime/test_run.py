@@ -1,17 +1,12 @@
 """`decode run` in-process through click's runner, on the scripted model."""
 
-import json
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from decode.runtime.exits import EXIT_FAILED, EXIT_OK, EXIT_REQUEST_LIMIT, EXIT_USAGE
 from decode.runtime.run import run
-
-
-def script(path: Path, responses: list[dict]) -> str:
-    path.write_text(json.dumps(responses))
-    return f"script:{path}"
+from tests.conftest import script
 
 
 def invoke(*args: str, stdin: str | None = None):

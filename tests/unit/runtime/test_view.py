@@ -4,7 +4,7 @@ a failed turn as the one line every front end shows."""
 import pytest
 
 from decode.entities.events import TextDelta, ToolCallFinished, ToolCallStarted, TurnFinished
-from decode.entities.tools import ToolCall, ToolResult
+from decode.entities.tool_calls import ToolCall, ToolResult
 from decode.entities.usage import Usage
 from decode.harness.failures import Failure
 from decode.harness.queue import Message

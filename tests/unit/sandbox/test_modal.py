@@ -21,6 +21,7 @@ from decode.processes.own_children import own_child
 from decode.sandbox.modal import NO_TOKEN, ModalBackend, sandbox_app, sandbox_image, workspace_archive
 from decode.sandbox.modal_process import ModalProcess
 from decode.sandbox.types import SandboxError
+from tests.conftest import until
 
 
 class Aio:
@@ -162,13 +163,8 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-async def until_dead(pids: list[int], seconds: float = 10) -> bool:
-    deadline = asyncio.get_running_loop().time() + seconds
-    while any(alive(pid) for pid in pids):
-        if asyncio.get_running_loop().time() > deadline:
-            return False
-        await asyncio.sleep(0.05)
-    return True
+async def until_dead(pids: list[int]) -> bool:
+    return await until(lambda: not any(alive(pid) for pid in pids))
 
 
 def test_the_image_and_the_app_are_defined_without_a_token(monkeypatch: pytest.MonkeyPatch) -> None:

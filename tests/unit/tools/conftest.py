@@ -44,13 +44,6 @@ class RunOnlyExecutor(CommandExecutor):
 EXECUTORS: dict[str, Callable[[Path], CommandExecutor]] = {"local": LocalExecutor, "run-only": RunOnlyExecutor}
 
 
-@pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    root = tmp_path / "workspace"
-    root.mkdir()
-    return root
-
-
 @pytest.fixture(params=list(EXECUTORS))
 def executor(request: pytest.FixtureRequest, workspace: Path) -> CommandExecutor:
     """The Workspace's executor: each test that uses it runs once per kind."""

@@ -23,6 +23,7 @@ from decode.agent.options import LoopOptions
 from decode.config.settings import Settings
 from decode.permissions.types import Mode
 from decode.tui.app import Repl
+from tests.conftest import until as _poll_until
 
 WAIT_S = 20.0  # generous: the first warm-up imports pydantic-ai
 
@@ -30,12 +31,8 @@ Until = Callable[[Callable[[], bool]], Awaitable[None]]
 
 
 async def _until(condition: Callable[[], bool]) -> None:
-    """Let the event loop run until `condition()` holds (TimeoutError after WAIT_S)."""
-    async with asyncio.timeout(WAIT_S):
-        while True:
-            if condition():
-                return
-            await asyncio.sleep(0.01)
+    """Let the event loop run until `condition()` holds (failing the test after WAIT_S)."""
+    assert await _poll_until(condition, WAIT_S), "the condition never held"
 
 
 @dataclass
@@ -100,12 +97,6 @@ def script(project: Path) -> Callable[[list[dict[str, Any]]], str]:
         return f"script:{path}"
 
     return write
-
-
-@pytest.fixture
-def settings() -> Settings:
-    """Settings from defaults only: no key, no .env (the test's own)."""
-    return Settings(_env_file=None)  # type: ignore[call-arg]
 
 
 @pytest.fixture

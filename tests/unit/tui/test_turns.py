@@ -15,6 +15,7 @@ from decode.harness.abort import INTERRUPTED_NOTE, INTERRUPTED_RESULT
 from decode.harness.priority import Message, Priority
 from decode.tui.app import Repl
 from decode.tui.turns import pending_lines
+from tests.conftest import has_pid
 from tests.unit.tui.conftest import Session
 
 ESC, ALT_ENTER, CTRL_C = "\x1b", "\x1b\r", "\x03"
@@ -114,7 +115,7 @@ async def test_esc_stops_a_long_bash_at_once_and_the_conversation_goes_on(start_
     )
     session = await start_repl(model, permission_mode="bypass")
     session.send("start the server")
-    await session.wait_until(lambda: (project / "g.pid").exists() and (project / "g.pid").read_text().strip() != "")
+    await session.wait_until(lambda: has_pid(project / "g.pid"))
     pgid = (project / "g.pid").read_text().strip()
     session.send("on port 8080")  # a steer the model will never get
     await session.wait_until(lambda: session.repl.turns.pending() != [])

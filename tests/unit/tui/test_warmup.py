@@ -1,6 +1,5 @@
 """The warm-up: settings, imports and the Agent Loop, built off the event loop while the user types."""
 
-import json
 import os
 import subprocess
 import sys
@@ -10,11 +9,7 @@ from decode.agent.options import LoopOptions
 from decode.config.settings import Settings
 from decode.permissions.types import Mode
 from decode.tui.warmup import start_warm_up, warm_up
-
-
-def script(path: Path, responses: list[dict]) -> str:
-    path.write_text(json.dumps(responses))
-    return f"script:{path}"
+from tests.conftest import script
 
 
 def test_warm_up_builds_an_agent_loop_and_times_its_steps(tmp_path: Path) -> None:
