@@ -10,10 +10,6 @@ The front end hears every turn begin (`TurnStarted`) and end (`TurnEnded`: `fini
 `failed` with a one-line reason); in between, the Agent Loop's own events. When a turn stops early,
 the messages the model never got come back in `TurnEnded.returned` for the user to send again.
 """
-# [lesson 07]
-# The Priority Gate sits in front of the queue: a steer or a follow-up goes into the running run,
-# and an aborted turn is closed (abort.py, bash kills its process group) and kept in the conversation.
-# [/lesson 07]
 
 from __future__ import annotations
 
@@ -28,6 +24,8 @@ from typing import TYPE_CHECKING, Literal
 from decode.harness.failures import Failure, describe_failure
 
 # [lesson 07]
+# The Priority Gate sits in front of the queue: a steer or a follow-up goes into the running run,
+# and an aborted turn is closed (abort.py, bash kills its process group) and kept in the conversation.
 from decode.harness.priority import PriorityGate
 
 # [before lesson 07]
