@@ -15,10 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import (
-    dataclass,
-    replace,  # [lesson 08]
-)
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from decode.harness.failures import Failure, describe_failure
@@ -58,7 +55,6 @@ class TurnEnded:
     """Why it failed, the line every front end shows (`failure.line`)."""
     returned: tuple[Message, ...] = ()
     failure: Failure | None = None
-    saved: bool = False  # [lesson 08]
     kind: Literal["turn_ended"] = "turn_ended"
 
 
@@ -186,9 +182,7 @@ class TurnRunner:
             # [/lesson 08]
             ended = TurnEnded("failed", failure.line, tuple(self.queue.take_back()), failure)
         finally:
-            saved = self.loop is not None and self.loop.saved  # [lesson 08]
             self.loop = None
-        ended = replace(ended, saved=saved)  # [lesson 08]
         self.on_event(ended)
         return ended
 

@@ -68,7 +68,7 @@ class HeadlessRun:
 
         await close_conversation(conversation)  # its language servers stop with the run
         # [/lesson 13]
-        self.say_saved(ended, conversation.session.session_id)  # [lesson 08]
+        self.say_saved(conversation)  # [lesson 08]
         if ended.outcome == "aborted":  # Ctrl-C, SIGTERM, SIGHUP
             return self.stopped()
         code = exit_code(ended)
@@ -164,9 +164,10 @@ class HeadlessRun:
         signum = self.stop.signum if self.stop is not None else None
         return f"[decode was stopped ({signal.Signals(signum).name}) before this turn finished.]" if signum else None
 
-    def say_saved(self, ended: TurnEnded, session_id: str) -> None:
-        """How to continue the session, when the turn was saved."""
-        if ended.saved:
+    def say_saved(self, conversation: "Conversation") -> None:
+        """How to continue the session, when it recorded the turn (finished, or kept when it stopped)."""
+        if conversation.loop.saved:
+            session_id = conversation.session.session_id
             self.progress(f"decode: session {session_id} saved (continue it with --resume {session_id})")
 
     # [/lesson 08]
