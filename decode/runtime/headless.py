@@ -10,7 +10,6 @@ failure lines, the same way an aborted turn is kept. Everything this run knows (
 how it stopped, whether it is over) is held here, not in module globals.
 """
 
-import asyncio  # [lesson 05]
 import signal  # [lesson 05]
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -47,6 +46,8 @@ class HeadlessRun:
         """Run `task` as one turn of a freshly built conversation; the exit code. `options` are
         `LoopOptions` fields. Raises `RunError` when the conversation cannot be built."""
         # [lesson 05]
+        import asyncio
+
         from decode.processes.signals import end_all_on
 
         # SIGTERM, SIGHUP: every process the agent started ends at once, then the turn stops as
