@@ -142,9 +142,7 @@ def cli(ctx: click.Context, **options: Any) -> None:
         # decode's safe reader takes over that read first (config/project_env.py), so a FIFO cannot hang it.
         import decode.config.project_env  # noqa: F401
     # [/lesson 13]
-    # [lesson 12]
-    ctx.meta["decode.other_grants"] = _agent_grants  # `decode permissions` trusts the project's agents too
-    # [/lesson 12]
+    ctx.meta["decode.other_grants"] = _agent_grants  # `decode permissions` trusts agents too  # [lesson 12]
     if ctx.invoked_subcommand is not None:
         if any(value is not None for value in options.values()):
             raise click.UsageError(f"options go after the subcommand: decode {ctx.invoked_subcommand} --model …")
