@@ -9,12 +9,8 @@ Exit codes shared by every subcommand: 0 success, 1 the run failed, 2 usage or c
 error, 3 the request ceiling (`--max-requests`) was reached, 130 interrupted.
 """
 
-import atexit  # [lesson 02]
 import functools
-import gc  # [lesson 02]
 import importlib
-import os  # [lesson 13]
-import stat  # [lesson 13]
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -66,6 +62,9 @@ class LazyGroup(click.Group):
 
         defer_imports()
         if self.own_process:
+            import atexit
+            import gc
+
             # At exit the interpreter's last garbage collections walk every object of every module
             # (0.4-0.6 s with pydantic-ai imported) to free memory the exit gives back anyway; frozen
             # objects are skipped. Files and sessions are closed by their owners, not the collector.
@@ -106,6 +105,9 @@ class LazyGroup(click.Group):
 # [lesson 13]
 def _dotenv_needs_care() -> bool:
     """Is `./.env` something other than a small regular file (a FIFO, a device, a huge file)? One stat, no read."""
+    import os
+    import stat
+
     try:
         found = os.stat(".env")
     except OSError:
@@ -140,9 +142,7 @@ def cli(ctx: click.Context, **options: Any) -> None:
         # decode's safe reader takes over that read first (config/project_env.py), so a FIFO cannot hang it.
         import decode.config.project_env  # noqa: F401
     # [/lesson 13]
-    # [lesson 12]
-    ctx.meta["decode.other_grants"] = _agent_grants  # `decode permissions` trusts the project's agents too
-    # [/lesson 12]
+    ctx.meta["decode.other_grants"] = _agent_grants  # `decode permissions` trusts agents too  # [lesson 12]
     if ctx.invoked_subcommand is not None:
         if any(value is not None for value in options.values()):
             raise click.UsageError(f"options go after the subcommand: decode {ctx.invoked_subcommand} --model …")

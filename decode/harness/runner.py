@@ -10,24 +10,19 @@ The front end hears every turn begin (`TurnStarted`) and end (`TurnEnded`: `fini
 `failed` with a one-line reason); in between, the Agent Loop's own events. When a turn stops early,
 the messages the model never got come back in `TurnEnded.returned` for the user to send again.
 """
-# [lesson 07]
-# The Priority Gate sits in front of the queue: a steer or a follow-up goes into the running run,
-# and an aborted turn is closed (abort.py, bash kills its process group) and kept in the conversation.
-# [/lesson 07]
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import (
-    dataclass,
-    replace,  # [lesson 08]
-)
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from decode.harness.failures import Failure, describe_failure
 
 # [lesson 07]
+# The Priority Gate sits in front of the queue: a steer or a follow-up goes into the running run,
+# and an aborted turn is closed (abort.py, bash kills its process group) and kept in the conversation.
 from decode.harness.priority import PriorityGate
 
 # [before lesson 07]
@@ -60,7 +55,6 @@ class TurnEnded:
     """Why it failed, the line every front end shows (`failure.line`)."""
     returned: tuple[Message, ...] = ()
     failure: Failure | None = None
-    saved: bool = False  # [lesson 08]
     kind: Literal["turn_ended"] = "turn_ended"
 
 
@@ -188,9 +182,7 @@ class TurnRunner:
             # [/lesson 08]
             ended = TurnEnded("failed", failure.line, tuple(self.queue.take_back()), failure)
         finally:
-            saved = self.loop is not None and self.loop.saved  # [lesson 08]
             self.loop = None
-        ended = replace(ended, saved=saved)  # [lesson 08]
         self.on_event(ended)
         return ended
 

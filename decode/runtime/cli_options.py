@@ -17,18 +17,6 @@ from decode.sandbox.modes import SandboxMode  # [lesson 14]
 
 type Decorator = Callable[[Any], Any]
 
-# [lesson 06]
-PERMISSION_MODES = tuple(mode.value for mode in Mode)
-
-
-def _permission_mode(ctx: click.Context, param: click.Parameter, value: str | None) -> Mode | None:
-    """`--permission-mode` as a `Mode`, the type `LoopOptions.permission_mode` holds."""
-    return Mode.parse(value) if value else None
-
-
-# [/lesson 06]
-SANDBOX_MODES = tuple(mode.value for mode in SandboxMode)  # [lesson 14]
-
 SHARED: list[Decorator] = [
     click.option("-m", "--model", help="Model string, e.g. google-gla:gemini-flash-latest or script:turns.json."),
     click.option(
@@ -49,8 +37,8 @@ SHARED: list[Decorator] = [
     # [lesson 06]
     click.option(
         "--permission-mode",
-        type=click.Choice(PERMISSION_MODES),
-        callback=_permission_mode,
+        type=click.Choice([mode.value for mode in Mode]),
+        callback=lambda _ctx, _param, value: Mode.parse(value) if value else None,  # the `LoopOptions` field's type
         help="What runs without asking (the rules: `decode permissions`; Shift+Tab switches in the REPL); "
         "headless, anything that would ask is refused and the model told why. Default: settings, else default.",
     ),
@@ -65,7 +53,7 @@ SHARED: list[Decorator] = [
     # [lesson 14]
     click.option(
         "--sandbox",
-        type=click.Choice(SANDBOX_MODES),
+        type=click.Choice([mode.value for mode in SandboxMode]),
         help="Where the agent's commands run: none (here), bwrap, docker or modal. Default: SANDBOX_MODE, else none.",
     ),
     click.option(

@@ -3,7 +3,8 @@ rules and instructions of its command line.
 
 `FormattedRun` is the `HeadlessRun` of lesson 02 with what a program reading it needs: stdout in the
 chosen format (`output.py`), the result object printed however the run ended (`finish`, once), and
-`--summary-json PATH` written beside it. Progress stays on stderr; `-q` keeps only warnings and errors.
+`--summary-json PATH` written beside it. Progress stays on stderr (`FormattedProgress`: `-q` keeps
+only warnings and errors, and the first error is the summary's).
 """
 
 import signal
@@ -13,9 +14,27 @@ from decode.runtime.exits import EXIT_INTERRUPTED
 from decode.runtime.headless import HeadlessRun
 from decode.runtime.options import HeadlessOptions
 from decode.runtime.output import FormattedView, RunOutput
+from decode.runtime.progress import ERROR, WARNING, Progress
 
 if TYPE_CHECKING:
     from decode.agent.compose import Conversation
+
+
+class FormattedProgress(Progress):
+    """Progress lines for a run a program reads: `-q` keeps only warnings and errors, and the first
+    error is kept for the Run Summary."""
+
+    def __init__(self, *, quiet: bool = False) -> None:
+        self.quiet = quiet
+        self.first_error: str | None = None
+        """The first error line of the run: the Run Summary's `error`."""
+
+    def __call__(self, text: str, *, nl: bool = True) -> None:
+        if text.startswith(ERROR) and self.first_error is None:
+            self.first_error = text.removeprefix(ERROR)
+        if self.quiet and not text.startswith((ERROR, WARNING)):
+            return
+        super().__call__(text, nl=nl)
 
 
 class FormattedRun(HeadlessRun):
@@ -25,8 +44,8 @@ class FormattedRun(HeadlessRun):
         super().__init__()
         self.headless = headless
         self.output = RunOutput(headless.output_format, raw=headless.raw)
-        self.progress.quiet = headless.quiet
-        self.view = FormattedView(self.progress, self.output)
+        self.progress: FormattedProgress = FormattedProgress(quiet=headless.quiet)
+        self.view = FormattedView(self.progress, self.output)  # it and its tool-output echo write to this progress
         self.finished: int | None = None
         """The code the run finished with, once its result is out (before its MCP servers are stopped)."""
 

@@ -10,7 +10,6 @@ failure lines, the same way an aborted turn is kept. Everything this run knows (
 how it stopped, whether it is over) is held here, not in module globals.
 """
 
-import asyncio  # [lesson 05]
 import signal  # [lesson 05]
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -28,7 +27,6 @@ if TYPE_CHECKING:
     from decode.agent.loop import AgentLoop
     from decode.processes.signals import SignalStop  # [lesson 05]
     from decode.sandbox.handback import HandBack  # [lesson 14]
-    from decode.sandbox.workspace import Workspace  # [lesson 14]
 
 
 class HeadlessRun:
@@ -48,6 +46,8 @@ class HeadlessRun:
         """Run `task` as one turn of a freshly built conversation; the exit code. `options` are
         `LoopOptions` fields. Raises `RunError` when the conversation cannot be built."""
         # [lesson 05]
+        import asyncio
+
         from decode.processes.signals import end_all_on
 
         # SIGTERM, SIGHUP: every process the agent started ends at once, then the turn stops as
@@ -69,15 +69,11 @@ class HeadlessRun:
 
         await close_conversation(conversation)  # its language servers stop with the run
         # [/lesson 13]
-        if ended.saved:  # [lesson 08]
-            self.say_saved(conversation.session.session_id)  # [lesson 08]
+        self.say_saved(conversation)  # [lesson 08]
         if ended.outcome == "aborted":  # Ctrl-C, SIGTERM, SIGHUP
             return self.stopped()
         code = exit_code(ended)
-        # [lesson 14]
-        if conversation.workspace is not None:  # `--repo`: the work goes back as a branch
-            code = await self.hand_back(conversation.workspace, conversation, code)
-        # [/lesson 14]
+        code = await self.hand_back(conversation, code)  # `--repo`: the work goes back as a branch  # [lesson 14]
         return await self.end(conversation, code)
 
     def build(self, options: dict[str, Any]) -> "Conversation":
@@ -113,14 +109,17 @@ class HeadlessRun:
         """What the user should know before the turn: broken settings, the mode and agent a session resumes."""
         # [lesson 06]
         from decode.permissions.settings_files import repository_grants
-        from decode.permissions.types import Mode  # [lesson 08]
 
         gate = conversation.gate  # once per run: broken files, ignored modes, what the repository grants itself
         for problem in [*gate.problems, *repository_grants(gate.settings)]:
             self.progress(f"decode: {problem.level}: {problem}")
         # [/lesson 06]
-        if conversation.resumed_mode and gate.mode is not Mode.DEFAULT:  # [lesson 08]
-            self.progress(f"decode: resuming in permission mode {gate.mode}")  # [lesson 08]
+        # [lesson 08]
+        from decode.permissions.types import Mode
+
+        if conversation.resumed_mode and gate.mode is not Mode.DEFAULT:
+            self.progress(f"decode: resuming in permission mode {gate.mode}")
+        # [/lesson 08]
         # [lesson 12]
         agent = conversation.agent.definition.name if conversation.agent is not None else "build"
         if options.get("resume") is not None and options.get("agent") is None and agent != "build":
@@ -166,17 +165,25 @@ class HeadlessRun:
         signum = self.stop.signum if self.stop is not None else None
         return f"[decode was stopped ({signal.Signals(signum).name}) before this turn finished.]" if signum else None
 
-    def say_saved(self, session_id: str) -> None:
-        self.progress(f"decode: session {session_id} saved (continue it with --resume {session_id})")
+    def say_saved(self, conversation: "Conversation") -> None:
+        """How to continue the session, when it recorded the turn (finished, or kept when it stopped)."""
+        if conversation.loop.saved:
+            session_id = conversation.session.session_id
+            self.progress(f"decode: session {session_id} saved (continue it with --resume {session_id})")
 
     # [/lesson 08]
     # [lesson 14]
-    async def hand_back(self, workspace: "Workspace", conversation: "Conversation", code: int) -> int:
-        """Hand the Workspace back (`decode.sandbox.handback`) and say what was shipped; a push that
-        failed turns a successful run's exit code into 1 (the branch is kept, and the report says where)."""
+    async def hand_back(self, conversation: "Conversation", code: int) -> int:
+        """`--repo`: hand the Workspace back as a branch (`decode.sandbox.handback`) and say what was
+        shipped; a push that failed turns a successful run's exit code into 1 (the branch is kept,
+        and the report says where). Without a Workspace, `code` as it is."""
         from decode.sandbox.handback import Outcome, hand_back
 
-        result = await hand_back(workspace, conversation.loop.deps.executor)  # still open: a remote one answers
+        if conversation.workspace is None:
+            return code
+        result = await hand_back(
+            conversation.workspace, conversation.loop.deps.executor
+        )  # still open: a remote one answers
         self.handed_back = result
         lines = result.report()
         self.progress(f"decode: {lines[0]}")

@@ -11,9 +11,7 @@ REPL's turns go, is `headless.py`.
 
 import asyncio
 import os
-import signal  # [lesson 05]
 import sys
-from pathlib import Path  # [lesson 08]
 from typing import Any
 
 import click
@@ -76,7 +74,9 @@ def _run(job: HeadlessRun, task: str, options: dict[str, Any]) -> int:
         return EXIT_INTERRUPTED
     # [lesson 05]
     except asyncio.CancelledError:  # a signal that came after the turn was over
-        return 128 + (job.stop.signum if job.stop is not None and job.stop.signum else signal.SIGTERM)
+        from signal import SIGTERM
+
+        return 128 + (job.stop.signum if job.stop is not None and job.stop.signum else SIGTERM)
     # [/lesson 05]
     except RunError as exc:  # the run could not start: a usage or configuration error
         job.progress.error(str(exc))
@@ -100,6 +100,8 @@ async def _drive_closing(job: HeadlessRun, task: str, options: dict[str, Any]) -
 # [lesson 08]
 def _resume_newest(value: str) -> tuple[str, str]:
     """`--resume` took the task as its value: (the task, "" for the newest session), unless it names a session."""
+    from pathlib import Path
+
     from decode.context.catalog import find_session
     from decode.context.session_log import SessionError
 

@@ -60,7 +60,11 @@ class TurnView:
                 self.progress(f"    {short_line(result.content)}")
         # [lesson 10]
         elif isinstance(event, ev.TodosUpdated):  # the whole checklist, each time it changes
-            self.todos(event)
+            from decode.entities.todos import checklist
+
+            self.progress("  to-do list:" if event.todos else "  to-do list: (empty)")
+            for line in checklist(event.todos).splitlines():
+                self.progress(f"    {line}")
         # [/lesson 10]
         elif isinstance(event, ev.Notice):
             self.progress(f"decode: {event.level}: {event.message}")
@@ -71,15 +75,6 @@ class TurnView:
         """The answer as it is for a file or a pipe; on a terminal, made visible too."""
         click.echo(visible(text) if sys.stdout.isatty() else text)
 
-    # [lesson 10]
-    def todos(self, event: "events.TodosUpdated") -> None:
-        from decode.entities.todos import checklist
-
-        self.progress("  to-do list:" if event.todos else "  to-do list: (empty)")
-        for line in checklist(event.todos).splitlines():
-            self.progress(f"    {line}")
-
-    # [/lesson 10]
     # [lesson 11]
     def mcp_progress(self, update: "McpProgress") -> None:
         """An MCP server's progress on a running call: `  ⋯ mcp__s__t 3/10 (30%) · copying`."""

@@ -150,8 +150,9 @@ show("decode.runtime.options", "HeadlessOptions.apply")
 # The run itself is lesson 02's `HeadlessRun`, its turn still driven by the Turn Runner, with
 # what a program needs added in a subclass: the rules and instructions put in force before the
 # turn, each event handed to the output (`FormattedView`, lesson 02's `TurnView` plus the
-# format), and `finish` at the single exit of the command, once, so the result object is printed
-# however the run ended:
+# format), the progress lines kept to warnings and errors by `-q` (`FormattedProgress`, which also
+# keeps the first error for the summary), and `finish` at the single exit of the command, once, so
+# the result object is printed however the run ended:
 
 # %%
 show("decode.runtime.formatted_run", "FormattedRun")

@@ -280,7 +280,7 @@ async def test_a_failed_turn_is_kept_with_its_cause_when_the_front_end_asks_and_
     h.released.set()
 
     ended = await h.ended()
-    assert (ended.outcome, ended.saved) == ("failed", True)
+    assert (ended.outcome, h.loop.saved) == ("failed", True)
     assert ended.failure is not None
     assert ended.failure.at_ceiling
     _, loaded = Session.resume(tmp_path)
@@ -288,12 +288,16 @@ async def test_a_failed_turn_is_kept_with_its_cause_when_the_front_end_asks_and_
     assert user_texts(loaded.history) == ["read it", note]
 
 
-async def test_saved_is_a_value_of_the_turn_not_a_notice_to_parse(harness, tmp_path: Path, settings) -> None:
+async def test_saved_is_a_value_of_the_loop_after_the_turn_not_a_notice_to_parse(
+    harness, tmp_path: Path, settings
+) -> None:
     from decode.context.session import Session
 
     h = harness([Step("Hello."), Step("Again.")])
     h.runner.send(Message("hi"))
-    assert (await h.ended()).saved is False  # no session: nothing is saved
+    await h.ended()
+    assert h.loop.saved is False  # no session: nothing is saved
     h.loop.session = Session.start(tmp_path, model="strict", settings=settings)
     h.runner.send(Message("hi again"))
-    assert (await h.ended(2)).saved is True
+    await h.ended(2)
+    assert h.loop.saved is True

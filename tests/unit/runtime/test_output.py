@@ -130,7 +130,7 @@ def test_the_formatted_view_streams_each_event_and_keeps_the_progress_lines(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     from decode.entities.events import ToolCallStarted, TurnFinished
-    from decode.entities.tools import ToolCall
+    from decode.entities.tool_calls import ToolCall
     from decode.entities.usage import Usage
     from decode.harness.queue import Message
     from decode.harness.runner import TurnEnded, TurnStarted

@@ -35,3 +35,15 @@ def test_a_failed_turn_is_its_failure_line(capsys: pytest.CaptureFixture[str]) -
     line = "model request failed: HTTP 400 from gpt-x: context_length_exceeded"
     TurnView(Progress()).event(TurnEnded("failed", line, failure=Failure(line, "a model request failed")))
     assert capsys.readouterr().err == f"decode: error: {line}\n"
+
+
+def test_the_to_do_list_is_drawn_whole_on_stderr_each_time_it_changes(capsys: pytest.CaptureFixture[str]) -> None:
+    from decode.entities.events import TodosUpdated
+    from decode.entities.todos import Todo, TodoStatus
+
+    view = TurnView(Progress())
+    view.event(TodosUpdated(todos=[Todo(content="read", status=TodoStatus.COMPLETED), Todo(content="fix")]))
+    view.event(TodosUpdated(todos=[]))
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == ["  to-do list:", "    ☑ read", "    ☐ fix", "  to-do list: (empty)"]
