@@ -33,7 +33,20 @@ def add_ship_commands(registry: CommandRegistry) -> CommandRegistry:
             while_busy=False,
         )
     )
+    registry.start_checks["sandbox"] = check_sandbox  # refused now, not after the prompt is drawn
+    registry.start_checks["repo"] = check_repo  # `--repo PATH`: no such directory
+    registry.status_lines.append(_status_lines)
     return registry
+
+
+def _status_lines(repl: Repl) -> list[str]:
+    """`/status`: where commands run, and the Workspace with `--repo`."""
+    sandbox = repl.status.sandbox
+    where = "commands run on this machine, unsandboxed" if sandbox == "none" else "commands run in it"
+    lines = [f"sandbox:   {sandbox} ({where})"]
+    if (workspace := repl.conversation.workspace if repl.conversation is not None else None) is not None:
+        lines.append(f"workspace: {workspace.path} (a clone of {workspace.source}; /ship pushes {workspace.branch})")
+    return lines
 
 
 def check_sandbox(home: Path, mode: str) -> str | None:
