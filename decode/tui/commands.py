@@ -101,6 +101,12 @@ class CommandRegistry:
         """Options checked before the REPL starts (`launch.run_repl`), each by its `LoopOptions` field."""
         self.on_ready: list[Callable[[Repl], None]] = []
         """What runs once the warm-up has built the conversation (a notice, servers started)."""
+        self.more_commands: list[Callable[[Repl], list[tuple[str, str]]]] = []
+        """`/name`s the registry does not hold (skills), each with a summary: the completer and /help list them."""
+        self.run_more: list[Callable[[Repl, str, str], Awaitable[bool]]] = []
+        """Tried on an unknown `/name [argument]`, in order; True when one ran it."""
+        self.on_leave: list[Callable[[Repl], object]] = []
+        """What each part says or starts on the way out, once no turn runs (`prompt_loop.leave`)."""
 
     def add(self, command: SlashCommand) -> None:
         for name in (command.name, *command.aliases):

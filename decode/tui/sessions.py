@@ -59,6 +59,7 @@ def add_session_commands(registry: CommandRegistry) -> CommandRegistry:
     registry.status_lines.append(_status_line)
     registry.start_checks["resume"] = check_resume  # `--resume [ID]`: no such session
     registry.on_ready.append(show_session)
+    registry.on_leave.append(show_resume_line)  # the session's id, and how to continue it
     return registry
 
 
