@@ -107,6 +107,8 @@ class CommandRegistry:
         """Tried on an unknown `/name [argument]`, in order; True when one ran it."""
         self.on_leave: list[Callable[[Repl], object]] = []
         """What each part says or starts on the way out, once no turn runs (`prompt_loop.leave`)."""
+        self.on_clear: list[Callable[[Repl], object]] = []
+        """What each part does with the conversation before `/clear` forgets it."""
 
     def add(self, command: SlashCommand) -> None:
         for name in (command.name, *command.aliases):
@@ -235,11 +237,8 @@ def _model_suggestions(repl: Repl) -> list[str]:
 
 
 async def _clear(repl: Repl, argument: str) -> None:
-    # [lesson 09]
-    from decode.tui.memory_skills import note_session
-
-    note_session(repl)  # if notes are on: one line about the conversation in .decode/MEMORY.md, in the background
-    # [/lesson 09]
+    for part in repl.commands.on_clear:  # the conversation's last word, before it goes
+        part(repl)
     repl.clear_conversation()
 
 
