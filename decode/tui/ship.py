@@ -36,7 +36,17 @@ def add_ship_commands(registry: CommandRegistry) -> CommandRegistry:
     registry.start_checks["sandbox"] = check_sandbox  # refused now, not after the prompt is drawn
     registry.start_checks["repo"] = check_repo  # `--repo PATH`: no such directory
     registry.status_lines.append(_status_lines)
+    registry.on_ready.append(show_sandbox)
     return registry
+
+
+def show_sandbox(repl: Repl) -> None:
+    """Once the conversation is built: the footer names the sandbox its commands run in."""
+    from decode.sandbox.executor import SandboxExecutor
+
+    if repl.conversation is not None:
+        executor = repl.conversation.loop.deps.executor
+        repl.status.sandbox = executor.mode if isinstance(executor, SandboxExecutor) else "none"
 
 
 def _status_lines(repl: Repl) -> list[str]:

@@ -138,13 +138,6 @@ async def finish_warm_up(repl: Repl, warm_up: asyncio.Future[Warm]) -> None:
 
         repl.status.context_window = warm.settings.context_window
         repl.model_choices = [warm.settings.model, *(f"{p}:" if p != "test" else p for p in PROVIDERS)]
-    # [lesson 14]
-    if warm.conversation is not None:
-        from decode.sandbox.executor import SandboxExecutor
-
-        executor = warm.conversation.loop.deps.executor
-        repl.status.sandbox = executor.mode if isinstance(executor, SandboxExecutor) else "none"
-    # [/lesson 14]
     if warm.error is None:
         repl.status.phase = "ready"
         for ready in repl.commands.on_ready:  # what the parts that added commands do now

@@ -143,6 +143,7 @@ def test_the_parts_that_add_commands_plug_their_status_lines_start_checks_and_re
         "show_session",
         "start_mcp",
         "show_agent",
+        "show_sandbox",
     ]
     assert len(registry.status_lines) == 3  # the mode, the session, the sandbox and its Workspace
     assert [leave.__name__ for leave in registry.on_leave] == ["show_resume_line", "note_session"]
