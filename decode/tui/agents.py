@@ -31,6 +31,8 @@ def add_agent_commands(registry: CommandRegistry) -> CommandRegistry:
             suggest=_names,
         )
     )
+    registry.start_checks["agent"] = check_agent  # `--agent NAME`: no such agent
+    registry.on_ready.append(show_agent)
     return registry
 
 

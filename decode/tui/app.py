@@ -39,7 +39,7 @@ from decode.tui.commands import CommandRegistry, Invocation, builtin_commands
 from decode.tui.footer import SessionStatus
 from decode.tui.input import HISTORY_FILE, TurnKeys, build_prompt_session
 from decode.tui.mcp_servers import add_mcp_commands  # [lesson 11]
-from decode.tui.memory_skills import add_memory_commands, skill_commands  # [lesson 09]
+from decode.tui.memory_skills import add_memory_commands  # [lesson 09]
 from decode.tui.permission_commands import add_permission_commands  # [lesson 06]
 from decode.tui.questions import QuestionLine, answer_keys  # [lesson 06]
 from decode.tui.render import Renderer
@@ -254,9 +254,7 @@ class Repl:
 
     def extra_commands(self) -> list[tuple[str, str]]:
         """`/name`s the registry does not hold, with a summary each (the completer and /help show them)."""
-        return [
-            *skill_commands(self),  # [lesson 09]
-        ]
+        return [entry for more in self.commands.more_commands for entry in more(self)]
 
     # -- turns and the warm-up ----------------------------------------------------------------
 

@@ -19,6 +19,7 @@ import difflib
 import re
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.table import Table
@@ -31,6 +32,10 @@ if TYPE_CHECKING:
 
 Handler = Callable[["Repl", str], Awaitable[None]]
 Suggestions = Callable[["Repl"], list[str]]
+StatusLines = Callable[["Repl"], list[str]]
+"""A part's lines in `/status` (e.g. `session:   ID (saved)`), none when it has nothing to say."""
+StartCheck = Callable[[Path, str], str | None]
+"""Why an option's value cannot start the REPL in this directory (a one-line error), or None/''."""
 
 _COMMAND = re.compile(r"^/([a-z][a-z0-9_-]*)(?:\s+(.*))?$", re.DOTALL)
 
@@ -83,11 +88,27 @@ class Invocation:
 
 
 class CommandRegistry:
-    """The slash commands of the REPL, in the order they were added."""
+    """The slash commands of the REPL, in the order they were added, and what else the parts of
+    decode that add commands plug into the REPL: their `/status` lines, their start checks and
+    what they do once the conversation is built."""
 
     def __init__(self) -> None:
         self._commands: dict[str, SlashCommand] = {}
         self._aliases: dict[str, str] = {}
+        self.status_lines: list[StatusLines] = []
+        """Lines `/status` shows after the model and the directory, in the order they were added."""
+        self.start_checks: dict[str, StartCheck] = {}
+        """Options checked before the REPL starts (`launch.run_repl`), each by its `LoopOptions` field."""
+        self.on_ready: list[Callable[[Repl], None]] = []
+        """What runs once the warm-up has built the conversation (a notice, servers started)."""
+        self.more_commands: list[Callable[[Repl], list[tuple[str, str]]]] = []
+        """`/name`s the registry does not hold (skills), each with a summary: the completer and /help list them."""
+        self.run_more: list[Callable[[Repl, str, str], Awaitable[bool]]] = []
+        """Tried on an unknown `/name [argument]`, in order; True when one ran it."""
+        self.on_leave: list[Callable[[Repl], object]] = []
+        """What each part says or starts on the way out, once no turn runs (`prompt_loop.leave`)."""
+        self.on_clear: list[Callable[[Repl], object]] = []
+        """What each part does with the conversation before `/clear` forgets it."""
 
     def add(self, command: SlashCommand) -> None:
         for name in (command.name, *command.aliases):
@@ -216,11 +237,8 @@ def _model_suggestions(repl: Repl) -> list[str]:
 
 
 async def _clear(repl: Repl, argument: str) -> None:
-    # [lesson 09]
-    from decode.tui.memory_skills import note_session
-
-    note_session(repl)  # if notes are on: one line about the conversation in .decode/MEMORY.md, in the background
-    # [/lesson 09]
+    for part in repl.commands.on_clear:  # the conversation's last word, before it goes
+        part(repl)
     repl.clear_conversation()
 
 
@@ -247,21 +265,8 @@ async def _status(repl: Repl, argument: str) -> None:
     if status.phase == "unavailable":
         model += f" — unusable: {repl.unavailable}"
     lines = [f"model:     {model}", f"directory: {repl.workspace}"]
-    lines.append(f"mode:      {status.permission_mode}")  # [lesson 06]
-    # [lesson 14]
-    where = "commands run on this machine, unsandboxed" if status.sandbox == "none" else "commands run in it"
-    lines.append(f"sandbox:   {status.sandbox} ({where})")
-    # [/lesson 14]
-    # [lesson 08]
-    session = repl.loop.session if repl.loop is not None else None
-    if session is not None:
-        saved = "saved" if session.log.path.exists() else "not saved until the first turn ends"
-        lines.append(f"session:   {session.session_id} ({saved})")
-    # [/lesson 08]
-    # [lesson 14]
-    if (workspace := repl.conversation.workspace if repl.conversation is not None else None) is not None:
-        lines.append(f"workspace: {workspace.path} (a clone of {workspace.source}; /ship pushes {workspace.branch})")
-    # [/lesson 14]
+    for part in repl.commands.status_lines:
+        lines.extend(part(repl))
     if status.context_fraction is not None:
         lines.append(
             f"context:   {format_tokens(status.context_tokens)} of {format_tokens(status.context_window)} tokens"

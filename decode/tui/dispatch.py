@@ -11,7 +11,6 @@ import logging
 from typing import TYPE_CHECKING
 
 from decode.harness.queue import Message, Priority
-from decode.tui.memory_skills import run_skill  # [lesson 09]
 
 if TYPE_CHECKING:
     from decode.tui.app import Repl
@@ -58,10 +57,9 @@ async def run_command(repl: Repl, invocation: Invocation) -> None:
     """Run a slash command; a failure is one error line, and the REPL carries on."""
     command = invocation.command
     if command is None:
-        # [lesson 09]
-        if await run_skill(repl, invocation.name, invocation.argument):  # `/name [text]` runs a skill
-            return
-        # [/lesson 09]
+        for run_more in repl.commands.run_more:  # a skill, say
+            if await run_more(repl, invocation.name, invocation.argument):
+                return
         closest = repl.commands.closest(invocation.name)
         hint = f"did you mean /{closest}?" if closest else "/help lists the commands"
         repl.renderer.error(f"unknown command /{invocation.name}: {hint}")

@@ -1,46 +1,34 @@
 """`run_repl()`: the REPL in this terminal, what `decode` with no subcommand runs.
 
-Before the prompt is drawn, each option that can be wrong is checked (`START_CHECKS`), so a bad
-one is a one-line error and exit code 2, not a REPL that cannot work. Then the REPL runs inside
-the event loop, with stdout patched so Rich prints above the prompt, and ends on a hang-up or a
-signal as well as on /quit: the running turn is stopped and what it did is kept.
+Before the prompt is drawn, each option that can be wrong is checked (the start checks the
+parts of decode add to the command registry), so a bad one is a one-line error and exit code 2,
+not a REPL that cannot work. Then the REPL runs inside the event loop, with stdout patched so Rich
+prints above the prompt, and ends on a hang-up or a signal as well as on /quit: the running turn
+is stopped and what it did is kept.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable
-from pathlib import Path
 
 import click
 from prompt_toolkit.patch_stdout import patch_stdout
 
 from decode.agent.options import LoopOptions
-from decode.tui.agents import check_agent  # [lesson 12]
-from decode.tui.app import Repl
+from decode.tui.app import Repl, repl_commands
+from decode.tui.commands import CommandRegistry
 from decode.tui.hangup import ending_on_hang_up
-from decode.tui.sessions import check_resume  # [lesson 08]
-from decode.tui.ship import check_repo, check_sandbox  # [lesson 14]
 from decode.tui.terminal import route_logging, terminal_console
 
 EXIT_USAGE = 2
 
-StartCheck = Callable[[Path, str], str | None]
-"""Why an option's value cannot start the REPL in this directory (a one-line error), or None/''."""
-
-START_CHECKS: dict[str, StartCheck] = {
-    "agent": check_agent,  # `--agent NAME`: no such agent  # [lesson 12]
-    "sandbox": check_sandbox,  # `--sandbox MODE`: refused now, not after the prompt is drawn  # [lesson 14]
-    "repo": check_repo,  # `--repo PATH`: no such directory  # [lesson 14]
-    "resume": check_resume,  # `--resume [ID]`: no such session  # [lesson 08]
-}
-"""The options checked before the REPL starts, in this order, each by its `LoopOptions` field."""
-
 
 def run_repl(options: LoopOptions) -> int:
     """Run the REPL in this terminal (what `decode` does) on what the command line asks; returns the exit code."""
-    for name, check in START_CHECKS.items():
+    commands = repl_commands()
+    # Each option that can be wrong, checked by the part that added it (`CommandRegistry.start_checks`).
+    for name, check in commands.start_checks.items():
         if isinstance(value := getattr(options, name), str) and (problem := check(options.home, value)):
             click.echo(f"decode: error: {problem}", err=True)
             return EXIT_USAGE
@@ -48,12 +36,12 @@ def run_repl(options: LoopOptions) -> int:
         click.echo('decode: error: the REPL needs a terminal; without one, use decode run "TASK"', err=True)
         return EXIT_USAGE
     try:
-        return asyncio.run(_main(options))
+        return asyncio.run(_main(options, commands))
     except KeyboardInterrupt:
         return 130
 
 
-async def _main(options: LoopOptions) -> int:
+async def _main(options: LoopOptions, commands: CommandRegistry) -> int:
     # [lesson 05]
     import signal
 
@@ -65,7 +53,7 @@ async def _main(options: LoopOptions) -> int:
     console = terminal_console(sys.stdout)
     # Inside the event loop: patch_stdout schedules its writes on the loop that is running.
     with patch_stdout(raw=True), route_logging(sys.stderr):
-        repl = Repl(console=console, options=options)
+        repl = Repl(console=console, options=options, commands=commands)
         with ending_on_hang_up(asyncio.current_task(), repl.session.input) as hang_up:  # the terminal gone
             hang_up.before.append(end_all)  # [lesson 05]
             try:

@@ -37,6 +37,7 @@ def add_mcp_commands(registry: CommandRegistry) -> CommandRegistry:
             suggest=lambda repl: ["trust"],
         )
     )
+    registry.on_ready.append(start_mcp)  # in the background: the prompt does not wait
     return registry
 
 

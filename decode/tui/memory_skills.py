@@ -31,6 +31,11 @@ def add_memory_commands(registry: CommandRegistry) -> CommandRegistry:
     """Add `/memory` and `/init` to `registry` (and return it)."""
     registry.add(SlashCommand("memory", "Show the memory files and skills the agent is given", _memory))
     registry.add(SlashCommand("init", "Have the agent write a starting AGENTS.md for this project", _init, "[notes]"))
+    registry.more_commands.append(skill_commands)  # a skill is `/name [text]` too
+    registry.run_more.append(run_skill)
+    # If notes are on: one line about the conversation in .decode/MEMORY.md, in the background.
+    registry.on_clear.append(note_session)
+    registry.on_leave.append(note_session)
     return registry
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from decode.tui.approvals import start_permissions
 from decode.tui.commands import CommandRegistry, SlashCommand
 
 if TYPE_CHECKING:
@@ -27,6 +28,8 @@ def add_permission_commands(registry: CommandRegistry) -> CommandRegistry:
             suggest=lambda repl: ["trust"],
         )
     )
+    registry.status_lines.append(lambda repl: [f"mode:      {repl.status.permission_mode}"])
+    registry.on_ready.append(start_permissions)  # the settings files' problems, the mode it starts in
     return registry
 
 

@@ -12,8 +12,6 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from decode.tui.footer import SPINNER_FPS
-from decode.tui.memory_skills import note_session  # [lesson 09]
-from decode.tui.sessions import show_resume_line  # [lesson 08]
 from decode.tui.ship import ship  # [lesson 14]
 from decode.tui.terminal import notices_from_log
 from decode.tui.warmup import finish_warm_up, start_warm_up
@@ -61,8 +59,8 @@ async def run(repl: Repl) -> int:
 async def leave(repl: Repl) -> None:
     """What leaving does, once no turn runs: each part's last word, then the background's last seconds."""
     await ship(repl)  # `--repo`: the work goes back as a branch before decode leaves  # [lesson 14]
-    show_resume_line(repl)  # the session's id, and how to continue it  # [lesson 08]
-    note_session(repl)  # if notes are on: one line about this session in .decode/MEMORY.md  # [lesson 09]
+    for part in repl.commands.on_leave:
+        part(repl)
     if repl.background:  # never longer than LEAVE_WAIT_S; Ctrl-C skips it
         await asyncio.wait(repl.background, timeout=LEAVE_WAIT_S)
 

@@ -56,7 +56,19 @@ def add_session_commands(registry: CommandRegistry) -> CommandRegistry:
             suggest=_session_ids,
         )
     )
+    registry.status_lines.append(_status_line)
+    registry.start_checks["resume"] = check_resume  # `--resume [ID]`: no such session
+    registry.on_ready.append(show_session)
+    registry.on_leave.append(show_resume_line)  # the session's id, and how to continue it
     return registry
+
+
+def _status_line(repl: Repl) -> list[str]:
+    """`/status`: the session's id, and whether it is saved yet."""
+    if (session := repl.loop.session if repl.loop is not None else None) is None:
+        return []
+    saved = "saved" if session.log.path.exists() else "not saved until the first turn ends"
+    return [f"session:   {session.session_id} ({saved})"]
 
 
 def check_resume(home: Path, resume: str) -> str:
@@ -129,10 +141,10 @@ def resumed_notice(warm: Warm) -> str:
     return f"resumed session {session.session_id}: {len(history)} messages, model {session.model}"
 
 
-def show_session(repl: Repl, warm: Warm) -> None:
+def show_session(repl: Repl) -> None:
     """After the warm-up: the footer's gauge, and a resumed conversation's last turns."""
     show_fill(repl)
-    if repl.options.resume is not None and warm.loop is not None:
+    if repl.options.resume is not None and (warm := repl.warm) is not None and warm.loop is not None:
         show_earlier_turns(repl, warm.loop.history)
         repl.renderer.notice(resumed_notice(warm))
 

@@ -33,7 +33,30 @@ def add_ship_commands(registry: CommandRegistry) -> CommandRegistry:
             while_busy=False,
         )
     )
+    registry.start_checks["sandbox"] = check_sandbox  # refused now, not after the prompt is drawn
+    registry.start_checks["repo"] = check_repo  # `--repo PATH`: no such directory
+    registry.status_lines.append(_status_lines)
+    registry.on_ready.append(show_sandbox)
     return registry
+
+
+def show_sandbox(repl: Repl) -> None:
+    """Once the conversation is built: the footer names the sandbox its commands run in."""
+    from decode.sandbox.executor import SandboxExecutor
+
+    if repl.conversation is not None:
+        executor = repl.conversation.loop.deps.executor
+        repl.status.sandbox = executor.mode if isinstance(executor, SandboxExecutor) else "none"
+
+
+def _status_lines(repl: Repl) -> list[str]:
+    """`/status`: where commands run, and the Workspace with `--repo`."""
+    sandbox = repl.status.sandbox
+    where = "commands run on this machine, unsandboxed" if sandbox == "none" else "commands run in it"
+    lines = [f"sandbox:   {sandbox} ({where})"]
+    if (workspace := repl.conversation.workspace if repl.conversation is not None else None) is not None:
+        lines.append(f"workspace: {workspace.path} (a clone of {workspace.source}; /ship pushes {workspace.branch})")
+    return lines
 
 
 def check_sandbox(home: Path, mode: str) -> str | None:

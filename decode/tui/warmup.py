@@ -121,11 +121,7 @@ def start_warm_up(options: LoopOptions, settings: Settings | None = None) -> con
 async def finish_warm_up(repl: Repl, warm_up: asyncio.Future[Warm]) -> None:
     """Wait for the warm-up and give the REPL what it built (or the reason it could not)."""
     from decode.collector import resume as resume_collections
-    from decode.tui.agents import show_agent  # [lesson 12]
-    from decode.tui.approvals import start_permissions  # [lesson 06]
     from decode.tui.footer import short_model, short_path
-    from decode.tui.mcp_servers import start_mcp  # [lesson 11]
-    from decode.tui.sessions import show_session  # [lesson 08]
     from decode.tui.todos import show_todos  # [lesson 10]
 
     try:
@@ -142,20 +138,11 @@ async def finish_warm_up(repl: Repl, warm_up: asyncio.Future[Warm]) -> None:
 
         repl.status.context_window = warm.settings.context_window
         repl.model_choices = [warm.settings.model, *(f"{p}:" if p != "test" else p for p in PROVIDERS)]
-    # [lesson 14]
-    if warm.conversation is not None:
-        from decode.sandbox.executor import SandboxExecutor
-
-        executor = warm.conversation.loop.deps.executor
-        repl.status.sandbox = executor.mode if isinstance(executor, SandboxExecutor) else "none"
-    # [/lesson 14]
     if warm.error is None:
         repl.status.phase = "ready"
-        show_session(repl, warm)  # [lesson 08]
+        for ready in repl.commands.on_ready:  # what the parts that added commands do now
+            ready(repl)
         show_todos(repl)  # a resumed session's To-do List  # [lesson 10]
-        show_agent(repl)  # the agent it starts as, unless it is `build`  # [lesson 12]
-        start_permissions(repl)  # [lesson 06]
-        start_mcp(repl)  # the MCP servers start in the background; the prompt does not wait  # [lesson 11]
     else:
         repl.status.phase = "unavailable"
         hint = "; pick another model with /model provider:name" if warm.settings is not None else ""

@@ -254,7 +254,9 @@ show("decode.tui.commands", "SlashCommand")
 
 # %% [markdown]
 # The registry adds commands (refusing a name twice), finds them by name or alias, and decides what
-# a line is. A line is a command only if it starts with `/word`: a path is still a prompt.
+# a line is. A line is a command only if it starts with `/word`: a path is still a prompt. Its lists
+# (`status_lines`, `start_checks`, `on_ready`, `on_leave`…) are empty in this lesson: they are where
+# later lessons' REPL parts plug in, from the same function that adds their commands.
 
 # %%
 show("decode.tui.commands", "CommandRegistry")

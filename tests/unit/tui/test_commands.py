@@ -130,3 +130,23 @@ async def test_a_command_that_fails_is_an_error_line(start_repl, script) -> None
     await session.wait_for("error: /broken failed: disk on fire")
     session.send("/quit")
     assert await session.exit_code() == 0
+
+
+def test_the_parts_that_add_commands_plug_their_status_lines_start_checks_and_ready_steps_in_the_registry() -> None:
+    from decode.tui.app import repl_commands
+
+    registry = repl_commands()
+    assert builtin_commands().status_lines == builtin_commands().on_ready == []  # lesson 03's REPL: none
+    assert list(registry.start_checks) == ["resume", "agent", "sandbox", "repo"]  # in the lessons' order
+    assert [ready.__name__ for ready in registry.on_ready] == [
+        "start_permissions",
+        "show_session",
+        "start_mcp",
+        "show_agent",
+        "show_sandbox",
+    ]
+    assert len(registry.status_lines) == 3  # the mode, the session, the sandbox and its Workspace
+    assert [leave.__name__ for leave in registry.on_leave] == ["show_resume_line", "note_session"]
+    assert [clear.__name__ for clear in registry.on_clear] == ["note_session"]
+    assert [more.__name__ for more in registry.more_commands] == ["skill_commands"]  # lesson 09: a skill is /name
+    assert [run.__name__ for run in registry.run_more] == ["run_skill"]

@@ -6,13 +6,16 @@ import pytest
 
 from decode.agent.options import LoopOptions
 from decode.cli import cli
-from decode.tui.launch import EXIT_USAGE, START_CHECKS, run_repl
+from decode.tui.app import repl_commands
+from decode.tui.launch import EXIT_USAGE, run_repl
 
 
 def test_every_start_check_is_named_after_an_option_of_decode() -> None:
     options = {parameter.name for parameter in cli.params}
-    assert set(START_CHECKS) <= options
-    assert set(START_CHECKS) <= set(LoopOptions.__dataclass_fields__)
+    checks = repl_commands().start_checks
+    assert set(checks) == {"agent", "sandbox", "repo", "resume"}  # each added by the part whose option it is
+    assert set(checks) <= options
+    assert set(checks) <= set(LoopOptions.__dataclass_fields__)
 
 
 @pytest.mark.parametrize(

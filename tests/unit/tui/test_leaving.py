@@ -41,6 +41,10 @@ async def test_status_names_the_model_mode_session_and_context(start_repl, scrip
     assert "mode:      default" in output
     assert f"session:   {session_id} (saved)" in output
     assert "context:" in output
+    # Each part's lines come in the order the parts were added to the registry, before the context.
+    names = [line.split(":")[0] for line in output.splitlines()]
+    wanted = ["model", "directory", "mode", "session", "sandbox", "context", "usage"]
+    assert [name for name in names if name in wanted] == wanted
 
 
 async def test_permissions_prints_the_rules_in_force(start_repl, script, project, write) -> None:
