@@ -67,6 +67,7 @@ def reach(state: str, terminal: Terminal, project: Path) -> None:
     terminal.submit("hold on")
     if state == "model":
         terminal.wait_for(lambda _: (project / "asked.txt").exists(), "the command before the request")
+        terminal.wait_for_text("✓ bash(echo asked > asked.txt)")  # its result is in: the request is next
     elif state == "question":
         terminal.wait_for_text("allow bash(touch asked.txt)?")
     else:
