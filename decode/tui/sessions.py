@@ -58,7 +58,7 @@ def add_session_commands(registry: CommandRegistry) -> CommandRegistry:
     )
     registry.status_lines.append(_status_line)
     registry.start_checks["resume"] = check_resume  # `--resume [ID]`: no such session
-    registry.on_ready.append(show_session)
+    registry.on_ready.insert(0, show_session)  # the resumed turns first, then what is said about them
     registry.on_leave.append(show_resume_line)  # the session's id, and how to continue it
     return registry
 
@@ -231,7 +231,7 @@ async def switch_session(repl: Repl, ref: str) -> None:
         repl.renderer.error(str(exc))
         return
     # [lesson 14]
-    from decode.tui.ship import ship
+    from decode.tui.ship import ship, show_sandbox
 
     await ship(repl)  # the conversation being left hands its Workspace back first
     # [/lesson 14]
@@ -239,6 +239,7 @@ async def switch_session(repl: Repl, ref: str) -> None:
     repl.options, repl.conversation = options, conversation
     if left is not None:
         left.close()  # its Session Lock: another decode may continue the session left
+    show_sandbox(repl)  # the footer names where the resumed session's commands run  # [lesson 14]
     repl.status.model, repl.status.phase, repl.unavailable = conversation.session.model, "ready", ""
     start_permissions(repl)
     show_usage(repl)

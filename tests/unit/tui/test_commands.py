@@ -139,8 +139,8 @@ def test_the_parts_that_add_commands_plug_their_status_lines_start_checks_and_re
     assert builtin_commands().status_lines == builtin_commands().on_ready == []  # lesson 03's REPL: none
     assert list(registry.start_checks) == ["resume", "agent", "sandbox", "repo"]  # in the lessons' order
     assert [ready.__name__ for ready in registry.on_ready] == [
+        "show_session",  # a resumed conversation first, then what is said about it
         "start_permissions",
-        "show_session",
         "start_mcp",
         "show_agent",
         "show_sandbox",

@@ -116,3 +116,23 @@ async def test_a_commit_subject_with_escape_sequences_is_shown_not_obeyed(start_
     output = await session.wait_for("hand-back: shipped")
     assert "evil␛]0;owned␇" in output
     assert "\x1b]0;" not in output
+
+
+async def test_resume_shows_where_the_resumed_sessions_commands_run(start_repl, script, project: Path) -> None:
+    first = await start_repl(script([{"text": "first"}]), sandbox="bwrap", permission_mode="bypass")
+    await first.warm()
+    first.send("hello")
+    await first.wait_for("first")
+    earlier = first.repl.conversation.session.session_id
+    first.send("/quit")
+    assert await first.exit_code() == 0
+    second = await start_repl(script([{"text": "ok"}]))
+    await second.warm()
+    assert second.repl.status.sandbox == "none"
+
+    second.send(f"/resume {earlier}")  # a resumed session stays in the sandbox it started in
+
+    await second.wait_for(f"resumed session {earlier}")
+    assert second.repl.status.sandbox == "bwrap"  # the footer and /status say so
+    second.send("/quit")
+    assert await second.exit_code() == 0
