@@ -1,9 +1,11 @@
 """`/ship` and the hand-back at exit, in a real REPL with a real `--repo` clone and real git."""
 
+import shutil
 from pathlib import Path
 
 import pytest
 
+from decode.sandbox.backends import close_sandboxes
 from decode.tui.ship import check_repo
 from tests.conftest import git, source_repository
 
@@ -118,21 +120,25 @@ async def test_a_commit_subject_with_escape_sequences_is_shown_not_obeyed(start_
     assert "\x1b]0;" not in output
 
 
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 async def test_resume_shows_where_the_resumed_sessions_commands_run(start_repl, script, project: Path) -> None:
-    first = await start_repl(script([{"text": "first"}]), sandbox="bwrap", permission_mode="bypass")
-    await first.warm()
-    first.send("hello")
-    await first.wait_for("first")
-    earlier = first.repl.conversation.session.session_id
-    first.send("/quit")
-    assert await first.exit_code() == 0
-    second = await start_repl(script([{"text": "ok"}]))
-    await second.warm()
-    assert second.repl.status.sandbox == "none"
+    try:
+        first = await start_repl(script([{"text": "first"}]), sandbox="bwrap", permission_mode="bypass")
+        await first.warm()
+        first.send("hello")
+        await first.wait_for("first")
+        earlier = first.repl.conversation.session.session_id
+        first.send("/quit")
+        assert await first.exit_code() == 0
+        second = await start_repl(script([{"text": "ok"}]))
+        await second.warm()
+        assert second.repl.status.sandbox == "none"
 
-    second.send(f"/resume {earlier}")  # a resumed session stays in the sandbox it started in
+        second.send(f"/resume {earlier}")  # a resumed session stays in the sandbox it started in
 
-    await second.wait_for(f"resumed session {earlier}")
-    assert second.repl.status.sandbox == "bwrap"  # the footer and /status say so
-    second.send("/quit")
-    assert await second.exit_code() == 0
+        await second.wait_for(f"resumed session {earlier}")
+        assert second.repl.status.sandbox == "bwrap"  # the footer and /status say so
+        second.send("/quit")
+        assert await second.exit_code() == 0
+    finally:
+        await close_sandboxes()  # the sandboxes this process started (as `decode` does when it ends)
