@@ -80,14 +80,20 @@ def test_check_repo(tmp_path: Path, source: Path) -> None:
     assert check_repo(tmp_path, "missing") == "--repo missing: no such directory"
 
 
-async def test_resume_hands_back_the_workspace_it_leaves(start_repl, script, source: Path) -> None:
-    first = await start_repl(script([{"text": "first"}]), repo=str(source), permission_mode="bypass")
+async def one_turn_session(start_repl, script, **options: str) -> str:
+    """A REPL session of one answered turn, left with /quit; its id."""
+    first = await start_repl(script([{"text": "first"}]), **options)
     await first.warm()
     first.send("hello")
     await first.wait_for("first")
     earlier = first.repl.conversation.session.session_id
     first.send("/quit")
     assert await first.exit_code() == 0
+    return earlier
+
+
+async def test_resume_hands_back_the_workspace_it_leaves(start_repl, script, source: Path) -> None:
+    earlier = await one_turn_session(start_repl, script, repo=str(source), permission_mode="bypass")
     model = script([{"tool_calls": [{"name": "write", "args": {"path": "w.txt", "content": "w\n"}}]}, {"text": "ok"}])
     second = await start_repl(model, repo=str(source), permission_mode="bypass")
     await second.warm()
@@ -123,13 +129,7 @@ async def test_a_commit_subject_with_escape_sequences_is_shown_not_obeyed(start_
 @pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 async def test_resume_shows_where_the_resumed_sessions_commands_run(start_repl, script, project: Path) -> None:
     try:
-        first = await start_repl(script([{"text": "first"}]), sandbox="bwrap", permission_mode="bypass")
-        await first.warm()
-        first.send("hello")
-        await first.wait_for("first")
-        earlier = first.repl.conversation.session.session_id
-        first.send("/quit")
-        assert await first.exit_code() == 0
+        earlier = await one_turn_session(start_repl, script, sandbox="bwrap", permission_mode="bypass")
         second = await start_repl(script([{"text": "ok"}]))
         await second.warm()
         assert second.repl.status.sandbox == "none"
