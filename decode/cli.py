@@ -19,7 +19,7 @@ import click
 
 from decode import __version__
 from decode.logging import init_logger
-from decode.runtime.cli_options import SHARED, with_options  # [lesson 03]
+from decode.runtime.cli_options import SHARED, with_options
 
 init_logger()
 
@@ -83,14 +83,12 @@ class LazyGroup(click.Group):
         if ctx.meta.get("decode.listing_commands"):
             # `decode --help` only needs the name and the one-liner: don't import the command.
             return click.Command(cmd_name, short_help=short_help)
-        # [lesson 02]
-        if cmd_name == "run" and self.own_process:
+        if cmd_name == "run" and self.own_process:  # [lesson 02]
             # Start-up builds objects that live as long as the process: no collections on the way to
             # the first request (decode/collector.py; the agent loop switches them back on).
             from decode.collector import pause
 
             pause()
-        # [/lesson 02]
         module_name, attribute = target.split(":")
         return getattr(importlib.import_module(module_name), attribute)
 
@@ -102,8 +100,7 @@ class LazyGroup(click.Group):
             ctx.meta["decode.listing_commands"] = False
 
 
-# [lesson 13]
-def _dotenv_needs_care() -> bool:
+def _dotenv_needs_care() -> bool:  # [lesson 13]
     """Is `./.env` something other than a small regular file (a FIFO, a device, a huge file)? One stat, no read."""
     import os
     import stat
@@ -113,9 +110,6 @@ def _dotenv_needs_care() -> bool:
     except OSError:
         return False
     return not stat.S_ISREG(found.st_mode) or found.st_size > 1 << 20
-
-
-# [/lesson 13]
 
 
 @click.group(
@@ -136,12 +130,10 @@ def cli(ctx: click.Context, **options: Any) -> None:
         from decode.config.secrets import hide_credentials
 
         hide_credentials()
-    # [lesson 13]
-    if _dotenv_needs_care():
+    if _dotenv_needs_care():  # [lesson 13]
         # fastmcp reads the project's `.env` when pydantic_ai is imported, before decode's settings do:
         # decode's safe reader takes over that read first (config/project_env.py), so a FIFO cannot hang it.
         import decode.config.project_env  # noqa: F401
-    # [/lesson 13]
     ctx.meta["decode.other_grants"] = _agent_grants  # `decode permissions` trusts agents too  # [lesson 12]
     if ctx.invoked_subcommand is not None:
         if any(value is not None for value in options.values()):
@@ -164,12 +156,8 @@ def cli(ctx: click.Context, **options: Any) -> None:
     # [/lesson 03]
 
 
-# [lesson 12]
-def _agent_grants(project: Path) -> list[Any]:
+def _agent_grants(project: Path) -> list[Any]:  # [lesson 12]
     """What the project's agent files grant (`decode.agents.trust`), for `decode permissions`."""
     from decode.agents.catalog import discover_agents
 
     return list(discover_agents(project).grants)
-
-
-# [/lesson 12]

@@ -2,6 +2,11 @@
 
     code()  # [lesson 06]          this line exists from lesson 06 on
 
+    def stop(self) -> None:  # [lesson 06]
+        ...                         this function exists from lesson 06 on: a marker ending the first
+                                    line of a statement (the `def` or `class` line, past decorators)
+                                    covers all of it, and an assignment's attribute docstring too
+
     # [lesson 06]                   these lines exist from lesson 06 on
     gate = build_gate()
     # [before lesson 06]            optional: what stood here before lesson 06, commented out
@@ -76,6 +81,9 @@ def render_lines(text: str, lesson: int, known: set[int], name: str = "<source>"
     # One frame per open block: (its lesson, indentation, whether we are in its `before` part).
     stack: list[tuple[int, str, bool]] = []
     comments = _comments(text, name)
+    covered = _covered_statements(text, comments)  # first line -> (the marked line, the last line)
+    heads: set[int] = set()  # the marked lines of the statements being read
+    ends: list[int] = []  # the last lines of the covered statements being read, innermost last
 
     def keeping() -> bool:
         return all((number <= lesson) != before for number, _, before in stack)
@@ -86,7 +94,23 @@ def render_lines(text: str, lesson: int, known: set[int], name: str = "<source>"
             raise MarkerError(f"{name}:{line_number}: lesson {raw} does not exist")
         return number
 
-    for line_number, line in enumerate(text.splitlines(keepends=True), start=1):
+    lines = text.splitlines(keepends=True)
+    for line_number, line in enumerate(lines, start=1):
+        while ends and ends[-1] < line_number:  # a covered statement ended: its frame closes
+            ends.pop()
+            stack.pop()
+        if line_number in covered:  # a statement its first line's marker covers opens a frame
+            head, last = covered[line_number]
+            match = LINE_MARKER.search(lines[head - 1].rstrip("\n"))
+            assert match is not None  # `_covered_statements` found it
+            number = known_number(match.group(1), head)
+            if stack and (stack[-1][2] or number <= stack[-1][0]):
+                raise MarkerError(
+                    f"{name}:{head}: lesson {match.group(1)}'s statement inside a later block or a `before`"
+                )
+            stack.append((number, "", False))
+            heads.add(head)
+            ends.append(last)
         bare = line.rstrip("\n")
         comment = bare[comments[line_number] :] if line_number in comments else ""
         if comment and comment == bare.strip():  # a line that is only a comment: a block marker?
@@ -114,6 +138,10 @@ def render_lines(text: str, lesson: int, known: set[int], name: str = "<source>"
                 continue
         if (match := LINE_MARKER.search(bare)) and comment and line_number in comments:
             number = known_number(match.group(1), line_number)
+            if line_number in heads:  # the statement's own marker: its frame is open
+                if keeping():
+                    out.append((line_number, bare[: match.start()] + line[len(bare) :]))
+                continue
             if stack and stack[-1][2]:
                 raise MarkerError(f"{name}:{line_number}: a line marker inside a `before` part")
             if stack and number <= stack[-1][0]:
@@ -137,9 +165,61 @@ def render_lines(text: str, lesson: int, known: set[int], name: str = "<source>"
             continue
         if keeping():
             out.append((line_number, line))
+    for _ in ends:  # statements that end the file
+        stack.pop()
     if stack:
         raise MarkerError(f"{name}: lesson {stack[-1][0]:02}'s block is never closed")
     return out
+
+
+def _covered_statements(text: str, comments: dict[int, int]) -> dict[int, tuple[int, int]]:
+    """The statements a line marker covers whole: by first line (a decorator's, if any), the marked
+    line and the last line. A marker covers a statement when it ends the statement's first line
+    (for a `def` or `class`, the line of that keyword) and the statement is more than that line:
+    a body, a continuation, decorators, or an assignment's attribute docstring after it. An `elif`
+    is no statement of its own here: its marker covers its line only."""
+    lines = text.splitlines()
+    marked = {
+        number
+        for number, column in comments.items()
+        if lines[number - 1][:column].strip() and LINE_MARKER.search(lines[number - 1])
+    }
+    if not marked:
+        return {}
+    covered: dict[int, tuple[int, int]] = {}
+    for body in _bodies(ast.parse(text)):
+        for index, node in enumerate(body):
+            if node.lineno not in marked or _is_elif(lines, node):
+                continue
+            first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+            last = node.end_lineno or node.lineno
+            following = body[index + 1] if index + 1 < len(body) else None
+            if isinstance(node, ast.Assign | ast.AnnAssign) and _is_docstring(following):
+                last = following.end_lineno or last  # type: ignore[union-attr]
+            if (first, last) != (node.lineno, node.lineno):
+                covered[first] = (node.lineno, last)
+    return covered
+
+
+def _bodies(tree: ast.AST) -> list[list[ast.stmt]]:
+    """Every list of statements in `tree`: module, class and function bodies, branches."""
+    found = []
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            value = getattr(node, field, None)
+            if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
+                found.append(value)
+        if isinstance(node, ast.Match):
+            found.extend(case.body for case in node.cases)
+    return found
+
+
+def _is_docstring(node: ast.stmt | None) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+
+
+def _is_elif(lines: list[str], node: ast.stmt) -> bool:
+    return isinstance(node, ast.If) and lines[node.lineno - 1].lstrip().startswith("elif")
 
 
 def marked_lessons(text: str) -> set[int]:

@@ -17,27 +17,23 @@ from decode.agent.options import Conversation, LoopOptions
 if TYPE_CHECKING:
     from pydantic_ai import Agent
     from pydantic_ai.capabilities import AbstractCapability
-    from pydantic_ai.messages import ModelMessage  # [lesson 08]
+    from pydantic_ai.messages import ModelMessage
     from pydantic_ai.models import Model
 
     from decode.agent.loop import AgentLoop
-
-    # [lesson 12]
     from decode.agents.active import ActiveAgent
     from decode.agents.catalog import AgentCatalog
     from decode.agents.definition import AgentDefinition
     from decode.agents.subagents import Subagents
-
-    # [/lesson 12]
     from decode.config.settings import Settings
-    from decode.context.session import Session  # [lesson 08]
+    from decode.context.session import Session
     from decode.entities.deps import AgentDeps
-    from decode.entities.executor import CommandExecutor  # [lesson 04]
+    from decode.entities.executor import CommandExecutor
     from decode.entities.tools import ToolSpec
-    from decode.mcp.servers import McpServers  # [lesson 11]
-    from decode.permissions.gate import PermissionGate  # [lesson 06]
-    from decode.permissions.types import Mode  # [lesson 06]
-    from decode.sandbox.workspace import Workspace  # [lesson 14]
+    from decode.mcp.servers import McpServers
+    from decode.permissions.gate import PermissionGate
+    from decode.permissions.types import Mode
+    from decode.sandbox.workspace import Workspace
 
 
 @dataclass

@@ -15,27 +15,16 @@ from collections.abc import Sequence
 
 from decode.agent.build import Build, Step
 from decode.agent.options import Conversation, LoopOptions
-
-# [lesson 12]
-from decode.agent.steps.agents import (
-    agent_mode,
-    attach_subagents,
-    build_subagents,
-    choose_agent,
-    confine,
-    resume_agent,
-)
-
-# [/lesson 12]
+from decode.agent.steps.agents import agent_mode, attach_subagents, build_subagents, choose_agent, confine, resume_agent
 from decode.agent.steps.core import build_deps, choose_model, choose_tools, make_agent, make_loop
-from decode.agent.steps.executor import decode_tools, open_executor  # [lesson 04]
-from decode.agent.steps.lsp import language_servers  # [lesson 13]
-from decode.agent.steps.mcp import load_mcp  # [lesson 11]
-from decode.agent.steps.permissions import build_gate, choose_mode, guard  # [lesson 06]
-from decode.agent.steps.planted import distrust_planted  # [lesson 15]
-from decode.agent.steps.recording import record  # [lesson 17]
-from decode.agent.steps.sandbox import isolate_network, open_sandbox, open_workspace, resume_sandbox  # [lesson 14]
-from decode.agent.steps.session import keep_mode, open_session, resume_mode  # [lesson 08]
+from decode.agent.steps.executor import decode_tools, open_executor
+from decode.agent.steps.lsp import language_servers
+from decode.agent.steps.mcp import load_mcp
+from decode.agent.steps.permissions import build_gate, choose_mode, guard
+from decode.agent.steps.planted import distrust_planted
+from decode.agent.steps.recording import record
+from decode.agent.steps.sandbox import isolate_network, open_sandbox, open_workspace, resume_sandbox
+from decode.agent.steps.session import keep_mode, open_session, resume_mode
 from decode.config.settings import Settings
 from decode.models.gateway import resolve_model
 
@@ -83,14 +72,12 @@ def build_loop(options: LoopOptions, settings: Settings) -> Conversation:
     return run_steps(STEPS, Build(options, settings))
 
 
-# [lesson 13]
-async def close_conversation(conversation: Conversation) -> None:
+async def close_conversation(conversation: Conversation) -> None:  # [lesson 13]
     """End what a conversation keeps running between turns: its language servers."""
     if (lsp := conversation.loop.deps.lsp) is not None:
         await lsp.close()
 
 
-# [/lesson 13]
 def switch_model(conversation: Conversation, model: str) -> None:
     """Use `model` from the next request on, in the same loop: only the model changes, all the
     conversation has built up stays. Raises `ModelConfigError` and changes nothing."""

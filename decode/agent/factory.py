@@ -16,14 +16,14 @@ from pydantic_ai.models import Model
 
 from decode.agent.capability_set import capability_set
 from decode.agent.facts import Fact, TurnFacts
-from decode.agent.git_state import GitStatus  # [lesson 05]
+from decode.agent.git_state import GitStatus
 from decode.entities.deps import AgentDeps
 from decode.entities.instructions import dynamic_instruction
 from decode.entities.tools import ToolSpec
-from decode.memory.instructions import memory_instructions  # [lesson 09]
-from decode.skills.instructions import skills_instructions  # [lesson 09]
-from decode.skills.tool import SKILL_TOOL  # [lesson 09]
-from decode.tools.todo import todo_instructions  # [lesson 10]
+from decode.memory.instructions import memory_instructions
+from decode.skills.instructions import skills_instructions
+from decode.skills.tool import SKILL_TOOL
+from decode.tools.todo import todo_instructions
 
 # decode owns its output: pydantic-ai's one-time banner (shown on a terminal) would land in the
 # middle of `decode run`'s progress lines and the REPL's screen.

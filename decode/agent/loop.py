@@ -28,17 +28,17 @@ from pydantic_ai.run import AgentRun, AgentRunResult
 from pydantic_ai.usage import UsageLimits
 
 from decode.agent.results import escaped, keep_safe
-from decode.agent.steering import delivered  # [lesson 07]
+from decode.agent.steering import delivered
 from decode.collector import resume as resume_collections
-from decode.context.compaction import CompactionError  # [lesson 08]
-from decode.context.session import Session, UnfinishedTurn, unsaved  # [lesson 08]
+from decode.context.compaction import CompactionError
+from decode.context.session import Session, UnfinishedTurn, unsaved
 from decode.entities.deps import AgentDeps
 from decode.entities.events import (
     AgentEvent,
-    Notice,  # [lesson 08]
+    Notice,
     TextDelta,
     ThinkingDelta,
-    TodosUpdated,  # [lesson 10]
+    TodosUpdated,
     ToolCallFinished,
     ToolCallStarted,
     TurnFinished,
@@ -81,11 +81,9 @@ class AgentLoop:
         self.saved = False
         """Whether the last turn, finished or kept partial (`keep_turn`), is in the Session Log."""
         # [/lesson 08]
-        # [lesson 07]
-        self.run: AgentRun[AgentDeps, str] | None = None
+        self.run: AgentRun[AgentDeps, str] | None = None  # [lesson 07]
         """The pydantic-ai run of the turn in progress, None between turns. The Harness enqueues the
         user's steering messages into it; the loop reports each one the model receives (`MessageDelivered`)."""
-        # [/lesson 07]
 
     async def run_turn(self, prompt: str) -> AsyncIterator[AgentEvent]:
         """Run one user turn, yielding events as they happen; the last one is `TurnFinished`.
@@ -104,7 +102,7 @@ class AgentLoop:
         limits = UsageLimits(request_limit=self.max_requests)
         model = self.model
         if self.session is not None:  # [lesson 08]
-            model = self.session.pruned(model)  # tier-1 pruning, at the model layer  # [lesson 08]
+            model = self.session.pruned(model)  # tier-1 pruning, at the model layer
         async with self.agent.iter(
             prompt, deps=self.deps, message_history=self.history, model=model, usage_limits=limits
         ) as run:
@@ -160,20 +158,16 @@ class AgentLoop:
                             keep_safe(event.part)  # JSON-safe before it is shown, kept or sent
                             began = started.pop(event.tool_call_id, time.monotonic())
                             yield ToolCallFinished(result=_tool_result(event, time.monotonic() - began))
-                            # [lesson 10]
-                            if self.deps.todos != todos:  # a tool (todo_write) changed the To-do List
+                            if self.deps.todos != todos:  # a tool (todo_write) changed the To-do List  # [lesson 10]
                                 todos = list(self.deps.todos)
                                 yield TodosUpdated(todos=todos)
-                            # [/lesson 10]
 
-    # [lesson 12]
-    def add_usage(self, usage: Usage) -> None:
+    def add_usage(self, usage: Usage) -> None:  # [lesson 12]
         """Count what work done for this conversation outside its own requests cost (a subagent's):
         in the running total now, and in the turn's usage when it finishes."""
         self.usage = self.usage + usage
         self.usage_elsewhere = self.usage_elsewhere + usage
 
-    # [/lesson 12]
     def _finish(self, result: AgentRunResult[str], usage: Usage) -> list[AgentEvent]:
         """Keep the finished turn, then say it finished: the events that close a turn."""
         finished = TurnFinished(output=valid_text(str(result.output)), usage=usage)
@@ -192,14 +186,11 @@ class AgentLoop:
     def keep_turn(self, history: Sequence[ModelMessage], new_messages: Sequence[ModelMessage], usage: Usage) -> None:
         """Make `history` the conversation once a turn is over; `new_messages` and `usage` are that turn's own."""
         self.history = list(history)
-        # [lesson 08]
-        if self.session is not None:
+        if self.session is not None:  # [lesson 08]
             self.session.record_turn(new_messages, usage)
             self.saved = True
-        # [/lesson 08]
 
-    # [lesson 08]
-    async def compact(self, focus: str | None = None) -> Notice:
+    async def compact(self, focus: str | None = None) -> Notice:  # [lesson 08]
         """Summarise the older history now (tier-2 compaction, `/compact`); the notice says how it went."""
         if self.session is None:
             return Notice(level="warning", message="this conversation has no session, so it cannot be compacted")
@@ -212,12 +203,11 @@ class AgentLoop:
         self.usage = self.usage + compaction.usage
         return Notice(message=compaction.describe())
 
-    # [/lesson 08]
     def clear(self) -> None:
         """Forget the conversation (the usage totals stay: they count all this loop has spent)."""
         self.history = []
         if self.session is not None:  # [lesson 08]
-            self.session.record_clear()  # [lesson 08]
+            self.session.record_clear()
 
 
 def valid_text(text: str) -> str:

@@ -12,36 +12,25 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import (
-        Callable,  # [lesson 05]
-        Sequence,
-    )
+    from collections.abc import Callable, Sequence
 
     from decode.agent.loop import AgentLoop
-
-    # [lesson 12]
     from decode.agents.active import ActiveAgent
     from decode.agents.definition import AgentDefinition
     from decode.agents.lineage import OnSubagent, Parent
     from decode.agents.subagents import Subagents
-
-    # [/lesson 12]
     from decode.config.settings import Settings
-    from decode.context.session import Session  # [lesson 08]
-    from decode.entities.asking import AskUser, ReviewPlan  # [lesson 10]
-    from decode.entities.events import ToolOutputDelta  # [lesson 05]
-    from decode.entities.executor import CommandExecutor  # [lesson 04]
+    from decode.context.session import Session
+    from decode.entities.asking import AskUser, ReviewPlan
+    from decode.entities.events import ToolOutputDelta
+    from decode.entities.executor import CommandExecutor
     from decode.entities.tools import ToolSpec
-    from decode.mcp.servers import McpServers  # [lesson 11]
+    from decode.mcp.servers import McpServers
     from decode.models.retry import OnRetry
-
-    # [lesson 06]
     from decode.permissions.gate import PermissionGate
     from decode.permissions.hook import ApproveCallback
     from decode.permissions.types import Mode
-
-    # [/lesson 06]
-    from decode.sandbox.workspace import Workspace  # [lesson 14]
+    from decode.sandbox.workspace import Workspace
 
 
 @dataclass
@@ -58,10 +47,8 @@ class LoopOptions:
     """Told of each retry of a failed model request, so the front end can show it."""
     tools: Sequence[ToolSpec] | None = None
     """The tools' declarations; None: decode's own (`decode.tools.catalog`). A front end may give its own."""
-    # [lesson 04]
-    executor: CommandExecutor | None = None
+    executor: CommandExecutor | None = None  # [lesson 04]
     """None: a `LocalExecutor` in `home`."""
-    # [/lesson 04]
     on_tool_output: Callable[[ToolOutputDelta], None] | None = None  # [lesson 05]
     # [lesson 06]
     permission_mode: Mode | None = None
@@ -71,11 +58,9 @@ class LoopOptions:
     trust_project_settings: bool = False
     """Put the project's own allow rules and mode in force untrusted (`decode run --trust-project-settings`)."""
     # [/lesson 06]
-    # [lesson 08]
-    resume: str | None = None
+    resume: str | None = None  # [lesson 08]
     """None: a new session; "" the newest; else an id or prefix (`SessionError`: no such session).
     A resumed session keeps its own model and mode unless `model` or `permission_mode` is given."""
-    # [/lesson 08]
     # [lesson 10]
     ask_user: AskUser | None = None
     """How the `ask_user` tool reaches the user; None means headless: the model is told no one can answer."""
@@ -107,10 +92,8 @@ class LoopOptions:
     """`--repo PATH|URL`: clone it into a Workspace under `.decode/workspaces/` and work there (its
     work comes back as branch `decode/<session-id>`); None: the settings' `sandbox_repo`, else none."""
     # [/lesson 14]
-    # [lesson 16]
-    trace_name: str = "decode_turn"
+    trace_name: str = "decode_turn"  # [lesson 16]
     """The name of each turn's trace when tracing is on: `chat_turn` (the REPL), `decode_run` (headless)."""
-    # [/lesson 16]
 
 
 @dataclass
@@ -127,18 +110,14 @@ class Conversation:
     resumed_mode: bool = False
     """The permission mode came from the resumed session (front ends may say so)."""
     # [/lesson 08]
-    # [lesson 11]
-    mcp: McpServers | None = None
+    mcp: McpServers | None = None  # [lesson 11]
     """The MCP servers whose tools the agent has (None: no config file names one), not started:
     the front end starts them on its event loop, or the first request does."""
-    # [/lesson 11]
     # [lesson 12]
     agent: ActiveAgent | None = None
     """The agent the conversation is: `switch_agent()` changes it in place."""
     subagents: Subagents | None = None
     """Its `agent` tool's side (None when its agent may not spawn any)."""
     # [/lesson 12]
-    # [lesson 14]
-    workspace: Workspace | None = None
+    workspace: Workspace | None = None  # [lesson 14]
     """The `--repo` clone the agent works in (None: the launch directory): the front end hands it back."""
-    # [/lesson 14]

@@ -53,7 +53,7 @@ class Parent:
     tree: Tree | None = None
     """The running subagents of the whole tree, which a child that spawns counts in too."""
     call_id: str = ""  # [lesson 16]
-    """The parent's `agent` tool call the child runs in: its trace hangs under that call's span."""  # [lesson 16]
+    """The parent's `agent` tool call the child runs in: its trace hangs under that call's span."""
 
     def child_session(self, model: str, mode: Mode | None, settings: Any) -> Session:
         """The child's session: a log of its own beside the parent's, written when its turn ends."""

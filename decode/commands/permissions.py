@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from decode.permissions.fetch_screen import SSRF_GUARD, screen_fetch  # [lesson 10]
+from decode.permissions.fetch_screen import SSRF_GUARD, screen_fetch
 from decode.permissions.gate import PermissionGate
 from decode.permissions.project_trust import OTHER_GRANTS, OtherGrant
 from decode.permissions.report import describe_rules, describe_settings, rules_json
@@ -132,10 +132,8 @@ def check(tool: str, argument: str, mode: Mode | None, as_json: bool) -> None:
         raise click.UsageError(str(exc)) from None
     gate = _load(mode)
     verdict = asyncio.run(gate.check(name, tool_arguments(traits, argument), traits))
-    # [lesson 10]
-    if traits.url is not None and verdict.decision is not Decision.DENY:
+    if traits.url is not None and verdict.decision is not Decision.DENY:  # [lesson 10]
         verdict = asyncio.run(screen_fetch(argument, gate, verdict))
-    # [/lesson 10]
     if as_json:
         click.echo(json.dumps(verdict.to_json()))
     else:

@@ -18,21 +18,21 @@ from typing import Literal
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from decode.config import project_env  # [lesson 13]
-from decode.config.groups.agents import AgentSettings  # [lesson 12]
-from decode.config.groups.commands import CommandSettings  # [lesson 05]
-from decode.config.groups.evals import EvalSettings  # [lesson 18]
-from decode.config.groups.lsp import LspSettings  # [lesson 13]
-from decode.config.groups.mcp import McpSettings  # [lesson 11]
-from decode.config.groups.memory import MemorySettings  # [lesson 09]
-from decode.config.groups.permissions import PermissionSettings  # [lesson 06]
-from decode.config.groups.recording import RecordingSettings  # [lesson 17]
-from decode.config.groups.remote import DEPLOYS, RemoteSettings  # [lesson 15]
-from decode.config.groups.repl import ReplSettings  # [lesson 03]
-from decode.config.groups.sandbox import SandboxSettings  # [lesson 14]
-from decode.config.groups.sessions import SessionSettings  # [lesson 08]
-from decode.config.groups.tools import ToolSettings  # [lesson 04]
-from decode.config.groups.tracing import TracingSettings  # [lesson 16]
+from decode.config import project_env
+from decode.config.groups.agents import AgentSettings
+from decode.config.groups.commands import CommandSettings
+from decode.config.groups.evals import EvalSettings
+from decode.config.groups.lsp import LspSettings
+from decode.config.groups.mcp import McpSettings
+from decode.config.groups.memory import MemorySettings
+from decode.config.groups.permissions import PermissionSettings
+from decode.config.groups.recording import RecordingSettings
+from decode.config.groups.remote import DEPLOYS, RemoteSettings
+from decode.config.groups.repl import ReplSettings
+from decode.config.groups.sandbox import SandboxSettings
+from decode.config.groups.sessions import SessionSettings
+from decode.config.groups.tools import ToolSettings
+from decode.config.groups.tracing import TracingSettings
 
 DEFAULT_MODEL = "google-gla:gemini-flash-latest"
 ENV_FILE = ".env"

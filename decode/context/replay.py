@@ -28,7 +28,7 @@ from decode.context.session_log import (
     TurnRecord,
     record_adapter,
 )
-from decode.entities.todos import Todo  # [lesson 10]
+from decode.entities.todos import Todo
 
 logger = logging.getLogger(__name__)
 
@@ -171,7 +171,7 @@ def _ran_with(session: LoadedSession, turn: _TurnSettings | TurnRecord) -> None:
     """What the session runs with as of `turn`: its model and mode, the latest of what else it keeps."""
     session.model, session.mode = turn.model, turn.mode
     if turn.todos is not None:  # [lesson 10]
-        session.todos = turn.todos  # [lesson 10]
+        session.todos = turn.todos
     session.agent = turn.agent or session.agent  # [lesson 12]
 
 

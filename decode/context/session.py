@@ -22,7 +22,7 @@ from decode.context.pruning import PrunedModel, ToolOutputPruning
 from decode.context.session_log import SessionError, SessionLog
 from decode.context.windows import ContextWindow, context_window, fill_fraction
 from decode.entities.events import Notice
-from decode.entities.todos import Todo  # [lesson 10]
+from decode.entities.todos import Todo
 from decode.entities.usage import Usage
 
 if TYPE_CHECKING:
@@ -168,14 +168,12 @@ class Session:
         if not self.log.path.exists():  # the header is not written yet: it should say how the session started
             self.log.header.mode = mode
 
-    # [lesson 12]
-    def switch_agent(self, agent: str) -> None:
+    def switch_agent(self, agent: str) -> None:  # [lesson 12]
         """The Primary Agent changed (or was settled at start): later turns are recorded with it."""
         self.agent = agent
         if not self.log.path.exists():
             self.log.header.agent = agent
 
-    # [/lesson 12]
     def fill(self, history: Sequence[ModelMessage]) -> float:
         """How full the context window is with `history` (for the footer's gauge)."""
         return fill_fraction(history, self.window)

@@ -35,7 +35,7 @@ from pydantic_core import to_json
 from decode.config.harness_home import HARNESS_DIR, make_parent_dirs, private_open
 from decode.config.redaction import NO_REDACTION
 from decode.context.session_lock import SessionLock, hold
-from decode.entities.todos import Todo  # [lesson 10]
+from decode.entities.todos import Todo
 from decode.entities.usage import Usage
 
 logger = logging.getLogger(__name__)

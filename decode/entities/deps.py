@@ -1,21 +1,18 @@
 """What the agent's tools receive on every call (`ctx.deps`)."""
 
 from collections.abc import Callable
-from dataclasses import (
-    dataclass,
-    field,  # [lesson 04]
-)
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from decode.config.settings import Settings
-from decode.entities.asking import AskUser, ReviewPlan  # [lesson 10]
+from decode.entities.asking import AskUser, ReviewPlan
 from decode.entities.events import ToolOutputDelta
-from decode.entities.executor import CommandExecutor  # [lesson 04]
-from decode.entities.hosts import HostAllowance, PublicOnly  # [lesson 10]
-from decode.entities.language_servers import LanguageServers  # [lesson 13]
-from decode.entities.ledger import ReadLedger  # [lesson 04]
-from decode.entities.search_filter import SearchFilter, ShowAll  # [lesson 04]
-from decode.entities.todos import Todo  # [lesson 10]
+from decode.entities.executor import CommandExecutor
+from decode.entities.hosts import HostAllowance, PublicOnly
+from decode.entities.language_servers import LanguageServers
+from decode.entities.ledger import ReadLedger
+from decode.entities.search_filter import SearchFilter, ShowAll
+from decode.entities.todos import Todo
 
 
 @dataclass

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from decode.entities.todos import Todo  # [lesson 10]
+from decode.entities.todos import Todo
 from decode.entities.tool_calls import ToolCall, ToolResult
 from decode.entities.usage import Usage
 
@@ -54,8 +54,7 @@ class ToolOutputDelta(BaseModel):
     text: str
 
 
-# [lesson 07]
-class MessageDelivered(BaseModel):
+class MessageDelivered(BaseModel):  # [lesson 07]
     """A message the user sent while the turn ran (a steer or a follow-up) reached the model (lesson 07).
 
     `message_id` is the id the harness got when it handed the message to the running turn.
@@ -66,18 +65,14 @@ class MessageDelivered(BaseModel):
     text: str
 
 
-# [/lesson 07]
-# [lesson 10]
-class TodosUpdated(BaseModel):
+class TodosUpdated(BaseModel):  # [lesson 10]
     """The To-do List changed (`todo_write`): the whole list as it is now."""
 
     kind: Literal["todos"] = "todos"
     todos: list[Todo]
 
 
-# [/lesson 10]
-# [lesson 12]
-class SubagentProgress(BaseModel):
+class SubagentProgress(BaseModel):  # [lesson 12]
     """How a subagent is doing, one line's worth: sent when it starts, calls a tool, and ends.
 
     `call_id` is the parent's `agent` tool call that runs it; `agent_id` the child's own id (its
@@ -103,7 +98,6 @@ class SubagentProgress(BaseModel):
         return " · ".join(part for part in parts if part)
 
 
-# [/lesson 12]
 class UsageUpdated(BaseModel):
     """One model request completed: its own usage, and the run's total so far."""
 

@@ -16,10 +16,8 @@ class ToolCall(BaseModel):
         """A one-line `name(key argument)` for progress lines."""
         first = next(iter(self.args.values()), "") if self.args else ""
         text = " ".join(str(first).split())
-        # [lesson 10]
-        if isinstance(first, list):  # a list of records (todo_write's steps) reads as its length
+        if isinstance(first, list):  # a list of records (todo_write's steps) reads as its length  # [lesson 10]
             text = f"{len(first)} item{'s' if len(first) != 1 else ''}"
-        # [/lesson 10]
         if len(text) > width:
             text = text[: width - 1] + "…"
         return f"{self.name}({text})"

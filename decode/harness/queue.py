@@ -37,10 +37,8 @@ class Message:
     priority: Priority = Priority.TURN
     shown: str = ""
     """Set when it differs from `text` (a command that sends a long prompt is shown as `/name argument`)."""
-    # [lesson 07]
-    enqueue_id: str | None = None
+    enqueue_id: str | None = None  # [lesson 07]
     """pydantic-ai's id for it, once a running turn has taken it."""
-    # [/lesson 07]
 
     @property
     def display(self) -> str:

@@ -33,7 +33,7 @@ from decode.harness.queue import Message, Priority
 if TYPE_CHECKING:
     from decode.agent.loop import AgentLoop
     from decode.entities.events import AgentEvent
-    from decode.entities.usage import Usage  # [lesson 07]
+    from decode.entities.usage import Usage
 
 Outcome = Literal["finished", "aborted", "failed"]
 
@@ -176,18 +176,15 @@ class TurnRunner:
         # [/lesson 07]
         except Exception as exc:
             failure = describe_failure(exc, self.loop)
-            # [lesson 08]
-            if self.keep_failed and self.loop is not None:
+            if self.keep_failed and self.loop is not None:  # [lesson 08]
                 self._keep_partial_turn(self.loop, usage, f"[This turn stopped before it finished: {failure.cause}.]")
-            # [/lesson 08]
             ended = TurnEnded("failed", failure.line, tuple(self.queue.take_back()), failure)
         finally:
             self.loop = None
         self.on_event(ended)
         return ended
 
-    # [lesson 07]
-    def _keep_partial_turn(
+    def _keep_partial_turn(  # [lesson 07]
         self, loop: AgentLoop, usage: Usage, note: str | None, cancelled: BaseException | None = None
     ) -> None:
         """Keep what the stopped run did, its orphan tool calls closed and `note` last (nothing, if
@@ -212,5 +209,3 @@ class TurnRunner:
             loop.keep_turn([*everything[: len(everything) - len(new)], *kept], kept, usage)
         except (OSError, ValueError) as exc:  # read-only, full: the turn is over all the same
             self.on_event(Notice(level="warning", message=f"could not save the session: {exc}"))
-
-    # [/lesson 07]

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping  # [lesson 14]
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from decode.config.secrets import looks_like_credential
 from decode.config.settings import Settings
-from decode.entities.executor import CommandExecutor  # [lesson 14]
+from decode.entities.executor import CommandExecutor
 from decode.mcp.config import PROJECT_FILE, load_mcp_config
 from decode.mcp.servers import McpServers, build_servers
 from decode.mcp.trust import is_trusted
@@ -80,8 +80,7 @@ def load_servers(
     return servers
 
 
-# [lesson 14]
-def _environment(executor: CommandExecutor | None) -> dict[str, str] | None:
+def _environment(executor: CommandExecutor | None) -> dict[str, str] | None:  # [lesson 14]
     """What `executor` gives the commands it runs (`env`: the local executor's, a sandbox's); None: unknown.
 
     With a sandbox, "what the agent's commands get" is the sandbox's environment, built from nothing
@@ -90,7 +89,6 @@ def _environment(executor: CommandExecutor | None) -> dict[str, str] | None:
     return dict(given) if isinstance(given, Mapping) else None
 
 
-# [/lesson 14]
 def mcp_capabilities(servers: McpServers | None) -> list[AbstractCapability[Any]]:
     """The capability that offers the servers' tools to the agent (none without servers)."""
     if servers is None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from decode.entities.executor import CommandExecutor  # [lesson 14]
+from decode.entities.executor import CommandExecutor
 from decode.mcp.client_features import ClientFeatures
 from decode.mcp.config import HttpServer, ServerConfig, StdioServer
 from decode.mcp.server_log import TAIL_LINES, ServerLog, log_path

@@ -23,7 +23,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls, FunctionModel
-from pydantic_ai.native_tools import AbstractNativeTool  # [lesson 11]
+from pydantic_ai.native_tools import AbstractNativeTool
 
 from decode.models.errors import ModelConfigError
 
@@ -101,14 +101,11 @@ class ScriptedModel(FunctionModel):
     def from_file(cls, path: Path) -> "ScriptedModel":
         return cls(load_script(path), source=str(path))
 
-    # [lesson 11]
     @classmethod
-    def supported_native_tools(cls) -> frozenset[type[AbstractNativeTool]]:
+    def supported_native_tools(cls) -> frozenset[type[AbstractNativeTool]]:  # [lesson 11]
         """None, as a chat-completions model: deferred tools are then found with `search_tools`
         (a FunctionModel claims every provider-native tool, and hides them behind a native search)."""
         return frozenset()
-
-    # [/lesson 11]
 
     def _next(self) -> ScriptedResponse:
         if self.played >= len(self.responses):

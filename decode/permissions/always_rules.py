@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from decode.entities.tools import UNDECLARED, ToolTraits
 from decode.permissions import paths
 from decode.permissions.bash_check import analyse
-from decode.permissions.network_grants import wants_network, with_network  # [lesson 14]
+from decode.permissions.network_grants import wants_network, with_network
 from decode.permissions.prefixes import command_prefix
 from decode.permissions.rules import (
     PATH_RULES,

@@ -16,10 +16,10 @@ from decode.permissions import paths, plain_names
 from decode.permissions.command_reading import Check
 from decode.permissions.commands import CommandAnalysis, analyse_command
 from decode.permissions.decision_order import Part, finish
-from decode.permissions.fence import read_only_denial  # [lesson 12]
+from decode.permissions.fence import read_only_denial
 from decode.permissions.foreign_shells import FOREIGN
 from decode.permissions.launchers import HIDDEN
-from decode.permissions.network_grants import network_parts  # [lesson 14]
+from decode.permissions.network_grants import network_parts
 from decode.permissions.protected import WHY as PROTECTED
 from decode.permissions.readonly import ReadOnly, judge
 from decode.permissions.rules import REDIRECT_READ_RULES, REDIRECT_WRITE_RULES
@@ -74,7 +74,7 @@ async def check_bash(
     if foreign and (denies := gate.governing_rules(Decision.DENY, ("Bash",))):  # its string could be denied
         return Verdict(Decision.DENY, f"{foreign}, and it could run what {denies[0]} denies", denies[0])
     if (denied := read_only_denial(gate, parts, hazards)) is not None:  # [lesson 12]
-        return denied  # [lesson 12]
+        return denied
     return finish(gate, parts, hazards, ToolKind.OTHER)
 
 

@@ -141,7 +141,7 @@ def matches(gate: PermissionGate, rule: Rule, part: Part, *, broad: bool) -> boo
     if part.url is not None:
         return domain_matches(rule.specifier, part.url)
     if part.subject is not None:  # [lesson 12]
-        return rule.specifier.lower() in ("*", part.subject.strip().lower())  # [lesson 12]
+        return rule.specifier.lower() in ("*", part.subject.strip().lower())
     return False
 
 

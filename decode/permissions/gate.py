@@ -32,19 +32,16 @@ from typing import Any
 from decode.config.harness_home import HARNESS_DIR
 from decode.entities.tools import UNDECLARED, ToolKind, ToolTraits
 from decode.permissions import always_rules, paths, plain_names
-from decode.permissions.agent_rules import subject_of  # [lesson 12]
+from decode.permissions.agent_rules import subject_of
 from decode.permissions.bash_check import SECRET, check_bash, same
 from decode.permissions.decision_order import PLAN_GUIDANCE, PLAN_KINDS, Part, finish, matches, named_by_allow
-from decode.permissions.fence import narrowed  # [lesson 12]
+from decode.permissions.fence import narrowed
 from decode.permissions.matching import RuleScreen
-from decode.permissions.network_grants import wants_network  # [lesson 14]
+from decode.permissions.network_grants import wants_network
 from decode.permissions.project_trust import OtherGrant
 from decode.permissions.protected import WHY as PROTECTED
 from decode.permissions.protected import git_dir_of, is_protected
-from decode.permissions.rules import (
-    domain_matches,  # [lesson 10]
-    tool_matches,
-)
+from decode.permissions.rules import domain_matches, tool_matches
 from decode.permissions.settings_files import PermissionSettings, SettingsProblem, load_permission_settings
 from decode.permissions.shell import Glob, globs_overlap
 from decode.permissions.types import Decision, Mode, Rule, RuleSource, Verdict
@@ -190,8 +187,7 @@ class PermissionGate:
             return screen.rules if screen.may_cover(part.path, part.written, broad=True, searches=part.searches) else ()
         return screen.rules
 
-    # [lesson 12]
-    def fenced(self, mode: Mode, *, read_only: bool = False) -> "PermissionGate":
+    def fenced(self, mode: Mode, *, read_only: bool = False) -> "PermissionGate":  # [lesson 12]
         """A subagent's gate: these rules (shared, so an "always" answered for it holds here too),
         its own mode and read-only promise, and this gate as its Permission Fence."""
         child = PermissionGate(
@@ -206,7 +202,6 @@ class PermissionGate:
         child.network_isolated = self.network_isolated  # [lesson 14]
         return child
 
-    # [/lesson 12]
     async def check(self, tool: str, args: Mapping[str, Any], traits: ToolTraits = UNDECLARED) -> Verdict:
         """Judge one call of `tool` with `args` (as the model sent them), by the tool's traits."""
         verdict = await self.own_verdict(tool, args, traits)

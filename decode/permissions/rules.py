@@ -23,9 +23,9 @@ import re
 from collections.abc import Callable, Sequence
 from urllib.parse import urlsplit
 
-from decode.permissions.agent_rules import SUBAGENT_RULES, agent_name_problem  # [lesson 12]
+from decode.permissions.agent_rules import SUBAGENT_RULES, agent_name_problem
 from decode.permissions.command_patterns import JoinedCommands, PatternError, command_pattern, pattern_matches
-from decode.permissions.network_rules import NETWORK_RULE, network_pattern_problem  # [lesson 14]
+from decode.permissions.network_rules import NETWORK_RULE, network_pattern_problem
 from decode.permissions.paths import compile_pattern
 from decode.permissions.types import Decision, Rule, RuleSource
 

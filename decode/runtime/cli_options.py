@@ -12,8 +12,8 @@ from typing import Any
 
 import click
 
-from decode.permissions.modes import Mode  # [lesson 06]
-from decode.sandbox.modes import SandboxMode  # [lesson 14]
+from decode.permissions.modes import Mode
+from decode.sandbox.modes import SandboxMode
 
 type Decorator = Callable[[Any], Any]
 

@@ -10,7 +10,7 @@ failure lines, the same way an aborted turn is kept. Everything this run knows (
 how it stopped, whether it is over) is held here, not in module globals.
 """
 
-import signal  # [lesson 05]
+import signal
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,8 +25,8 @@ from decode.runtime.view import TurnView
 if TYPE_CHECKING:
     from decode.agent.compose import Conversation
     from decode.agent.loop import AgentLoop
-    from decode.processes.signals import SignalStop  # [lesson 05]
-    from decode.sandbox.handback import HandBack  # [lesson 14]
+    from decode.processes.signals import SignalStop
+    from decode.sandbox.handback import HandBack
 
 
 class HeadlessRun:
@@ -81,10 +81,10 @@ class HeadlessRun:
         from decode.agent.compose import build_loop
         from decode.agent.options import LoopOptions
         from decode.config.loading import ConfigError, load_settings
-        from decode.context.session_log import SessionError  # [lesson 08]
+        from decode.context.session_log import SessionError
         from decode.harness.failures import describe_error
         from decode.models.errors import ModelConfigError
-        from decode.sandbox.types import SandboxError  # [lesson 14]
+        from decode.sandbox.types import SandboxError
 
         def on_retry(error: BaseException, attempt: int, delay: float) -> None:
             self.progress(f"decode: model error ({describe_error(error)}); retry {attempt} in {delay:.1f}s")
@@ -134,19 +134,15 @@ class HeadlessRun:
         if (problem := await start_sandbox(conversation.loop.deps.executor)) is not None:
             raise RunError(problem)  # the sandbox is closed on the way out (`run`)
         # [/lesson 14]
-        # [lesson 11]
-        if conversation.mcp is not None:  # a server's progress on a call: a line on stderr
+        if conversation.mcp is not None:  # a server's progress on a call: a line on stderr  # [lesson 11]
             conversation.mcp.features.on_progress = self.view.mcp_progress
             await conversation.mcp.wait_for_starting()  # the first request would wait too; each failure is named
-        # [/lesson 11]
 
     def stopped(self) -> int:
         """The turn was stopped by Ctrl-C (130) or a signal (128 + its number)."""
-        # [lesson 05]
-        if self.stop is not None and self.stop.signum is not None:
+        if self.stop is not None and self.stop.signum is not None:  # [lesson 05]
             self.progress(f"decode: stopped by {signal.Signals(self.stop.signum).name}")
             return 128 + self.stop.signum
-        # [/lesson 05]
         self.progress("decode: interrupted")
         return EXIT_INTERRUPTED
 
@@ -172,8 +168,7 @@ class HeadlessRun:
             self.progress(f"decode: session {session_id} saved (continue it with --resume {session_id})")
 
     # [/lesson 08]
-    # [lesson 14]
-    async def hand_back(self, conversation: "Conversation", code: int) -> int:
+    async def hand_back(self, conversation: "Conversation", code: int) -> int:  # [lesson 14]
         """`--repo`: hand the Workspace back as a branch (`decode.sandbox.handback`) and say what was
         shipped; a push that failed turns a successful run's exit code into 1 (the branch is kept,
         and the report says where). Without a Workspace, `code` as it is."""
@@ -191,8 +186,6 @@ class HeadlessRun:
             self.progress(line)
         failed = result.outcome in (Outcome.KEPT, Outcome.FAILED)
         return EXIT_FAILED if failed and code == EXIT_OK else code
-
-    # [/lesson 14]
 
 
 def exit_code(ended: TurnEnded) -> int:

@@ -19,9 +19,9 @@ import click
 from decode.logging import init_logger
 from decode.runtime.cli_options import RUN_ONLY, SHARED, with_options
 from decode.runtime.exits import EXIT_INTERRUPTED, EXIT_USAGE, RunError
-from decode.runtime.formatted_run import FormattedRun  # [lesson 15]
+from decode.runtime.formatted_run import FormattedRun
 from decode.runtime.headless import HeadlessRun
-from decode.runtime.options import EXIT_CODES, headless_options, take_headless_options  # [lesson 15]
+from decode.runtime.options import EXIT_CODES, headless_options, take_headless_options
 
 init_logger()
 
@@ -41,12 +41,10 @@ def run(task: str | None, **options: Any) -> None:
     # [before lesson 15]
     # job = HeadlessRun()
     # [/lesson 15]
-    # [lesson 08]
-    if task is None and options.get("resume"):  # `decode run --resume "TASK"`: the newest session
+    if task is None and options.get("resume"):  # `decode run --resume "TASK"`: the newest session  # [lesson 08]
         task, options["resume"] = _resume_newest(options["resume"])
-    # [/lesson 08]
     if task is None and sys.stdin is not None and not sys.stdin.isatty():  # `echo TASK | decode run`  # [lesson 15]
-        task = "-"  # [lesson 15]
+        task = "-"
     if task is None or (task == "-" and sys.stdin is None):  # None: stdin is closed (`<&-`)
         raise click.UsageError("Missing argument 'TASK'" + (" (stdin is closed)." if sys.stdin is None else "."))
     task = _task_text(job, sys.stdin.buffer.read() if task == "-" else os.fsencode(task))
@@ -83,8 +81,7 @@ def _run(job: HeadlessRun, task: str, options: dict[str, Any]) -> int:
         return exc.code
 
 
-# [lesson 14]
-async def _drive_closing(job: HeadlessRun, task: str, options: dict[str, Any]) -> int:
+async def _drive_closing(job: HeadlessRun, task: str, options: dict[str, Any]) -> int:  # [lesson 14]
     """`job.drive`, then every sandbox it opened closed, however it ended (what runs inside stops)."""
     try:
         return await job.drive(task, options)
@@ -94,11 +91,7 @@ async def _drive_closing(job: HeadlessRun, task: str, options: dict[str, Any]) -
         await close_sandboxes()
 
 
-# [/lesson 14]
-
-
-# [lesson 08]
-def _resume_newest(value: str) -> tuple[str, str]:
+def _resume_newest(value: str) -> tuple[str, str]:  # [lesson 08]
     """`--resume` took the task as its value: (the task, "" for the newest session), unless it names a session."""
     from pathlib import Path
 
@@ -114,7 +107,6 @@ def _resume_newest(value: str) -> tuple[str, str]:
     )
 
 
-# [/lesson 08]
 def _task_text(job: HeadlessRun, raw: bytes) -> str:
     """The task as text. Bytes that are not UTF-8 (a Latin-1 file on stdin, an argument in
     another encoding, which Python hands over as surrogates) are replaced, and the user told."""

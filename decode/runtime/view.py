@@ -17,7 +17,7 @@ from decode.visible import visible
 
 if TYPE_CHECKING:
     from decode.entities import events
-    from decode.mcp.client_features import McpProgress  # [lesson 11]
+    from decode.mcp.client_features import McpProgress
 
 
 class TurnView:
@@ -75,18 +75,13 @@ class TurnView:
         """The answer as it is for a file or a pipe; on a terminal, made visible too."""
         click.echo(visible(text) if sys.stdout.isatty() else text)
 
-    # [lesson 11]
-    def mcp_progress(self, update: "McpProgress") -> None:
+    def mcp_progress(self, update: "McpProgress") -> None:  # [lesson 11]
         """An MCP server's progress on a running call: `  ⋯ mcp__s__t 3/10 (30%) · copying`."""
         self.progress(f"  ⋯ {update.tool} {update.line()}")
 
-    # [/lesson 11]
-    # [lesson 12]
-    def subagent(self, update: "events.SubagentProgress") -> None:
+    def subagent(self, update: "events.SubagentProgress") -> None:  # [lesson 12]
         """A subagent started, called a tool or ended: `  ⋮ explore-1a2b3c4d · find tests · grep(x) · 2 requests`."""
         self.progress(f"  ⋮ {update.agent_id} · {update.line().removeprefix(update.agent).lstrip(' ·')}")
-
-    # [/lesson 12]
 
 
 def short_line(text: str, width: int = 160) -> str:

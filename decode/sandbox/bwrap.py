@@ -65,8 +65,7 @@ def python_under_tmp() -> tuple[Path, ...]:
     return tuple(sorted(place for place in places if within(place, tmp) and place != tmp))
 
 
-# [lesson 18]
-def configured_hidden(paths: Sequence[Path], workspace: Path) -> list[Path]:
+def configured_hidden(paths: Sequence[Path], workspace: Path) -> list[Path]:  # [lesson 18]
     """The `sandbox_hide` paths that exist, resolved; never the Workspace or a folder above it,
     which would hide the work itself (its own files can be hidden)."""
     found = []
@@ -77,7 +76,6 @@ def configured_hidden(paths: Sequence[Path], workspace: Path) -> list[Path]:
     return found
 
 
-# [/lesson 18]
 def sandbox_argv(
     bwrap: str,
     argv: Sequence[str],

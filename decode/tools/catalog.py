@@ -6,13 +6,13 @@ so adding a tool never touches the code that judges it.
 """
 
 from decode.entities.tools import ToolSpec
-from decode.tools.bash import BASH  # [lesson 05]
+from decode.tools.bash import BASH
 from decode.tools.edit import EDIT
 from decode.tools.glob import GLOB
 from decode.tools.grep import GREP
-from decode.tools.lsp import LSP  # [lesson 13]
+from decode.tools.lsp import LSP
 from decode.tools.read import READ
-from decode.tools.web_and_plan import WEB_AND_PLAN_TOOLS  # [lesson 10]
+from decode.tools.web_and_plan import WEB_AND_PLAN_TOOLS
 from decode.tools.write import WRITE
 
 FILE_TOOLS = (READ, GLOB, GREP, EDIT, WRITE)

@@ -19,7 +19,7 @@ from pydantic_ai import ModelRetry, RunContext
 from decode.entities.deps import AgentDeps
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.tools.line_endings import SeenText
-from decode.tools.lsp import check_before_edit, new_errors_note  # [lesson 13]
+from decode.tools.lsp import check_before_edit, new_errors_note
 from decode.tools.paths import Refusal, describe_os_error, display_path, resolve_path, stat_path
 from decode.tools.read import missing_file_message
 from decode.tools.text import decode_text

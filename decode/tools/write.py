@@ -15,7 +15,7 @@ from decode.entities.deps import AgentDeps
 from decode.entities.executor import FileStat
 from decode.entities.ledger import ReadLedger, require_fresh
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
-from decode.tools.lsp import check_before_edit, new_errors_note  # [lesson 13]
+from decode.tools.lsp import check_before_edit, new_errors_note
 from decode.tools.paths import Refusal, describe_os_error, display_path, resolve_path, stat_path
 from decode.tools.text import TextStyle
 

@@ -32,20 +32,20 @@ from decode.harness.failures import LoopUnavailable, describe_error
 from decode.harness.queue import Message, Priority
 from decode.harness.runner import TurnEnded, TurnRunner, TurnStarted
 from decode.tui import dispatch, prompt_loop, screen
-from decode.tui.agents import add_agent_commands  # [lesson 12]
-from decode.tui.approvals import Approvals, cycle_mode  # [lesson 06]
-from decode.tui.asking import AgentQuestions  # [lesson 10]
+from decode.tui.agents import add_agent_commands
+from decode.tui.approvals import Approvals, cycle_mode
+from decode.tui.asking import AgentQuestions
 from decode.tui.commands import CommandRegistry, Invocation, builtin_commands
 from decode.tui.footer import SessionStatus
 from decode.tui.input import HISTORY_FILE, TurnKeys, build_prompt_session
-from decode.tui.mcp_servers import add_mcp_commands  # [lesson 11]
-from decode.tui.memory_skills import add_memory_commands  # [lesson 09]
-from decode.tui.permission_commands import add_permission_commands  # [lesson 06]
-from decode.tui.questions import QuestionLine, answer_keys  # [lesson 06]
+from decode.tui.mcp_servers import add_mcp_commands
+from decode.tui.memory_skills import add_memory_commands
+from decode.tui.permission_commands import add_permission_commands
+from decode.tui.questions import QuestionLine, answer_keys
 from decode.tui.render import Renderer
-from decode.tui.sessions import add_session_commands  # [lesson 08]
-from decode.tui.ship import add_ship_commands  # [lesson 14]
-from decode.tui.todos import TodoPanel  # [lesson 10]
+from decode.tui.sessions import add_session_commands
+from decode.tui.ship import add_ship_commands
+from decode.tui.todos import TodoPanel
 from decode.tui.turns import show_turn_event
 from decode.tui.warmup import Warm
 
@@ -167,14 +167,12 @@ class Repl:
         """Run a parsed slash command (`dispatch.py`)."""
         await dispatch.run_command(self, invocation)
 
-    # [lesson 07]
-    def follow_up(self, line: str) -> None:
+    def follow_up(self, line: str) -> None:  # [lesson 07]
         """Alt+Enter while a turn runs: `line` goes to the agent when the turn would end."""
         task = asyncio.ensure_future(self.submit(line, Priority.FOLLOW_UP))
         self._follow_ups.add(task)  # a slash command may still be running when the key handler returns
         task.add_done_callback(self._follow_ups.discard)
 
-    # [/lesson 07]
     def queue_prompt(self, prompt: str, *, shown: str | None = None) -> None:
         """Queue `prompt` as a turn of its own; the transcript shows `shown` instead, if given (a /command)."""
         self.turns.send(Message(prompt, Priority.TURN, shown=shown or ""))

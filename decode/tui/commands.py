@@ -203,7 +203,7 @@ async def switch_model(repl: Repl, model: str) -> None:
     """Use `model` from the next turn on, in the same loop: history, cost, mode and files read carry over."""
     from decode.agent.compose import build_loop
     from decode.agent.compose import switch_model as swap
-    from decode.tui.sessions import show_fill  # [lesson 08]
+    from decode.tui.sessions import show_fill
     from decode.tui.warmup import start_errors
 
     await repl.warmed_up()

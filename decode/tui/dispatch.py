@@ -33,10 +33,8 @@ async def submit(repl: Repl, line: str, priority: Priority = ENTER_SENDS) -> Non
     A message starts a turn when nothing runs; while a turn runs, `priority` says what it is
     for that turn (Enter sends `ENTER_SENDS`).
     """
-    # [lesson 06]
-    if repl.questions.answer(line):  # a question is open: this line is its answer
+    if repl.questions.answer(line):  # a question is open: this line is its answer  # [lesson 06]
         return
-    # [/lesson 06]
     text = line.strip()
     if not text:
         return

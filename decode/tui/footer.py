@@ -48,14 +48,10 @@ class SessionStatus:
     home: Path = field(default_factory=Path.home)
     unavailable: str = ""
     """Why there is no model, when there is none (`GEMINI_API_KEY is not set: …`)."""
-    # [lesson 06]
-    permission_mode: str = "default"
+    permission_mode: str = "default"  # [lesson 06]
     """The Permission Mode; shown in every mode, `default` too."""
-    # [/lesson 06]
-    # [lesson 14]
-    sandbox: str = "none"
+    sandbox: str = "none"  # [lesson 14]
     """Where the agent's commands run (`bwrap`, `docker`, `modal`); `none` is not shown."""
-    # [/lesson 14]
 
     def start_turn(self, now: float | None = None) -> None:
         self.phase = "busy"
@@ -176,13 +172,9 @@ def footer(status: SessionStatus, now: float | None = None, width: int | None = 
     if fraction is not None:
         style = "class:footer.gauge.full" if fraction >= 0.8 else "class:footer.gauge"
         parts["ctx"] = [(style, f"ctx {gauge(fraction)} {fraction:.0%}")]
-    # [lesson 14]
-    if status.sandbox != "none":  # unsandboxed is how decode always ran: nothing to say
+    if status.sandbox != "none":  # unsandboxed is how decode always ran: nothing to say  # [lesson 14]
         parts["sandbox"] = [("class:footer.mode", f"sandbox {status.sandbox}")]
-    # [/lesson 14]
-    # [lesson 06]
-    parts["mode"] = [("class:footer.mode", f"⏵⏵ {status.permission_mode} (shift+tab)")]
-    # [/lesson 06]
+    parts["mode"] = [("class:footer.mode", f"⏵⏵ {status.permission_mode} (shift+tab)")]  # [lesson 06]
     if width is not None:
         _fit(parts, width, path, fraction)
         if (excess := _length(parts) - width) > 0 and status.phase == "unavailable":  # the reason, cut

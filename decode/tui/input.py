@@ -150,23 +150,18 @@ def key_bindings(
     @bindings.add("escape", "enter")
     def _newline_or_follow_up(event: KeyPressEvent) -> None:
         buffer = event.current_buffer
-        # [lesson 07]
-        if turn_keys is not None and busy() and buffer.text.strip():
+        if turn_keys is not None and busy() and buffer.text.strip():  # [lesson 07]
             text = buffer.text
             buffer.append_to_history()
             buffer.reset()
             turn_keys.follow_up(text)
             return
-        # [/lesson 07]
         buffer.newline(copy_margin=False)
 
-    # [lesson 07]
     @bindings.add("escape", filter=busy)
-    def _abort(event: KeyPressEvent) -> None:
+    def _abort(event: KeyPressEvent) -> None:  # [lesson 07]
         assert turn_keys is not None
         turn_keys.abort()
-
-    # [/lesson 07]
 
     @bindings.add("c-c")
     def _interrupt(event: KeyPressEvent) -> None:

@@ -12,7 +12,7 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from decode.tui.footer import SPINNER_FPS
-from decode.tui.ship import ship  # [lesson 14]
+from decode.tui.ship import ship
 from decode.tui.terminal import notices_from_log
 from decode.tui.warmup import finish_warm_up, start_warm_up
 
@@ -47,12 +47,10 @@ async def run(repl: Repl) -> int:
             if task is not None:
                 task.cancel()
         await asyncio.gather(*background, return_exceptions=True)
-        # [lesson 13]
-        if repl.conversation is not None:  # its language servers stop with the REPL
+        if repl.conversation is not None:  # its language servers stop with the REPL  # [lesson 13]
             from decode.agent.compose import close_conversation
 
             await close_conversation(repl.conversation)
-        # [/lesson 13]
     return EXIT_OK
 
 

@@ -34,7 +34,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from decode.tui.footer import spinner_frame
-from decode.tui.held_clocks import HeldClocks  # [lesson 06]
+from decode.tui.held_clocks import HeldClocks
 from decode.tui.markdown_blocks import markdown, split_blocks, tail, trimmed
 from decode.tui.tool_lines import DETAIL_STYLE, TOOL_ERROR_STYLE, format_duration, tool_line
 from decode.tui.tool_views import ToolRun, full_call, view_of

@@ -78,9 +78,9 @@ View = Callable[[ToolRun, int | None], "ToolView | None"]
 def views() -> dict[str, View]:
     """The views by tool name (each lesson adds its tools')."""
     # Imported here, not at the top: the views' modules import this one.
-    from decode.tui.command_view import bash_view  # [lesson 05]
-    from decode.tui.diffs import edit_view, write_view  # [lesson 04]
-    from decode.tui.todos import todo_view  # [lesson 10]
+    from decode.tui.command_view import bash_view
+    from decode.tui.diffs import edit_view, write_view
+    from decode.tui.todos import todo_view
 
     return {
         "edit": edit_view,  # [lesson 04]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from decode.harness.queue import Message, Priority
-from decode.tui.sessions import show_fill  # [lesson 08]
+from decode.tui.sessions import show_fill
 from decode.tui.tool_lines import shorten
 
 if TYPE_CHECKING:

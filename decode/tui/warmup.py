@@ -122,7 +122,7 @@ async def finish_warm_up(repl: Repl, warm_up: asyncio.Future[Warm]) -> None:
     """Wait for the warm-up and give the REPL what it built (or the reason it could not)."""
     from decode.collector import resume as resume_collections
     from decode.tui.footer import short_model, short_path
-    from decode.tui.todos import show_todos  # [lesson 10]
+    from decode.tui.todos import show_todos
 
     try:
         warm = await warm_up

@@ -49,9 +49,20 @@ def test_a_before_part_that_is_not_python_fails() -> None:
     assert all(problem.startswith("decode/sample.py:") and "invalid-syntax" in problem for problem in problems)
 
 
-def test_a_dropped_block_leaving_an_import_unused_fails() -> None:
+def test_an_import_a_dropped_block_leaves_unused_is_no_problem_the_snapshot_prunes_it() -> None:
     text = CLEAN.replace("    # value = os.sep\n", "    # value = '.'\n")
-    assert lint(text) == ["decode/sample.py:1: as of lesson 03: F401 `os` imported but unused"]
+    assert lint(text) == []
+    ((_, tidied),) = script._tidy((("decode/sample.py", script.render(text, 3, KNOWN).encode()),))
+    assert tidied.decode() == 'def build() -> str:\n    value = "."\n    return value\n'
+
+
+def test_a_type_checking_block_the_pruning_empties_goes_with_its_import() -> None:
+    text = (
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from decode.gate import Gate\n\n\n"
+        "def build(gate: 'Gate | None' = None) -> None:  # [lesson 06]\n    pass\n\n\nSTEPS = []\n"
+    )
+    ((_, tidied),) = script._tidy((("decode/sample.py", script.render(text, 3, KNOWN).encode()),))
+    assert tidied.decode() == "STEPS = []\n"
 
 
 # --- a `before` part is short, and one a function ----------------------------------------------------

@@ -68,6 +68,44 @@ def test_a_file_without_markers_is_kept_byte_for_byte() -> None:
     assert render(text, 2) == render(text, 9) == text
 
 
+STATEMENTS = """\
+import a
+
+
+class Loop:
+    run: int = 0  # [lesson 07]
+    \"\"\"The turn in progress.\"\"\"
+    size: int = 1
+
+    @property
+    def pending(self) -> int:  # [lesson 08]
+        if self.run:  # [lesson 10]
+            return 1
+        return 0
+
+    def clear(self) -> None:
+        if self.run:  # [lesson 05]
+            self.run = 0
+        elif self.size:  # [lesson 09]
+            self.size = 0  # [lesson 09]
+        self.size = 1
+"""
+
+
+def test_a_marker_on_a_statements_first_line_covers_the_whole_statement() -> None:
+    # The field with its docstring, the `def` with its decorator and body, the `if` with its `elif`:
+    early = "import a\n\n\nclass Loop:\n    size: int = 1\n\n\n    def clear(self) -> None:\n        self.size = 1\n"
+    assert render(STATEMENTS, 4) == early  # the blank lines a dropped statement leaves: the snapshot formats them
+    assert "@property\n    def pending(self) -> int:\n        return 0\n" in render(STATEMENTS, 8)
+    assert "        if self.run:\n            return 1\n" in render(STATEMENTS, 10)
+
+
+def test_a_marker_on_an_elif_covers_its_line_only() -> None:
+    # An `elif` is the `else` of the `if` before it: its marker cannot cover a statement of its own.
+    assert "self.size = 0" not in render(STATEMENTS, 8)
+    assert "            self.run = 0\n        elif self.size:\n            self.size = 0\n" in render(STATEMENTS, 9)
+
+
 @pytest.mark.parametrize(
     ("source", "problem"),
     [
@@ -94,6 +132,9 @@ def test_a_file_without_markers_is_kept_byte_for_byte() -> None:
         ("# [lesson 03]\nx = 1\n# [before lesson 03]\n# y = 1  # [lesson 05]\n# [/lesson 03]\n", "inside a `before`"),
         ("# [lesson 05]\nx = 1  # [lesson 03]\n# [/lesson 05]\n", "inside a later lesson's block"),
         ("x = (\n", "cannot be read as Python"),
+        ("def f():  # [lesson 05]\n    y = 1  # [lesson 03]\n", "inside a later lesson's block"),
+        ("def f():  # [lesson 05]\n    y = 1  # [lesson 05]\n", "inside a later lesson's block"),
+        ("# [lesson 05]\ndef f():  # [lesson 03]\n    y = 1\n# [/lesson 05]\n", "statement inside a later block"),
     ],
 )
 def test_a_broken_marker_is_an_error_naming_its_line(source: str, problem: str) -> None:

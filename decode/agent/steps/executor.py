@@ -1,12 +1,12 @@
 """The steps of lesson 04: decode's own tools, and the executor, the one door to the Workspace's files and commands."""
 
-import os  # [lesson 05]
+import os
 from dataclasses import replace
 from pathlib import Path
 
 from decode.agent.build import Build
 from decode.config.settings import Settings
-from decode.processes.environment import command_environment  # [lesson 05]
+from decode.processes.environment import command_environment
 from decode.processes.local import LocalExecutor
 from decode.tools.catalog import default_tools
 
@@ -17,14 +17,12 @@ def decode_tools(b: Build) -> None:
         b.options = replace(b.options, tools=tuple(default_tools()))
 
 
-# [lesson 05]
-def command_environment_for(settings: Settings) -> dict[str, str]:
+def command_environment_for(settings: Settings) -> dict[str, str]:  # [lesson 05]
     """The environment the agent's commands get under these settings: this process's, without
     credentials, passing through what `DECODE_PASS_ENV` names (`decode.processes.environment`)."""
     return command_environment(os.environ, Settings.secret_env_names(), settings.pass_env)
 
 
-# [/lesson 05]
 def local_executor(workspace: Path, settings: Settings) -> LocalExecutor:
     """Commands run here, as the user's own (lesson 05: in an environment without decode's credentials)."""
     # [lesson 05]

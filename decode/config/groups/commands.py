@@ -7,7 +7,7 @@ from typing import Annotated, get_args
 from pydantic import AliasChoices, BeforeValidator, Field, SecretStr
 from pydantic_settings import BaseSettings, NoDecode
 
-from decode.config.project_env import user_only  # [lesson 13]
+from decode.config.project_env import user_only
 
 
 def _split_names(value: object) -> object:

@@ -5,7 +5,7 @@ from typing import Literal
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings
 
-from decode.config.project_env import user_only  # [lesson 13]
+from decode.config.project_env import user_only
 
 
 class McpSettings(BaseSettings):

@@ -3,7 +3,7 @@
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings
 
-from decode.config.project_env import user_only  # [lesson 13]
+from decode.config.project_env import user_only
 
 
 class MemorySettings(BaseSettings):
