@@ -216,12 +216,15 @@ def _requests(count: int) -> str:
 
 
 def _why_stopped(error: Exception, cap: int) -> str:
+    """Why a child stopped, for its parent's report: the line a front end shows for that failure
+    (`agent/failures.py`), but its own request cap, which no `--max-requests` raises."""
     from pydantic_ai.exceptions import UsageLimitExceeded
+
+    from decode.agent.failures import describe_failure
 
     if isinstance(error, UsageLimitExceeded):
         return f"stopped at its request cap ({cap})"
-    text = " ".join(str(error).split())[:300] or type(error).__name__
-    return f"failed ({type(error).__name__}: {text})"
+    return f"failed: {describe_failure(error, None).line}"
 
 
 def _keep_unfinished(child: Conversation) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from decode.harness.failures import Failure, describe_failure
+from decode.agent.failures import Failure, describe_failure
 
 # [lesson 07]
 # The Priority Gate sits in front of the queue: a steer or a follow-up goes into the running run,

@@ -79,10 +79,10 @@ class HeadlessRun:
     def build(self, options: dict[str, Any]) -> "Conversation":
         """The Agent Loop of this run, from the composition root; `RunError` if it cannot be built."""
         from decode.agent.compose import build_loop
+        from decode.agent.failures import describe_error
         from decode.agent.options import LoopOptions
         from decode.config.loading import ConfigError, load_settings
         from decode.context.session_log import SessionError
-        from decode.harness.failures import describe_error
         from decode.models.errors import ModelConfigError
         from decode.sandbox.types import SandboxError
 

@@ -3,7 +3,7 @@
 The Turn Runner hands every event to `TurnView.event`, as it hands them to the REPL's renderer.
 Text the model wrote before calling a tool is commentary (stderr); the text that ends the turn is
 the answer (stdout). A failed turn is one `decode: error: …` line, the REPL's own line
-(`decode.harness.failures`).
+(`decode.agent.failures`).
 """
 
 import sys

@@ -27,8 +27,8 @@ import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from decode.agent.failures import LoopUnavailable, describe_error
 from decode.agent.options import LoopOptions
-from decode.harness.failures import LoopUnavailable, describe_error
 from decode.harness.queue import Message, Priority
 from decode.harness.runner import TurnEnded, TurnRunner, TurnStarted
 from decode.tui import dispatch, prompt_loop, screen

@@ -578,7 +578,7 @@ print(build_loop(LoopOptions(home=project, model="script:again.json"), settings)
 # task as one turn through the **Turn Runner** (`decode/harness/runner.py`), the driver the REPL of
 # lesson 03 uses too. The runner hands each event to `TurnView` (`view.py`: stderr lines, the
 # answer on stdout) and ends with a `TurnEnded`: `finished`, `aborted` (Ctrl-C) or `failed` with
-# one line from `decode/harness/failures.py`, the line every front end shows for that failure.
+# one line from `decode/agent/failures.py`, the line every front end shows for that failure.
 
 # %%
 show("decode.runtime.headless", "HeadlessRun.drive")

@@ -405,7 +405,7 @@ print(events[-1].outcome, [message.text for message in events[-1].returned])
 
 # %% [markdown]
 # A turn that fails is not a crash either: the conversation stays as it was, and `TurnEnded`
-# says why in one line (`decode/harness/failures.py`). Here the script runs out of answers.
+# says why in one line (`decode/agent/failures.py`). Here the script runs out of answers.
 
 # %%
 loop = agent_loop([{"text": "Starting.", "tool_calls": [{"name": "bash", "args": {"command": "true"}}]}])

@@ -1,4 +1,4 @@
-"""The REPL and `decode run` say the same line for the same failure (`decode.harness.failures`).
+"""The REPL and `decode run` say the same line for the same failure (`decode.agent.failures`).
 
 The same provider errors, from a fake provider on 127.0.0.1 speaking OpenAI's wire format, reach
 the real `decode run` (a subprocess: `decode: error: …` on stderr) and the real REPL (in a tmux

@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 import pytest
+from pydantic_ai.exceptions import ModelHTTPError
 from pydantic_ai.messages import ModelMessage
 
 from decode.agent.compose import Conversation, LoopOptions, build_loop
@@ -180,6 +181,23 @@ async def test_a_child_stopped_by_its_request_cap_still_answers_the_parent(home:
 
     assert "stopped at its request cap (2) before it finished" in results[0].result.content
     assert not results[0].result.is_error  # the parent's model reads it and decides
+
+
+async def test_a_failed_childs_report_says_what_a_front_end_would_say(home: Path, settings: Settings) -> None:
+    """One mapping from a failure to words (`agent/failures.py`): the parent's model reads the line
+    the REPL and `decode run` print for the same error, the provider's reason and no raw body."""
+
+    async def script(first: str, messages: list[ModelMessage]):
+        if first == PARENT:
+            return [("agent", {"prompt": "look", "agent": "general"})] if not tool_results(messages) else "ok"
+        body = {"error": {"message": "context_length_exceeded", "param": "x" * 500}}
+        raise ModelHTTPError(status_code=400, model_name="gpt-x", body=body)
+
+    results, _ = await turn(conversation(home, settings, script))
+
+    report = results[0].result.content
+    assert "failed: model request failed: HTTP 400 from gpt-x: context_length_exceeded before it finished" in report
+    assert "xxxx" not in report
 
 
 async def test_a_child_past_its_time_cap_is_stopped(home: Path) -> None:

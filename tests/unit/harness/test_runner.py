@@ -7,9 +7,9 @@ from typing import Any
 
 from pydantic_ai.messages import ModelRequest, ModelResponse, TextPart, ToolReturnPart
 
+from decode.agent.failures import LoopUnavailable
 from decode.harness.abort import INTERRUPTED_NOTE, INTERRUPTED_RESULT
 from decode.harness.decisions import DecisionChannel, Option, Question
-from decode.harness.failures import LoopUnavailable
 from decode.harness.priority import Message, Priority
 from decode.harness.runner import TurnRunner
 from decode.permissions.gate import PermissionGate

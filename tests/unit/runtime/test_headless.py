@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from decode.harness.failures import Failure
+from decode.agent.failures import Failure
 from decode.harness.runner import TurnEnded
 from decode.processes.signals import SignalStop
 from decode.runtime.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_REQUEST_LIMIT

@@ -3,10 +3,10 @@ a failed turn as the one line every front end shows."""
 
 import pytest
 
+from decode.agent.failures import Failure
 from decode.entities.events import TextDelta, ToolCallFinished, ToolCallStarted, TurnFinished
 from decode.entities.tool_calls import ToolCall, ToolResult
 from decode.entities.usage import Usage
-from decode.harness.failures import Failure
 from decode.harness.queue import Message
 from decode.harness.runner import TurnEnded, TurnStarted
 from decode.runtime.progress import Progress

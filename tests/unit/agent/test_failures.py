@@ -6,10 +6,10 @@ import pytest
 from pydantic_ai.exceptions import ModelHTTPError, UnexpectedModelBehavior, UsageLimitExceeded
 
 from decode.agent.factory import build_agent
+from decode.agent.failures import LoopUnavailable, describe_error, describe_failure
 from decode.agent.loop import AgentLoop
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
-from decode.harness.failures import LoopUnavailable, describe_error, describe_failure
 from decode.models.script import ScriptExhaustedError
 from decode.processes.local import LocalExecutor
 
