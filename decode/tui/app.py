@@ -132,7 +132,8 @@ class Repl:
         self.leaving = False  # set by /quit: the prompt loop ends after the current input
         self.kept = ""  # kept while no prompt runs: the next prompt starts with it
         self._turn_message: Message | None = None  # the prompt of the running turn
-        self._follow_ups: set[asyncio.Future[None]] = set()  # [lesson 07]
+        self.unawaited: set[asyncio.Future[None]] = set()
+        """Work nobody waits for and leaving does not wait for either (`alongside`)."""
         self.session = build_prompt_session(
             commands=self.commands,
             arguments=self._suggest,
@@ -169,9 +170,7 @@ class Repl:
 
     def follow_up(self, line: str) -> None:  # [lesson 07]
         """Alt+Enter while a turn runs: `line` goes to the agent when the turn would end."""
-        task = asyncio.ensure_future(self.submit(line, Priority.FOLLOW_UP))
-        self._follow_ups.add(task)  # a slash command may still be running when the key handler returns
-        task.add_done_callback(self._follow_ups.discard)
+        self.alongside(self.submit(line, Priority.FOLLOW_UP))  # the key handler returns at once
 
     def queue_prompt(self, prompt: str, *, shown: str | None = None) -> None:
         """Queue `prompt` as a turn of its own; the transcript shows `shown` instead, if given (a /command)."""
@@ -193,6 +192,12 @@ class Repl:
         self.background.add(task)
         task.add_done_callback(self.background.discard)
         return task
+
+    def alongside(self, work: Coroutine[object, object, None]) -> None:
+        """Run `work` without waiting for it, nor for it when leaving (a question may never be answered)."""
+        task = asyncio.ensure_future(work)
+        self.unawaited.add(task)  # referenced until done: the event loop keeps only a weak one
+        task.add_done_callback(self.unawaited.discard)
 
     def soon(self, callback: Callable[..., object], *args: object) -> None:
         """Call `callback(*args)` on the REPL's event loop, from any thread (tools report from workers)."""

@@ -9,7 +9,6 @@ question: it is sent as a prompt, and the servers wait (`/mcp trust` starts them
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import shlex
 from typing import TYPE_CHECKING
@@ -24,7 +23,6 @@ if TYPE_CHECKING:
     from decode.tui.app import Repl
 
 logger = logging.getLogger(__name__)
-_asking: set[asyncio.Future[None]] = set()
 
 
 def add_mcp_commands(registry: CommandRegistry) -> CommandRegistry:
@@ -67,9 +65,7 @@ def start_mcp(repl: Repl) -> None:
     servers.features.on_progress = lambda update: repl.renderer.under(update.call_id, "⋯", update.line())
     servers.start()
     if servers.untrusted:
-        task = asyncio.ensure_future(ask_trust(repl, servers))
-        _asking.add(task)
-        task.add_done_callback(_asking.discard)
+        repl.alongside(ask_trust(repl, servers))
 
 
 def trust_question(servers: McpServers) -> Question:

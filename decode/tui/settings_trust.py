@@ -9,7 +9,6 @@ changes, and decode asks again next time. A line that is neither is the user's f
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING
 
@@ -21,7 +20,6 @@ if TYPE_CHECKING:
     from decode.tui.app import Repl
 
 logger = logging.getLogger(__name__)
-_asking: set[asyncio.Future[None]] = set()
 
 
 def waiting_grants(gate: PermissionGate) -> ProjectGrants | None:
@@ -35,9 +33,7 @@ def ask_settings_trust(repl: Repl, gate: PermissionGate) -> None:
     grants = waiting_grants(gate)
     if grants is None:
         return
-    task = asyncio.ensure_future(_ask(repl, gate, grants))
-    _asking.add(task)
-    task.add_done_callback(_asking.discard)
+    repl.alongside(_ask(repl, gate, grants))
 
 
 def trust_question(grants: ProjectGrants) -> Question:
