@@ -70,10 +70,8 @@ class HeadlessRun:
         await close_conversation(conversation)  # its language servers stop with the run
         # [/lesson 13]
         self.say_saved(conversation)  # [lesson 08]
-        if ended.outcome == "aborted":  # Ctrl-C, SIGTERM, SIGHUP
-            return self.stopped()
-        code = exit_code(ended)
-        code = await self.hand_back(conversation, code)  # `--repo`: the work goes back as a branch  # [lesson 14]
+        code = self.stopped() if ended.outcome == "aborted" else exit_code(ended)  # Ctrl-C, SIGTERM, SIGHUP
+        code = await self.hand_back(conversation, code)  # `--repo`: the work goes back, stopped or not  # [lesson 14]
         return await self.end(conversation, code)
 
     def build(self, options: dict[str, Any]) -> "Conversation":

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -251,3 +252,24 @@ def test_no_token_is_on_any_command_line_of_this_machine_during_a_sandboxed_run(
     assert b"hand-back: shipped" in stderr
     assert seen_bwrap  # the scan did see the sandbox running
     assert leaked == []
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_a_run_stopped_mid_turn_still_hands_its_work_back(decode, source: Path, home: Path, stop: int) -> None:
+    """Whatever the exit code, a `--repo` Workspace is handed back (docs/headless.md): a run stopped
+    while the model thinks keeps the file it already wrote, on its branch, and says so in its result."""
+    model = script(home, write("new.txt", "work\n"), {"text": "thinking", "delay_s": 120})
+    argv = [decode, "run", "--output-format", "stream-json", "--model", model, "--repo", str(source)]
+    argv += ["--permission-mode", "bypass", "go"]
+    with subprocess.Popen(argv, cwd=home, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True) as run:
+        assert run.stdout is not None
+        for line in run.stdout:  # the write is done once its result is out; then the model "thinks"
+            if json.loads(line)["type"] == "tool_result":
+                break
+        run.send_signal(stop)
+        rest, _ = run.communicate(timeout=120)
+    result = json.loads(rest.splitlines()[-1])
+    assert run.returncode == (130 if stop == signal.SIGINT else 128 + stop), result
+    branch = f"decode/{result['session_id']}"
+    assert result["handback"]["branch"] == branch
+    assert git(source, "show", f"{branch}:new.txt") == "work"
