@@ -130,6 +130,27 @@ def test_notebook_ends_with_its_exercises(lesson: Lesson) -> None:
     )
 
 
+GLOSSARY_LINK = re.compile(r"\]\(([^)#\s]*glossary\.md)#([^)\s]+)\)")
+
+
+def test_notebook_ends_with_a_recap_linking_the_glossary(lesson: Lesson) -> None:
+    """After the exercises, a short recap: what was built, the key idea, and the glossary's terms, linked."""
+    notebook = nbformat.read(lesson.notebook_ipynb, as_version=4)
+    last = notebook.cells[-1]
+    assert last.cell_type == "markdown", f"lessons/{lesson.name}: the last cell is the recap, a Markdown cell"
+    assert last.source.startswith("## Recap\n"), f"lessons/{lesson.name}: the last cell starts with `## Recap`"
+    bullets = [line for line in last.source.splitlines() if line.startswith("- ")]
+    assert 3 <= len(bullets) <= 6, f"lessons/{lesson.name}: the recap has {len(bullets)} bullets, not 3 to 6"
+    links = GLOSSARY_LINK.findall(last.source)
+    assert links, f"lessons/{lesson.name}: the recap links no glossary term"
+    for target, anchor in links:
+        glossary = (lesson.folder / target).resolve()
+        assert glossary == ROOT / "docs" / "glossary.md", f"lessons/{lesson.name}: {target} is not docs/glossary.md"
+        assert f'<a id="{anchor}"></a>' in glossary.read_text(encoding="utf-8"), (
+            f"lessons/{lesson.name}: docs/glossary.md has no term with the anchor #{anchor}"
+        )
+
+
 def test_notebook_is_committed_executed_top_to_bottom(lesson: Lesson) -> None:
     """nbval compares only the outputs of cells that were run: an unexecuted notebook checks nothing."""
     counts = [cell.execution_count for cell in lesson.code_cells()]
