@@ -13,7 +13,8 @@
 #    broken one is reported, and its denies never vanish.
 # 6. **The gate**, in a fixed order; then **modes** (`default`, `accept-edits`, `plan`, `bypass`)
 #    and **"always"** (the narrowest rule that covers a request, saved to the local settings file).
-# 7. **In the agent**: the gate as a pydantic-ai capability, asked before every tool call.
+# 7. **In the agent**: the gate as a pydantic-ai capability, asked before every tool call; and the
+#    **Decision Channel**, the one place decode asks you anything, one question at a time.
 #
 # Everything runs offline, in a scratch folder with its own `HOME`.
 
