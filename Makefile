@@ -106,7 +106,7 @@ endef
 
 lesson-snapshot: ## Write decode/ as of lesson N into DIR/decode (default .lessons/N): make lesson-snapshot N=04
 	$(need-lesson)
-	@rm -rf "$(LESSON_DIR)/decode"
+	@rm -rf "$(LESSON_DIR)/decode" "$(LESSON_DIR)/evals"
 	@$(RUN) python scripts/lesson snapshot $(N) "$(LESSON_DIR)"
 
 lesson-diff: ## Show what lesson N adds to lesson N-1's package: make lesson-diff N=04

@@ -14,16 +14,19 @@ what the lesson changed in a file an earlier lesson wrote.
 import ast
 import difflib
 import functools
+import html
 import importlib
 import importlib.machinery
 import importlib.util
 import inspect
 import os
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,8 +36,20 @@ if Path.cwd().parent == ROOT / "lessons" and str(Path.cwd()) not in sys.path:
     sys.path.insert(0, str(Path.cwd()))
 
 
+# A shown line keeps its shape, however long: a block that scrolls sideways instead of JupyterLab's
+# output style, which wraps a `pre` anywhere, mid-word (ADR-0122). Its own light colours, so that it
+# reads the same under a dark theme. JupyterLab keeps these inline styles; GitHub drops them.
+CODE_BLOCK = (
+    "white-space: pre; word-break: normal; overflow-wrap: normal; overflow-x: auto; padding: 0.5em;"
+    " background-color: #f6f8fa; color: #1f2328; line-height: 1.4"
+)
+DIFF_HTML = {"+": "background-color: #d1f8d9", "-": "background-color: #ffdcd7", "@": "color: #0550ae"}
+DIFF_ANSI = {"+": "\x1b[32m", "-": "\x1b[31m", "@": "\x1b[36m"}  # green, red, cyan: `git diff`'s colours
+WHITESPACE_SPAN = re.compile(r'<span style="color: #BBB">(\s+)</span>')
+
+
 class Source:
-    """Code that displays as highlighted Markdown in Jupyter and as plain text everywhere else."""
+    """Code that displays highlighted in Jupyter (a diff's lines coloured) and as plain text elsewhere."""
 
     def __init__(self, text: str, language: str = "python", title: str = "") -> None:
         self.text = text.rstrip("\n")
@@ -44,9 +59,35 @@ class Source:
     def __repr__(self) -> str:
         return f"# {self.title}\n{self.text}" if self.title else self.text
 
-    def _repr_markdown_(self) -> str:
-        heading = f"`{self.title}`\n\n" if self.title else ""
-        return f"{heading}```{self.language}\n{self.text}\n```"
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """The notebook's plain-text output: a diff's added and removed lines in colour, as a terminal shows them."""
+        if self.language != "diff":
+            printer.text(repr(self))
+            return
+        lines = [
+            f"{DIFF_ANSI[line[:1]]}{line}\x1b[0m" if line[:1] in DIFF_ANSI else line for line in self.text.split("\n")
+        ]
+        printer.text("\n".join([f"# {self.title}", *lines] if self.title else lines))
+
+    def _repr_html_(self) -> str:
+        heading = f"<p><code>{html.escape(self.title, quote=False)}</code></p>" if self.title else ""
+        return f'{heading}<pre style="{CODE_BLOCK}">{self._highlighted()}</pre>'
+
+    def _highlighted(self) -> str:
+        if self.language == "diff":
+            return "\n".join(
+                f'<span style="{DIFF_HTML[line[:1]]}">{html.escape(line, quote=False)}</span>'
+                if line[:1] in DIFF_HTML
+                else html.escape(line, quote=False)
+                for line in self.text.split("\n")
+            )
+        from pygments import highlight  # the notebooks' environment has it (IPython needs it)
+        from pygments.formatters import HtmlFormatter
+        from pygments.lexers import get_lexer_by_name
+
+        formatter = HtmlFormatter(nowrap=True, noclasses=True, style="default")
+        highlighted = highlight(self.text, get_lexer_by_name(self.language), formatter).rstrip("\n")
+        return WHITESPACE_SPAN.sub(r"\1", highlighted)
 
 
 def _definition(tree: ast.Module, dotted: str) -> ast.AST:

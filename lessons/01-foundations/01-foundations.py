@@ -325,10 +325,11 @@ print(help_result.output)
 #
 # ### Exercise 1: a setting with validation
 #
-# Lesson 16 will stop a run that costs too much. Write `BudgetSettings`, a subclass of `Settings`
-# with one more field, `max_cost_usd`: a `float | None`, `None` by default (no budget), read from
-# `DECODE_MAX_COST_USD`, and refused unless it is greater than 0. The check sets the variable to
-# `0.5`, `0`, `-1` and `lots` and sees what your class makes of each.
+# A setting users ask for: the most one run may spend. (No lesson of this course enforces it; a
+# run's usage and cost, lesson 02, are what such a check would read.) Write `BudgetSettings`, a
+# subclass of `Settings` with one more field, `max_cost_usd`: a `float | None`, `None` by default
+# (no budget), read from `DECODE_MAX_COST_USD`, and refused unless it is greater than 0. The check
+# sets the variable to `0.5`, `0`, `-1` and `lots` and sees what your class makes of each.
 
 # %%
 from exercises import check_budget_settings, check_turn_cancelled
@@ -364,3 +365,29 @@ class TurnCancelled(BaseModel):
 
 # %%
 check_turn_cancelled(TurnCancelled)
+
+# %% [markdown]
+# ## Recap
+#
+# **What you built:** the floor every later lesson stands on: settings, logging, the entities and
+# events, and the `decode` command.
+#
+# - `Settings` is one pydantic-settings object; a value comes from the first of four layers that has
+#   it: arguments, then the environment, then `.env`, then the default. Keys are `SecretStr` and
+#   never show.
+# - Library code logs and never prints: stdout is for answers, progress and logs go to stderr.
+# - The entities (tool calls, results, `Usage`) are the vocabulary the loop and the front ends
+#   share; the **event stream** (a union of events told apart by `kind`) is all a front end ever
+#   sees of a turn.
+# - `decode` is a lazy click group: `--version` and `--help` import almost nothing, so they answer
+#   at once.
+#
+# **The key idea:** settle where values come from, where output goes, and what crosses from the
+# agent to a front end before there is an agent; every later lesson plugs into these.
+#
+# **Glossary:** [Settings](../../docs/glossary.md#settings),
+# [Settings Group](../../docs/glossary.md#settings-group), [Entity](../../docs/glossary.md#entity),
+# [Event](../../docs/glossary.md#event), [Usage](../../docs/glossary.md#usage),
+# [Lazy CLI](../../docs/glossary.md#lazy-cli),
+# [Paired Notebook](../../docs/glossary.md#paired-notebook),
+# [Lesson Snapshot](../../docs/glossary.md#lesson-snapshot).

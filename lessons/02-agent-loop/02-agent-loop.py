@@ -120,6 +120,53 @@ def word_count(path: str) -> str:
 print(json.dumps(Tool(word_count, takes_ctx=False).tool_def.parameters_json_schema))
 
 # %% [markdown]
+# ### An aside: asyncio, as much as this course needs
+#
+# A model request is a network call that takes seconds; while it waits, an agent has other work
+# (stream text to the screen, notice the user pressing Esc, run a tool's subprocess). Python's
+# `asyncio` lets one thread do all of it: functions that can pause where they wait, and an
+# **event loop** that runs another one meanwhile. Four pieces, used in every lesson from here on:
+#
+# - `async def f()` makes a **coroutine function**: calling `f()` runs nothing yet, it returns a
+#   coroutine object.
+# - `await x` runs a coroutine (or waits for a task, a future) to its end and gives its result;
+#   while it waits, the event loop runs others. `await` is only allowed inside an `async def`,
+#   and in a notebook cell.
+# - An `async def` with `yield` in it is an **async generator**: it hands out values one at a time,
+#   pausing between them, and is read with `async for` (the Agent Loop yields its events this way).
+# - Something has to run the event loop. A script calls `asyncio.run(main())` once, at the top (so
+#   does `decode run`: `decode/runtime/run.py`). A notebook's kernel already runs a loop, so a cell
+#   may `await` at the top level, and `asyncio.run()` there is an error.
+
+# %%
+import asyncio
+
+
+async def fetch(name: str, seconds: float) -> str:
+    """Pretend to fetch something: wait `seconds` (the loop runs others meanwhile), then answer."""
+    await asyncio.sleep(seconds)
+    return f"{name} fetched"
+
+
+async def countdown(start: int):  # an async generator
+    for number in range(start, 0, -1):
+        await asyncio.sleep(0)  # a pause: the loop may run something else here
+        yield number
+
+
+pending = fetch("a", 0)
+print(type(pending).__name__)  # a coroutine: nothing has run yet
+print(await pending)  # top-level await: the kernel's loop runs it
+print(await asyncio.gather(fetch("slow", 0.02), fetch("quick", 0.01)))  # both at once; results in call order
+print([number async for number in countdown(3)])
+again = fetch("b", 0)
+try:
+    asyncio.run(again)  # what a script does; inside a running loop it refuses
+except RuntimeError as error:
+    again.close()  # never run: closed, so Python does not warn that it was never awaited
+    print("RuntimeError:", error)
+
+# %% [markdown]
 # Now the loop. **ReAct**: *reason* (the model answers), *act* (run each tool it asked for),
 # *observe* (append the results as the next request), and go again — until a response asks for
 # no tool. That response's text is the answer.
@@ -152,8 +199,8 @@ async def react(model: Model, prompt: str, tools: dict[str, Callable[..., str]])
 
 # %% [markdown]
 # Each `ToolReturnPart` carries the `tool_call_id` of the call it answers, so a model that asked for
-# three tools at once knows which result is which. Notebooks run inside an event loop, so we
-# `await` directly. A small printer shows the conversation part by part:
+# three tools at once knows which result is which. `react` is a coroutine function, so the cell
+# `await`s it (the aside above). A small printer shows the conversation part by part:
 
 
 # %%
@@ -719,3 +766,35 @@ line_count_tool = ToolSpec("count_lines", count_lines, ToolTraits(ToolKind.OTHER
 
 # %%
 check_line_count_tool(line_count_tool)
+
+# %% [markdown]
+# ## Recap
+#
+# **What you built:** the agent: a model named by a string, a loop that runs tools until the model
+# answers, and `decode run`.
+#
+# - A Model String (`script:turns.json`, `google-gla:…`) becomes a ready model through the Model
+#   Gateway, or a one-line error before any request.
+# - The loop by hand is a dozen lines: request, run each tool asked for, send the results back,
+#   until a response asks for no tool (ReAct).
+# - The Agent Loop does the same over pydantic-ai's `agent.iter()` and turns it into typed events;
+#   it keeps the history and the usage, retries a bad tool call with a message the model reads, and
+#   stops at the request ceiling.
+# - The Composition Root builds the loop for every front end from Build Steps; `decode run "TASK"`
+#   drives one turn through the Turn Runner, the answer alone on stdout.
+# - asyncio: `async def`, `await`, async generators (`async for`), and `asyncio.run` in a script
+#   against top-level `await` in a notebook.
+#
+# **The key idea:** an agent is a model in a loop; everything else (streaming, limits, usage,
+# retries, front ends) is built around that loop, never inside the model.
+#
+# **Glossary:** [Model String](../../docs/glossary.md#model-string),
+# [Model Gateway](../../docs/glossary.md#model-gateway),
+# [Scripted Model](../../docs/glossary.md#scripted-model), [Agent](../../docs/glossary.md#agent),
+# [Agent Deps](../../docs/glossary.md#agent-deps), [Agent Loop](../../docs/glossary.md#agent-loop),
+# [Turn](../../docs/glossary.md#turn), [Tool Declaration](../../docs/glossary.md#tool-declaration),
+# [Turn Facts](../../docs/glossary.md#turn-facts),
+# [Composition Root](../../docs/glossary.md#composition-root),
+# [Build Step](../../docs/glossary.md#build-step),
+# [Request Ceiling](../../docs/glossary.md#request-ceiling),
+# [Headless Run](../../docs/glossary.md#headless-run).

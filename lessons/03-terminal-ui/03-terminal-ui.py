@@ -444,3 +444,26 @@ def add_files_command(registry):
 
 # %%
 check_add_files_command(add_files_command)
+
+# %% [markdown]
+# ## Recap
+#
+# **What you built:** `decode` with no subcommand: the REPL, a conversation in the terminal.
+#
+# - The Renderer turns the Agent Loop's events into Rich output: Markdown one finished block at a
+#   time, thinking dimmed, one line per tool call; what is still being written is the Live Area.
+# - The Footer shows the spinner, the model, the folder, the session's tokens and cost, and how full
+#   the context is.
+# - Slash commands live in one registry that `/help`, dispatch and completion all read, and that
+#   later lessons add to.
+# - The agent is built in a background thread (the Warm-up), so the prompt is there before
+#   pydantic-ai has finished importing; a Hang-Up ends the session cleanly.
+#
+# **The key idea:** the REPL is only a front end: it renders the same events `decode run` prints,
+# and drives turns through the same Turn Runner.
+#
+# **Glossary:** [REPL](../../docs/glossary.md#repl), [Renderer](../../docs/glossary.md#renderer),
+# [Live Area](../../docs/glossary.md#live-area), [Footer](../../docs/glossary.md#footer),
+# [Slash Command](../../docs/glossary.md#slash-command), [Warm-up](../../docs/glossary.md#warm-up),
+# [Turn Runner](../../docs/glossary.md#turn-runner), [Front End](../../docs/glossary.md#front-end),
+# [Harness Home](../../docs/glossary.md#harness-home), [Hang-Up](../../docs/glossary.md#hang-up).

@@ -492,3 +492,29 @@ HEAD = ToolSpec("head", head, ToolTraits(ToolKind.OTHER))  # your traits here
 
 # %%
 check_head(HEAD)
+
+# %% [markdown]
+# ## Recap
+#
+# **What you built:** five file tools (`read`, `write`, `edit`, `glob`, `grep`) and the executor
+# seam they all go through.
+#
+# - A tool is a function, its docstring what the model reads, its `ToolSpec` declared beside it.
+# - Paths stay inside the Workspace; `read` pages through big files and refuses binary ones.
+# - `edit` replaces an exact, unique piece of a file, and only of a file the Read Ledger says was
+#   read as it is now; `write` is atomic.
+# - A long output becomes head + note + tail, the whole of it saved to a file the model can read.
+# - Every tool reaches the disk through `deps.executor`, the Executor Seam: the Workspace may be a
+#   container or another machine (lesson 14).
+#
+# **The key idea:** a tool's refusal is an answer the model can act on (read first, be more
+# precise), not a crash; the checks live in the tool, where no model can skip them.
+#
+# **Glossary:** [Workspace](../../docs/glossary.md#workspace),
+# [Executor Seam](../../docs/glossary.md#executor-seam),
+# [Exec Request](../../docs/glossary.md#exec-request),
+# [Local Executor](../../docs/glossary.md#local-executor),
+# [Read Ledger](../../docs/glossary.md#read-ledger), [Refusal](../../docs/glossary.md#refusal),
+# [Output Truncation](../../docs/glossary.md#output-truncation),
+# [Tool Catalog](../../docs/glossary.md#tool-catalog),
+# [Harness Path](../../docs/glossary.md#harness-path).

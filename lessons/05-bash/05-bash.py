@@ -482,3 +482,26 @@ class HeadTail:
 
 # %%
 check_head_tail(HeadTail)
+
+# %% [markdown]
+# ## Recap
+#
+# **What you built:** the `bash` tool, on a `LocalExecutor` that runs every command in a process
+# group of its own.
+#
+# - A timeout that kills only the shell leaves its children running: each command gets its own
+#   Process Group, killed whole on timeout or abort.
+# - The model gets the exit code, stdout and stderr, cut to head + tail with the whole saved to a
+#   file; the front end sees the output as it comes (Tool Output Delta).
+# - The commands' environment carries none of decode's secrets (the Credential Scrub).
+# - Daemons a command leaves behind are re-parented to decode (the Child Subreaper) and ended with
+#   it.
+#
+# **The key idea:** a model writes commands you never read: the executor, not the command, decides
+# how long it may run, what it can see of your secrets, and that nothing it starts outlives it.
+#
+# **Glossary:** [Process Group](../../docs/glossary.md#process-group),
+# [Tool Output Delta](../../docs/glossary.md#tool-output-delta),
+# [Child Subreaper](../../docs/glossary.md#child-subreaper),
+# [Credential Scrub](../../docs/glossary.md#credential-scrub),
+# [Safe Git](../../docs/glossary.md#safe-git).

@@ -13,7 +13,8 @@
 #    broken one is reported, and its denies never vanish.
 # 6. **The gate**, in a fixed order; then **modes** (`default`, `accept-edits`, `plan`, `bypass`)
 #    and **"always"** (the narrowest rule that covers a request, saved to the local settings file).
-# 7. **In the agent**: the gate as a pydantic-ai capability, asked before every tool call.
+# 7. **In the agent**: the gate as a pydantic-ai capability, asked before every tool call; and the
+#    **Decision Channel**, the one place decode asks you anything, one question at a time.
 #
 # Everything runs offline, in a scratch folder with its own `HOME`.
 
@@ -610,6 +611,50 @@ print(sorted(path.name for path in project.glob("*.txt")))
 print(json.loads((project / ".decode" / "settings.local.json").read_text())["permissions"]["allow"][-1])
 
 # %% [markdown]
+# ### The Decision Channel: one question at a time
+#
+# In the REPL, `approve` is not a function you write: the question goes to the **Decision
+# Channel** (`decode/harness/decisions.py`), the one place decode asks the user anything.
+# Parallel tool calls can ask for approval at the same moment, and later lessons ask questions of
+# their own (lesson 10's `ask_user` tool, lesson 11's trust in a project's MCP servers), while the
+# user answers on one input line. So every question goes through one `DecisionChannel`: `ask()`
+# waits its turn, `current` is the one on screen, `answer(line)` answers it. A `Question` has
+# options (a key and a label) and, unless `free_text` is None, takes an answer of your own: for an
+# approval, *no* with a reason the model reads.
+
+# %%
+import asyncio
+
+from decode.harness.decisions import DecisionChannel, Option, Question
+
+displayed = asyncio.Event()  # set whenever a question comes on screen
+channel = DecisionChannel(on_change=lambda: channel.current is not None and displayed.set())
+
+
+async def on_screen() -> Question:
+    await displayed.wait()
+    displayed.clear()
+    return channel.current
+
+
+approval = Question("allow bash(npm install)?", (Option("y", "yes"), Option("a", "always"), Option("n", "no")))
+database = Question("Which database?", (Option("1", "postgres"), Option("2", "sqlite")), free_text=None)
+first = asyncio.create_task(channel.ask(approval))
+second = asyncio.create_task(channel.ask(database))
+question = await on_screen()
+print("on screen:", question.text, "|", question.hint())
+print(channel.answer("no, use pnpm"))
+question = await on_screen()
+print("on screen:", question.text, "|", question.hint())
+print(channel.answer("mysql"), "(not an option: the question stays)")
+print(channel.answer("2"))
+print(await first, await second)
+
+# %% [markdown]
+# The REPL's `approve` (`decode/tui/approvals.py`) turns the gate's `ask` into one such question,
+# drawn above the prompt (`decode/tui/questions.py`): `y`, `a` (always), `n`, or a reason typed
+# in. Lesson 07 puts the channel under the harness, where a question waits inside a running turn.
+#
 # `decode run` is headless: its `LoopOptions` set no `approve`, so an `ask` becomes a refusal the
 # model reads, and `--permission-mode` chooses the mode for the run.
 
@@ -695,3 +740,34 @@ def is_env_file(path: str, workspace: Path) -> bool:
 
 # %%
 check_is_env_file(is_env_file)
+
+# %% [markdown]
+# ## Recap
+#
+# **What you built:** the Permission Gate in front of every tool call, its rules and settings files,
+# the modes, and the Decision Channel that asks you.
+#
+# - A prefix check is beaten by `git status; rm -rf build`: bash is parsed with tree-sitter-bash,
+#   and every Simple Command must be allowed; what cannot be judged before it runs (a Hazard) asks.
+# - Rules are written like Claude Code's (`Bash(git diff:*)`, `Edit(docs/**)`), read from six
+#   settings files, with paths compared resolved.
+# - The gate decides in a fixed order (deny rules first, the mode's default last), and its Verdict
+#   names the rule and the file that decided.
+# - "Always" saves the Narrowest Rule; `decode run` has no one to ask, so an ask is a refusal the
+#   model reads.
+# - The Decision Channel asks one question at a time, approvals first; later lessons ask their
+#   questions through it too.
+#
+# **The key idea:** permission is decided outside the model and outside the tool, once, for every
+# tool call, with a reason a person can check.
+#
+# **Glossary:** [Permission Gate](../../docs/glossary.md#permission-gate),
+# [Permission Rule](../../docs/glossary.md#permission-rule),
+# [Permission Mode](../../docs/glossary.md#permission-mode),
+# [Verdict](../../docs/glossary.md#verdict),
+# [Settings Layer](../../docs/glossary.md#settings-layer),
+# [Simple Command](../../docs/glossary.md#simple-command), [Hazard](../../docs/glossary.md#hazard),
+# [Narrowest Rule](../../docs/glossary.md#narrowest-rule),
+# [Approval](../../docs/glossary.md#approval),
+# [Decision Channel](../../docs/glossary.md#decision-channel),
+# [Protected Path](../../docs/glossary.md#protected-path).

@@ -9,7 +9,8 @@
 # 2. the **Turn Runner**: one turn at a time, and **abort**;
 # 3. **abort**: the running command dies with its whole process group, every **orphan tool call**
 #    gets a synthetic result, and the partial turn stays in the conversation;
-# 4. the **Decision Channel**: approvals (and later the model's questions), one at a time.
+# 4. the **Decision Channel** of lesson 06 (approvals, and later the model's questions, one at a
+#    time), now asked from inside a turn that can be steered and aborted.
 #
 # First we steer a running turn by hand, with nothing but pydantic-ai and the scripted model, and
 # see what goes wrong at the edges. Then the package's version, the code that does it, and what
@@ -416,42 +417,16 @@ await runner.idle()
 print(events[-1].outcome, "|", events[-1].error.replace(str(scratch), "<scratch>"))
 
 # %% [markdown]
-# ## 5. The Decision Channel: one question at a time
+# ## 5. The Decision Channel, inside a turn
 #
-# Parallel tool calls can ask for approval at the same moment, and lesson 10's `ask_user` tool
-# will ask questions too. Every question goes through one `DecisionChannel`: `ask()` waits its
-# turn, `current` is the one on screen, `answer(line)` answers it. A `Question` has options (a key
-# and a label) and, unless `free_text` is None, takes an answer of your own.
-
-# %%
-from decode.harness.decisions import DecisionChannel, Option, Question
-
-shown = asyncio.Event()  # set whenever a question comes on screen
-channel = DecisionChannel(on_change=lambda: channel.current is not None and shown.set())
-
-
-async def on_screen() -> Question:
-    await shown.wait()
-    shown.clear()
-    return channel.current
-
-
-approve = Question("allow bash(npm install)?", (Option("y", "yes"), Option("a", "always"), Option("n", "no")))
-database = Question("Which database?", (Option("1", "postgres"), Option("2", "sqlite")), free_text=None)
-first = asyncio.create_task(channel.ask(approve))
-second = asyncio.create_task(channel.ask(database))
-question = await on_screen()
-print("on screen:", question.text, "|", question.hint())
-print(channel.answer("no, use pnpm"))
-question = await on_screen()
-print("on screen:", question.text, "|", question.hint())
-print(channel.answer("mysql"), "(not an option: the question stays)")
-print(channel.answer("2"))
-print(await first, await second)
-
-# %% [markdown]
+# Lesson 06 built the **Decision Channel** (`decode/harness/decisions.py`): every question to the
+# user (an approval now, lesson 10's `ask_user` later) waits its turn in one queue, and the user
+# answers the one on screen. Under the harness a question is asked from inside a running turn: a
+# tool call waits on it while the Turn Runner drives the turn, and what you type meanwhile answers
+# the question rather than steering.
+#
 # In the REPL the Permission Gate's `ask` is one such question (`decode/tui/approvals.py`), drawn
-# above the prompt (`decode/tui/questions.py`); Esc aborts the turn and the question goes with it.
+# above the prompt (`decode/tui/questions.py`); Esc aborts the turn, and the question goes with it.
 #
 # ## 6. In the REPL
 #
@@ -505,3 +480,26 @@ def close_turn(messages: list[ModelMessage]) -> list[ModelMessage]:
 
 # %%
 check_close_turn(close_turn)
+
+# %% [markdown]
+# ## Recap
+#
+# **What you built:** the harness between the front end and the Agent Loop: steering a running turn,
+# and aborting it.
+#
+# - A message sent mid-turn is a Steer (read before the next model request) or a Follow-up (read
+#   when the turn would end), through pydantic-ai's own queue: the Priority Gate.
+# - The Turn Runner runs one turn at a time and reports how each ended: finished, aborted or failed.
+# - Abort kills the running command's whole process group, gives every Orphan Tool Call a synthetic
+#   result, and keeps the partial turn.
+# - The Decision Channel of lesson 06 asks from inside a running turn; Esc takes its question away
+#   with the turn.
+#
+# **The key idea:** a turn is not all or nothing: what happened before an abort is kept, in a shape
+# the provider accepts on the next request.
+#
+# **Glossary:** [Harness](../../docs/glossary.md#harness),
+# [Priority Gate](../../docs/glossary.md#priority-gate), [Steer](../../docs/glossary.md#steer),
+# [Follow-up](../../docs/glossary.md#follow-up), [Turn Runner](../../docs/glossary.md#turn-runner),
+# [Abort](../../docs/glossary.md#abort),
+# [Orphan Tool Call](../../docs/glossary.md#orphan-tool-call).

@@ -486,3 +486,27 @@ def prune(messages: list[ModelMessage], keep_last: int) -> list[ModelMessage]:
 
 # %%
 check_prune(prune)
+
+# %% [markdown]
+# ## Recap
+#
+# **What you built:** sessions that survive the process, and compaction that keeps a long
+# conversation inside the context window.
+#
+# - The Session Log is an append-only JSONL file, one line per finished turn, synced before the turn
+#   is reported finished; a crash mid-write costs only that turn.
+# - Resume (`decode --resume`, `decode run --resume ID`) rebuilds the history, the model and the
+#   mode from the log.
+# - The Context Window of each model, and the Fill of the history, decide when to compact.
+# - Compaction has two tiers: Pruning turns old tool outputs into placeholders past ~60 %; a Summary
+#   replaces the older history past ~80 %, cut at a Safe Cut.
+#
+# **The key idea:** write down what happened before saying it happened, and shrink what the model
+# sees, never what the log keeps.
+#
+# **Glossary:** [Session](../../docs/glossary.md#session),
+# [Session Log](../../docs/glossary.md#session-log), [Resume](../../docs/glossary.md#resume),
+# [Session Lock](../../docs/glossary.md#session-lock),
+# [Context Window](../../docs/glossary.md#context-window), [Fill](../../docs/glossary.md#fill),
+# [Compaction](../../docs/glossary.md#compaction), [Pruning](../../docs/glossary.md#pruning),
+# [Summary](../../docs/glossary.md#summary), [Safe Cut](../../docs/glossary.md#safe-cut).

@@ -393,3 +393,28 @@ def parse_skill(path: Path) -> tuple[str, str, str]:
 
 # %%
 check_parse_skill(parse_skill)
+
+# %% [markdown]
+# ## Recap
+#
+# **What you built:** memory (`AGENTS.md` files and decode's notes) and skills the model loads when
+# a task needs them.
+#
+# - Memory Files are read in order (user, then each `AGENTS.md` down to the working directory, then
+#   `.decode/MEMORY.md`) and sent with every request, so an edit applies at the next one.
+# - Dynamic Instructions are read again for every request and never stored in the history:
+#   compaction cannot lose them.
+# - When a session ends, one Session Note about it is appended to the notes.
+# - The Skill Catalogue sends only each skill's name and description; the `skill` tool (or `/name`
+#   in the REPL) loads a body when needed: Progressive Disclosure.
+#
+# **The key idea:** what the agent should always know is read fresh at every request; what it may
+# need is one tool call away, costing nothing until then.
+#
+# **Glossary:** [Memory](../../docs/glossary.md#memory),
+# [Memory File](../../docs/glossary.md#memory-file),
+# [Dynamic Instructions](../../docs/glossary.md#dynamic-instructions),
+# [Notes Cap](../../docs/glossary.md#notes-cap),
+# [Session Note](../../docs/glossary.md#session-note), [Skill](../../docs/glossary.md#skill),
+# [Skill Catalogue](../../docs/glossary.md#skill-catalogue),
+# [Progressive Disclosure](../../docs/glossary.md#progressive-disclosure).

@@ -387,7 +387,7 @@ print("Your to-do list" + sent[-1].split("Your to-do list", 1)[1].split("\n\n")[
 #
 # Some things a model cannot find out by reading: which of two designs you prefer, whether the
 # tests may use a real database. `ask_user(question, options?)` asks you. In the REPL the question
-# must go through the **Decision Channel** (lesson 07), the one place decode asks anything: two
+# must go through the **Decision Channel** (lesson 06), the one place decode asks anything: two
 # parallel calls, an approval and a question, must never talk over each other.
 #
 # But a tool cannot import the harness or a front end (the layers point down: `tests/unit/test_layers.py`).
@@ -576,18 +576,6 @@ for review in (reject, None):
     print(conv.gate.mode, "|", result == HEADLESS_PLAN, "|", result)
 
 # %% [markdown]
-# ## Summary
-#
-# - `web_fetch` reads the web behind an SSRF Guard that runs in every mode: the host is resolved,
-#   every address checked, each redirect hop again; only a rule naming a host opens a private one.
-# - `todo_write` keeps the **To-do List** in `deps.todos`: validated, one step in progress, reported
-#   by the loop (`TodosUpdated`), logged with every turn, shown to the model again on resume.
-# - `ask_user` and `exit_plan_mode` reach the user through two callbacks in `AgentDeps`: the REPL
-#   asks its one Decision Channel; headless, the tools answer that no one is there.
-# - `exit_plan_mode` is offered only in plan mode (`ToolTraits.plan_only`), and only the user's
-#   answer leaves plan mode.
-
-# %% [markdown]
 # ## Exercises
 #
 # The reference solutions are in `solutions.py`, next to this notebook; try first.
@@ -650,3 +638,26 @@ def offered(tools: list[tuple[str, str, bool]], mode: str) -> list[str]:
 
 # %%
 check_offered(offered)
+
+# %% [markdown]
+# ## Recap
+#
+# **What you built:** four tools that work with the user: `web_fetch`, `todo_write`, `ask_user` and
+# `exit_plan_mode`.
+#
+# - `web_fetch` reads the web behind an SSRF Guard that runs in every mode: the host is resolved,
+#   every address checked, each redirect hop again; only a rule naming a host opens a private one.
+# - `todo_write` keeps the To-do List in `deps.todos`: validated, one step in progress, reported by
+#   the loop (`TodosUpdated`), logged with every turn, shown to the model again on resume.
+# - `ask_user` and `exit_plan_mode` reach the user through two callbacks in `AgentDeps`: the REPL
+#   asks its one Decision Channel; headless, the tools answer that no one is there.
+# - `exit_plan_mode` is offered only in plan mode (`ToolTraits.plan_only`), and only the user's
+#   answer leaves plan mode.
+#
+# **The key idea:** a tool that reaches outside the project is guarded where it connects, not where
+# it is asked for, and the user stays the one who decides.
+#
+# **Glossary:** [SSRF Guard](../../docs/glossary.md#ssrf-guard),
+# [Host Allowance](../../docs/glossary.md#host-allowance),
+# [To-do List](../../docs/glossary.md#to-do-list), [Ask User](../../docs/glossary.md#ask-user),
+# [Plan Review](../../docs/glossary.md#plan-review).

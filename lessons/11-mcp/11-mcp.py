@@ -188,7 +188,7 @@ for rule in ("mcp__github", "mcp__github__*", "mcp__github__create_issue", "mcp_
 #
 # A `.mcp.json` arrives with `git clone`, and its `command` can be any program. Starting it when
 # decode starts would run a stranger's code before you typed anything. So a project's servers start
-# only once you have trusted them: the REPL asks (through the Decision Channel of lesson 07),
+# only once you have trusted them: the REPL asks (through the Decision Channel of lesson 06),
 # `decode mcp trust` says yes from the shell, `decode run --trust-project-mcp` for one headless run.
 # The yes is kept in *your* home, keyed by the project's path, for a hash of the entries as written:
 
@@ -382,3 +382,27 @@ def tool_name(server: str, tool: str) -> str:
 
 # %%
 check_tool_name(tool_name)
+
+# %% [markdown]
+# ## Recap
+#
+# **What you built:** decode's side of the Model Context Protocol: MCP servers' tools in decode's
+# conversations.
+#
+# - The protocol is JSON-RPC to a program that lists its tools and runs them; `.mcp.json` files
+#   configure the servers, a broken entry costing that server only.
+# - An MCP tool is named `mcp__server__tool`, and the Permission Gate's rules govern it like any
+#   other.
+# - Project Trust: a cloned repository's `.mcp.json` starts nothing until you trust it.
+# - Servers start in the background (the prompt never waits); a hung or crashing one is reported
+#   once.
+# - Tool Search: past a size, the definitions are deferred and the model finds them with
+#   `search_tools`.
+#
+# **The key idea:** a standard protocol turns every team's tools into decode's tools, and the gate
+# and trust decide which of them may run.
+#
+# **Glossary:** [MCP Server](../../docs/glossary.md#mcp-server),
+# [MCP Tool Name](../../docs/glossary.md#mcp-tool-name),
+# [Project Trust](../../docs/glossary.md#project-trust),
+# [Tool Search](../../docs/glossary.md#tool-search).

@@ -446,3 +446,28 @@ def child_mode(parent: str, own: str | None) -> str:
 
 # %%
 check_child_mode(child_mode)
+
+# %% [markdown]
+# ## Recap
+#
+# **What you built:** agents you choose (Agent Definitions, the Primary Agent) and subagents the
+# agent starts itself.
+#
+# - An Agent Definition is a Markdown file with front matter in Claude Code's format: tools, model,
+#   permission mode, instructions; built-in, user and project ones form the Agent Catalogue.
+# - `/agent NAME` and `decode run --agent NAME` pick the Primary Agent; the Active Agent offers only
+#   the tools its definition allows.
+# - The `agent` tool runs a Subagent with a fresh history, its own tools, a request and a time cap;
+#   only its final text comes back.
+# - The Permission Fence holds a subagent to its parent's permissions: never a looser mode, never a
+#   looser verdict.
+#
+# **The key idea:** a fresh history is a budget: a subagent reads twenty files so that its parent
+# reads three lines.
+#
+# **Glossary:** [Agent Definition](../../docs/glossary.md#agent-definition),
+# [Agent Catalogue](../../docs/glossary.md#agent-catalogue),
+# [Primary Agent](../../docs/glossary.md#primary-agent),
+# [Active Agent](../../docs/glossary.md#active-agent), [Subagent](../../docs/glossary.md#subagent),
+# [Permission Fence](../../docs/glossary.md#permission-fence),
+# [Subagent Progress](../../docs/glossary.md#subagent-progress).

@@ -333,3 +333,24 @@ def new_errors(before: list[tuple[str, int, str]], after: list[tuple[str, int, s
 
 # %%
 check_new_errors(new_errors)
+
+# %% [markdown]
+# ## Recap
+#
+# **What you built:** a small LSP client, the `lsp` tool, and the type errors an edit introduced,
+# appended to its result.
+#
+# - LSP is JSON-RPC over a Language Server's stdin and stdout; decode talks to `ty server` by
+#   default, started through the executor on first use, restarted once.
+# - Positions are 1-based code points for the model, 0-based UTF-16 for the server.
+# - The `lsp` tool answers definition, references, hover and symbols at a line and column as `read`
+#   shows them.
+# - After `write` and `edit`, decode pulls the file's diagnostics (Pull Diagnostics) and reports the
+#   New Errors: after less before.
+#
+# **The key idea:** ask for the errors after sending the new text instead of waiting for a push:
+# fresh by construction, never a guessed delay.
+#
+# **Glossary:** [Language Server](../../docs/glossary.md#language-server),
+# [Pull Diagnostics](../../docs/glossary.md#pull-diagnostics),
+# [New Errors](../../docs/glossary.md#new-errors).

@@ -447,3 +447,29 @@ def bwrap_argv(command: str, workspace: Path, protected: list[Path]) -> list[str
 
 # %%
 check_bwrap_argv(bwrap_argv)
+
+# %% [markdown]
+# ## Recap
+#
+# **What you built:** sandboxes behind the executor seam (bubblewrap, Docker, Modal), and the work
+# handed back as a git branch.
+#
+# - A prompt injection is stopped outside the model: a Sandbox removes the secrets and the network,
+#   two legs of the lethal trifecta.
+# - `--sandbox none|bwrap|docker|modal` picks a backend behind the same seam: bash, the file tools,
+#   LSP and MCP servers all go through it.
+# - bubblewrap shows the host read-only, the Workspace writable, and no network; a Warm Sandbox
+#   keeps one running for a session's commands.
+# - `--repo` clones your repository host-side (the Workspace Clone); the Hand-back commits the work
+#   onto `decode/<session>` and pushes it with your git, on the host.
+#
+# **The key idea:** the sandbox never holds your credentials: the work comes out as a branch, pushed
+# from outside by your own git.
+#
+# **Glossary:** [Sandbox](../../docs/glossary.md#sandbox),
+# [Warm Sandbox](../../docs/glossary.md#warm-sandbox),
+# [Sandbox Image](../../docs/glossary.md#sandbox-image),
+# [Container Wrapper](../../docs/glossary.md#container-wrapper),
+# [Workspace Clone](../../docs/glossary.md#workspace-clone),
+# [Hand-back](../../docs/glossary.md#hand-back),
+# [Hand-back Repository](../../docs/glossary.md#hand-back-repository).

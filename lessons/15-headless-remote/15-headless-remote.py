@@ -476,3 +476,25 @@ def best_attempt(results: list[dict]) -> int | None:
 
 # %%
 check_best_attempt(best_attempt)
+
+# %% [markdown]
+# ## Recap
+#
+# **What you built:** `decode run` as a contract for scripts and CI, and `decode remote`: the same
+# run on Modal, many at once.
+#
+# - stdout carries only what the output format says (`text`, `json`, `stream-json`); stderr carries
+#   progress; the exit code says how it ended.
+# - The Run Summary has every key, always; the last `stream-json` line is the result.
+# - Options a script needs: `--cwd`, `--allowed-tools`, `--append-system-prompt`, `--continue`,
+#   `--summary-json`, the task from stdin.
+# - A Remote Run is one `decode run --repo URL` in a Modal container; Attempts run N at once and
+#   compare them; the Runner is the seam to Modal.
+#
+# **The key idea:** a program cannot read "Looks good!": it needs the exit code, machine-readable
+# stdout, and events it can filter, and they must never mix.
+#
+# **Glossary:** [Headless Run](../../docs/glossary.md#headless-run),
+# [Run Summary](../../docs/glossary.md#run-summary),
+# [Remote Run](../../docs/glossary.md#remote-run), [Attempts](../../docs/glossary.md#attempts),
+# [Runner](../../docs/glossary.md#runner).

@@ -255,3 +255,23 @@ def cost_by_model(spans: list[dict]) -> dict[str, tuple[int, int, float | None]]
 
 # %%
 check_cost_by_model(cost_by_model)
+
+# %% [markdown]
+# ## Recap
+#
+# **What you built:** tracing with Opik: one trace per turn, a span per model request and per tool
+# call.
+#
+# - A Trace holds spans nested as they happened: a subagent's work sits under its `agent` call.
+# - The Tracing Seam watches the Agent Loop's event stream, passes every event on unchanged, and
+#   writes the turn's trace however the turn ends.
+# - The Opik backend is loaded only when tracing is configured, and posts from a background queue.
+# - A Loopback Collector on 127.0.0.1 receives what decode sends, so the notebook and the tests see
+#   the traces without a network.
+#
+# **The key idea:** observe from the event stream the front ends already read, so tracing changes
+# nothing of what it watches.
+#
+# **Glossary:** [Trace](../../docs/glossary.md#trace),
+# [Tracing Seam](../../docs/glossary.md#tracing-seam),
+# [Loopback Collector](../../docs/glossary.md#loopback-collector).

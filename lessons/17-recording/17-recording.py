@@ -275,3 +275,23 @@ def recorded_results(history, miss):
 
 # %%
 check_recorded_results(recorded_results)
+
+# %% [markdown]
+# ## Recap
+#
+# **What you built:** recording runs with Kitaru, and replaying them: as they were, or with one
+# thing changed.
+#
+# - The Recording Seam wraps the built agent in `KitaruAgent` only when Kitaru is configured;
+#   otherwise kitaru is never imported.
+# - An unreachable server: a user's run goes on unrecorded, a Kitaru Worker's fails.
+# - `decode replay SESSION` is a Baseline Replay (the recorded tool results answer the calls) or a
+#   What-if Replay with `--model`, `--prompt` or `--live-tools`.
+# - `make kitaru-local` runs the Kitaru server on this machine, without Docker.
+#
+# **The key idea:** to debug a run you need the run again: the same model responses and tool
+# results, with exactly one thing changed when you ask a what-if.
+#
+# **Glossary:** [Recording Seam](../../docs/glossary.md#recording-seam),
+# [Baseline Replay](../../docs/glossary.md#baseline-replay),
+# [What-if Replay](../../docs/glossary.md#what-if-replay).

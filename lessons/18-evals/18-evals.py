@@ -338,3 +338,28 @@ show("evals.benchmark.grade", "read_reward")
 
 # %%
 check_edits_without_read(edits_without_read)
+
+# %% [markdown]
+# ## Recap
+#
+# **What you built:** the `evals/` package beside decode: a benchmark (how good is it?) and a
+# regression suite (did a change make it worse?).
+#
+# - A Benchmark Task is a Harbor / Terminal-Bench 2 folder; a Trial runs `decode run` on it in a
+#   fresh workspace and sandbox, and grades the workspace, not the agent's exit code.
+# - The Verifier Proof: the seed scores 0 and the reference solution 1, for every task; and the
+#   verifier never trusts the workspace.
+# - pass@1 is what one try gets you; pass@k the chance that one of k tries passes; cost (requests,
+#   tokens, dollars, time) is a result too.
+# - A Regression Case replays a prompt and scores Metrics over the Session Log and the workspace; a
+#   model judges only what no metric can see.
+# - `make lesson-diff N=18` shows this chapter's code: `evals/` is in lesson 18's snapshot.
+#
+# **The key idea:** grade what the agent left behind, with checks it cannot tamper with, and report
+# what each point of score cost.
+#
+# **Glossary:** [Benchmark Task](../../docs/glossary.md#benchmark-task),
+# [Trial](../../docs/glossary.md#trial), [Verifier Proof](../../docs/glossary.md#verifier-proof),
+# [Verifier Judge](../../docs/glossary.md#verifier-judge),
+# [Regression Case](../../docs/glossary.md#regression-case),
+# [Metric](../../docs/glossary.md#metric).

@@ -4,6 +4,7 @@ Each case runs in a fresh interpreter, with a lesson's snapshot on the path as a
 has it, because `course` reads `COURSE_LESSON` and checks where `decode` comes from when imported.
 """
 
+import ast
 import os
 import subprocess
 import sys
@@ -33,8 +34,56 @@ def test_show_renders_a_definition_of_the_snapshot_with_its_decorators(tmp_path:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("# decode/entities/usage.py: Usage\n")
     assert "class Usage" in done.stdout
-    markdown = in_kernel('from course import show; print(show("decode.cli")._repr_markdown_())', tmp_path, lesson=1)
-    assert markdown.stdout.startswith("`decode/cli.py`\n\n```python\n")
+    page = in_kernel('from course import show; print(show("decode.cli")._repr_html_())', tmp_path, lesson=1)
+    assert page.stdout.startswith("<p><code>decode/cli.py</code></p><pre ")
+    assert '<span style="color: #008000; font-weight: bold">def</span>' in page.stdout  # highlighted
+
+
+# What a notebook shows: the HTML output (JupyterLab, GitHub), and the plain text IPython prints.
+SHOWN = """
+import html, re, sys
+from IPython.lib.pretty import pretty
+from course import show, show_diff
+source = {call}
+page = source._repr_html_()
+block = page[page.index("<pre ") :]
+lines = {{}}
+for tag in re.findall(r'<span style="([^"]*)">([^<]*)</span>', block):
+    lines[html.unescape(tag[1])] = tag[0]
+print(repr({{"page": page, "text": source.text, "plain": pretty(source), "spans": lines,
+    "shown": html.unescape(re.sub(r"<[^>]+>", "", block))}}))
+"""
+
+
+def shown(call: str, tmp_path: Path, lesson: int) -> dict:
+    done = in_kernel(SHOWN.format(call=call), tmp_path, lesson=lesson)
+    assert done.returncode == 0, done.stderr
+    return ast.literal_eval(done.stdout)
+
+
+def test_show_keeps_every_line_whole_in_a_block_that_scrolls_sideways(tmp_path: Path) -> None:
+    """JupyterLab wraps an output's `pre` mid-word; the shown block keeps each line's shape (ADR-0122)."""
+    output = shown('show("decode.agent.loop")', tmp_path, lesson=2)
+    assert max(len(line) for line in output["text"].splitlines()) > 100  # long lines are there to keep
+    assert output["shown"] == output["text"]  # not a character added or lost: no line is broken
+    style = output["page"][output["page"].index("<pre style=") :].split(">")[0]
+    assert "white-space: pre;" in style
+    assert "overflow-x: auto" in style
+    assert "word-break: normal" in style
+
+
+def test_show_diff_colours_added_and_removed_lines_in_html_and_plain_text(tmp_path: Path) -> None:
+    output = shown('show_diff(2, "decode/cli.py")', tmp_path, lesson=2)
+    added = [line for line in output["text"].splitlines() if line.startswith("+")]
+    removed = [line for line in output["text"].splitlines() if line.startswith("-")]
+    assert added
+    assert removed
+    assert all(output["spans"][line] == "background-color: #d1f8d9" for line in added)  # green
+    assert all(output["spans"][line] == "background-color: #ffdcd7" for line in removed)  # red
+    assert output["shown"] == output["text"]
+    assert f"\x1b[32m{added[0]}\x1b[0m" in output["plain"]  # the text/plain output, as `git diff` colours it
+    assert f"\x1b[31m{removed[0]}\x1b[0m" in output["plain"]
+    assert output["plain"].startswith("# decode/cli.py: what lesson 02 adds\n")
 
 
 def test_show_diff_shows_what_a_lesson_added_and_refuses_a_later_lesson(tmp_path: Path) -> None:

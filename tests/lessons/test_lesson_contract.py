@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 import nbformat
 import pytest
 
-from tests.lessons.conftest import ROOT, pairs_script
+from tests.lessons.conftest import ROOT, lesson_script, pairs_script
 
 LESSON_NAME = re.compile(r"^(\d{2})-[a-z0-9]+(?:-[a-z0-9]+)*$")
 NOTEBOOK_COMPILE_FLAGS = ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT  # cells may `await`
@@ -130,6 +130,27 @@ def test_notebook_ends_with_its_exercises(lesson: Lesson) -> None:
     )
 
 
+GLOSSARY_LINK = re.compile(r"\]\(([^)#\s]*glossary\.md)#([^)\s]+)\)")
+
+
+def test_notebook_ends_with_a_recap_linking_the_glossary(lesson: Lesson) -> None:
+    """After the exercises, a short recap: what was built, the key idea, and the glossary's terms, linked."""
+    notebook = nbformat.read(lesson.notebook_ipynb, as_version=4)
+    last = notebook.cells[-1]
+    assert last.cell_type == "markdown", f"lessons/{lesson.name}: the last cell is the recap, a Markdown cell"
+    assert last.source.startswith("## Recap\n"), f"lessons/{lesson.name}: the last cell starts with `## Recap`"
+    bullets = [line for line in last.source.splitlines() if line.startswith("- ")]
+    assert 3 <= len(bullets) <= 6, f"lessons/{lesson.name}: the recap has {len(bullets)} bullets, not 3 to 6"
+    links = GLOSSARY_LINK.findall(last.source)
+    assert links, f"lessons/{lesson.name}: the recap links no glossary term"
+    for target, anchor in links:
+        glossary = (lesson.folder / target).resolve()
+        assert glossary == ROOT / "docs" / "glossary.md", f"lessons/{lesson.name}: {target} is not docs/glossary.md"
+        assert f'<a id="{anchor}"></a>' in glossary.read_text(encoding="utf-8"), (
+            f"lessons/{lesson.name}: docs/glossary.md has no term with the anchor #{anchor}"
+        )
+
+
 def test_notebook_is_committed_executed_top_to_bottom(lesson: Lesson) -> None:
     """nbval compares only the outputs of cells that were run: an unexecuted notebook checks nothing."""
     counts = [cell.execution_count for cell in lesson.code_cells()]
@@ -168,6 +189,27 @@ def test_every_package_file_is_introduced_by_exactly_one_lesson(introduced_by: d
     twice = {path: [lesson.name for lesson in owners] for path, owners in introduced_by.items() if len(owners) > 1}
     assert not orphans, f"files no lesson.toml introduces (add each to one lesson's `introduces`): {orphans}"
     assert not twice, f"files introduced by more than one lesson: {twice}"
+
+
+NO_LESSONS = ("evals/perf/", "evals/results/")  # the performance suite (`make bench`), and what runs leave
+
+
+def test_every_evals_file_is_built_by_exactly_one_lesson() -> None:
+    """What a lesson builds beside the package is in its snapshot and diff: none of it may be left out."""
+    built: dict[str, list[int]] = {}
+    for lesson in lesson_script.lessons().values():
+        for path in lesson_script.built_files(lesson):
+            built.setdefault(path, []).append(lesson.number)
+    files = sorted(
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "evals").rglob("*")
+        if path.is_file() and not lesson_script.NOT_BUILT & set(path.parts)
+    )
+    orphans = [path for path in files if path not in built and not path.startswith(NO_LESSONS)]
+    twice = {path: numbers for path, numbers in built.items() if len(numbers) > 1}
+    assert not orphans, f"files of evals/ no lesson.toml `builds` (name each, or its folder, in one lesson): {orphans}"
+    assert not twice, f"files built by more than one lesson: {twice}"
+    assert not [path for path in built if path.startswith(("decode/", *NO_LESSONS))]
 
 
 def test_manifest_entries_are_existing_package_files(lesson: Lesson) -> None:

@@ -210,7 +210,22 @@ def test_the_warm_import_reads_every_module_from_the_snapshot(tmp_path: Path, wa
 def test_the_last_snapshot_is_the_whole_package(snapshots: dict[int, Path]) -> None:
     last = snapshots[LESSON_NUMBERS[-1]]
     package = {p.relative_to(ROOT).as_posix() for p in (ROOT / "decode").rglob("*") if is_package_file(p)}
-    assert {p.relative_to(last).as_posix() for p in last.rglob("*") if p.is_file()} == package
+    assert {p.relative_to(last).as_posix() for p in (last / "decode").rglob("*") if p.is_file()} == package
+
+
+def test_lesson_18s_snapshot_and_diff_hold_the_evals_it_builds(snapshots: dict[int, Path]) -> None:
+    """`builds` (files beside the package) is part of the chapter: `make lesson-diff N=18` shows evals/."""
+    assert not (snapshots[17] / "evals").exists()
+    trial = snapshots[18] / "evals" / "benchmark" / "trial.py"
+    assert trial.read_bytes() == (ROOT / "evals" / "benchmark" / "trial.py").read_bytes()
+    verifier = snapshots[18] / "evals" / "tasks" / "csv-sales-summary" / "tests" / "test.sh"
+    assert os.access(verifier, os.X_OK)  # copied as the task has it
+    assert not (snapshots[18] / "evals" / "perf").exists()  # the project's performance suite, no lesson's
+    diff = script.diff(18)
+    for path in ("evals/benchmark/trial.py", "evals/regression/metrics.py", "evals/tasks/csv-sales-summary/task.toml"):
+        assert f"--- /dev/null\n+++ b/{path}\n" in diff
+    assert "+def run_trial(" in diff
+    assert "evals/" not in script.diff(17)
 
 
 def is_package_file(path: Path) -> bool:
