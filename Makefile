@@ -125,7 +125,7 @@ lesson-repl: lesson-snapshot ## Start the decode REPL of lesson N's package (fro
 # package after lesson N (scripts/lesson_shell.py). CMD reaches bash as written: $(value) keeps its `$`.
 lesson-shell: ## A shell whose decode and python are lesson N's package: make lesson-shell N=05 (CMD='…' runs that)
 	$(need-lesson)
-	@LESSON_CMD='$(subst ','"'"',$(value CMD))'; $(RUN) python scripts/lesson shell $(N) $(if $(value CMD),-c "$$LESSON_CMD")
+	@LESSON_CMD='$(subst ','"'"',$(value CMD))'; $(RUN) python scripts/lesson shell $(N) $(if $(SNAPSHOTS),--snapshots "$(SNAPSHOTS)") $(if $(value CMD),-c "$$LESSON_CMD")
 
 # JupyterLab refuses to run as root without --allow-root; containers and CI machines often are root.
 lab: ## Open the lessons in JupyterLab, each notebook on its own lesson's package (N=04: all on lesson 04's)
