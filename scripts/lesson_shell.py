@@ -64,7 +64,8 @@ def sources_digest() -> str:
 def prepare(lesson: int, folder: Path, write: Write) -> Path:
     """`folder/decode`: lesson `lesson`'s package, written if its sources changed; and `folder/bin/decode`.
 
-    A package someone changed since it was written is left alone: the learner's edits are theirs.
+    A package changed since it was written, into something no rendering gives, is left alone: the
+    learner's edits are theirs. One `make lesson-snapshot` wrote is taken as it is.
     """
     folder.mkdir(parents=True, exist_ok=True)
     package, stamp = folder / "decode", folder / ".stamp"
@@ -72,25 +73,47 @@ def prepare(lesson: int, folder: Path, write: Write) -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)  # two shells (or a shell and a test) of one lesson at once
         sources = sources_digest()
         recorded = stamp.read_text().split() if stamp.exists() else []
-        written = _digest(_package_files(package), folder) if package.is_dir() else ""
-        if recorded and package.is_dir() and written != recorded[1]:
+        written = _digest(_package_files(package), folder) if package.is_dir() else None
+        if len(recorded) != 2 or recorded != [sources, written]:
+            _refresh(lesson, folder, write, sources, written, recorded[1:2])
+        _write_if_changed(folder / "bin" / "decode", _launcher(lesson, folder))
+    return folder
+
+
+def _refresh(lesson: int, folder: Path, write: Write, sources: str, written: str | None, recorded: list[str]) -> None:
+    """Render the snapshot afresh; put it in place unless the one there is neither it nor what was written."""
+    package, fresh = folder / "decode", Path(tempfile.mkdtemp(prefix=".new-", dir=folder))
+    try:
+        write(lesson, fresh)
+        rendered = _digest(_package_files(fresh / "decode"), fresh)
+        if written not in (None, rendered, *recorded) and recorded:
             raise ShellError(f"{package} was changed since it was written: move it away to get lesson {lesson:02}'s")
-        if recorded[:1] != [sources] or not package.is_dir():
-            fresh = Path(tempfile.mkdtemp(prefix=".new-", dir=folder))
-            write(lesson, fresh)
+        if written != rendered:
             shutil.rmtree(package, ignore_errors=True)
             (fresh / "decode").rename(package)
-            shutil.rmtree(fresh)
-            stamp.write_text(f"{sources} {_digest(_package_files(package), folder)}\n")
-    launcher = folder / "bin" / "decode"
-    launcher.parent.mkdir(exist_ok=True)
-    launcher.write_text(
-        f"#!/bin/sh\n# Lesson {lesson:02}'s decode: {package}, on the project's libraries (scripts/lesson shell).\n"
+        (folder / ".stamp").write_text(f"{sources} {rendered}\n")
+    finally:
+        shutil.rmtree(fresh, ignore_errors=True)
+
+
+def _launcher(lesson: int, folder: Path) -> str:
+    return (
+        f"#!/bin/sh\n# Lesson {lesson:02}'s decode: {folder / 'decode'}, on the project's libraries"
+        " (scripts/lesson shell).\n"
         f'PYTHONPATH={shlex.quote(str(folder))}"${{PYTHONPATH:+:$PYTHONPATH}}" '
         f'exec "${{LESSON_PYTHON:-{VENV_BIN / "python"}}}" -P -m decode "$@"\n'
     )
-    launcher.chmod(0o755)
-    return folder
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    """Replace `path` in one step (a shell may be starting it), and only when its text changes."""
+    if path.is_file() and path.read_text() == text:
+        return
+    path.parent.mkdir(exist_ok=True)
+    new = path.with_name(f".{path.name}.new")
+    new.write_text(text)
+    new.chmod(0o755)
+    new.replace(path)
 
 
 def lesson_folder(lesson: int) -> Path:

@@ -5,6 +5,7 @@ writes its snapshots in its own folder, never the repository's `.lessons/`.
 """
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -58,6 +59,13 @@ def test_the_snapshot_is_written_once_and_a_changed_one_is_left_alone(tmp_path: 
     with pytest.raises(shell_module.ShellError, match="was changed since it was written"):
         shell_module.prepare(1, tmp_path / "01", write)
     assert (folder / "decode" / "cli.py").read_text() == "# the learner's own\n"
+    (folder / ".stamp").write_text("older-sources older-snapshot\n")  # as if the sources had changed since
+    with pytest.raises(shell_module.ShellError, match="was changed since it was written"):
+        shell_module.prepare(1, tmp_path / "01", write)
+    shutil.rmtree(folder / "decode")
+    lesson_script.write_snapshot(1, folder)  # as `make lesson-snapshot N=01` writes it: taken as it is
+    assert shell_module.prepare(1, tmp_path / "01", write) == folder
+    assert (folder / "decode" / "cli.py").read_text() != "# the learner's own\n"
 
 
 def test_the_interactive_shell_names_the_lesson_and_removes_its_scratch_folder(tmp_path: Path) -> None:
