@@ -137,7 +137,8 @@ def _start_files(lesson: int, folder: Path, env: dict[str, str]) -> list[str]:
     (a `~/.bashrc` may put pyenv or conda ahead of it), with pipefail as the READMEs' `(exit N)` assume."""
     shell = env.get("SHELL") or "bash"
     prompt = f"(lesson {lesson:02}) "
-    again = f"export PATH={shlex.quote(env['PATH'])} PYTHONPATH={shlex.quote(env['PYTHONPATH'])}\n"
+    first = f"{shlex.quote(str(folder / 'bin'))}:{shlex.quote(str(VENV_BIN))}"
+    again = f'export PATH={first}:"$PATH" PYTHONPATH={shlex.quote(str(folder))}"${{PYTHONPATH:+:$PYTHONPATH}}"\n'
     name = Path(shell).name
     if name == "bash":
         rc = folder / "bashrc"

@@ -69,17 +69,25 @@ def test_the_snapshot_is_written_once_and_a_changed_one_is_left_alone(tmp_path: 
 
 
 def test_the_interactive_shell_names_the_lesson_and_removes_its_scratch_folder(tmp_path: Path) -> None:
+    environment = quiet(tmp_path)
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "python").symlink_to("/bin/false")  # what a ~/.bashrc (pyenv…) puts first
+    (tmp_path / "elsewhere" / "mine").symlink_to("/bin/true")  # and a program of the user's own, kept
+    (tmp_path / "home" / ".bashrc").write_text(f"export PATH={tmp_path}/elsewhere:$PATH\n")
     done = subprocess.run(
         [*LESSON, "shell", "01", "--snapshots", str(tmp_path / "s")],
-        env=quiet(tmp_path),
-        input='decode --version\necho "in $PWD"\nexit 3\n',
+        env=environment,
+        input='python -c "import decode; print(decode.__file__)"\nmine && echo kept\n'
+        'decode --version\necho "in $PWD"\nexit 3\n',
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert done.returncode == 3, done.stderr
     assert "(lesson 01) " in done.stderr  # the prompt, which an interactive bash writes on stderr
-    version, where = done.stdout.splitlines()
+    module, kept, version, where = done.stdout.splitlines()
+    assert kept == "kept"
+    assert module == f"{tmp_path}/s/01/decode/__init__.py"  # the lesson's python, after the user's start-up file
     assert version.startswith("decode ")
     assert "decode-lesson01-" in where
     assert not Path(where.removeprefix("in ")).exists()
