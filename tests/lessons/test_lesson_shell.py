@@ -122,12 +122,15 @@ def test_a_bad_lesson_or_folder_is_one_line(argv: list[str], message: str, tmp_p
     assert len(done.stderr.splitlines()) == 1, done.stderr
 
 
-def test_the_lab_kernel_runs_each_notebook_on_its_own_lessons_package(tmp_path: Path) -> None:
-    """What `make lab` starts: Jupyter's kernel, in the notebook's folder, on that lesson's snapshot."""
+def test_the_lab_kernel_runs_each_notebook_on_its_own_lessons_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What `make lab` starts: Jupyter's default kernel, ours by JUPYTER_PATH, in the notebook's folder."""
     folder = shell_module.kernel_spec(tmp_path / "jupyter", None, tmp_path / "snapshots")
-    manager = KernelManager(
-        kernel_name="python3", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(folder / "kernels")])
-    )
+    monkeypatch.setenv("JUPYTER_PATH", str(folder))  # as `scripts/lesson lab` starts JupyterLab
+    specs = KernelSpecManager()
+    assert specs.get_kernel_spec("python3").resource_dir == str(folder / "kernels" / "python3")
+    manager = KernelManager(kernel_name="python3", kernel_spec_manager=specs)
     manager.start_kernel(cwd=str(ROOT / "lessons" / "02-agent-loop"), env=quiet(tmp_path))
     client = manager.client()
     client.start_channels()
