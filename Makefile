@@ -35,7 +35,7 @@ endef
 
 .PHONY: help install hooks test unit-tests integration-tests notebooks lock-check lint-check lint-fix \
 	format-check format-fix type-check sync-check lesson-check check lab bench pre-commit ci \
-	lesson-snapshot lesson-diff lesson-notebook lesson-repl sandbox-image kitaru-local kitaru-stop \
+	lesson-snapshot lesson-diff lesson-notebook lesson-repl lesson-shell sandbox-image kitaru-local kitaru-stop \
 	eval-verify eval-benchmark eval-smoke eval-regression eval-judge eval-harbor-check mcp-reference-servers
 
 help: ## Show this list
@@ -121,11 +121,15 @@ lesson-repl: lesson-snapshot ## Start the decode REPL of lesson N's package (fro
 	@# -P: `python -m` would put this folder, and so the finished decode/, ahead of PYTHONPATH.
 	@PYTHONPATH="$(abspath $(LESSON_DIR))" $(RUN) python -P -m decode $(ARGS)
 
+# Lesson N's decode where you type: a shell in a scratch folder whose `decode` and `python` are the
+# package after lesson N (scripts/lesson_shell.py). CMD reaches bash as written: $(value) keeps its `$`.
+lesson-shell: ## A shell whose decode and python are lesson N's package: make lesson-shell N=05 (CMD='…' runs that)
+	$(need-lesson)
+	@LESSON_CMD='$(subst ','"'"',$(value CMD))'; $(RUN) python scripts/lesson shell $(N) $(if $(SNAPSHOTS),--snapshots "$(SNAPSHOTS)") $(if $(value CMD),-c "$$LESSON_CMD")
+
 # JupyterLab refuses to run as root without --allow-root; containers and CI machines often are root.
-lab: ## Open the lessons in JupyterLab; N=04 runs the kernels against lesson 04's package
-	$(if $(N),@$(MAKE) lesson-snapshot N=$(N))
-	PYTHONPATH="$(if $(N),$(abspath $(LESSON_DIR)):)$(abspath lessons)" $(if $(N),COURSE_LESSON=$(N)) \
-	  $(RUN) jupyter lab --ServerApp.root_dir=lessons $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+lab: ## Open the lessons in JupyterLab, each notebook on its own lesson's package (N=04: all on lesson 04's)
+	$(RUN) python scripts/lesson lab $(if $(N),--lesson $(N)) -- $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 bench: ## Run the performance benchmarks of evals/perf (tables also go to evals/perf/results/)
 	$(RUN) python evals/perf/run.py $(BENCH_ARGS)

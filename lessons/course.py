@@ -32,8 +32,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # A notebook imports this first, from its lesson's folder; it may `os.chdir()` into a scratch
 # project later, and `from exercises import …` must still find that folder's files.
-if Path.cwd().parent == ROOT / "lessons" and str(Path.cwd()) not in sys.path:
-    sys.path.insert(0, str(Path.cwd()))
+_START = Path.cwd().resolve()
+if _START.parent == ROOT / "lessons" and str(_START) not in sys.path:
+    sys.path.insert(0, str(_START))
 
 
 # A shown line keeps its shape, however long: a block that scrolls sideways instead of JupyterLab's
@@ -192,11 +193,42 @@ def in_snapshot() -> bool:
     return Path(inspect.getfile(decode)).resolve().parent != ROOT / "decode"
 
 
+def package_lesson() -> int | None:
+    """The lesson whose snapshot `decode` comes from, when it can be told: COURSE_LESSON, or the
+    `.lessons/NN/` folder the snapshot was written to; None for the finished package or an unnamed copy."""
+    if not in_snapshot():
+        return None
+    if LESSON is not None:
+        return LESSON
+    folder = Path(inspect.getfile(sys.modules["decode"])).resolve().parent.parent
+    return int(folder.name) if folder.name.isdigit() and folder.parent.name == ".lessons" else None
+
+
+def wrong_package() -> str | None:
+    """One line when this notebook's lesson (its folder's) is not the lesson of the `decode` it runs on."""
+    if NOTEBOOK is None:
+        return None
+    if not in_snapshot():
+        running = f"the finished package ({ROOT / 'decode'})"
+    elif (lesson := package_lesson()) is not None and lesson != NOTEBOOK:
+        running = f"lesson {lesson:02}'s package"
+    else:
+        return None
+    return (
+        f"⚠ lesson {NOTEBOOK:02}'s notebook runs on {running}, so some cells will not show what the text says:"
+        f" open it with `make lab` (each notebook on its own lesson's package) or `make lab N={NOTEBOOK:02}`"
+    )
+
+
 # The lesson whose snapshot this kernel runs against, when it runs against one: nbval, `scripts/lesson
-# execute` and `make lab N=NN` set COURSE_LESSON next to the snapshot on PYTHONPATH.
+# execute` and `make lab` set COURSE_LESSON next to the snapshot on PYTHONPATH.
 LESSON = int(os.environ["COURSE_LESSON"]) if os.environ.get("COURSE_LESSON", "").isdigit() else None
+# The lesson whose notebook imports this: the folder it starts in (see the top of this file).
+NOTEBOOK = int(_START.name[:2]) if _START.parent == ROOT / "lessons" and _START.name[:2].isdigit() else None
 if LESSON is not None and not in_snapshot():
     raise RuntimeError(
         f"COURSE_LESSON={LESSON:02}, but `decode` comes from the finished package ({ROOT / 'decode'}): put lesson"
         f" {LESSON:02}'s snapshot first on PYTHONPATH (make lab N={LESSON:02}), or unset COURSE_LESSON"
     )
+if warning := wrong_package():
+    print(warning, file=sys.stderr)  # shown under the notebook's first cell: the one that imports course

@@ -6,7 +6,7 @@
 | `openrouter:vendor/model`    | OpenRouter (OpenAI-compatible)                | OPENROUTER_API_KEY             |
 | `modal:NAME`                 | an open model served on Modal                 | DECODE_MODAL_LLM_URL (+ token) |
 | `openai-compatible:NAME`     | Ollama, llama.cpp, vLLM… at OPENAI_BASE_URL   | OPENAI_BASE_URL (+ key)        |
-| `test`                       | pydantic-ai's TestModel                       | nothing                        |
+| `test`                       | pydantic-ai's TestModel, calling no tool      | nothing                        |
 | `script:PATH`                | the scripted model (`script.py`)              | nothing                        |
 
 Provider SDKs are imported only for the provider in use: each is slow to import. Every network
@@ -69,7 +69,10 @@ def resolve_model(spec: str, settings: Settings, *, on_retry: OnRetry | None = N
     if provider == "test":
         from pydantic_ai.models.test import TestModel
 
-        return TestModel()
+        # No tool calls: by default TestModel calls every tool with made-up arguments ("a"), again on
+        # each retry, so a tool that refuses them (`skill`) fails the run and one that takes them
+        # (`write`) writes a file `a`. `test` answers "success (no tool calls)" at every lesson.
+        return TestModel(call_tools=[])
     if provider == "script":
         from decode.models.script import ScriptedModel
 

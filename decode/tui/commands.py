@@ -290,7 +290,9 @@ def builtin_commands() -> CommandRegistry:
     """A registry holding the built-in commands: /help, /status, /model, /clear, /cost, /last, /quit."""
     registry = CommandRegistry()
     registry.add(SlashCommand("help", "Show the commands and keys", _help))
-    registry.add(SlashCommand("status", "Show the model, permission mode, session and context", _status))
+    registry.add(
+        SlashCommand("status", "Show the model, directory, context and usage, and what each part adds", _status)
+    )
     registry.add(
         SlashCommand(
             "model",
@@ -301,10 +303,8 @@ def builtin_commands() -> CommandRegistry:
             suggest=_model_suggestions,
         )
     )
-    registry.add(
-        SlashCommand("clear", "Start a new conversation (the session's cost is kept)", _clear, while_busy=False)
-    )
-    registry.add(SlashCommand("cost", "Show the tokens and cost of this session", _cost))
+    registry.add(SlashCommand("clear", "Start a new conversation (the cost so far is kept)", _clear, while_busy=False))
+    registry.add(SlashCommand("cost", "Show the tokens and cost so far", _cost))
     registry.add(SlashCommand("last", "Show the last tool call whole: its input and all its output (Ctrl+O)", _last))
     registry.add(SlashCommand("quit", "Leave decode", _quit, aliases=("exit",)))
     return registry

@@ -22,6 +22,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from course import show, show_diff
+
 project = Path(tempfile.mkdtemp(prefix="decode-lesson05-")).resolve()
 os.chdir(project)
 Path("test_math.py").write_text("assert 2 + 2 == 4\nprint('1 passed')\n")
@@ -224,8 +226,6 @@ os.kill(escaped, signal.SIGKILL)
 # and `docker` clients through the same functions.
 
 # %%
-from course import show, show_diff
-
 show_diff(5, "decode/processes/local.py")
 
 # %% [markdown]

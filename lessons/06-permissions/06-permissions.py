@@ -24,6 +24,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from course import show, show_diff
+
 scratch = Path(tempfile.mkdtemp(prefix="decode-lesson06-")).resolve()
 os.environ["HOME"] = str(scratch / "home")
 project = scratch / "project"
@@ -240,8 +242,6 @@ for command in DEFEATS:
 # print into a pipe); `shell_script` holds what a reading yields and the hazards.
 
 # %%
-from course import show, show_diff
-
 show("decode.permissions.shell", "parse_script")
 
 # %% [markdown]

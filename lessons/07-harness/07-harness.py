@@ -31,6 +31,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from course import show, show_diff
 from pydantic_ai import Agent
 
 from decode.models.script import ScriptedModel
@@ -127,8 +128,6 @@ except UserError as error:
 # (pydantic-ai's `asap` or `when_idle`); otherwise, and when the run refuses, into the queue of turns.
 
 # %%
-from course import show, show_diff
-
 show("decode.harness.priority", "PriorityGate.send")
 
 # %%

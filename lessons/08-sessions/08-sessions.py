@@ -27,6 +27,8 @@ import re
 import tempfile
 from pathlib import Path
 
+from course import show, show_diff
+
 project_dir = tempfile.TemporaryDirectory(prefix="decode-lesson08-")  # removed when the kernel stops
 project = Path(project_dir.name).resolve()
 os.chdir(project)
@@ -147,8 +149,6 @@ print(len(read_back(mine)), "turns kept")
 # messages are serialised without building pydantic-ai's schema, which only reading needs.
 
 # %%
-from course import show, show_diff
-
 show("decode.context.session_log", "SessionLog.append")
 
 # %% [markdown]

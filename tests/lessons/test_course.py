@@ -15,7 +15,9 @@ import pytest
 from tests.lessons.conftest import ROOT, lesson_script
 
 
-def in_kernel(code: str, tmp_path: Path, *, lesson: int | None, snapshot: bool = True) -> subprocess.CompletedProcess:
+def in_kernel(
+    code: str, tmp_path: Path, *, lesson: int | None, snapshot: bool = True, cwd: Path | None = None
+) -> subprocess.CompletedProcess:
     path = [str(ROOT / "lessons")]
     if snapshot and lesson is not None:
         lesson_script.write_snapshot(lesson, tmp_path / "snapshot")
@@ -25,7 +27,12 @@ def in_kernel(code: str, tmp_path: Path, *, lesson: int | None, snapshot: bool =
     if lesson is not None:
         environment["COURSE_LESSON"] = f"{lesson:02}"
     return subprocess.run(
-        [sys.executable, "-P", "-c", code], cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=120
+        [sys.executable, "-P", "-c", code],
+        cwd=cwd or tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -120,3 +127,23 @@ def test_a_check_is_true_only_when_it_passed_and_shows_one_line(test: str, line:
     passed, shown = done.stdout.splitlines()
     assert passed == str(line.startswith("✓"))
     assert shown.startswith(line)
+
+
+@pytest.mark.parametrize(
+    ("lesson", "snapshot", "warning"),
+    [
+        (None, False, "⚠ lesson 05's notebook runs on the finished package"),
+        (4, True, "⚠ lesson 05's notebook runs on lesson 04's package"),
+        (5, True, ""),
+    ],
+)
+def test_a_notebook_on_a_package_not_its_lessons_says_so_in_one_line(
+    lesson: int | None, snapshot: bool, warning: str, tmp_path: Path
+) -> None:
+    """`course` is imported in a notebook's first cell, in the notebook's folder (here lesson 05's)."""
+    done = in_kernel("import course", tmp_path, lesson=lesson, snapshot=snapshot, cwd=ROOT / "lessons" / "05-bash")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith(warning)
+    assert len(done.stderr.splitlines()) == (1 if warning else 0), done.stderr
+    if warning:
+        assert "open it with `make lab`" in done.stderr

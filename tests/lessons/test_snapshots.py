@@ -290,6 +290,26 @@ def test_decode_run_answers_from_a_snapshot(
         assert "read" in done.stderr  # the tool call's progress line
 
 
+@pytest.mark.parametrize("lesson", RUNNABLE, ids=[f"lesson{n:02}" for n in RUNNABLE])
+def test_the_test_model_answers_and_writes_nothing_from_a_snapshot(
+    lesson: int, snapshots: dict[int, Path], project: Path, warm: WarmLibraries
+) -> None:
+    """`--model test` needs nothing and always answers, at every lesson: it calls no tool (pydantic-ai's
+    TestModel would call each with made-up arguments: `skill("a")` failed the run, `write("a")` left a
+    file `a` wherever lessons 04-05 ran it)."""
+    done = subprocess.run(
+        warm.argv("run", "--model", "test", "hi"),
+        cwd=project,
+        env=in_snapshot(snapshots[lesson]),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "success (no tool calls)\n"
+    assert {path.name for path in project.iterdir()} <= {".decode"}  # decode's own records, nothing else
+
+
 WITH_REPL = [number for number in LESSON_NUMBERS if number >= 3]
 
 

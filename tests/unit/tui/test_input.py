@@ -112,7 +112,7 @@ def test_typing_a_slash_offers_every_command_with_its_summary() -> None:
     offered = completions("/")
     assert [text for text, _ in offered] == [f"/{command.name}" for command in builtin_commands()]
     assert [text for text, _ in offered][:3] == ["/help", "/status", "/model"]
-    assert ("/cost", "Show the tokens and cost of this session") in offered
+    assert ("/cost", "Show the tokens and cost so far") in offered
     assert [text for text, _ in completions("/c")] == ["/clear", "/cost"]
 
 
