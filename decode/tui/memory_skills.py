@@ -40,22 +40,27 @@ def add_memory_commands(registry: CommandRegistry) -> CommandRegistry:
 
 
 async def _memory(repl: Repl, argument: str) -> None:
-    from decode.memory.files import load_memory
+    from decode.memory.files import read_memory
     from decode.memory.instructions import display_path
+    from decode.memory.touched import touched_folders
     from decode.skills.catalog import discover_skills
 
-    files = load_memory(repl.workspace)
-    if files:
+    loop = repl.loop  # the subfolders the agent has worked in so far bring their files in
+    memory = read_memory(repl.workspace, subfolders=touched_folders(loop.history, loop.deps) if loop else ())
+    if memory.files:
         table = Table.grid(padding=(0, 2))
-        for file in files:
+        for file in memory.files:
             size = f"{len(file.text.splitlines())} lines"
             if file.omitted_lines:
                 size += f" (the {file.omitted_lines} oldest left out)"
-            table.add_row(Text(display_path(file.path), style="bold"), file.scope, size)
+            name = display_path(file.path) if file.imported_by is None else f"  @ {display_path(file.path)}"
+            table.add_row(Text(name, style="bold"), file.scope, size)
         repl.renderer.info(Text("Memory, in the order the agent reads it", style="bold underline"))
         repl.renderer.info(table)
     else:
-        repl.renderer.notice("memory: no AGENTS.md or .decode/MEMORY.md here yet; /init writes an AGENTS.md")
+        repl.renderer.notice("memory: no AGENTS.md, CLAUDE.md or .decode/MEMORY.md here yet; /init writes an AGENTS.md")
+    for problem in memory.problems:
+        repl.renderer.notice(f"memory: {problem}", "warning")
     catalog = discover_skills(repl.workspace)
     skills = Table.grid(padding=(0, 2))
     for name in catalog.names():
