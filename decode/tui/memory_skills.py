@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from decode.tui.commands import CommandRegistry, SlashCommand
+from decode.tui.custom_commands import add_custom_commands
 
 if TYPE_CHECKING:
     from decode.tui.app import Repl
@@ -33,6 +34,7 @@ def add_memory_commands(registry: CommandRegistry) -> CommandRegistry:
     registry.add(SlashCommand("init", "Have the agent write a starting AGENTS.md for this project", _init, "[notes]"))
     registry.more_commands.append(skill_commands)  # a skill is `/name [text]` too
     registry.run_more.append(run_skill)
+    add_custom_commands(registry)  # and so is a command file: `.claude/commands/NAME.md`
     # If notes are on: one line about the conversation in .decode/MEMORY.md, in the background.
     registry.on_clear.append(note_session)
     registry.on_leave.append(note_session)
