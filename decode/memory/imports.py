@@ -72,7 +72,7 @@ def refusal(real: Path, *, root: Path, home: Path, users: bool) -> str | None:
     user's own (`~/.decode/AGENTS.md`, `~/.claude/CLAUDE.md`) rather than a project's.
     """
     if is_secret(real):
-        return "named like a secret, never imported"
+        return "named like a secret"
     if users or real.is_relative_to(root.resolve()):
         return None
     home = home.resolve()

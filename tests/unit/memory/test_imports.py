@@ -131,7 +131,7 @@ def test_the_users_own_file_may_import_outside_a_project_but_never_a_secret(tmp_
 
     assert [f.text for f in load.files] == ["@~/notes/style.txt @~/.ssh/id_ed25519", "my style"]
     assert load.problems == [
-        f"{home / '.decode' / 'AGENTS.md'}: @~/.ssh/id_ed25519 not imported: named like a secret, never imported"
+        f"{home / '.decode' / 'AGENTS.md'}: @~/.ssh/id_ed25519 not imported: named like a secret"
     ]
 
 

@@ -97,5 +97,5 @@ async def test_expand_runs_shell_lines_and_attaches_files(tmp_path: Path, write:
     assert prompt.startswith("Ship v2.\nStatus: [output of git status --short]\n[output of echo v2]\nFollow")
     assert "![a picture](x.png)" in prompt
     assert '<file path="docs/style.md">\nSTYLE: tabs\n</file>' in prompt
-    assert "[@.env not attached: named like a secret, never imported]" in prompt
+    assert "[@.env not attached: named like a secret]" in prompt
     assert "SECRET" not in prompt
