@@ -9,6 +9,7 @@ prompt goes to the agent as one turn, shown in the transcript as `/name argument
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from decode.tui.commands import CommandRegistry
@@ -16,9 +17,6 @@ from decode.tui.commands import CommandRegistry
 if TYPE_CHECKING:
     from decode.permissions.types import Verdict
     from decode.tui.app import Repl
-
-OUTPUT_LIMIT = 30_000
-"""Characters of a `!` command's output the prompt keeps (its head)."""
 
 
 def add_custom_commands(registry: CommandRegistry) -> CommandRegistry:
@@ -69,36 +67,16 @@ async def run_custom_command(repl: Repl, name: str, argument: str) -> bool:
 
 async def run_shell_line(repl: Repl, line: str) -> str:
     """Run one `!` line of a command as the gate allows a bash call; what the prompt shows instead."""
-    from decode.entities.executor import ExecRequest
-    from decode.permissions.types import Decision
-    from decode.tools.bash import BASH
+    from decode.skills.command_shell import run_gated
 
     conversation = repl.conversation
     assert conversation is not None  # `run_custom_command` waited for it
-    args = {"command": line}
-    verdict = await conversation.gate.check("bash", args, BASH.traits)
-    if verdict.decision is Decision.ASK:
-        refused = await _asked(repl, args, verdict)
-    else:
-        refused = verdict.reason if verdict.decision is Decision.DENY else None
-    if refused is not None:
-        repl.renderer.notice(f"!{line}: not run ({refused})", "warning")
-        return f"[`{line}` was not run: {refused}]"
-    output = bytearray()
-    request = ExecRequest(
-        ["bash", "-c", line],
-        timeout=conversation.settings.bash_timeout,
-        on_stdout=output.extend,
-        on_stderr=output.extend,
-    )
-    try:
-        result = await conversation.loop.deps.executor.run(request)
-    except (OSError, ValueError) as exc:
-        return f"[`{line}` could not run: {getattr(exc, 'strerror', None) or exc}]"
-    status = "timed out" if result.timed_out else f"exit code {result.exit_code}"
-    repl.renderer.notice(f"!{line}: {status}", "info")
-    text = output.decode("utf-8", errors="replace")
-    return text[:OUTPUT_LIMIT] + ("\n[output cut]" if len(text) > OUTPUT_LIMIT else "")
+    executor, timeout = conversation.loop.deps.executor, conversation.settings.bash_timeout
+    return await run_gated(line, conversation.gate, executor, timeout, lambda a, v: _asked(repl, a, v), _say(repl))
+
+
+def _say(repl: Repl) -> Callable[[str], None]:
+    return lambda text: repl.renderer.notice(text, "warning" if ": not run (" in text else "info")
 
 
 async def _asked(repl: Repl, args: dict[str, str], verdict: Verdict) -> str | None:

@@ -72,3 +72,37 @@ def test_a_planted_import_of_a_secret_is_named_and_never_sent(
     assert "sk-live-secret" not in sent
     assert f"{shop / 'CLAUDE.md'}: @~/.ssh/id_rsa not imported: named like a secret" in done.stderr
     assert f"{shop / 'CLAUDE.md'}: @.env not imported: named like a secret" in done.stderr
+
+
+def test_decode_run_expands_a_custom_command_as_claude_p_does(shop: Path, model_server, decode_cmd) -> None:
+    done = decode_cmd(
+        "run",
+        "--model",
+        "openai-compatible:local",
+        "/fix-issue 12 high",
+        cwd=shop,
+        env={"OPENAI_BASE_URL": model_server.base_url},
+    )
+
+    assert done.returncode == 0, done.stderr
+    prompt = model_server.bodies[0]["messages"][-2]["content"]  # the task; the Turn Facts come after it
+    assert prompt.startswith("Fix issue #12 with priority high (all arguments: 12 high).")
+    assert "CONVENTIONS-MARKER" in prompt  # @docs/conventions.md, attached
+    assert "decode: !git status --short: " in done.stderr  # not a repository: git says so, exit 128
+    assert f"decode: /fix-issue: {shop / '.claude' / 'commands' / 'fix-issue.md'}" in done.stderr
+
+
+def test_decode_run_refuses_a_shell_line_that_needs_approval(
+    shop: Path, model_server, decode_cmd, write: WriteText
+) -> None:
+    write(shop / ".claude" / "commands" / "wipe.md", "Wipe: !`touch wiped`")
+
+    done = decode_cmd(
+        "run", "--model", "openai-compatible:local", "/wipe", cwd=shop, env={"OPENAI_BASE_URL": model_server.base_url}
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert not (shop / "wiped").exists()
+    assert "no one to approve it here" in done.stderr
+    prompt = model_server.bodies[0]["messages"][-2]["content"]
+    assert prompt.startswith("Wipe: [`touch wiped` was not run: ")
