@@ -52,9 +52,10 @@ def shown(text: str) -> str:
 # | file | whose | what |
 # |---|---|---|
 # | `~/.claude/CLAUDE.md`, `~/.decode/AGENTS.md` | the user | how you like to work, in every project |
-# | each `AGENTS.md` (and Claude Code's `CLAUDE.md`, `.claude/CLAUDE.md`, `CLAUDE.local.md`) from `/` down to the working directory | the project | commands, layout, conventions |
+# | each `AGENTS.md` (and `CLAUDE.md`…) from `/` down to the working directory | the project | commands, conventions |
 # | `.decode/MEMORY.md` in the launch directory | decode | one line per earlier session |
 #
+# In each folder, Claude Code's `CLAUDE.md`, `.claude/CLAUDE.md` and `CLAUDE.local.md` follow `AGENTS.md`.
 # Of the `AGENTS.md` files, the one nearest the working directory comes last. The whole rule is
 # one list; `Path.parents` runs from the nearest folder up, so it is reversed:
 

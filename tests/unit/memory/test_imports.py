@@ -130,9 +130,7 @@ def test_the_users_own_file_may_import_outside_a_project_but_never_a_secret(tmp_
     load = read_memory(tmp_path / "project")
 
     assert [f.text for f in load.files] == ["@~/notes/style.txt @~/.ssh/id_ed25519", "my style"]
-    assert load.problems == [
-        f"{home / '.decode' / 'AGENTS.md'}: @~/.ssh/id_ed25519 not imported: named like a secret"
-    ]
+    assert load.problems == [f"{home / '.decode' / 'AGENTS.md'}: @~/.ssh/id_ed25519 not imported: named like a secret"]
 
 
 def test_an_import_linking_to_something_not_markdown_is_refused(tmp_path: Path, write: WriteText) -> None:
