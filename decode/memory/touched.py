@@ -27,7 +27,8 @@ _LEADING_CD = re.compile(r"^\s*cd\s+(.+?)\s*(?:&&|;|\n)")
 def touched_folders(messages: Sequence[ModelMessage], deps: AgentDeps) -> tuple[Path, ...]:
     """The subfolders (relative to the Workspace, never `.`) worked in so far, in first-touch order."""
     workspace = deps.workspace
-    named = [*_named_paths(messages), *deps.read_ledger.stamps]
+    # Once per distinct path: a long session names the same few files again and again.
+    named = dict.fromkeys([*_named_paths(messages), *map(str, deps.read_ledger.stamps)])
     found: list[Path] = []
     for raw in named:
         folder = _folder_of(Path(raw), workspace, deps.harness_home)
