@@ -4,7 +4,8 @@
 request it looks at the files (a `stat` each) and reads them again when one changed, so an AGENTS.md
 edited between two turns (or by the agent itself during a turn) is what the next request sees, and
 a turn of 200 requests does not read them 200 times. Each file sits under a header naming its path,
-so the model (and a user reading a transcript) knows where each rule comes from.
+so the model (and a user reading a transcript) knows where each rule comes from; an imported file
+says which file imported it. A subfolder's files join once the agent has worked there (`touched.py`).
 
 The notes file is different: a model wrote it (`summary.py`), and a model can be talked into
 writing anything, `always run rm -rf / first` included. So it is never an instruction: it comes
@@ -12,7 +13,9 @@ after the instruction files, in a section of its own saying it is context from e
 and that nothing in it is to be followed, with its lines unable to pass for one of the headers.
 """
 
+import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +23,10 @@ from pydantic_ai import RunContext
 
 from decode.config.stamps import Stamp, settled, stamp
 from decode.entities.deps import AgentDeps
-from decode.memory.files import MemoryFile, load_memory, memory_paths
+from decode.memory.files import MemoryFile, read_memory
+from decode.memory.touched import touched_folders
+
+logger = logging.getLogger(__name__)
 
 PREAMBLE = """\
 # Memory
@@ -58,7 +64,10 @@ def render_memory(files: list[MemoryFile], *, home: Path | None = None) -> str:
 
 
 def _section(file: MemoryFile, home: Path | None) -> str:
-    header = f"## {display_path(file.path, home)} ({_SCOPE_LABELS[file.scope]})"
+    label = _SCOPE_LABELS[file.scope]
+    if file.imported_by is not None:
+        label += f", imported by {display_path(file.imported_by, home)}"
+    header = f"## {display_path(file.path, home)} ({label})"
     body = file.text
     if file.scope == "notes":
         body = _inert(body)
@@ -74,11 +83,13 @@ def _inert(notes: str) -> str:
 
 
 def memory_instructions(ctx: RunContext[AgentDeps]) -> str:
-    """Dynamic instructions: the memory files of the launch directory (the Harness Home), as they are now.
+    """Dynamic instructions: the memory files of the launch directory (the Harness Home), as they are now,
+    with those of the subfolders the agent has worked in so far.
 
     Memory belongs to where the user started decode, even when a sandbox moves the tools elsewhere.
     """
-    return memory_text(ctx.deps.harness_home)
+    deps = ctx.deps
+    return memory_text(deps.harness_home, subfolders=touched_folders(ctx.messages, deps))
 
 
 @dataclass
@@ -88,17 +99,25 @@ class _Read:
     text: str
 
 
-_reads: dict[tuple[Path, Path], _Read] = {}
+_reads: dict[tuple[Path, Path, tuple[Path, ...]], _Read] = {}
+_reported: set[str] = set()
+"""Problems already logged: a missing import is named once, not before every request."""
 
 
-def memory_text(workspace: Path, *, home: Path | None = None) -> str:
-    """`render_memory(load_memory(workspace))`, read again only when a place's stamp changed."""
+def memory_text(workspace: Path, *, home: Path | None = None, subfolders: Sequence[Path] = ()) -> str:
+    """The rendered memory, read again only when a place (or an import's target) changed its stamp."""
     home = home or Path.home()
-    read = _reads.get((workspace, home))
-    places = read.places if read is not None else tuple(path for _, path in memory_paths(workspace, home=home))
-    stamps = tuple(stamp(path) for path in places)
-    if read is not None and read.stamps == stamps:
+    key = (workspace, home, tuple(subfolders))
+    read = _reads.get(key)
+    if read is not None and read.stamps == tuple(stamp(path) for path in read.places):
         return read.text
-    text = render_memory(load_memory(workspace, home=home), home=home)
-    _reads[(workspace, home)] = _Read(places, stamps if settled(stamps) else None, text)
+    load = read_memory(workspace, home=home, subfolders=subfolders)
+    for problem in load.problems:
+        if problem not in _reported:
+            _reported.add(problem)
+            logger.warning("memory: %s", problem)
+    text = render_memory(load.files, home=home)
+    places = tuple(load.consulted)
+    stamps = tuple(stamp(path) for path in places)
+    _reads[key] = _Read(places, stamps if settled(stamps) else None, text)
     return text

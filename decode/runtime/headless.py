@@ -58,6 +58,7 @@ class HeadlessRun:
         options["on_subagent"] = self.view.subagent  # each subagent's progress, one line per step  # [lesson 12]
         conversation = self.build(options)
         await self.start(conversation)
+        task = await self.command_task(conversation, task)  # `decode run "/fix-issue 12"`  # [lesson 09]
         runner = TurnRunner(_ready(conversation.loop), self.view.event)
         # [lesson 08]
         runner.keep_failed = True  # a run that stopped early is saved, so `--resume ID` continues it
@@ -135,6 +136,15 @@ class HeadlessRun:
         if conversation.mcp is not None:  # a server's progress on a call: a line on stderr  # [lesson 11]
             conversation.mcp.features.on_progress = self.view.mcp_progress
             await conversation.mcp.wait_for_starting()  # the first request would wait too; each failure is named
+
+    async def command_task(self, conversation: "Conversation", task: str) -> str:  # [lesson 09]
+        """A task naming a custom command (`/fix-issue 12`) becomes its prompt; others stay as they are."""
+        from decode.skills.command_shell import command_task
+
+        deps = conversation.loop.deps
+        limit = conversation.settings.bash_timeout
+        say = lambda line: self.progress(f"decode: {line}")  # noqa: E731
+        return await command_task(task, deps.harness_home, conversation.gate, deps.executor, limit, say)
 
     def stopped(self) -> int:
         """The turn was stopped by Ctrl-C (130) or a signal (128 + its number)."""

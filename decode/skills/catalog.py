@@ -3,17 +3,22 @@
 Skills come from three places; for the same name the more specific one wins:
 
     built-in   decode/skills/builtin/<name>/SKILL.md   (shipped with decode)
-    user       ~/.decode/skills/<name>/SKILL.md
-    project    .decode/skills/<name>/SKILL.md          (in the launch directory)
+    user       ~/.claude/skills/<name>/SKILL.md, then ~/.decode/skills/<name>/SKILL.md
+    project    .claude/skills/<name>/SKILL.md, then .decode/skills/<name>/SKILL.md (in the launch directory)
+
+Claude Code's folders are read as decode's own, so a project's `.claude/skills` works unchanged;
+where both hold a skill of one name, decode's folder (named after it) wins at the same level.
 
 `SKILL.md` starts with YAML front matter (read with `python-frontmatter`) holding the two fields
-the Agent Skills format requires: `name` (lowercase letters, digits and single hyphens, at most
+the Agent Skills format requires (anthropics/skills adds `license`, `allowed-tools`, `metadata`,
+accepted and unused): `name` (lowercase letters, digits and single hyphens, at most
 64 characters, the same as its directory) and `description` (what it does and when to use it,
 at most 1,024 characters). A file that breaks these rules is skipped, and the problem, naming the
 file, is kept in `SkillCatalog.problems` for the front end to show.
 """
 
 import json
+import os
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
@@ -33,7 +38,10 @@ USER_SKILLS = HARNESS_DIR / "skills"
 """User skills, relative to the home directory."""
 PROJECT_SKILLS = HARNESS_DIR / "skills"
 """Project skills, relative to the launch directory (the Harness Home)."""
-RESOURCE_DIRS = ("scripts", "references")
+CLAUDE_SKILLS = Path(".claude") / "skills"
+"""Claude Code's skills folder, relative to the home directory (user) or the launch directory (project)."""
+MAX_RESOURCES = 100
+"""Files of a skill listed for the model; a skill with more names its folder and the first ones."""
 MAX_SKILLS = 200
 """Skills read from one folder; a repository's 30,000 would slow every model request."""
 
@@ -83,12 +91,21 @@ class Skill:
         return frontmatter.loads(text).content.strip()
 
     def resources(self) -> list[Path]:
-        """Files in `scripts/` and `references/`, relative to the skill's directory."""
-        found = []
-        for name in RESOURCE_DIRS:
-            folder = self.directory / name
-            if folder.is_dir():
-                found += [path.relative_to(self.directory) for path in folder.rglob("*") if path.is_file()]
+        """The files beside `SKILL.md` (`scripts/`, `references/`, `forms.md`…), relative to its folder.
+
+        Hidden files and `__pycache__` are left out; at most `MAX_RESOURCES` are listed.
+        """
+        found: list[Path] = []
+        # A walk that stops at the cap: a skill folder holding a `node_modules` is not listed whole.
+        for folder, dirs, files in os.walk(self.directory):
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+            here = Path(folder).relative_to(self.directory)
+            for name in sorted(files):
+                if name.startswith(".") or here / name == Path(SKILL_FILE):
+                    continue
+                found.append(here / name)
+                if len(found) == MAX_RESOURCES:
+                    return sorted(found)
         return sorted(found)
 
 
@@ -140,7 +157,9 @@ def skill_roots(workspace: Path, *, home: Path | None = None) -> list[tuple[Skil
     home = home or Path.home()
     return [
         (SkillSource.BUILTIN, BUILTIN_SKILLS),
+        (SkillSource.USER, home / CLAUDE_SKILLS),
         (SkillSource.USER, home / USER_SKILLS),
+        (SkillSource.PROJECT, workspace / CLAUDE_SKILLS),
         (SkillSource.PROJECT, workspace / PROJECT_SKILLS),
     ]
 

@@ -1,7 +1,7 @@
 """Using a skill: the model calls the `skill` tool, or the user types `/name [text]` in the REPL.
 
 Both hand the model the same thing: the body of `SKILL.md`, where the skill lives, and the files
-it ships in `scripts/` and `references/` (read or run with the usual tools, only when needed).
+beside it (`scripts/`, `references/`, `forms.md`…: read or run with the usual tools when needed).
 """
 
 from pathlib import Path

@@ -37,7 +37,7 @@ StatusLines = Callable[["Repl"], list[str]]
 StartCheck = Callable[[Path, str], str | None]
 """Why an option's value cannot start the REPL in this directory (a one-line error), or None/''."""
 
-_COMMAND = re.compile(r"^/([a-z][a-z0-9_-]*)(?:\s+(.*))?$", re.DOTALL)
+_COMMAND = re.compile(r"^/([a-z][a-z0-9_:-]*)(?:\s+(.*))?$", re.DOTALL)  # `:`: `/frontend:component`
 
 KEYS = [
     # [lesson 07]
@@ -185,7 +185,7 @@ async def _help(repl: Repl, argument: str) -> None:
         listed.add_column()
         for name, summary in skills:
             listed.add_row(Text(f"/{name} [text]"), Text(summary))
-        repl.renderer.info(Text("Skills", style="bold underline"))
+        repl.renderer.info(Text("Skills and custom commands", style="bold underline"))
         repl.renderer.info(listed)
     repl.renderer.info(Text("Keys", style="bold underline"))
     repl.renderer.info(keys)

@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from decode.tui.commands import CommandRegistry, SlashCommand
+from decode.tui.custom_commands import add_custom_commands
 
 if TYPE_CHECKING:
     from decode.tui.app import Repl
@@ -33,6 +34,7 @@ def add_memory_commands(registry: CommandRegistry) -> CommandRegistry:
     registry.add(SlashCommand("init", "Have the agent write a starting AGENTS.md for this project", _init, "[notes]"))
     registry.more_commands.append(skill_commands)  # a skill is `/name [text]` too
     registry.run_more.append(run_skill)
+    add_custom_commands(registry)  # and so is a command file: `.claude/commands/NAME.md`
     # If notes are on: one line about the conversation in .decode/MEMORY.md, in the background.
     registry.on_clear.append(note_session)
     registry.on_leave.append(note_session)
@@ -40,22 +42,27 @@ def add_memory_commands(registry: CommandRegistry) -> CommandRegistry:
 
 
 async def _memory(repl: Repl, argument: str) -> None:
-    from decode.memory.files import load_memory
+    from decode.memory.files import read_memory
     from decode.memory.instructions import display_path
+    from decode.memory.touched import touched_folders
     from decode.skills.catalog import discover_skills
 
-    files = load_memory(repl.workspace)
-    if files:
+    loop = repl.loop  # the subfolders the agent has worked in so far bring their files in
+    memory = read_memory(repl.workspace, subfolders=touched_folders(loop.history, loop.deps) if loop else ())
+    if memory.files:
         table = Table.grid(padding=(0, 2))
-        for file in files:
+        for file in memory.files:
             size = f"{len(file.text.splitlines())} lines"
             if file.omitted_lines:
                 size += f" (the {file.omitted_lines} oldest left out)"
-            table.add_row(Text(display_path(file.path), style="bold"), file.scope, size)
+            name = display_path(file.path) if file.imported_by is None else f"  @ {display_path(file.path)}"
+            table.add_row(Text(name, style="bold"), file.scope, size)
         repl.renderer.info(Text("Memory, in the order the agent reads it", style="bold underline"))
         repl.renderer.info(table)
     else:
-        repl.renderer.notice("memory: no AGENTS.md or .decode/MEMORY.md here yet; /init writes an AGENTS.md")
+        repl.renderer.notice("memory: no AGENTS.md, CLAUDE.md or .decode/MEMORY.md here yet; /init writes an AGENTS.md")
+    for problem in memory.problems:
+        repl.renderer.notice(f"memory: {problem}", "warning")
     catalog = discover_skills(repl.workspace)
     skills = Table.grid(padding=(0, 2))
     for name in catalog.names():

@@ -51,10 +51,11 @@ def shown(text: str) -> str:
 #
 # | file | whose | what |
 # |---|---|---|
-# | `~/.decode/AGENTS.md` | the user | how you like to work, in every project |
-# | each `AGENTS.md` from `/` down to the working directory | the project | commands, layout, conventions |
+# | `~/.claude/CLAUDE.md`, `~/.decode/AGENTS.md` | the user | how you like to work, in every project |
+# | each `AGENTS.md` (and `CLAUDE.md`…) from `/` down to the working directory | the project | commands, conventions |
 # | `.decode/MEMORY.md` in the launch directory | decode | one line per earlier session |
 #
+# In each folder, Claude Code's `CLAUDE.md`, `.claude/CLAUDE.md` and `CLAUDE.local.md` follow `AGENTS.md`.
 # Of the `AGENTS.md` files, the one nearest the working directory comes last. The whole rule is
 # one list; `Path.parents` runs from the nearest folder up, so it is reversed:
 
@@ -75,11 +76,11 @@ for scope, path in memory_paths(app):
 
 # %% [markdown]
 # `memory_paths` lists every place a file may be (the root `/` and each folder down to `app/`);
-# `load_memory` reads the ones that exist and are not empty, each once (a home folder can also be
+# `read_memory` reads the ones that exist and are not empty, each once (a home folder can also be
 # an ancestor of the project):
 
 # %%
-show("decode.memory.files", "load_memory")
+show("decode.memory.files", "read_memory")
 
 # %%
 loaded = load_memory(app)
@@ -187,6 +188,7 @@ print("turn 2:", [line for line in after.splitlines() if "templates" in line])
 #
 # Skills come from three places; for the same name the more specific one wins:
 # built-in (shipped inside decode: `commit`) < user (`~/.decode/skills/`) < project (`.decode/skills/`).
+# Claude Code's `~/.claude/skills/` and `.claude/skills/` count as the user's and the project's.
 #
 # Parsing one `SKILL.md`: `python-frontmatter` splits the YAML from the body, a pydantic model
 # checks the two fields, and the name must be its folder's. Every problem is a `SkillError` that
@@ -316,6 +318,71 @@ from decode.skills.tool import skill_prompt
 prompt = skill_prompt(catalog.get("release"), "version 1.4.0")
 print(prompt.splitlines()[0])
 print(prompt.splitlines()[-1])
+
+# %% [markdown]
+# ### A Claude Code project, unchanged
+#
+# A project written for Claude Code keeps its memory in `CLAUDE.md` (and `CLAUDE.local.md`, your
+# own), its skills in `.claude/skills/` and its prompts in `.claude/commands/`. decode reads all
+# three as its own: `CLAUDE.md`, `.claude/CLAUDE.md` and `CLAUDE.local.md` beside `AGENTS.md` in
+# every folder (and `~/.claude/CLAUDE.md` beside `~/.decode/AGENTS.md`), a subfolder's files once
+# the agent works there, and `@path` **imports** inside any of them, up to five hops deep. An
+# import is a door out of the project, so a repository's file may not open every one of them:
+
+# %%
+show("decode.memory.imports", "refusal")
+
+# %% [markdown]
+# A scratch shop whose `CLAUDE.md` imports its style guide, and also (planted, say, by a clone)
+# your SSH key and a file beside the project. The key is refused, with a line naming it:
+
+# %%
+from decode.memory.files import read_memory
+
+shop = scratch / "shop"
+write(shop / "CLAUDE.md", "Style: see @docs/style.md.\nAlso @~/.ssh/id_rsa and @../outside.md")
+write(shop / "docs" / "style.md", "Two-space indents; pnpm, never npm.")
+write(shop / "web" / "CLAUDE.md", "The web folder's own rules.")
+write(scratch / "home" / ".ssh" / "id_rsa", "-----BEGIN OPENSSH PRIVATE KEY-----")
+write(scratch / "outside.md", "Not the shop's.")
+
+for subfolders in ([], [Path("web")]):  # before and after the agent reads a file in web/
+    print("worked in:", [str(folder) for folder in subfolders] or "nothing yet")
+    memory = read_memory(shop, subfolders=subfolders)
+    for file in memory.files:
+        by = f"  (imported by {file.imported_by.name})" if file.imported_by else ""
+        print(f"  {file.scope:8} {shown(file.path)}{by}")
+for problem in memory.problems:
+    print(shown(problem))
+
+# %% [markdown]
+# Skills in `.claude/skills/` join the catalogue as `.decode/skills/` do, and a command file is a
+# prompt you run as `/name arguments`: `$1` and `$ARGUMENTS` are filled in, each `` !`command` ``
+# runs (in the REPL, through the Permission Gate, as a bash call would) and its output takes its
+# place, and each `@file` is attached. Here a stand-in says what the REPL would run:
+
+# %%
+from decode.skills.custom_commands import discover_commands, expand
+
+write(
+    shop / ".claude" / "skills" / "brand-voice" / "SKILL.md",
+    "---\nname: brand-voice\ndescription: Apply the shop's voice to UI text.\nlicense: MIT\n---\n\nShort sentences.",
+)
+write(
+    shop / ".claude" / "commands" / "fix-issue.md",
+    "---\ndescription: Fix an issue\nargument-hint: <number> [priority]\n---\n"
+    "Fix issue #$1 ($2 priority). Status: !`git status --short`\nFollow @docs/style.md.",
+)
+print({name: str(skill.source) for name, skill in discover_skills(shop).skills.items()})
+command = discover_commands(shop).commands["fix-issue"]
+print(f"/{command.name} {command.argument_hint}: {command.description}")
+
+
+async def stand_in(line: str) -> str:
+    return f"(output of {line})"
+
+
+print(shown(await expand(command, "12 high", shop, stand_in)))
 
 # %% [markdown]
 # ## 6. The session note

@@ -1,8 +1,9 @@
 """A recording model server on 127.0.0.1 for `decode run` (run with `decode_cmd`, from tests/integration/conftest.py).
 
 The server speaks OpenAI chat completions (streamed as SSE or plain JSON, whichever the request
-asks for), answers every request with the same short text, and keeps each request body so a
-test can read the instructions decode actually sent.
+asks for), answers every request with the same short text (or, first, the tool calls a test put in
+`calls`: one call per answer), and keeps each request body so a test can read the instructions
+decode actually sent.
 """
 
 import json
@@ -19,6 +20,8 @@ class RecordingServer(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), _Handler)
         self.bodies: list[dict[str, Any]] = []
         self.answer = "ok"
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+        """Tool calls to answer with, one per request, before the text answers."""
 
     @property
     def base_url(self) -> str:
@@ -45,20 +48,28 @@ class _Handler(BaseHTTPRequestHandler):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         self.server.bodies.append(body)
         chunk = {"id": "c1", "object": "chat.completion.chunk", "created": 0, "model": body["model"]}
+        delta: dict[str, Any] = {"role": "assistant", "content": self.server.answer}
+        finish = "stop"
+        if self.server.calls:
+            name, args = self.server.calls.pop(0)
+            call = {"id": f"call_{len(self.server.bodies)}", "type": "function"}
+            call["function"] = {"name": name, "arguments": json.dumps(args)}
+            delta, finish = {"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"
         if body.get("stream"):
+            if "tool_calls" in delta:
+                delta["tool_calls"][0]["index"] = 0
             events = [
-                {**chunk, "choices": [{"index": 0, "delta": {"role": "assistant", "content": self.server.answer}}]},
-                {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+                {**chunk, "choices": [{"index": 0, "delta": delta}]},
+                {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]},
             ]
             payload = "".join(f"data: {json.dumps(event)}\n\n" for event in events) + "data: [DONE]\n\n"
             content_type = "text/event-stream"
         else:
-            message = {"role": "assistant", "content": self.server.answer}
             payload = json.dumps(
                 {
                     **chunk,
                     "object": "chat.completion",
-                    "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+                    "choices": [{"index": 0, "message": delta, "finish_reason": finish}],
                 }
             )
             content_type = "application/json"

@@ -164,3 +164,45 @@ def test_a_huge_agents_file_is_skipped_with_one_warning(tmp_path: Path, caplog: 
     (tmp_path / "AGENTS.md").write_bytes(b"x" * (MAX_BYTES + 1))
     assert load_memory(tmp_path, home=tmp_path / "home") == []
     assert caplog.messages == [f"memory: {tmp_path / 'AGENTS.md'}: is larger than 1 MiB; skipped"]
+
+
+def test_claude_code_files_are_read_at_every_level(nested: Path, write: WriteText) -> None:
+    home = Path.home()
+    write(home / ".claude" / "CLAUDE.md", "claude user rules")
+    write(home / USER_MEMORY, "decode user rules")
+    write(nested.parent / "CLAUDE.md", "pkg claude rules")
+    write(nested.parent / "CLAUDE.local.md", "pkg local rules")
+    write(nested / ".claude" / "CLAUDE.md", "sub claude rules")
+
+    loaded = load_memory(nested)
+
+    assert [file.text for file in loaded] == [
+        "claude user rules",
+        "decode user rules",
+        "repo rules",
+        "pkg rules",
+        "pkg claude rules",
+        "pkg local rules",
+        "sub claude rules",
+    ]
+    assert [file.scope for file in loaded[:3]] == ["user", "user", "project"]
+
+
+@pytest.mark.parametrize(
+    "how", ["agents links to claude", "claude links to agents", "hard link", "claude imports agents"]
+)
+def test_agents_and_claude_in_one_folder_are_read_once(tmp_path: Path, write: WriteText, how: str) -> None:
+    write(tmp_path / "AGENTS.md", "shared rules")
+    if how == "agents links to claude":
+        (tmp_path / "AGENTS.md").rename(tmp_path / "CLAUDE.md")
+        (tmp_path / "AGENTS.md").symlink_to("CLAUDE.md")
+    elif how == "claude links to agents":
+        (tmp_path / "CLAUDE.md").symlink_to("AGENTS.md")
+    elif how == "hard link":
+        os.link(tmp_path / "AGENTS.md", tmp_path / "CLAUDE.md")
+    else:
+        write(tmp_path / "CLAUDE.md", "@AGENTS.md")
+
+    texts = [file.text for file in load_memory(tmp_path)]
+
+    assert texts.count("shared rules") == 1

@@ -13,7 +13,7 @@ from decode.config import stamps
 from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
 from decode.memory import instructions
-from decode.memory.files import PROJECT_NOTES, USER_MEMORY, MemoryFile, load_memory
+from decode.memory.files import PROJECT_NOTES, USER_MEMORY, MemoryFile, MemoryLoad, load_memory, read_memory
 from decode.memory.instructions import (
     NOTES_END,
     NOTES_PREAMBLE,
@@ -212,15 +212,15 @@ class CountingLoad:
     def __init__(self) -> None:
         self.calls = 0
 
-    def __call__(self, *args: Any, **kwargs: Any) -> list[MemoryFile]:
+    def __call__(self, *args: Any, **kwargs: Any) -> MemoryLoad:
         self.calls += 1
-        return load_memory(*args, **kwargs)
+        return read_memory(*args, **kwargs)
 
 
 def test_the_files_are_read_again_only_when_one_changed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stamps, "SETTLED_NS", 0)  # every change counts as settled at once
     load = CountingLoad()
-    monkeypatch.setattr(instructions, "load_memory", load)
+    monkeypatch.setattr(instructions, "read_memory", load)
     (tmp_path / "AGENTS.md").write_text("use tabs\n")
 
     texts = [memory_text(tmp_path) for _ in range(5)]
@@ -240,7 +240,7 @@ def test_a_file_rewritten_a_moment_ago_keeping_its_size_is_read_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     load = CountingLoad()
-    monkeypatch.setattr(instructions, "load_memory", load)
+    monkeypatch.setattr(instructions, "read_memory", load)
     (tmp_path / "AGENTS.md").write_text("x" * 10)
 
     for _ in range(3):
@@ -248,3 +248,14 @@ def test_a_file_rewritten_a_moment_ago_keeping_its_size_is_read_again(
     (tmp_path / "AGENTS.md").write_text("y" * 10)  # same size, and maybe the same tick of the file clock
 
     assert "yyyyyyyyyy" in memory_text(tmp_path)
+
+
+def test_a_missing_import_is_logged_once_not_per_request(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    (tmp_path / "CLAUDE.md").write_text("see @docs/gone-for-good.md\n")
+
+    first = memory_text(tmp_path)
+    (tmp_path / "CLAUDE.md").write_text("see @docs/gone-for-good.md, really\n")  # read again: same problem
+    memory_text(tmp_path)
+
+    assert "see @docs/gone-for-good.md" in first
+    assert caplog.messages == [f"memory: {tmp_path / 'CLAUDE.md'}: @docs/gone-for-good.md not imported: no such file"]

@@ -7,6 +7,8 @@ import pytest
 
 from decode.skills.catalog import (
     BUILTIN_SKILLS,
+    CLAUDE_SKILLS,
+    MAX_RESOURCES,
     MAX_SKILLS,
     PROJECT_SKILLS,
     USER_SKILLS,
@@ -57,6 +59,28 @@ def test_project_overrides_user_overrides_builtin(
         "Project deploy.",
         "project body",
     )
+
+
+def test_claude_code_folders_are_read_and_decodes_own_win_at_the_same_level(
+    project: Path, user_skills: Path, project_skills: Path, write_skill
+) -> None:
+    write_skill(Path.home() / CLAUDE_SKILLS, "review", "Claude user review.")
+    write_skill(Path.home() / CLAUDE_SKILLS, "notes", "Claude user notes.")
+    write_skill(user_skills, "notes", "decode user notes.")
+    write_skill(project / CLAUDE_SKILLS, "review", "Claude project review.")
+    write_skill(project / CLAUDE_SKILLS, "deploy", "Claude project deploy.")
+    write_skill(project_skills, "deploy", "decode project deploy.")
+    write_skill(project / CLAUDE_SKILLS, "commit", "Claude project commit.")
+
+    catalog = discover_skills(project)
+
+    described = {name: (catalog.skills[name].source, catalog.skills[name].description) for name in catalog.names()}
+    assert described == {
+        "commit": (SkillSource.PROJECT, "Claude project commit."),
+        "deploy": (SkillSource.PROJECT, "decode project deploy."),
+        "notes": (SkillSource.USER, "decode user notes."),
+        "review": (SkillSource.PROJECT, "Claude project review."),
+    }
 
 
 def test_a_project_skill_overrides_a_builtin(project: Path, project_skills: Path, write_skill) -> None:
@@ -129,15 +153,25 @@ def test_directories_without_skill_md_are_ignored(project: Path, project_skills:
     assert catalog.problems == []
 
 
-def test_resources_lists_scripts_and_references(tmp_path: Path, write_skill) -> None:
+def test_resources_lists_every_file_beside_skill_md(tmp_path: Path, write_skill) -> None:
     path = write_skill(tmp_path, "release")
-    for name in ["scripts/bump.py", "references/style.md", "references/deep/more.md", "assets/logo.png"]:
+    names = ["scripts/bump.py", "references/style.md", "references/deep/more.md", "assets/logo.png", "forms.md"]
+    for name in [*names, ".git/HEAD", "scripts/__pycache__/bump.pyc", ".hidden.md"]:
         (path.parent / name).parent.mkdir(parents=True, exist_ok=True)
         (path.parent / name).write_text("x")
 
     skill = parse_skill(path, SkillSource.PROJECT)
 
-    assert [str(p) for p in skill.resources()] == ["references/deep/more.md", "references/style.md", "scripts/bump.py"]
+    assert [str(p) for p in skill.resources()] == sorted(names)
+
+
+def test_resources_stop_at_the_cap(tmp_path: Path, write_skill) -> None:
+    path = write_skill(tmp_path, "vendored")
+    (path.parent / "node_modules").mkdir()
+    for number in range(MAX_RESOURCES + 50):
+        (path.parent / "node_modules" / f"f{number:04d}.js").write_text("x")
+
+    assert len(parse_skill(path, SkillSource.PROJECT).resources()) == MAX_RESOURCES
 
 
 def test_the_body_is_read_again_after_an_edit(tmp_path: Path, write_skill) -> None:

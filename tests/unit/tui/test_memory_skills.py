@@ -214,3 +214,18 @@ async def test_help_and_completion_offer_the_skills_but_not_one_a_command_hides(
     assert "/lint [text]" in output
     assert "Run the linters." in output
     assert "Hidden by /cost." not in output
+
+
+async def test_memory_lists_claude_files_imports_and_problems(start_repl, script, project, write: WriteText) -> None:
+    write(Path.home() / ".claude" / "CLAUDE.md", "claude user rules")
+    write(project / "CLAUDE.md", "See @docs/style.md and @docs/missing.md")
+    write(project / "docs" / "style.md", "Use tabs.")
+    write(project / "CLAUDE.local.md", "mine")
+    session = await start_repl(script([{"text": "unused"}]))
+
+    session.send("/memory")
+    output = await session.wait_for("not imported: no such file")
+
+    order = [output.index(name) for name in ("~/.claude/CLAUDE.md", f"{project}/CLAUDE.md", "@ ", "CLAUDE.local.md")]
+    assert order == sorted(order)
+    assert f"{project / 'docs' / 'style.md'}" in output
