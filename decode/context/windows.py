@@ -121,6 +121,8 @@ def context_window(model: str, settings: Settings | None = None) -> ContextWindo
     A `DECODE_CONTEXT_WINDOW` the user set wins; then the table; then `DEFAULT_WINDOW`, with a
     warning the first time each unknown model is seen in this process.
     """
+    if settings is not None:
+        model = settings.expand_alias(model)  # `sonnet` is the window of the model it names
     provider, _, name = model.strip().partition(":")
     if settings is not None:
         for pattern, tokens in settings.context_windows.items():
