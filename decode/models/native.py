@@ -123,10 +123,9 @@ def bedrock_model(name: str, settings: Settings) -> Model:
     if token is not None:
         provider = BedrockProvider(api_key=token.get_secret_value(), region_name=settings.aws_region, **timeouts)
     else:
-        assert key_id is not None and secret is not None
         provider = BedrockProvider(
-            aws_access_key_id=key_id.get_secret_value(),
-            aws_secret_access_key=secret.get_secret_value(),
+            aws_access_key_id=key_id.get_secret_value() if key_id else None,
+            aws_secret_access_key=secret.get_secret_value() if secret else None,
             region_name=settings.aws_region,
             **timeouts,
         )

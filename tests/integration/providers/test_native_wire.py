@@ -37,7 +37,7 @@ def test_the_system_prompt_and_the_tools_are_marked_for_anthropics_cache(anthrop
     claude(anthropic).run_turn("hi", tools=[SHOUT])
 
     body = anthropic.requests[0].json()
-    assert [block.get("cache_control") for block in body["system"]][0] == {"type": "ephemeral", "ttl": "5m"}
+    assert body["system"][0]["cache_control"] == {"type": "ephemeral", "ttl": "5m"}  # the fixed instructions
     assert body["tools"][-1]["cache_control"] == {"type": "ephemeral", "ttl": "5m"}
     assert sum("cache_control" in tool for tool in body["tools"]) == 1
     assert "cache_control" not in body  # no automatic mark: it would land on the Turn Facts (ADR-0101)
