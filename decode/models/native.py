@@ -25,12 +25,12 @@ if TYPE_CHECKING:
 OPENAI_URL = "https://api.openai.com/v1"
 
 
-def thinking_settings(settings: Settings) -> ModelSettings:
-    """pydantic-ai's unified `thinking` setting, when the user chose one (`DECODE_THINKING`)."""
-    if settings.thinking is None:
-        return ModelSettings()
-    level: ThinkingLevel = False if settings.thinking == "off" else settings.thinking
-    return ModelSettings(thinking=level)
+def thinking_settings[S: ModelSettings](settings: Settings, model_settings: S) -> S:
+    """`model_settings` with pydantic-ai's unified `thinking` setting, when the user chose one (`DECODE_THINKING`)."""
+    if settings.thinking is not None:
+        level: ThinkingLevel = False if settings.thinking == "off" else settings.thinking
+        model_settings["thinking"] = level
+    return model_settings
 
 
 def anthropic_model(name: str, settings: Settings) -> Model:
@@ -49,7 +49,7 @@ def anthropic_model(name: str, settings: Settings) -> Model:
     )
     caching = AnthropicModelSettings(anthropic_cache_instructions=True, anthropic_cache_tool_definitions=True)
     provider = AnthropicProvider(anthropic_client=client)
-    return AnthropicModel(name, provider=provider, settings={**caching, **thinking_settings(settings)})
+    return AnthropicModel(name, provider=provider, settings=thinking_settings(settings, caching))
 
 
 def uses_responses(name: str) -> bool:
@@ -76,10 +76,10 @@ def openai_model(name: str, settings: Settings) -> Model:
     if uses_responses(name):
         from pydantic_ai.models.openai import OpenAIResponsesModel
 
-        return OpenAIResponsesModel(name, provider=provider, settings=thinking_settings(settings))
+        return OpenAIResponsesModel(name, provider=provider, settings=thinking_settings(settings, ModelSettings()))
     from pydantic_ai.models.openai import OpenAIChatModel
 
-    return OpenAIChatModel(name, provider=provider, settings=thinking_settings(settings))
+    return OpenAIChatModel(name, provider=provider, settings=thinking_settings(settings, ModelSettings()))
 
 
 def vertex_model(name: str, settings: Settings) -> Model:
@@ -101,7 +101,7 @@ def vertex_model(name: str, settings: Settings) -> Model:
             "google-vertex: models need Google Cloud credentials: run `gcloud auth application-default login`"
             " or set GOOGLE_APPLICATION_CREDENTIALS to a service account's key file"
         ) from None
-    return GoogleModel(name, provider=provider, settings=thinking_settings(settings))
+    return GoogleModel(name, provider=provider, settings=thinking_settings(settings, ModelSettings()))
 
 
 def bedrock_model(name: str, settings: Settings) -> Model:
@@ -119,14 +119,17 @@ def bedrock_model(name: str, settings: Settings) -> Model:
     from pydantic_ai.models.bedrock import BedrockConverseModel
     from pydantic_ai.providers.bedrock import BedrockProvider
 
-    timeouts = {"aws_read_timeout": settings.request_timeout, "aws_connect_timeout": 10.0}
+    region, timeout = settings.aws_region, settings.request_timeout
     if token is not None:
-        provider = BedrockProvider(api_key=token.get_secret_value(), region_name=settings.aws_region, **timeouts)
+        provider = BedrockProvider(
+            api_key=token.get_secret_value(), region_name=region, aws_read_timeout=timeout, aws_connect_timeout=10
+        )
     else:
         provider = BedrockProvider(
             aws_access_key_id=key_id.get_secret_value() if key_id else None,
             aws_secret_access_key=secret.get_secret_value() if secret else None,
-            region_name=settings.aws_region,
-            **timeouts,
+            region_name=region,
+            aws_read_timeout=timeout,
+            aws_connect_timeout=10,
         )
-    return BedrockConverseModel(name, provider=provider, settings=thinking_settings(settings))
+    return BedrockConverseModel(name, provider=provider, settings=thinking_settings(settings, ModelSettings()))

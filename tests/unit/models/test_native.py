@@ -6,6 +6,7 @@ import pytest
 from pydantic_ai.models.anthropic import AnthropicModel
 from pydantic_ai.models.bedrock import BedrockConverseModel
 from pydantic_ai.models.openai import OpenAIChatModel, OpenAIResponsesModel
+from pydantic_ai.settings import ModelSettings
 
 from decode.config.settings import MODEL_ALIASES, Settings
 from decode.models.errors import MissingKeyError, ModelConfigError
@@ -83,7 +84,7 @@ def test_the_users_aliases_add_to_and_override_decodes() -> None:
 
 def test_every_alias_names_a_provider_decode_has() -> None:
     for alias, model in MODEL_ALIASES.items():
-        provider, name = split_model_string(model)
+        _, name = split_model_string(model)
         assert ":" not in alias
         assert name, alias
 
@@ -113,7 +114,7 @@ def test_another_tools_provider_name_says_what_to_write(spec: str, instead: str)
     ("level", "expected"), [(None, {}), ("off", {"thinking": False}), ("high", {"thinking": "high"})]
 )
 def test_decode_thinking_is_pydantic_ais_unified_thinking_setting(level: str | None, expected: dict) -> None:
-    assert thinking_settings(settings(thinking=level)) == expected
+    assert thinking_settings(settings(thinking=level), ModelSettings()) == expected
 
 
 def test_an_unknown_thinking_level_is_a_settings_error() -> None:
