@@ -148,6 +148,12 @@ def context_window(model: str, settings: Settings | None = None) -> ContextWindo
     return ContextWindow(DEFAULT_WINDOW, known=False)
 
 
+def no_guess_warning() -> None:
+    """Keep the warning about an unknown model's window to oneself (`decode run -q`): the window is a
+    guess worth a line when a person watches, not a problem of the run."""
+    logger.setLevel(logging.ERROR)
+
+
 def _served_window(provider: str, name: str, settings: Settings) -> int | None:
     """What the server behind `provider` says it serves for model `name`, or None (asked once a process)."""
     if provider == "modal":
