@@ -5,8 +5,9 @@ is slow to import: only the SDK of the provider in use is loaded). The SDKs' own
 `RetryingModel` (wrapped around it by the gateway) owns the policy for every provider.
 
 - Anthropic caches a prompt only up to the breakpoints a request marks: decode marks the system
-  prompt and the tool definitions, fixed for a session (ADR-0101), so every request after the first
-  reads them from the cache. Extended thinking streams as thinking (`DECODE_THINKING`).
+  prompt and the tool definitions, fixed for a session, and the end of the history before the Turn
+  Facts (`anthropic_breakpoints.py`, ADR-0101), so every request reads what it repeats from the
+  cache. Extended thinking streams as thinking (`DECODE_THINKING`).
 - OpenAI's reasoning models (o-series, GPT-5…) keep their reasoning between requests only through
   the Responses API; the others take chat completions, the API every OpenAI-compatible server speaks.
 """
@@ -38,8 +39,10 @@ def anthropic_model(name: str, settings: Settings) -> Model:
     if settings.anthropic_api_key is None:
         raise MissingKeyError("ANTHROPIC_API_KEY", "anthropic:", str(settings.env_file))
     from anthropic import AsyncAnthropic
-    from pydantic_ai.models.anthropic import AnthropicModel, AnthropicModelSettings
+    from pydantic_ai.models.anthropic import AnthropicModelSettings
     from pydantic_ai.providers.anthropic import AnthropicProvider
+
+    from decode.models.anthropic_breakpoints import CachingAnthropic
 
     client = AsyncAnthropic(
         api_key=settings.anthropic_api_key.get_secret_value(),
@@ -49,7 +52,7 @@ def anthropic_model(name: str, settings: Settings) -> Model:
     )
     caching = AnthropicModelSettings(anthropic_cache_instructions=True, anthropic_cache_tool_definitions=True)
     provider = AnthropicProvider(anthropic_client=client)
-    return AnthropicModel(name, provider=provider, settings=thinking_settings(settings, caching))
+    return CachingAnthropic(name, provider=provider, settings=thinking_settings(settings, caching))
 
 
 def uses_responses(name: str) -> bool:

@@ -5,6 +5,7 @@ The behaviours every provider shares (streaming, tool round trips, retries, time
 streams) run for `anthropic:` and `openai:` too: they are in the `provider` fixture's list.
 """
 
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -114,3 +115,23 @@ def test_a_model_that_does_not_reason_talks_chat_completions(openai_server: Open
     assert openai_server.tool_results(openai_server.requests[1]) == [("shout", "HI!")]
     assert isinstance(events[-1], TurnFinished)
     assert events[-1].output == "HI!"
+
+
+def test_the_history_is_marked_up_to_the_turn_facts_never_the_facts(anthropic: AnthropicServer) -> None:
+    anthropic.plan(Turn(calls=(Call("shout", {"word": "hi"}),)), Turn(text="HI!"))
+
+    claude(anthropic).run_turn("shout hi", tools=[SHOUT])
+
+    first, second = (request.json() for request in anthropic.requests)
+    prompt, facts = first["messages"][-1]["content"]
+    assert "cache_control" in prompt  # the end of the history: the user's prompt
+    assert "cache_control" not in facts  # the Turn Facts change every request: never written to the cache
+    asked, answer, results = second["messages"]
+    assert asked["content"][0] == prompt  # the previous request's mark, where it was: read from the cache
+    assert answer["role"] == "assistant"
+    tool_result, facts = results["content"]
+    assert tool_result["type"] == "tool_result"
+    assert "cache_control" in tool_result
+    assert "cache_control" not in facts
+    marks = json.dumps(second).count('"cache_control"')
+    assert marks == 4  # the system prompt, the tools, two history ends: Anthropic's limit
