@@ -1,4 +1,4 @@
-"""List the model in use, the providers with their keys (set or not), and the model aliases.
+"""Show the model in use, which keys are set, and the aliases.
 
 `decode models` answers "what can I run here?" without sending anything anywhere:
 
