@@ -61,7 +61,7 @@ def agent_loop(b: "Build", max_requests: int) -> AgentLoop:
     call_id = options.parent.call_id if options.parent is not None else ""
 
     def describe() -> "TurnInfo":
-        model_name = session.model or settings.model
+        model_name = settings.expand_alias(session.model or settings.model)  # a trace names the full model
         metadata: dict[str, Any] = {
             "model": model_name,
             "agent": active.definition.name,

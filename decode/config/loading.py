@@ -1,5 +1,6 @@
 """Reading the settings in a front end: a bad value is one line naming the setting, not a traceback."""
 
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # importing the module builds the settings object: that is what may fail
@@ -15,9 +16,14 @@ class ConfigError(ValueError):
 def load_settings() -> "Settings":
     """decode's settings object (`decode.config.settings.settings`), or a `ConfigError`."""
     from pydantic import ValidationError
+    from pydantic_settings import SettingsError
 
     try:
         from decode.config.settings import settings
+    except SettingsError as exc:  # a JSON setting (DECODE_MODEL_ALIASES…) that is not JSON
+        field = re.search(r'field "(\w+)"', str(exc))
+        name = field[1] if field else "?"
+        raise ConfigError(f"invalid setting {name}: its value is not JSON (check the environment and .env)") from None
     except ValidationError as exc:
         problem = exc.errors()[0]
         name = ".".join(str(part) for part in problem["loc"])

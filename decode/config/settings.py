@@ -35,6 +35,24 @@ from decode.config.groups.tools import ToolSettings
 from decode.config.groups.tracing import TracingSettings
 
 DEFAULT_MODEL = "google-gla:gemini-flash-latest"
+
+MODEL_ALIASES: dict[str, str] = {
+    # The names users of Claude Code, Codex and Gemini CLI type, to full model strings.
+    "sonnet": "anthropic:claude-sonnet-5",
+    "opus": "anthropic:claude-opus-5-5",
+    "haiku": "anthropic:claude-haiku-4-5",
+    "gpt-5": "openai:gpt-5",
+    "gpt-5-mini": "openai:gpt-5-mini",
+    "gpt-5-codex": "openai:gpt-5-codex",
+    "gpt-5.5": "openai:gpt-5.5",
+    "gpt-4.1": "openai:gpt-4.1",
+    "o3": "openai:o3",
+    "o4-mini": "openai:o4-mini",
+    "gemini": "google-gla:gemini-flash-latest",
+    "flash": "google-gla:gemini-flash-latest",
+    "gemini-pro": "google-gla:gemini-2.5-pro",
+}
+"""decode's model aliases: a name without `provider:` is looked up here (and in `DECODE_MODEL_ALIASES`)."""
 ENV_FILE = ".env"
 
 
@@ -82,7 +100,17 @@ class Settings(
     """Deployment name: it names what decode deploys (lesson 15's Modal app), never changes behaviour."""
 
     model: str = Field(DEFAULT_MODEL, validation_alias=_env("DECODE_MODEL"))
-    """The model string `provider:name` used when `--model` is not given."""
+    """The model string `provider:name` (or an alias: `sonnet`, `gpt-5`…) used when `--model` is not given."""
+
+    model_aliases: dict[str, str] = Field(default_factory=dict, validation_alias=_env("DECODE_MODEL_ALIASES"))
+    """Your own model aliases, as JSON: `{"fast": "openai:gpt-5-mini"}`; they add to and win over
+    decode's (`MODEL_ALIASES`; `decode models` lists them all)."""
+
+    thinking: Literal["off", "minimal", "low", "medium", "high", "xhigh"] | None = Field(
+        None, validation_alias=_env("DECODE_THINKING")
+    )
+    """How hard a reasoning model thinks before it answers (Anthropic's extended thinking, OpenAI's
+    reasoning effort, Gemini's thinking budget); unset: the model's own default."""
 
     log_level: str = Field("WARNING", validation_alias=_env("DECODE_LOG_LEVEL"))
     """Level of decode's log lines on stderr: DEBUG, INFO, WARNING or ERROR."""
@@ -109,6 +137,16 @@ class Settings(
     )
     """Override the Gemini API address (a proxy, or a local test server)."""
 
+    anthropic_api_key: SecretStr | None = Field(None, validation_alias=_env("ANTHROPIC_API_KEY"))
+    """Key for `anthropic:` models (the Claude API)."""
+
+    anthropic_base_url: str | None = Field(
+        None,
+        validation_alias=_env("ANTHROPIC_BASE_URL"),
+        json_schema_extra=project_env.SENDS,  # [lesson 13]
+    )
+    """Override the Anthropic API address (a proxy, or a local test server)."""
+
     openrouter_api_key: SecretStr | None = Field(None, validation_alias=_env("OPENROUTER_API_KEY"))
     """Key for `openrouter:` models."""
 
@@ -124,10 +162,30 @@ class Settings(
         validation_alias=_env("OPENAI_BASE_URL"),
         json_schema_extra=project_env.SENDS,  # [lesson 13]
     )
-    """Address of the OpenAI-compatible server used by `openai-compatible:NAME` (Ollama, vLLM…)."""
+    """Address of the OpenAI-compatible server used by `openai-compatible:NAME` (Ollama, vLLM…); when
+    set, `openai:` models are sent there too (a proxy, or a local test server)."""
 
     openai_api_key: SecretStr | None = Field(None, validation_alias=_env("OPENAI_API_KEY"))
-    """Key for that server, when it wants one."""
+    """Key for `openai:` models, and for the `openai-compatible:` server when it wants one."""
+
+    google_cloud_project: str | None = Field(None, validation_alias=_env("GOOGLE_CLOUD_PROJECT"))
+    """Google Cloud project of `google-vertex:` models (Vertex AI; credentials: `gcloud auth
+    application-default login` or GOOGLE_APPLICATION_CREDENTIALS)."""
+
+    google_cloud_location: str = Field("global", validation_alias=_env("GOOGLE_CLOUD_LOCATION"))
+    """Vertex AI region of `google-vertex:` models: `global`, `us-central1`, `europe-west4`…"""
+
+    aws_bearer_token_bedrock: SecretStr | None = Field(None, validation_alias=_env("AWS_BEARER_TOKEN_BEDROCK"))
+    """Amazon Bedrock API key for `bedrock:` models (else AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)."""
+
+    aws_access_key_id: SecretStr | None = Field(None, validation_alias=_env("AWS_ACCESS_KEY_ID"))
+    """AWS access key id for `bedrock:` models, with AWS_SECRET_ACCESS_KEY."""
+
+    aws_secret_access_key: SecretStr | None = Field(None, validation_alias=_env("AWS_SECRET_ACCESS_KEY"))
+    """AWS secret access key for `bedrock:` models."""
+
+    aws_region: str | None = Field(None, validation_alias=_env("AWS_REGION", "AWS_DEFAULT_REGION"))
+    """AWS region of `bedrock:` models (`us-east-1`…)."""
 
     modal_llm_url: str | None = Field(
         None,
@@ -138,6 +196,15 @@ class Settings(
 
     modal_llm_token: SecretStr | None = Field(None, validation_alias=_env("DECODE_MODAL_LLM_TOKEN"))
     """Bearer token of that Modal endpoint."""
+
+    def aliases(self) -> dict[str, str]:
+        """Every model alias: decode's table with the user's own on top."""
+        return {**MODEL_ALIASES, **self.model_aliases}
+
+    def expand_alias(self, spec: str) -> str:
+        """`"sonnet"` → `"anthropic:claude-sonnet-5"`; a full model string or an unknown name comes back as it is."""
+        name = spec.strip()
+        return self.aliases().get(name, spec) if ":" not in name else spec
 
     @property
     def env_file(self) -> Path:

@@ -121,6 +121,8 @@ def context_window(model: str, settings: Settings | None = None) -> ContextWindo
     A `DECODE_CONTEXT_WINDOW` the user set wins; then the table; then `DEFAULT_WINDOW`, with a
     warning the first time each unknown model is seen in this process.
     """
+    if settings is not None:
+        model = settings.expand_alias(model)  # `sonnet` is the window of the model it names
     provider, _, name = model.strip().partition(":")
     if settings is not None:
         for pattern, tokens in settings.context_windows.items():
@@ -144,6 +146,12 @@ def context_window(model: str, settings: Settings | None = None) -> ContextWindo
             f"{DEFAULT_WINDOW:,}",
         )
     return ContextWindow(DEFAULT_WINDOW, known=False)
+
+
+def no_guess_warning() -> None:
+    """Keep the warning about an unknown model's window to oneself (`decode run -q`): the window is a
+    guess worth a line when a person watches, not a problem of the run."""
+    logger.setLevel(logging.ERROR)
 
 
 def _served_window(provider: str, name: str, settings: Settings) -> int | None:

@@ -2,20 +2,29 @@
 
 | string                       | what                                          | needs                          |
 |------------------------------|-----------------------------------------------|--------------------------------|
+| `anthropic:claude-…`         | Claude through Anthropic's Messages API       | ANTHROPIC_API_KEY              |
+| `openai:gpt-…`, `openai:o3`  | OpenAI: Responses API (reasoning models) or   | OPENAI_API_KEY                 |
+|                              | chat completions                              |                                |
 | `google-gla:gemini-…`        | Gemini through google-genai                   | GEMINI_API_KEY                 |
+| `google-vertex:gemini-…`     | Gemini on Google Cloud's Vertex AI            | GOOGLE_CLOUD_PROJECT (+ ADC)   |
+| `bedrock:MODEL-ID`           | a model on Amazon Bedrock                     | AWS_BEARER_TOKEN_BEDROCK (or   |
+|                              |                                               | an AWS access key), AWS_REGION |
 | `openrouter:vendor/model`    | OpenRouter (OpenAI-compatible)                | OPENROUTER_API_KEY             |
 | `modal:NAME`                 | an open model served on Modal                 | DECODE_MODAL_LLM_URL (+ token) |
 | `openai-compatible:NAME`     | Ollama, llama.cpp, vLLM… at OPENAI_BASE_URL   | OPENAI_BASE_URL (+ key)        |
 | `test`                       | pydantic-ai's TestModel, calling no tool      | nothing                        |
 | `script:PATH`                | the scripted model (`script.py`)              | nothing                        |
 
+A name without `provider:` is an alias (`sonnet`, `gpt-5`, `o3`…): one table in the settings
+(`MODEL_ALIASES`, and the user's own `DECODE_MODEL_ALIASES`) turns it into a full model string.
+The native providers' models are built in `native.py`.
 Provider SDKs are imported only for the provider in use: each is slow to import. Every network
 model is wrapped in `RetryingModel`, with the SDK's own retries off, so one policy applies.
 
 Every request carries one system message: pydantic-ai sends each instruction part (the fixed
 instructions, each dynamic one) as a system message of its own, and the chat templates of many
 local models accept only one, at the start. The OpenAI-compatible models are told to merge them.
-Other providers' names (`openai:`, `anthropic:`…) are refused with the string to use instead.
+Other tools' provider names (`google:`, `ollama:`…) are refused with the string to use instead.
 """
 
 from pathlib import Path
@@ -32,16 +41,26 @@ if TYPE_CHECKING:
     from openai import AsyncOpenAI
     from pydantic_ai.profiles.openai import OpenAIModelProfile
 
-PROVIDERS = ("google-gla", "openrouter", "modal", "openai-compatible", "test", "script")
+PROVIDERS = (
+    "anthropic",
+    "openai",
+    "google-gla",
+    "google-vertex",
+    "bedrock",
+    "openrouter",
+    "modal",
+    "openai-compatible",
+    "test",
+    "script",
+)
 
 # Provider names other tools use (pydantic-ai, Claude Code, Codex, OpenCode): what to write here instead.
 INSTEAD: dict[str, str] = {
-    "openai": "openrouter:openai/{name} (OPENROUTER_API_KEY), or openai-compatible:{name} with "
-    "OPENAI_BASE_URL=https://api.openai.com/v1 and OPENAI_API_KEY",
-    "anthropic": "openrouter:anthropic/{name} (OPENROUTER_API_KEY)",
     "google": "google-gla:{name} (GEMINI_API_KEY)",
     "gemini": "google-gla:{name} (GEMINI_API_KEY)",
-    "google-vertex": "google-gla:{name} (GEMINI_API_KEY)",
+    "google-cloud": "google-vertex:{name} (GOOGLE_CLOUD_PROJECT)",
+    "openai-chat": "openai:{name} (chat completions unless it is a reasoning model)",
+    "openai-responses": "openai:{name} (the Responses API for reasoning models)",
     "ollama": "openai-compatible:{name} with OPENAI_BASE_URL=http://localhost:11434/v1",
     "vllm": "openai-compatible:{name} with OPENAI_BASE_URL set to the server's /v1 address",
     "lmstudio": "openai-compatible:{name} with OPENAI_BASE_URL=http://localhost:1234/v1",
@@ -57,15 +76,17 @@ def split_model_string(spec: str) -> tuple[str, str]:
         raise ModelConfigError(f"decode has no {provider}: provider; for {spec.strip()!r} use {instead}")
     if provider not in PROVIDERS:
         known = ", ".join(p if p == "test" else f"{p}:" for p in PROVIDERS)
-        raise ModelConfigError(f"unknown model provider in {spec!r}: use one of {known}")
+        what = "no alias and no provider" if not name else "unknown model provider"
+        raise ModelConfigError(f"{what} in {spec!r}: use one of {known} (`decode models` lists the aliases)")
     if provider != "test" and not name:
         raise ModelConfigError(f"model string {spec!r} has no model name after '{provider}:'")
     return provider, name
 
 
 def resolve_model(spec: str, settings: Settings, *, on_retry: OnRetry | None = None) -> Model:
-    """Build the model that `spec` names, or raise `ModelConfigError` before any request is made."""
-    provider, name = split_model_string(spec)
+    """Build the model that `spec` (a model string or an alias) names, or raise `ModelConfigError`
+    before any request is made."""
+    provider, name = split_model_string(settings.expand_alias(spec))
     if provider == "test":
         from pydantic_ai.models.test import TestModel
 
@@ -77,25 +98,39 @@ def resolve_model(spec: str, settings: Settings, *, on_retry: OnRetry | None = N
         from decode.models.script import ScriptedModel
 
         return ScriptedModel.from_file(Path(name).expanduser())
-
-    if provider == "google-gla":
-        model = _gemini(name, settings)
-    elif provider == "openrouter":
-        model = _openrouter(name, settings)
-    elif provider == "modal":
-        if not settings.modal_llm_url:
-            raise MissingKeyError("DECODE_MODAL_LLM_URL", "modal:", str(settings.env_file))
-        model = _openai_chat(name, settings.modal_llm_url, settings.modal_llm_token, settings)
-    else:  # openai-compatible
-        if not settings.openai_base_url:
-            raise MissingKeyError("OPENAI_BASE_URL", "openai-compatible:", str(settings.env_file))
-        model = _openai_chat(name, settings.openai_base_url, settings.openai_api_key, settings)
+    model = _network_model(provider, name, settings)
     return RetryingModel(
         model,
         max_retries=settings.max_retries,
         base_delay=settings.retry_base_delay,
         on_retry=on_retry,
     )
+
+
+def _network_model(provider: str, name: str, settings: Settings) -> Model:
+    """The provider's model, its key checked first."""
+    if provider in ("anthropic", "openai", "google-vertex", "bedrock"):
+        from decode.models import native  # the model makers' own APIs
+
+        makers = {
+            "anthropic": native.anthropic_model,
+            "openai": native.openai_model,
+            "google-vertex": native.vertex_model,
+            "bedrock": native.bedrock_model,
+        }
+        return makers[provider](name, settings)
+    if provider == "google-gla":
+        return _gemini(name, settings)
+    if provider == "openrouter":
+        return _openrouter(name, settings)
+    if provider == "modal":
+        if not settings.modal_llm_url:
+            raise MissingKeyError("DECODE_MODAL_LLM_URL", "modal:", str(settings.env_file))
+        return _openai_chat(name, settings.modal_llm_url, settings.modal_llm_token, settings)
+    # openai-compatible
+    if not settings.openai_base_url:
+        raise MissingKeyError("OPENAI_BASE_URL", "openai-compatible:", str(settings.env_file))
+    return _openai_chat(name, settings.openai_base_url, settings.openai_api_key, settings)
 
 
 # Merged on top of the provider's own profile for the model (pydantic-ai's switch for the templates that

@@ -3,13 +3,15 @@
 `import openai` runs `openai/types/__init__.py`, which imports the models of every API the SDK
 covers (evals, fine-tuning, realtime, responses, …: about 330 modules, half the SDK's import) only
 to re-export their names; its sub-packages (`openai.types.responses`, `.chat`) do the same. decode
-calls one API, chat completions. For a package listed in `LAZY`, the finder below hands the import
-system a loader that reads the `__init__.py` (with `ast`) instead of running it: when every statement
-is `from .submodule import Name [as Name]` (or `from __future__ …`), the package gets a module
-`__getattr__` (PEP 562) that imports the submodule defining a name the first time it is asked for,
-and keeps it, so `openai.types.Batch` is the very object the full import gives. A submodule's name
-(`openai.types.chat`) imports that submodule. Any other statement in the file, or any failure
-reading it, and the package is imported normally (logged at debug). ADR-0114.
+calls one or two APIs (chat completions, Responses); from Anthropic's, one (Messages), whose SDK's
+`anthropic.types` does the same (about 500 modules decode never reads). For a package listed in
+`LAZY`, the finder below hands the import system a loader that reads the `__init__.py` (with `ast`)
+instead of running it: when every statement is `from .submodule import Name [as Name]` (or `from
+__future__ …`), the package gets a module `__getattr__` (PEP 562) that imports the submodule
+defining a name the first time it is asked for, and keeps it, so `openai.types.Batch` is the very
+object the full import gives. A submodule's name (`openai.types.chat`) imports that submodule. Any
+other statement in the file, or any failure reading it, and the package is imported normally
+(logged at debug). ADR-0114.
 """
 
 import ast
@@ -23,7 +25,7 @@ from typing import Any
 
 logger = logging.getLogger(__name__)
 
-LAZY: tuple[str, ...] = ("openai.types",)
+LAZY: tuple[str, ...] = ("openai.types", "anthropic.types")
 """Package names whose packages (sub-packages included) load their re-exported names on first use."""
 FUTURE = "__future__"
 

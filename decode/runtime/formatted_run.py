@@ -45,6 +45,10 @@ class FormattedRun(HeadlessRun):
         self.headless = headless
         self.output = RunOutput(headless.output_format, raw=headless.raw)
         self.progress: FormattedProgress = FormattedProgress(quiet=headless.quiet)
+        if headless.quiet:
+            from decode.context.windows import no_guess_warning
+
+            no_guess_warning()
         self.view = FormattedView(self.progress, self.output)  # it and its tool-output echo write to this progress
         self.finished: int | None = None
         """The code the run finished with, once its result is out (before its MCP servers are stopped)."""

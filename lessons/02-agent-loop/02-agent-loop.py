@@ -39,18 +39,21 @@ print(sorted(path.name for path in project.iterdir()))
 # ## 1. A model is a string
 #
 # `provider:name`, from `--model`, `DECODE_MODEL` or the default. The gateway splits it and knows
-# each provider.
+# each provider. A bare name such as `sonnet` is an alias, looked up in one table of the settings
+# (`decode models` lists them, with the keys you have set).
 
 # %%
+from decode.config.settings import MODEL_ALIASES
 from decode.models.errors import MissingKeyError, ModelConfigError
 from decode.models.gateway import PROVIDERS, split_model_string
 
 print(PROVIDERS)
 print(split_model_string("openrouter:qwen/qwen3-coder"))
 print(split_model_string("test"))
+print(MODEL_ALIASES["sonnet"])
 
 try:
-    split_model_string("gpt-5")
+    split_model_string("gpt-9")
 except ModelConfigError as exc:
     print(exc)
 
@@ -60,6 +63,9 @@ except ModelConfigError as exc:
 
 # %%
 show("decode.models.gateway", "resolve_model")
+
+# %%
+show("decode.models.gateway", "_network_model")
 
 # %% [markdown]
 # A provider that needs a key fails *before* any request, with a one-line message naming the

@@ -238,3 +238,22 @@ def test_a_projects_dotenv_cannot_turn_tracing_on(project: Path, collector: Any)
     assert heavy == []
     assert collector.paths() == []
     assert "ignored OPIK_URL_OVERRIDE from the project's .env" in done.stderr
+
+
+def test_a_run_on_an_alias_is_traced_with_the_model_it_names(
+    project: Path, decode_cmd: RunDecode, collector: Any
+) -> None:
+    model = script(project.parent / "turns.json", [{"text": "Hi."}])
+    aliases = json.dumps({"mine": model})
+
+    done = decode_cmd(
+        "run", "--model", "mine", "hi",
+        cwd=project, env={"OPIK_URL_OVERRIDE": collector.url, "DECODE_MODEL_ALIASES": aliases},
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    assert collector.wait_for(traces=1, spans=1), collector.paths()
+    (trace,) = collector.traces()
+    assert trace["metadata"]["model"] == model
+    [llm] = [span for span in collector.spans() if span["type"] == "llm"]
+    assert (llm["model"], llm["provider"]) == (model, "script")

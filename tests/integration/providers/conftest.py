@@ -1,7 +1,8 @@
 """Fixtures for the provider tests: fake provider servers on 127.0.0.1 and settings aimed at them.
 
 `provider` is parametrised over every network model string decode knows, so each behaviour is
-checked once per provider: three of them speak OpenAI's chat completions, one speaks Gemini's.
+checked once per provider: three of them speak OpenAI's chat completions, one Gemini's, one
+Anthropic's Messages API and one OpenAI's Responses API (`openai:gpt-5`, a reasoning model).
 """
 
 import asyncio
@@ -27,6 +28,7 @@ from decode.models.retry import OnRetry
 from decode.processes.local import LocalExecutor
 from tests.integration.forkserver import as_text, run_forked
 from tests.integration.providers.fake_servers import FakeProvider, GeminiServer, OpenAIServer
+from tests.integration.providers.wire_servers import AnthropicServer, ResponsesServer
 
 SECRET = "sk-test-0123456789-do-not-leak"
 """The key every fake provider is given; tests check where it travels (and where it must not)."""
@@ -94,6 +96,18 @@ PROVIDERS: dict[str, tuple[str, Callable[[str], dict[str, Any]]]] = {
     ),
     "modal": ("modal:served-model", lambda url: {"modal_llm_url": f"{url}/v1", "modal_llm_token": SECRET}),
     "google-gla": ("google-gla:gemini-test", lambda url: {"gemini_base_url": url, "gemini_api_key": SECRET}),
+    "anthropic": (
+        "anthropic:claude-sonnet-5",
+        lambda url: {"anthropic_base_url": url, "anthropic_api_key": SECRET},
+    ),
+    "openai": ("openai:gpt-5", lambda url: {"openai_base_url": f"{url}/v1", "openai_api_key": SECRET}),
+}
+
+SERVERS: dict[str, tuple[type[FakeProvider], tuple[str, str]]] = {
+    # name: (its wire format's server, the header that carries the key)
+    "google-gla": (GeminiServer, ("x-goog-api-key", SECRET)),
+    "anthropic": (AnthropicServer, ("x-api-key", SECRET)),
+    "openai": (ResponsesServer, ("authorization", f"Bearer {SECRET}")),
 }
 
 
@@ -101,9 +115,8 @@ PROVIDERS: dict[str, tuple[str, Callable[[str], dict[str, Any]]]] = {
 def provider(request: pytest.FixtureRequest) -> Iterator[Provider]:
     """Each network provider in turn, against its own fresh fake server."""
     spec, aim = PROVIDERS[request.param]
-    gemini = request.param == "google-gla"
-    server = GeminiServer() if gemini else OpenAIServer()
-    auth = ("x-goog-api-key", SECRET) if gemini else ("authorization", f"Bearer {SECRET}")
+    kind, auth = SERVERS.get(request.param, (OpenAIServer, ("authorization", f"Bearer {SECRET}")))
+    server = kind()
     yield Provider(spec, server, _settings(**aim(server.url)), *auth)
     server.close()
 

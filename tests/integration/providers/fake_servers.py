@@ -1,6 +1,6 @@
 """Fake model providers on 127.0.0.1 that speak the real wire formats.
 
-One server per wire format decode's gateway talks:
+One server per wire format decode's gateway talks (the native providers' in `wire_servers.py`):
 
 - `OpenAIServer`: `POST …/chat/completions`, a JSON answer or SSE chunks (`"stream": true`) ending
   in `data: [DONE]`, with streamed tool calls and a usage chunk.
@@ -43,6 +43,8 @@ class Turn:
 
     text: str = ""
     calls: tuple[Call, ...] = ()
+    thinking: str = ""
+    """Reasoning streamed before the answer (the wire formats that carry it: Anthropic's, OpenAI Responses')."""
     input_tokens: int = 11
     output_tokens: int = 7
 
@@ -199,7 +201,7 @@ class FakeProvider:
             _send_json(handler, reply.status, self.error_body(reply), headers)
         elif self.is_stream(request):
             if isinstance(reply, Malformed):
-                _send_sse(handler, [reply.body])
+                _send_sse(handler, [self.malformed_event(reply.body)])
             elif isinstance(reply, Cut):
                 _send_sse(handler, self.stream_events(reply.turn, request)[: reply.events], cut=not reply.clean)
             else:
@@ -239,6 +241,10 @@ class FakeProvider:
     def error_body(self, fail: Fail) -> dict[str, Any]:
         raise NotImplementedError
 
+    def malformed_event(self, body: str) -> str:
+        """The one event of a `Malformed` stream: `body` where the wire format's first event goes."""
+        return body
+
     def tool_results(self, request: Recorded) -> list[tuple[str, Any]]:
         """(tool name, result) for each tool result a request sends back to the model."""
         raise NotImplementedError
@@ -268,7 +274,8 @@ def _send_sse(handler: _Handler, events: list[str], *, cut: bool = False) -> Non
     """Server-sent events in HTTP/1.1 chunks, as providers send them; `cut` drops the connection after the last."""
     _start(handler, 200, {"Content-Type": "text/event-stream", "Transfer-Encoding": "chunked"})
     for event in events:
-        data = f"data: {event}\n\n".encode()
+        # An event that names its type (`event: message_start\ndata: {…}`, Anthropic's) goes as it is.
+        data = (event if event.startswith("event: ") else f"data: {event}").encode() + b"\n\n"
         handler.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
         handler.wfile.flush()
     if not cut:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.integration.providers.conftest import SECRET
-from tests.integration.providers.fake_servers import Cut, Fail, GeminiServer, Hang, Malformed, OpenAIServer, Turn
+from tests.integration.providers.fake_servers import Call, Cut, Fail, GeminiServer, Hang, Malformed, OpenAIServer, Turn
 
 pytestmark = pytest.mark.integration
 
@@ -191,3 +191,18 @@ def test_a_stream_closed_before_any_answer_says_the_connection_dropped(
     line = error_line(result)
     assert line == "decode: error: model request failed: the connection dropped: the stream ended before any answer"
     assert len(server.requests) == 1
+
+
+def test_an_unknown_models_window_is_warned_about_once_and_not_under_quiet(
+    run_decode: RunDecode, openai_server: OpenAIServer
+) -> None:
+    openai_server.plan(Turn(calls=(Call("glob", {"pattern": "*"}),)), Turn(text="Nothing here."), Turn(text="Quiet."))
+    env = openai_env(openai_server)
+
+    loud = run_decode("run", "--model", "openai-compatible:mystery-model", "look around", env=env)
+    quiet = run_decode("run", "-q", "--model", "openai-compatible:mystery-model", "hi", env=env)
+
+    assert (loud.returncode, quiet.returncode) == (0, 0), loud.stderr + quiet.stderr
+    assert loud.stderr.count("no context window known for openai-compatible:mystery-model") == 1  # two requests
+    assert "context window" not in quiet.stderr
+    assert quiet.stdout == "Quiet.\n"

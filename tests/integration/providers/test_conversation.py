@@ -29,6 +29,11 @@ def shout(ctx: RunContext[AgentDeps], word: str) -> str:
 SHOUT = ToolSpec("shout", shout, ToolKind.OTHER)
 
 
+def tokens(usage: Usage) -> Usage:
+    """The counts alone: a model genai-prices knows (`claude-sonnet-5`, `gpt-5`) is priced too."""
+    return usage.model_copy(update={"cost_usd": None})
+
+
 def test_text_streams_in_pieces_and_ends_the_turn(provider: Provider) -> None:
     provider.server.plan(Turn(text="The answer is forty two"))
 
@@ -50,7 +55,7 @@ def test_usage_of_the_request_reaches_usage_updated(provider: Provider) -> None:
     events = provider.run_turn("hi")
 
     [usage] = [event for event in events if isinstance(event, UsageUpdated)]
-    assert usage.request == Usage(requests=1, input_tokens=123, output_tokens=45)
+    assert tokens(usage.request) == Usage(requests=1, input_tokens=123, output_tokens=45)
     assert usage.total == usage.request
     assert isinstance(events[-1], TurnFinished)
     assert events[-1].usage == usage.request
@@ -68,9 +73,9 @@ def test_tool_call_round_trip_sends_the_result_back(provider: Provider) -> None:
     assert (started.name, started.args) == ("shout", {"word": "hello"})
     [finished] = [event.result for event in events if isinstance(event, ToolCallFinished)]
     assert (finished.name, finished.content, finished.is_error) == ("shout", "HELLO!", False)
-    assert events[-1] == TurnFinished(
-        output="It said HELLO!", usage=Usage(requests=2, input_tokens=30, output_tokens=7)
-    )
+    assert isinstance(events[-1], TurnFinished)
+    assert events[-1].output == "It said HELLO!"
+    assert tokens(events[-1].usage) == Usage(requests=2, input_tokens=30, output_tokens=7)
     first, second = provider.server.requests
     assert provider.server.tool_results(first) == []
     [(name, result)] = provider.server.tool_results(second)

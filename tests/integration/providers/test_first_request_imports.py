@@ -1,8 +1,8 @@
 """`decode run` against a provider imports that provider's SDK and no other, and no MCP client stack.
 
 Every module the real command imports is listed by Python itself (`PYTHONPROFILEIMPORTTIME`, one
-line per import on stderr), for a run that talks to an OpenAI-compatible server on 127.0.0.1 and to
-a Gemini one: each SDK is seconds of imports, and the MCP client stack more (ADR-0102).
+line per import on stderr), for a run that talks to an OpenAI-compatible server on 127.0.0.1, to a
+Gemini one and to an Anthropic one: each SDK is seconds of imports, and the MCP client stack more (ADR-0102).
 """
 
 import os
@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.providers.fake_servers import GeminiServer, OpenAIServer, Turn
+from tests.integration.providers.fake_servers import FakeProvider, GeminiServer, OpenAIServer, Turn
+from tests.integration.providers.wire_servers import AnthropicServer
 
 pytestmark = pytest.mark.integration
 
 MCP_STACK = {"mcp", "mcp_types", "fastmcp"}
-SDKS = {"openai": "openai", "google-gla": "google"}
 
 
 def _imported_modules(project: Path, model: str, env: dict[str, str]) -> list[str]:
@@ -36,16 +36,22 @@ def _imported(project: Path, model: str, env: dict[str, str]) -> set[str]:
     return {name.split(".")[0] for name in _imported_modules(project, model, env)}
 
 
-@pytest.mark.parametrize("provider", ["openai-compatible", "google-gla"])
+@pytest.mark.parametrize("provider", ["openai-compatible", "google-gla", "anthropic"])
 def test_a_run_imports_its_providers_sdk_only_and_no_mcp_client(provider: str, tmp_path: Path) -> None:
-    server = OpenAIServer() if provider == "openai-compatible" else GeminiServer()
-    server.plan(Turn(text="Hello."))
+    server: FakeProvider
     if provider == "openai-compatible":
+        server = OpenAIServer()
         env = {"OPENAI_BASE_URL": f"{server.url}/v1", "OPENAI_API_KEY": "x"}
-        used, other = "openai", "google"
-    else:
+        used, others = "openai", {"google", "anthropic"}
+    elif provider == "google-gla":
+        server = GeminiServer()
         env = {"GEMINI_API_KEY": "x", "GEMINI_BASE_URL": server.url}
-        used, other = "google", "openai"
+        used, others = "google", {"openai", "anthropic"}
+    else:
+        server = AnthropicServer()
+        env = {"ANTHROPIC_API_KEY": "x", "ANTHROPIC_BASE_URL": server.url}
+        used, others = "anthropic", {"openai", "google", "boto3"}
+    server.plan(Turn(text="Hello."))
     try:
         imported = _imported(tmp_path, f"{provider}:bench", env)
     finally:
@@ -53,7 +59,7 @@ def test_a_run_imports_its_providers_sdk_only_and_no_mcp_client(provider: str, t
 
     assert len(server.requests) == 1  # the run did reach the model
     assert used in imported
-    assert other not in imported
+    assert not imported & others, sorted(imported & others)
     assert not imported & MCP_STACK, sorted(imported & MCP_STACK)
 
 

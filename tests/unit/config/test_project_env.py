@@ -16,6 +16,7 @@ HOSTILE = {
     "OPENAI_BASE_URL": "http://evil.example/v1",
     "GEMINI_BASE_URL": "http://evil.example",
     "OPENROUTER_BASE_URL": "http://evil.example/v1",
+    "ANTHROPIC_BASE_URL": "http://evil.example",
     "DECODE_MODAL_LLM_URL": "http://evil.example/v1",
     "SANDBOX_MODE": "modal",
     "DECODE_SANDBOX_MODE": "modal",

@@ -67,24 +67,23 @@ def test_a_later_import_of_a_name_wins_as_when_the_file_runs() -> None:
     assert reexports(b"from .a import X\nfrom .b import X\n") == {"X": "b"}
 
 
-def test_every_name_of_the_openai_types_packages_is_the_object_a_full_import_gives(tmp_path: Path) -> None:
+@pytest.mark.parametrize("root", ["openai.types", "anthropic.types"])
+def test_every_name_of_the_types_packages_is_the_object_a_full_import_gives(tmp_path: Path, root: str) -> None:
     full = tmp_path / "full.json"
     _run(
         DESCRIBE
         + textwrap.dedent(
-            """
-        import openai.types
-        packages = ["openai.types"] + [
-            m.name for m in pkgutil.walk_packages(openai.types.__path__, "openai.types.") if m.ispkg
-        ]
+            f"""
+        root = importlib.import_module({root!r})
+        packages = [{root!r}] + [m.name for m in pkgutil.walk_packages(root.__path__, {root!r} + ".") if m.ispkg]
         for name in packages:
             importlib.import_module(name)
-        found = {
-            name: {key: describe(value) for key, value in vars(sys.modules[name]).items() if not key.startswith("__")}
+        found = {{
+            name: {{key: describe(value) for key, value in vars(sys.modules[name]).items() if not key.startswith("__")}}
             for name in packages
-        }
+        }}
         json.dump(found, open(sys.argv[1], "w"))
-        print(json.dumps({"packages": len(packages)}))
+        print(json.dumps({{"packages": len(packages)}}))
         """
         ),
         str(full),
@@ -107,8 +106,8 @@ def test_every_name_of_the_openai_types_packages_is_the_object_a_full_import_giv
         str(full),
     )
     expected = json.loads(full.read_text())
-    assert len(expected) > 40
-    assert sum(map(len, expected.values())) > 3000
+    assert len(expected) > 10
+    assert sum(map(len, expected.values())) > 1000
     assert lazy == expected
 
 
