@@ -8,6 +8,7 @@ only warnings and errors, and the first error is the summary's).
 """
 
 import signal
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from decode.runtime.exits import EXIT_INTERRUPTED
@@ -48,8 +49,11 @@ class FormattedRun(HeadlessRun):
         self.view = FormattedView(self.progress, self.output)  # it and its tool-output echo write to this progress
         self.finished: int | None = None
         """The code the run finished with, once its result is out (before its MCP servers are stopped)."""
+        self.conversation: Conversation | None = None
+        self.began = datetime.now(UTC)
 
     async def start(self, conversation: "Conversation") -> None:
+        self.conversation = conversation
         self.headless.apply(conversation)  # --allowed-tools, --disallowed-tools, --append-system-prompt
         await super().start(conversation)
         self.output.start(conversation)  # stream-json: the `init` event (with each MCP server's state)
@@ -67,6 +71,7 @@ class FormattedRun(HeadlessRun):
         elif code > 128:
             summary.error = summary.error or f"stopped by {signal.Signals(code - 128).name}"
         summary.handback = self.handed_back
+        summary.cache_read, summary.cache_write = self.cache_tokens()
         result = self.output.finish(code)
         if self.headless.summary_json is not None:
             from decode.runtime.summary import write_summary
@@ -74,6 +79,17 @@ class FormattedRun(HeadlessRun):
             if (problem := write_summary(self.headless.summary_json, result)) is not None:
                 self.progress.warning(f"could not write the summary: {problem}")
         return code
+
+    def cache_tokens(self) -> tuple[int, int]:
+        """The prompt-cache tokens (read, written) of this run's model responses (its subagents' not)."""
+        from pydantic_ai.messages import ModelResponse
+
+        if self.conversation is None:
+            return 0, 0
+        loop = self.conversation.loop
+        messages = [*loop.history, *(loop.unfinished.new_messages if loop.unfinished else ())]
+        mine = [m for m in messages if isinstance(m, ModelResponse) and m.timestamp >= self.began]
+        return sum(m.usage.cache_read_tokens for m in mine), sum(m.usage.cache_write_tokens for m in mine)
 
     async def end(self, conversation: "Conversation", code: int) -> int:
         code = self.finish(code)
