@@ -92,6 +92,10 @@ class LoopOptions:
     """`--repo PATH|URL`: clone it into a Workspace under `.decode/workspaces/` and work there (its
     work comes back as branch `decode/<session-id>`); None: the settings' `sandbox_repo`, else none."""
     # [/lesson 14]
+    # [lesson 15]
+    system_prompt: str | None = None
+    """Instructions instead of decode's own (`decode run --system-prompt`); None: decode's."""
+    # [/lesson 15]
     trace_name: str = "decode_turn"  # [lesson 16]
     """The name of each turn's trace when tracing is on: `chat_turn` (the REPL), `decode_run` (headless)."""
 

@@ -26,6 +26,7 @@ SHARED: list[Decorator] = [
     ),
     # [lesson 08]
     click.option(
+        "-r",
         "--resume",
         is_flag=False,
         flag_value="",
@@ -37,7 +38,7 @@ SHARED: list[Decorator] = [
     # [lesson 06]
     click.option(
         "--permission-mode",
-        type=click.Choice([mode.value for mode in Mode]),
+        type=click.Choice([*(mode.value for mode in Mode), "acceptEdits", "bypassPermissions"]),  # and Claude Code's
         callback=lambda _ctx, _param, value: Mode.parse(value) if value else None,  # the `LoopOptions` field's type
         help="What runs without asking (the rules: `decode permissions`; Shift+Tab switches in the REPL); "
         "headless, anything that would ask is refused and the model told why. Default: settings, else default.",
@@ -83,6 +84,14 @@ RUN_ONLY: list[Decorator] = [
         help="Start the MCP servers of this project's .mcp.json (without it, only servers it was trusted with before).",
     ),
     # [/lesson 11]
+    # [lesson 15]
+    click.option(
+        "--system-prompt",
+        metavar="TEXT",
+        help="Instructions for this run instead of decode's own (the tools, the agent, project memory and skills "
+        "are still described to the model); --append-system-prompt adds to whichever is in force.",
+    ),
+    # [/lesson 15]
 ]
 """What only `decode run` takes."""
 

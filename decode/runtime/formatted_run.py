@@ -9,7 +9,7 @@ only warnings and errors, and the first error is the summary's).
 
 import signal
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from decode.runtime.exits import EXIT_INTERRUPTED
 from decode.runtime.headless import HeadlessRun
@@ -73,12 +73,22 @@ class FormattedRun(HeadlessRun):
         summary.handback = self.handed_back
         summary.cache_read, summary.cache_write = self.cache_tokens()
         result = self.output.finish(code)
-        if self.headless.summary_json is not None:
-            from decode.runtime.summary import write_summary
-
-            if (problem := write_summary(self.headless.summary_json, result)) is not None:
-                self.progress.warning(f"could not write the summary: {problem}")
+        self.write_files(code, result)
         return code
+
+    def write_files(self, code: int, result: dict[str, Any]) -> None:
+        """`--summary-json PATH`: the result object; `-o FILE` (Codex's): the answer of a run that
+        finished. A file that cannot be written is a warning: the exit code stays the run's."""
+        from decode.runtime.summary import write_summary, write_text
+
+        written: list[tuple[str, str | None]] = []
+        if self.headless.summary_json is not None:
+            written.append(("the summary", write_summary(self.headless.summary_json, result)))
+        if self.headless.last_message is not None and code == 0:
+            written.append(("the last message", write_text(self.headless.last_message, f"{result['result']}\n")))
+        for what, problem in written:
+            if problem is not None:
+                self.progress.warning(f"could not write {what}: {problem}")
 
     def cache_tokens(self) -> tuple[int, int]:
         """The prompt-cache tokens (read, written) of this run's model responses (its subagents' not)."""

@@ -98,7 +98,11 @@ def handback_json(handback: "HandBack | None") -> dict[str, Any] | None:
 
 def write_summary(path: Path, summary: dict[str, Any]) -> str | None:
     """Write `summary` to `path` (its folder made if needed); the reason it could not be, else None."""
-    text = json.dumps(summary, ensure_ascii=False, indent=2) + "\n"
+    return write_text(path, json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
+
+
+def write_text(path: Path, text: str) -> str | None:
+    """Write `text` to `path` as UTF-8 (its folder made if needed); the reason it could not be, else None."""
     data = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace").encode("utf-8")  # no lone surrogate
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -10,8 +10,9 @@ from decode.sandbox.workspace import Workspace
 
 KEYS = {"type", "result", "session_id", "usage", "cost_usd", "num_requests", "duration_s", "is_error", "exit_code",
         "error", "handback"}  # fmt: skip
+# What scripts written for `claude -p` read:
 CLAUDE_KEYS = {"type", "subtype", "is_error", "result", "session_id", "num_turns", "duration_ms", "duration_api_ms",
-               "total_cost_usd", "usage", "permission_denials"}  # what scripts written for `claude -p` read  # fmt: skip
+               "total_cost_usd", "usage", "permission_denials"}  # fmt: skip
 
 
 def test_a_run_that_never_started_has_every_key() -> None:
