@@ -25,6 +25,7 @@ from decode.agent.steps.planted import distrust_planted
 from decode.agent.steps.recording import record
 from decode.agent.steps.sandbox import isolate_network, open_sandbox, open_workspace, resume_sandbox
 from decode.agent.steps.session import keep_mode, open_session, resume_mode
+from decode.agent.steps.structured import structured_output
 from decode.config.settings import Settings
 from decode.models.gateway import resolve_model
 
@@ -53,6 +54,7 @@ STEPS: list[Step] = [
     load_mcp,  # [lesson 11]
     build_subagents,  # [lesson 12]
     make_agent,  # the tools, their traits, the capabilities
+    structured_output,  # `--json-schema`  # [lesson 15]
     record,  # [lesson 17]
     make_loop,  # history, usage
     attach_subagents,  # [lesson 12]

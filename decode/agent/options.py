@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
+    from typing import Any
 
     from decode.agent.loop import AgentLoop
     from decode.agents.active import ActiveAgent
@@ -95,6 +96,8 @@ class LoopOptions:
     # [lesson 15]
     system_prompt: str | None = None
     """Instructions instead of decode's own (`decode run --system-prompt`); None: decode's."""
+    output_schema: dict[str, Any] | None = None
+    """A JSON Schema the final answer must validate against (`decode run --json-schema`); None: text."""
     # [/lesson 15]
     trace_name: str = "decode_turn"  # [lesson 16]
     """The name of each turn's trace when tracing is on: `chat_turn` (the REPL), `decode_run` (headless)."""

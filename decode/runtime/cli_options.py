@@ -91,9 +91,30 @@ RUN_ONLY: list[Decorator] = [
         help="Instructions for this run instead of decode's own (the tools, the agent, project memory and skills "
         "are still described to the model); --append-system-prompt adds to whichever is in force.",
     ),
+    click.option(
+        "--json-schema",
+        "--output-schema",
+        "output_schema",
+        metavar="SCHEMA",
+        callback=lambda _ctx, _param, value: _schema(value),
+        help="The final answer is a JSON object valid against SCHEMA (inline JSON, or a file); on stdout as JSON, "
+        "in the result's structured_output. Exit 4 when the model cannot give one.",
+    ),
     # [/lesson 15]
 ]
 """What only `decode run` takes."""
+
+
+def _schema(value: str | None) -> dict[str, Any] | None:  # [lesson 15]
+    """`--json-schema`'s value as a schema; a bad one is a usage error naming the option."""
+    if value is None:
+        return None
+    from decode.agent.structured import SchemaError, read_schema
+
+    try:
+        return read_schema(value)
+    except SchemaError as exc:
+        raise click.BadParameter(str(exc), param_hint="--json-schema") from None
 
 
 def with_options[F: Callable[..., Any]](options: list[Decorator]) -> Callable[[F], F]:

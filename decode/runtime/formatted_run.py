@@ -7,11 +7,12 @@ chosen format (`output.py`), the result object printed however the run ended (`f
 only warnings and errors, and the first error is the summary's).
 """
 
+import json
 import signal
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from decode.runtime.exits import EXIT_INTERRUPTED
+from decode.runtime.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_SCHEMA
 from decode.runtime.headless import HeadlessRun
 from decode.runtime.options import HeadlessOptions
 from decode.runtime.output import FormattedView, RunOutput
@@ -72,6 +73,8 @@ class FormattedRun(HeadlessRun):
             summary.error = summary.error or f"stopped by {signal.Signals(code - 128).name}"
         summary.handback = self.handed_back
         summary.cache_read, summary.cache_write = self.cache_tokens()
+        if self.conversation is not None and self.conversation.options.output_schema is not None and summary.result:
+            summary.structured = json.loads(summary.result)  # `--json-schema`: the validated object's JSON
         result = self.output.finish(code)
         self.write_files(code, result)
         return code
@@ -102,6 +105,9 @@ class FormattedRun(HeadlessRun):
         return sum(m.usage.cache_read_tokens for m in mine), sum(m.usage.cache_write_tokens for m in mine)
 
     async def end(self, conversation: "Conversation", code: int) -> int:
+        if code == EXIT_FAILED and conversation.options.output_schema is not None:
+            error = self.progress.first_error or ""
+            code = EXIT_SCHEMA if "output retries" in error or "output validation" in error else code
         code = self.finish(code)
         self.output.close()  # a reader of the pipe sees its end now, before MCP servers stop
         return await super().end(conversation, code)

@@ -36,6 +36,8 @@ class RunSummary:
     """Seconds spent waiting on the model (`duration_api_ms`)."""
     cache_read: int = 0
     cache_write: int = 0
+    structured: dict[str, Any] | None = None
+    """With `--json-schema`: the answer as the object it is."""
     denials: list[dict[str, Any]] = field(default_factory=list)
     """Each call the Permission Gate refused: `{tool_name, tool_use_id, tool_input}`, as Claude Code's."""
 
@@ -72,6 +74,7 @@ class RunSummary:
             "exit_code": exit_code,
             "error": error,
             "permission_denials": self.denials,
+            "structured_output": self.structured if exit_code == 0 else None,
             "handback": handback_json(self.handback),
         }
 

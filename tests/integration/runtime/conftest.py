@@ -32,6 +32,7 @@ RESULT_KEYS = {
     "duration_api_ms",
     "total_cost_usd",
     "permission_denials",
+    "structured_output",
 }
 
 Headless = Callable[..., subprocess.CompletedProcess[str]]

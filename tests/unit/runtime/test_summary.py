@@ -12,7 +12,7 @@ KEYS = {"type", "result", "session_id", "usage", "cost_usd", "num_requests", "du
         "error", "handback"}  # fmt: skip
 # What scripts written for `claude -p` read:
 CLAUDE_KEYS = {"type", "subtype", "is_error", "result", "session_id", "num_turns", "duration_ms", "duration_api_ms",
-               "total_cost_usd", "usage", "permission_denials"}  # fmt: skip
+               "total_cost_usd", "usage", "permission_denials", "structured_output"}  # fmt: skip
 
 
 def test_a_run_that_never_started_has_every_key() -> None:
