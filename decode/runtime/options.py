@@ -40,17 +40,14 @@ class HeadlessOptions:
     deny: list["Rule"] = field(default_factory=list)
 
     def apply(self, conversation: "Conversation") -> None:
-        """Put this run's rules in force and set its instructions, on a freshly built conversation."""
+        """Put this run's rules in force and add its instructions, on a freshly built conversation."""
         conversation.gate.add_rules([*self.deny, *self.allow])  # the gate's order makes deny win
         active = conversation.agent
-        if active is None:
-            return
-        instructions = active.definition.instructions
-        if self.append_system_prompt:
+        if self.append_system_prompt and active is not None:
+            definition = active.definition
             extra = self.append_system_prompt.strip()
-            instructions = f"{instructions}\n\n{extra}" if instructions else extra
-        if instructions != active.definition.instructions:
-            active.definition = replace(active.definition, instructions=instructions)
+            instructions = f"{definition.instructions}\n\n{extra}" if definition.instructions else extra
+            active.definition = replace(definition, instructions=instructions)
 
 
 def headless_options[F: Callable[..., Any]](command: F) -> F:
