@@ -9,6 +9,7 @@ only warnings and errors, and the first error is the summary's).
 
 import json
 import signal
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,13 @@ class FormattedProgress(Progress):
         self.quiet = quiet
         self.first_error: str | None = None
         """The first error line of the run: the Run Summary's `error`."""
+        self.on_retry: Callable[[str, int, float], None] | None = None
+        """Told of each retry too (stream-json's `retry` event)."""
+
+    def retry(self, error: str, attempt: int, delay: float) -> None:
+        super().retry(error, attempt, delay)
+        if self.on_retry is not None:
+            self.on_retry(error, attempt, delay)
 
     def __call__(self, text: str, *, nl: bool = True) -> None:
         if text.startswith(ERROR) and self.first_error is None:
@@ -45,8 +53,9 @@ class FormattedRun(HeadlessRun):
     def __init__(self, headless: HeadlessOptions) -> None:
         super().__init__()
         self.headless = headless
-        self.output = RunOutput(headless.output_format, raw=headless.raw)
+        self.output = RunOutput(headless.output_format, raw=headless.raw, partial=headless.partial)
         self.progress: FormattedProgress = FormattedProgress(quiet=headless.quiet)
+        self.progress.on_retry = self.output.retry
         self.view = FormattedView(self.progress, self.output)  # it and its tool-output echo write to this progress
         self.finished: int | None = None
         """The code the run finished with, once its result is out (before its MCP servers are stopped)."""

@@ -32,6 +32,7 @@ class HeadlessOptions:
 
     output_format: OutputFormat = "text"
     raw: bool = False
+    partial: bool = False
     summary_json: Path | None = None
     quiet: bool = False
     append_system_prompt: str | None = None
@@ -60,6 +61,12 @@ def headless_options[F: Callable[..., Any]](command: F) -> F:
             show_default=True,
             help="text: the answer on stdout. json: one result object on stdout at the end. stream-json: one "
             "JSON event per line (init … result); see docs/headless.md. Progress stays on stderr.",
+        ),
+        click.option(
+            "--include-partial-messages",
+            "partial",
+            is_flag=True,
+            help="stream-json: also a text_delta event for each piece of text as the model streams it.",
         ),
         click.option(
             "--raw",
@@ -152,6 +159,7 @@ def take_headless_options(options: dict[str, Any]) -> HeadlessOptions:
     return HeadlessOptions(
         output_format=options.pop("output_format", "text") or "text",
         raw=bool(options.pop("raw", False)),
+        partial=bool(options.pop("partial", False)),
         summary_json=options.pop("summary_json", None),
         quiet=bool(options.pop("quiet", False)),
         append_system_prompt=options.pop("append_system_prompt", None),

@@ -57,9 +57,11 @@ def usage_json(usage: "Usage") -> dict[str, Any]:
 class RunOutput:
     """What the run shows on stdout in `format`, and the Run Summary it fills in on the way."""
 
-    def __init__(self, output_format: OutputFormat = "text", *, raw: bool = False) -> None:
+    def __init__(self, output_format: OutputFormat = "text", *, raw: bool = False, partial: bool = False) -> None:
         self.format = output_format
         self.raw = raw
+        self.partial = partial
+        """`--include-partial-messages`: a `text_delta` event per streamed piece of text, as well."""
         """`--raw`: the text answer as the model wrote it, escape sequences and all (never to a terminal)."""
         self.summary = RunSummary()
         self._text: list[str] = []
@@ -97,6 +99,7 @@ class RunOutput:
         tools = [spec.name for spec in conversation.options.tools or ()]
         if conversation.subagents is not None:
             tools.append("agent")
+        tools += _mcp_tools(conversation)  # the servers' that are ready, now their start-up wait is over
         if definition is not None:
             tools = [name for name in tools if definition.allows(name)]
         settings = conversation.settings
@@ -112,6 +115,8 @@ class RunOutput:
                 "sandbox": conversation.options.sandbox or settings.sandbox_mode,  # a resumed one is in options
                 "resumed": conversation.options.resume is not None,
                 "decode_version": __version__,
+                "agents": conversation.subagents.catalog.names() if conversation.subagents is not None else [],
+                "skills": _skills(conversation),
                 **_mcp_servers(conversation),
             }
         )
@@ -122,6 +127,8 @@ class RunOutput:
 
         if isinstance(event, ev.TextDelta):
             self._text.append(event.text)
+            if self.partial:
+                self.emit({"type": "text_delta", "text": event.text})
             return
         if isinstance(event, ev.UsageUpdated | ev.ToolCallStarted | ev.TurnFinished):
             self.flush_text()  # the response that wrote it is complete
@@ -176,6 +183,10 @@ class RunOutput:
         if text := "".join(self._text):
             self.emit({"type": "text", "text": text})
         self._text.clear()
+
+    def retry(self, error: str, attempt: int, delay: float) -> None:
+        """A failed model request is retried: `attempt` (1, 2…) in `delay` seconds."""
+        self.emit({"type": "retry", "attempt": attempt, "delay_s": round(delay, 3), "error": error})
 
     def mcp_progress(self, update: "McpProgress") -> None:
         """An MCP server's progress on a running call (`progress` of `total`, a message)."""
@@ -260,6 +271,22 @@ def failed_command(result: "events.ToolResult") -> bool:
     if status.startswith("exit code: "):
         return status.removeprefix("exit code: ").split(" ", 1)[0] != "0"
     return status.startswith(("killed after", "Could not run the command"))
+
+
+def _mcp_tools(conversation: "Conversation") -> list[str]:
+    """The MCP tools the model is offered, by the names it sees (`mcp__server__tool`)."""
+    if conversation.mcp is None:
+        return []
+    from decode.mcp.names import tool_name
+
+    return [tool_name(server.name, tool.name) for server in conversation.mcp.ready() for tool in server.tools]
+
+
+def _skills(conversation: "Conversation") -> list[str]:
+    """The skills the model can load (built-in, the user's, the project's)."""
+    from decode.skills.catalog import discover_skills
+
+    return discover_skills(conversation.loop.deps.workspace).names()
 
 
 def shown_answer(text: str, *, terminal: bool, raw: bool) -> str:

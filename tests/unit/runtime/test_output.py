@@ -168,3 +168,19 @@ def test_a_command_that_failed_is_an_error_result_and_a_refusal_a_permission_den
     assert result["permission_denials"] == [
         {"tool_name": "write", "tool_use_id": "c4", "tool_input": {"path": "notes.md"}}
     ]
+
+
+def test_a_retry_is_an_event(capsys: pytest.CaptureFixture[str]) -> None:
+    from decode.runtime.formatted_run import FormattedRun
+    from decode.runtime.options import HeadlessOptions
+
+    run = FormattedRun(HeadlessOptions(output_format="stream-json"))
+    run.progress.retry("HTTP 429 from m: slow down", 1, 0.5)
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == {
+        "type": "retry",
+        "attempt": 1,
+        "delay_s": 0.5,
+        "error": "HTTP 429 from m: slow down",
+    }
+    assert captured.err == "decode: model error (HTTP 429 from m: slow down); retry 1 in 0.5s\n"
