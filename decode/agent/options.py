@@ -98,6 +98,10 @@ class LoopOptions:
     """Instructions instead of decode's own (`decode run --system-prompt`); None: decode's."""
     output_schema: dict[str, Any] | None = None
     """A JSON Schema the final answer must validate against (`decode run --json-schema`); None: text."""
+    mcp_config: tuple[Path, ...] = ()
+    """More MCP configuration files (`decode run --mcp-config FILE`): the user's, so trusted."""
+    strict_mcp_config: bool = False
+    """Only the servers of `mcp_config` (`--strict-mcp-config`)."""
     # [/lesson 15]
     trace_name: str = "decode_turn"  # [lesson 16]
     """The name of each turn's trace when tracing is on: `chat_turn` (the REPL), `decode_run` (headless)."""

@@ -8,6 +8,7 @@ stay fast.
 """
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -99,6 +100,20 @@ RUN_ONLY: list[Decorator] = [
         callback=lambda _ctx, _param, value: _schema(value),
         help="The final answer is a JSON object valid against SCHEMA (inline JSON, or a file); on stdout as JSON, "
         "in the result's structured_output. Exit 4 when the model cannot give one.",
+    ),
+    click.option(
+        "--mcp-config",
+        multiple=True,
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        callback=lambda _ctx, _param, value: tuple(value),
+        metavar="FILE",
+        help='MCP servers of FILE too ({"mcpServers": …}, as .mcp.json): named by you, so started without asking. '
+        "Repeatable.",
+    ),
+    click.option(
+        "--strict-mcp-config",
+        is_flag=True,
+        help="Only the servers of --mcp-config files, none of ~/.decode/mcp.json or .mcp.json.",
     ),
     # [/lesson 15]
 ]
