@@ -102,6 +102,8 @@ class LoopOptions:
     """More MCP configuration files (`decode run --mcp-config FILE`): the user's, so trusted."""
     strict_mcp_config: bool = False
     """Only the servers of `mcp_config` (`--strict-mcp-config`)."""
+    session_persistence: bool = True
+    """False: nothing of the session is written (`decode run --no-session-persistence`)."""
     # [/lesson 15]
     trace_name: str = "decode_turn"  # [lesson 16]
     """The name of each turn's trace when tracing is on: `chat_turn` (the REPL), `decode_run` (headless)."""

@@ -115,6 +115,11 @@ RUN_ONLY: list[Decorator] = [
         is_flag=True,
         help="Only the servers of --mcp-config files, none of ~/.decode/mcp.json or .mcp.json.",
     ),
+    click.option(
+        "--session-persistence/--no-session-persistence",
+        default=True,
+        help="--no-session-persistence: write nothing of this run's session (it cannot be resumed).",
+    ),
     # [/lesson 15]
 ]
 """What only `decode run` takes."""

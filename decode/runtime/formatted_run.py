@@ -113,6 +113,10 @@ class FormattedRun(HeadlessRun):
         mine = [m for m in messages if isinstance(m, ModelResponse) and m.timestamp >= self.began]
         return sum(m.usage.cache_read_tokens for m in mine), sum(m.usage.cache_write_tokens for m in mine)
 
+    def say_saved(self, conversation: "Conversation") -> None:
+        if conversation.options.session_persistence:  # else nothing was saved
+            super().say_saved(conversation)
+
     async def end(self, conversation: "Conversation", code: int) -> int:
         if code == EXIT_FAILED and conversation.options.output_schema is not None:
             error = self.progress.first_error or ""

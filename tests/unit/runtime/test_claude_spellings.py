@@ -134,3 +134,20 @@ def test_output_last_message_and_the_accepted_flags(project: Path) -> None:
     result = decode("-p", "go", "-o", "out/last.md", "--verbose", "--skip-git-repo-check", "--model", model)
     assert (result.exit_code, result.stdout) == (EXIT_OK, "The answer.\n")
     assert (project / "out" / "last.md").read_text() == "The answer.\n"
+
+
+def test_no_session_persistence_writes_nothing(project: Path) -> None:
+    model = script(project / "s.json", [{"text": "done"}])
+    result = decode("-p", "go", "--no-session-persistence", "--output-format", "json", "--model", model)
+    assert result.exit_code == EXIT_OK, result.output
+    assert json.loads(result.stdout)["session_id"]  # still a session, with an id
+    assert not (project / ".decode" / "sessions").exists()
+    assert "saved" not in result.stderr
+
+    kept = decode("-p", "go", "--output-format", "json", "--model", model)
+    session = json.loads(kept.stdout)["session_id"]
+    log = next((project / ".decode" / "sessions").glob(f"*_{session}.jsonl"))
+    before = log.read_text()
+    again = decode("-p", "more", "-r", session, "--no-session-persistence", "--model", model)
+    assert again.exit_code == EXIT_OK, again.output
+    assert log.read_text() == before  # resumed, nothing appended
