@@ -72,6 +72,23 @@ class LazyGroup(click.Group):
         # [/lesson 02]
         return super().main(args, *rest, **extra)
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:  # [lesson 15]
+        # `decode -p "TASK" …` (Claude Code's print mode) is `decode run "TASK" …`.
+        return super().parse_args(ctx, print_mode(args, set(self.list_commands(ctx))))
+
+    def resolve_command(  # [lesson 15]
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand:
+            if not any(char.isspace() for char in args[0]):
+                raise  # `decode sesions`: click's "did you mean"
+            import shlex  # `decode "fix the bug"`: a task where a command goes
+
+            task = shlex.quote(args[0])
+            raise click.UsageError(f"{args[0]!r} is not a command; to run a task: decode run {task}", ctx) from None
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *_commands()])
 
@@ -98,6 +115,17 @@ class LazyGroup(click.Group):
             super().format_commands(ctx, formatter)
         finally:
             ctx.meta["decode.listing_commands"] = False
+
+
+def print_mode(args: list[str], commands: set[str]) -> list[str]:  # [lesson 15]
+    """`-p`/`--print` before any subcommand (Claude Code's `claude -p "TASK"`): the same arguments as
+    `decode run`'s, that option taken out. Anything else as it is."""
+    ends = args.index("--") if "--" in args else len(args)
+    flags = [i for i, arg in enumerate(args[:ends]) if arg in ("-p", "--print")]
+    commanded = any(arg in commands for arg in args[: flags[0]]) if flags else True
+    if commanded:
+        return args
+    return ["run", *args[: flags[0]], *args[flags[0] + 1 :]]
 
 
 def _dotenv_needs_care() -> bool:  # [lesson 13]

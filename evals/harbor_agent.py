@@ -120,7 +120,8 @@ class DecodeAgent(BaseInstalledAgent):
         # The container is the sandbox: decode's own commands run in it directly (--sandbox none,
         # the default). A failed run still exits 0 here so that Harbor grades the workspace; decode's
         # exit code is in the result (and in the context's metadata).
-        return f'{shlex.join(argv)} > {shlex.quote(str(result))} || echo "decode exited with $?" >&2'
+        # stdin from /dev/null: nothing goes with the task (`decode run` appends a piped stdin to it).
+        return f'{shlex.join(argv)} > {shlex.quote(str(result))} < /dev/null || echo "decode exited with $?" >&2'
 
     def run_env(self, environ: dict[str, str]) -> dict[str, str]:
         """The environment of the run: the model's provider variables in `environ`, and `PASSED_ENV`."""

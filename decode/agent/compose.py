@@ -25,12 +25,15 @@ from decode.agent.steps.planted import distrust_planted
 from decode.agent.steps.recording import record
 from decode.agent.steps.sandbox import isolate_network, open_sandbox, open_workspace, resume_sandbox
 from decode.agent.steps.session import keep_mode, open_session, resume_mode
+from decode.agent.steps.structured import structured_output
+from decode.agent.steps.unsaved import forget_session
 from decode.config.settings import Settings
 from decode.models.gateway import resolve_model
 
 STEPS: list[Step] = [
     choose_agent,  # the catalogue's agent, or the one asked for  # [lesson 12]
     open_session,  # new or resumed  # [lesson 08]
+    forget_session,  # `--no-session-persistence`  # [lesson 15]
     resume_agent,  # [lesson 12]
     distrust_planted,  # [lesson 15]
     resume_sandbox,  # [lesson 14]
@@ -53,6 +56,7 @@ STEPS: list[Step] = [
     load_mcp,  # [lesson 11]
     build_subagents,  # [lesson 12]
     make_agent,  # the tools, their traits, the capabilities
+    structured_output,  # `--json-schema`  # [lesson 15]
     record,  # [lesson 17]
     make_loop,  # history, usage
     attach_subagents,  # [lesson 12]

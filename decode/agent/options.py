@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
+    from typing import Any
 
     from decode.agent.loop import AgentLoop
     from decode.agents.active import ActiveAgent
@@ -92,6 +93,18 @@ class LoopOptions:
     """`--repo PATH|URL`: clone it into a Workspace under `.decode/workspaces/` and work there (its
     work comes back as branch `decode/<session-id>`); None: the settings' `sandbox_repo`, else none."""
     # [/lesson 14]
+    # [lesson 15]
+    system_prompt: str | None = None
+    """Instructions instead of decode's own (`decode run --system-prompt`); None: decode's."""
+    output_schema: dict[str, Any] | None = None
+    """A JSON Schema the final answer must validate against (`decode run --json-schema`); None: text."""
+    mcp_config: tuple[Path, ...] = ()
+    """More MCP configuration files (`decode run --mcp-config FILE`): the user's, so trusted."""
+    strict_mcp_config: bool = False
+    """Only the servers of `mcp_config` (`--strict-mcp-config`)."""
+    session_persistence: bool = True
+    """False: nothing of the session is written (`decode run --no-session-persistence`)."""
+    # [/lesson 15]
     trace_name: str = "decode_turn"  # [lesson 16]
     """The name of each turn's trace when tracing is on: `chat_turn` (the REPL), `decode_run` (headless)."""
 

@@ -12,7 +12,7 @@ user's (it then needs the project's trust, like every project server).
 """
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -180,3 +180,21 @@ def load_mcp_config(
     read_file(home / USER_FILE, "user", env, config, base=home)
     read_file(project / PROJECT_FILE, "project", env if project_env is None else project_env, config)
     return config
+
+
+# [lesson 15]
+def with_files(config: McpConfig, files: Sequence[Path], env: Mapping[str, str], *, strict: bool) -> McpConfig:
+    """`config` with the servers of `files` (`decode run --mcp-config FILE`, Claude Code's): the user
+    named them, so they are the user's, and one of theirs replaces a configured server of its name.
+    `strict` (`--strict-mcp-config`): those servers alone."""
+    given = McpConfig()
+    for path in files:
+        read_file(path, "user", env, given)
+    if strict:
+        return given
+    names = {server.name for server in given.servers}
+    kept = [server for server in config.servers if server.name not in names]
+    return McpConfig(servers=[*kept, *given.servers], problems=[*config.problems, *given.problems])
+
+
+# [/lesson 15]

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from decode.config.secrets import looks_like_credential
 from decode.config.settings import Settings
 from decode.entities.executor import CommandExecutor
-from decode.mcp.config import PROJECT_FILE, load_mcp_config
+from decode.mcp.config import PROJECT_FILE, load_mcp_config, with_files
 from decode.mcp.servers import McpServers, build_servers
 from decode.mcp.trust import is_trusted
 from decode.processes.environment import command_environment, passed_through
@@ -39,6 +39,8 @@ def load_servers(
     headless: bool = False,
     user_home: Path | None = None,
     executor: CommandExecutor | None = None,  # [lesson 14]
+    files: Sequence[Path] = (),  # [lesson 15]
+    strict: bool = False,  # [lesson 15]
 ) -> McpServers | None:
     """The configured servers, not started yet; None when no file configures any.
 
@@ -54,6 +56,7 @@ def load_servers(
         if not looks_like_credential(name, value) or passed_through(name, settings.pass_env)
     }
     config = load_mcp_config(home, expansion, user_home, project_env=theirs)
+    config = with_files(config, files, expansion, strict=strict)  # `--mcp-config`  # [lesson 15]
     for problem in config.problems:
         logger.warning("%s", visible(str(problem)))
     if not config.servers:

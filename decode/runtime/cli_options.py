@@ -8,6 +8,7 @@ stay fast.
 """
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -26,6 +27,7 @@ SHARED: list[Decorator] = [
     ),
     # [lesson 08]
     click.option(
+        "-r",
         "--resume",
         is_flag=False,
         flag_value="",
@@ -37,7 +39,7 @@ SHARED: list[Decorator] = [
     # [lesson 06]
     click.option(
         "--permission-mode",
-        type=click.Choice([mode.value for mode in Mode]),
+        type=click.Choice([*(mode.value for mode in Mode), "acceptEdits", "bypassPermissions"]),  # and Claude Code's
         callback=lambda _ctx, _param, value: Mode.parse(value) if value else None,  # the `LoopOptions` field's type
         help="What runs without asking (the rules: `decode permissions`; Shift+Tab switches in the REPL); "
         "headless, anything that would ask is refused and the model told why. Default: settings, else default.",
@@ -83,8 +85,56 @@ RUN_ONLY: list[Decorator] = [
         help="Start the MCP servers of this project's .mcp.json (without it, only servers it was trusted with before).",
     ),
     # [/lesson 11]
+    # [lesson 15]
+    click.option(
+        "--system-prompt",
+        metavar="TEXT",
+        help="Instructions for this run instead of decode's own (the tools, the agent, project memory and skills "
+        "are still described to the model); --append-system-prompt adds to whichever is in force.",
+    ),
+    click.option(
+        "--json-schema",
+        "--output-schema",
+        "output_schema",
+        metavar="SCHEMA",
+        callback=lambda _ctx, _param, value: _schema(value),
+        help="The final answer is a JSON object valid against SCHEMA (inline JSON, or a file); on stdout as JSON, "
+        "in the result's structured_output. Exit 4 when the model cannot give one.",
+    ),
+    click.option(
+        "--mcp-config",
+        multiple=True,
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        callback=lambda _ctx, _param, value: tuple(value),
+        metavar="FILE",
+        help='MCP servers of FILE too ({"mcpServers": …}, as .mcp.json): named by you, so started without asking. '
+        "Repeatable.",
+    ),
+    click.option(
+        "--strict-mcp-config",
+        is_flag=True,
+        help="Only the servers of --mcp-config files, none of ~/.decode/mcp.json or .mcp.json.",
+    ),
+    click.option(
+        "--session-persistence/--no-session-persistence",
+        default=True,
+        help="--no-session-persistence: write nothing of this run's session (it cannot be resumed).",
+    ),
+    # [/lesson 15]
 ]
 """What only `decode run` takes."""
+
+
+def _schema(value: str | None) -> dict[str, Any] | None:  # [lesson 15]
+    """`--json-schema`'s value as a schema; a bad one is a usage error naming the option."""
+    if value is None:
+        return None
+    from decode.agent.structured import SchemaError, read_schema
+
+    try:
+        return read_schema(value)
+    except SchemaError as exc:
+        raise click.BadParameter(str(exc), param_hint="--json-schema") from None
 
 
 def with_options[F: Callable[..., Any]](options: list[Decorator]) -> Callable[[F], F]:

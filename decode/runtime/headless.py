@@ -86,7 +86,7 @@ class HeadlessRun:
         from decode.sandbox.types import SandboxError
 
         def on_retry(error: BaseException, attempt: int, delay: float) -> None:
-            self.progress(f"decode: model error ({describe_error(error)}); retry {attempt} in {delay:.1f}s")
+            self.progress.retry(describe_error(error), attempt, delay)
 
         try:
             settings = load_settings()

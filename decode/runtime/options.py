@@ -32,9 +32,11 @@ class HeadlessOptions:
 
     output_format: OutputFormat = "text"
     raw: bool = False
+    partial: bool = False
     summary_json: Path | None = None
     quiet: bool = False
     append_system_prompt: str | None = None
+    last_message: Path | None = None
     allow: list["Rule"] = field(default_factory=list)
     deny: list["Rule"] = field(default_factory=list)
 
@@ -61,13 +63,21 @@ def headless_options[F: Callable[..., Any]](command: F) -> F:
             "JSON event per line (init … result); see docs/headless.md. Progress stays on stderr.",
         ),
         click.option(
+            "--include-partial-messages",
+            "partial",
+            is_flag=True,
+            help="stream-json: also a text_delta event for each piece of text as the model streams it.",
+        ),
+        click.option(
             "--raw",
             is_flag=True,
             help="text format: the answer as the model wrote it, terminal escape sequences included, when stdout "
             "is a pipe or a file (by default they are taken out; a terminal always gets them made visible).",
         ),
         click.option(
+            "-C",
             "--cwd",
+            "--cd",
             type=click.Path(exists=True, file_okay=False, path_type=Path),
             metavar="DIR",
             help="Run as if launched in DIR (the Harness Home: its settings, sessions, rules).",
@@ -79,6 +89,7 @@ def headless_options[F: Callable[..., Any]](command: F) -> F:
         ),
         click.option(
             "--allowed-tools",
+            "--allowedTools",
             multiple=True,
             metavar="RULES",
             help="Allow rules for this run, e.g. 'Bash(git diff:*) Read Edit(src/**)'; comma or space separated, "
@@ -86,11 +97,13 @@ def headless_options[F: Callable[..., Any]](command: F) -> F:
         ),
         click.option(
             "--disallowed-tools",
+            "--disallowedTools",
             multiple=True,
             metavar="RULES",
             help="Deny rules for this run (deny wins over any allow); same syntax.",
         ),
         click.option(
+            "-c",
             "--continue",
             "continue_",
             is_flag=True,
@@ -103,6 +116,30 @@ def headless_options[F: Callable[..., Any]](command: F) -> F:
             help="Also write the result object (the json format's) to PATH, whatever the output format.",
         ),
         click.option("-q", "--quiet", is_flag=True, help="No progress on stderr (warnings and errors still)."),
+        # Claude Code's and Codex's spellings, each meaning what its writer meant (docs/headless.md, ADR-0125)
+        click.option(
+            "--dangerously-skip-permissions",
+            is_flag=True,
+            help="Claude Code's spelling of --permission-mode bypass (deny and ask rules still hold; a repository's "
+            "own settings still grant nothing untrusted).",
+        ),
+        click.option(
+            "--max-turns",
+            type=click.IntRange(min=1),
+            metavar="N",
+            help="Claude Code's spelling of --max-requests (exit 3, subtype error_max_turns, when reached).",
+        ),
+        click.option(
+            "-o",
+            "--output-last-message",
+            type=click.Path(dir_okay=False, path_type=Path),
+            metavar="FILE",
+            help="Also write the final answer to FILE (Codex's option).",
+        ),
+        click.option(
+            "--verbose", is_flag=True, help="Accepted for Claude Code's scripts: progress is on stderr anyway."
+        ),
+        click.option("--skip-git-repo-check", is_flag=True, help="Accepted for Codex's scripts: decode runs anywhere."),
     ]
     for decorator in reversed(decorators):
         command = decorator(command)
@@ -118,15 +155,35 @@ def take_headless_options(options: dict[str, Any]) -> HeadlessOptions:
         if options.get("resume") is not None:
             raise click.UsageError("--continue and --resume cannot be used together")
         options["resume"] = ""  # the newest session
+    _claude_spellings(options)
     return HeadlessOptions(
         output_format=options.pop("output_format", "text") or "text",
         raw=bool(options.pop("raw", False)),
+        partial=bool(options.pop("partial", False)),
         summary_json=options.pop("summary_json", None),
         quiet=bool(options.pop("quiet", False)),
         append_system_prompt=options.pop("append_system_prompt", None),
+        last_message=options.pop("output_last_message", None),
         allow=session_rules(options.pop("allowed_tools", ()), "allow"),
         deny=session_rules(options.pop("disallowed_tools", ()), "deny"),
     )
+
+
+def _claude_spellings(options: dict[str, Any]) -> None:
+    """Claude Code's options as decode's own `LoopOptions` fields; one asking for the opposite of
+    decode's own spelling given beside it is a usage error."""
+    from decode.permissions.modes import Mode
+
+    options.pop("verbose", None)
+    options.pop("skip_git_repo_check", None)
+    if options.pop("dangerously_skip_permissions", False):
+        if options.get("permission_mode") not in (None, Mode.BYPASS):
+            raise click.UsageError("--dangerously-skip-permissions and --permission-mode disagree")
+        options["permission_mode"] = Mode.BYPASS
+    if (turns := options.pop("max_turns", None)) is not None:
+        if options.get("max_requests") not in (None, turns):
+            raise click.UsageError("--max-turns and --max-requests disagree")
+        options["max_requests"] = turns
 
 
 def split_rules(values: Iterable[str]) -> list[str]:

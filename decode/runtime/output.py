@@ -18,6 +18,7 @@ import contextlib
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
 
 CONTENT_CAP = 4000
 """The most characters of a tool's output a `tool_result` event carries."""
+REFUSALS = ("Permission denied", "Permission needed")
+"""How the Permission Hook's refusals begin (`decode.permissions.hook.refusal`)."""
 
 
 def usage_json(usage: "Usage") -> dict[str, Any]:
@@ -54,12 +57,21 @@ def usage_json(usage: "Usage") -> dict[str, Any]:
 class RunOutput:
     """What the run shows on stdout in `format`, and the Run Summary it fills in on the way."""
 
-    def __init__(self, output_format: OutputFormat = "text", *, raw: bool = False) -> None:
+    def __init__(self, output_format: OutputFormat = "text", *, raw: bool = False, partial: bool = False) -> None:
         self.format = output_format
         self.raw = raw
+        self.partial = partial
+        """`--include-partial-messages`: a `text_delta` event per streamed piece of text, as well."""
         """`--raw`: the text answer as the model wrote it, escape sequences and all (never to a terminal)."""
         self.summary = RunSummary()
         self._text: list[str] = []
+        self._calls: dict[str, events.ToolCall] = {}  # running calls, by id
+        self._waiting_since: float | None = None
+        """When the model was last asked and has not answered yet (for `duration_api_ms`)."""
+
+    def turn_started(self) -> None:
+        """The task went to the model."""
+        self._waiting_since = time.monotonic()
 
     @property
     def streams(self) -> bool:
@@ -87,6 +99,7 @@ class RunOutput:
         tools = [spec.name for spec in conversation.options.tools or ()]
         if conversation.subagents is not None:
             tools.append("agent")
+        tools += _mcp_tools(conversation)  # the servers' that are ready, now their start-up wait is over
         if definition is not None:
             tools = [name for name in tools if definition.allows(name)]
         settings = conversation.settings
@@ -102,6 +115,8 @@ class RunOutput:
                 "sandbox": conversation.options.sandbox or settings.sandbox_mode,  # a resumed one is in options
                 "resumed": conversation.options.resume is not None,
                 "decode_version": __version__,
+                "agents": conversation.subagents.catalog.names() if conversation.subagents is not None else [],
+                "skills": _skills(conversation),
                 **_mcp_servers(conversation),
             }
         )
@@ -112,21 +127,26 @@ class RunOutput:
 
         if isinstance(event, ev.TextDelta):
             self._text.append(event.text)
+            if self.partial:
+                self.emit({"type": "text_delta", "text": event.text})
             return
         if isinstance(event, ev.UsageUpdated | ev.ToolCallStarted | ev.TurnFinished):
             self.flush_text()  # the response that wrote it is complete
+            self._answered()
         if isinstance(event, ev.ToolCallStarted):
             call = event.call
+            self._calls[call.id] = call
             self.emit({"type": "tool_call", "id": call.id, "name": call.name, "args": call.args})
         elif isinstance(event, ev.ToolCallFinished):
             result = event.result
             content = result.content
+            self._finished_call(result)
             self.emit(
                 {
                     "type": "tool_result",
                     "id": result.call_id,
                     "name": result.name,
-                    "is_error": result.is_error,
+                    "is_error": result.is_error or failed_command(result),
                     "content": content[:CONTENT_CAP],
                     "truncated": len(content) > CONTENT_CAP,
                     "duration_s": round(result.duration_s, 3),
@@ -144,11 +164,29 @@ class RunOutput:
             self.summary.result = event.output
             self.summary.usage = event.usage  # with what its subagents spent
 
+    def _answered(self) -> None:
+        if self._waiting_since is not None:
+            self.summary.api_s += time.monotonic() - self._waiting_since
+            self._waiting_since = None
+
+    def _finished_call(self, result: "events.ToolResult") -> None:
+        """A call is over: a refusal is a permission denial; the last one over, the model is asked again."""
+        call = self._calls.pop(result.call_id, None)
+        if result.is_error and result.content.startswith(REFUSALS):
+            args = call.args if call is not None else {}
+            self.summary.denials.append({"tool_name": result.name, "tool_use_id": result.call_id, "tool_input": args})
+        if not self._calls:
+            self._waiting_since = time.monotonic()
+
     def flush_text(self) -> None:
         """The text the model wrote since the last tool call, as one `text` event."""
         if text := "".join(self._text):
             self.emit({"type": "text", "text": text})
         self._text.clear()
+
+    def retry(self, error: str, attempt: int, delay: float) -> None:
+        """A failed model request is retried: `attempt` (1, 2…) in `delay` seconds."""
+        self.emit({"type": "retry", "attempt": attempt, "delay_s": round(delay, 3), "error": error})
 
     def mcp_progress(self, update: "McpProgress") -> None:
         """An MCP server's progress on a running call (`progress` of `total`, a message)."""
@@ -197,7 +235,9 @@ class FormattedView(TurnView):
         self.output = output
 
     def event(self, event: "events.AgentEvent | TurnStarted | TurnEnded") -> None:
-        if not isinstance(event, TurnStarted | TurnEnded):
+        if isinstance(event, TurnStarted):
+            self.output.turn_started()
+        elif not isinstance(event, TurnEnded):
             self.output.event(event)
         super().event(event)
 
@@ -220,6 +260,33 @@ def _mcp_servers(conversation: "Conversation") -> dict[str, Any]:
     from decode.mcp.health import init_entries
 
     return {"mcp_servers": init_entries(conversation.mcp)}
+
+
+def failed_command(result: "events.ToolResult") -> bool:
+    """Did a `bash` call end badly: an exit code other than 0, a timeout, a command that could not
+    start? The model reads that as an answer (the tool worked); a script reads it as an error."""
+    if result.name != "bash":
+        return False
+    status = result.content.split("\n", 1)[0]
+    if status.startswith("exit code: "):
+        return status.removeprefix("exit code: ").split(" ", 1)[0] != "0"
+    return status.startswith(("killed after", "Could not run the command"))
+
+
+def _mcp_tools(conversation: "Conversation") -> list[str]:
+    """The MCP tools the model is offered, by the names it sees (`mcp__server__tool`)."""
+    if conversation.mcp is None:
+        return []
+    from decode.mcp.names import tool_name
+
+    return [tool_name(server.name, tool.name) for server in conversation.mcp.ready() for tool in server.tools]
+
+
+def _skills(conversation: "Conversation") -> list[str]:
+    """The skills the model can load (built-in, the user's, the project's)."""
+    from decode.skills.catalog import discover_skills
+
+    return discover_skills(conversation.loop.deps.workspace).names()
 
 
 def shown_answer(text: str, *, terminal: bool, raw: bool) -> str:

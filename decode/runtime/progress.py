@@ -20,3 +20,7 @@ class Progress:
 
     def warning(self, message: str) -> None:
         self(WARNING + message)
+
+    def retry(self, error: str, attempt: int, delay: float) -> None:
+        """A failed model request (`error`) is retried, attempt `attempt`, in `delay` seconds."""
+        self(f"decode: model error ({error}); retry {attempt} in {delay:.1f}s")

@@ -12,7 +12,7 @@ REPL's turns go, is `headless.py`.
 import asyncio
 import os
 import sys
-from typing import Any
+from typing import Any, BinaryIO
 
 import click
 
@@ -47,7 +47,7 @@ def run(task: str | None, **options: Any) -> None:
         task = "-"
     if task is None or (task == "-" and sys.stdin is None):  # None: stdin is closed (`<&-`)
         raise click.UsageError("Missing argument 'TASK'" + (" (stdin is closed)." if sys.stdin is None else "."))
-    task = _task_text(job, sys.stdin.buffer.read() if task == "-" else os.fsencode(task))
+    task = _read_task(job, task)
     if not task.strip():
         job.progress.error("the task is empty")
         sys.exit(job.finish(EXIT_USAGE))
@@ -105,6 +105,36 @@ def _resume_newest(value: str) -> tuple[str, str]:  # [lesson 08]
     raise click.UsageError(
         f"Missing argument 'TASK' (to continue session {value}: decode run --resume {value} \"TASK\")"
     )
+
+
+def _read_task(job: HeadlessRun, task: str) -> str:
+    """The task as text: stdin's for "-", else the command line's."""
+    # [lesson 15]
+    # With a task on the command line, what is piped to stdin goes with it as a fenced block
+    # (`git diff | decode run "review"`, `decode.runtime.stdin`); binary or over-size stdin: exit 2.
+    from decode.runtime.stdin import WAIT_S, StdinError, read_input, readable, with_input
+
+    try:
+        if task == "-":
+            return _task_text(job, read_input(sys.stdin.buffer) or b"")
+        text = _task_text(job, os.fsencode(task))
+        piped = read_input(sys.stdin.buffer, wait_s=WAIT_S) if readable(_stdin()) else b""
+    except StdinError as exc:
+        job.progress.error(str(exc))
+        sys.exit(job.finish(EXIT_USAGE))
+    if piped is None:
+        job.progress.warning(f"nothing came on stdin in {WAIT_S:.0f}s; running without it (< /dev/null skips the wait)")
+    if not piped or not piped.strip():
+        return text
+    return with_input(text, _task_text(job, piped))
+    # [before lesson 15]
+    # return _task_text(job, sys.stdin.buffer.read() if task == "-" else os.fsencode(task))
+    # [/lesson 15]
+
+
+def _stdin() -> "BinaryIO | None":  # [lesson 15]
+    """stdin's bytes, or None when it is closed (`<&-`)."""
+    return sys.stdin.buffer if sys.stdin is not None else None
 
 
 def _task_text(job: HeadlessRun, raw: bytes) -> str:

@@ -61,6 +61,7 @@ def run_in_container(spec: dict[str, Any], number: int, env: dict[str, str] | No
             [*argv, "--model", spec["model"], spec["instruction"]],
             cwd=workdir,
             env=env,
+            stdin=subprocess.DEVNULL,  # nothing to go with the task (decode run appends piped stdin)
             capture_output=True,
             timeout=spec["agent_timeout_s"],
             check=False,

@@ -3,7 +3,7 @@
 from dataclasses import replace
 
 from decode.agent.build import Build
-from decode.agent.factory import build_agent
+from decode.agent.factory import BASE_INSTRUCTIONS, build_agent
 
 # [lesson 16]
 from decode.agent.traced_loop import agent_loop
@@ -51,7 +51,12 @@ def build_deps(b: Build) -> None:
 
 def make_agent(b: Build) -> None:
     """The pydantic-ai Agent: the model, the tools, and the capabilities the steps before listed."""
-    b.agent = build_agent(b.model, tools=b.tools, capabilities=b.capabilities)
+    # [lesson 15]
+    instructions = b.options.system_prompt or BASE_INSTRUCTIONS  # `--system-prompt`: decode's own replaced
+    b.agent = build_agent(b.model, tools=b.tools, capabilities=b.capabilities, instructions=instructions)
+    # [before lesson 15]
+    # b.agent = build_agent(b.model, tools=b.tools, capabilities=b.capabilities)
+    # [/lesson 15]
 
 
 def make_loop(b: Build) -> None:

@@ -26,6 +26,13 @@ RESULT_KEYS = {
     "exit_code",
     "error",
     "handback",
+    "subtype",
+    "num_turns",
+    "duration_ms",
+    "duration_api_ms",
+    "total_cost_usd",
+    "permission_denials",
+    "structured_output",
 }
 
 Headless = Callable[..., subprocess.CompletedProcess[str]]

@@ -46,3 +46,12 @@ def test_a_shared_option_reads_the_same_in_both_front_ends() -> None:
             assert isinstance(twin, click.Option)
             assert (parameter.opts, parameter.help, repr(parameter.type)) == (twin.opts, twin.help, repr(twin.type))
     assert {"model", "max_requests", "resume", "permission_mode", "agent", "sandbox", "repo"} <= set(repl)
+
+
+def test_every_run_only_option_is_a_loop_options_field() -> None:
+    import dataclasses
+
+    from decode.agent.options import LoopOptions
+
+    fields = {field.name for field in dataclasses.fields(LoopOptions)}
+    assert set(names(RUN_ONLY)) <= fields, sorted(set(names(RUN_ONLY)) - fields)

@@ -149,3 +149,38 @@ def test_the_formatted_view_streams_each_event_and_keeps_the_progress_lines(
     assert [json.loads(line)["type"] for line in out.splitlines()] == ["tool_call"]
     assert err.splitlines() == ["→ read(a.txt)"]
     assert view.output.summary.result == "42"
+
+
+def test_a_command_that_failed_is_an_error_result_and_a_refusal_a_permission_denial(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    output = RunOutput("stream-json")
+    calls = {"c1": "exit code: 1\nstdout: (none)", "c2": "exit code: 0\nstdout: ok", "c3": "killed after 5 s (timeout)"}
+    for call_id, content in calls.items():
+        output.event(ToolCallStarted(call=ToolCall(id=call_id, name="bash", args={"command": "x"})))
+        output.event(ToolCallFinished(result=ToolResult(call_id=call_id, name="bash", content=content)))
+    refused = "Permission needed (write notes.md), and this run is headless: …"
+    output.event(ToolCallStarted(call=ToolCall(id="c4", name="write", args={"path": "notes.md"})))
+    output.event(ToolCallFinished(result=ToolResult(call_id="c4", name="write", content=refused, is_error=True)))
+    result = output.finish(0)
+    errors = {line["id"]: line["is_error"] for line in lines(capsys) if line["type"] == "tool_result"}
+    assert errors == {"c1": True, "c2": False, "c3": True, "c4": True}
+    assert result["permission_denials"] == [
+        {"tool_name": "write", "tool_use_id": "c4", "tool_input": {"path": "notes.md"}}
+    ]
+
+
+def test_a_retry_is_an_event(capsys: pytest.CaptureFixture[str]) -> None:
+    from decode.runtime.formatted_run import FormattedRun
+    from decode.runtime.options import HeadlessOptions
+
+    run = FormattedRun(HeadlessOptions(output_format="stream-json"))
+    run.progress.retry("HTTP 429 from m: slow down", 1, 0.5)
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == {
+        "type": "retry",
+        "attempt": 1,
+        "delay_s": 0.5,
+        "error": "HTTP 429 from m: slow down",
+    }
+    assert captured.err == "decode: model error (HTTP 429 from m: slow down); retry 1 in 0.5s\n"

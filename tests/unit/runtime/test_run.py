@@ -129,3 +129,16 @@ def test_refusals_are_answers_but_malformed_calls_still_count_as_retries(project
     )
     assert result.exit_code == EXIT_FAILED
     assert "exceeded max retries" in result.stderr
+
+
+def test_piped_input_goes_with_a_task_given_on_the_command_line(project: Path) -> None:
+    result = invoke("--model", script(project / "s.json", [{"text": "looks fine"}]), "review this diff", stdin="+x\n")
+    assert (result.exit_code, result.stdout) == (EXIT_OK, "looks fine\n")
+    [log] = sessions(project)
+    assert "review this diff\\n\\nstdin (3 bytes, 1 line):\\n```\\n+x\\n```" in log.read_text(encoding="utf-8")
+
+
+def test_binary_stdin_is_a_usage_error_before_any_request(project: Path) -> None:
+    result = CliRunner().invoke(run, ["--model", "test", "describe"], input=b"\x89PNG\0")
+    assert (result.exit_code, result.stdout) == (EXIT_USAGE, "")
+    assert result.stderr == "decode: error: stdin is binary (a NUL byte at offset 4); decode takes text only\n"
