@@ -137,11 +137,9 @@ class TurnRunner:
         """Run one turn with `message` as its prompt; never raises (the outcome says how it went)."""
         self.on_event(TurnStarted(message))
         finished = False
-        # [lesson 07]
         from decode.entities.usage import Usage
 
-        usage = Usage()  # what the turn's requests cost, kept with the partial turn if it is aborted
-        # [/lesson 07]
+        usage = Usage()  # what the turn's requests cost, kept with the partial turn if it is aborted  # [lesson 07]
         try:
             self.loop = await self.agent_loop()
             async for event in self.loop.run_turn(message.text):

@@ -65,11 +65,9 @@ class HeadlessRun:
         runner.abort_note = self.stop_note
         # [/lesson 08]
         ended = await runner.run_turn(Message(task))
-        # [lesson 13]
         from decode.agent.compose import close_conversation
 
-        await close_conversation(conversation)  # its language servers stop with the run
-        # [/lesson 13]
+        await close_conversation(conversation)  # its language servers stop with the run  # [lesson 13]
         self.say_saved(conversation)  # [lesson 08]
         code = self.stopped() if ended.outcome == "aborted" else exit_code(ended)  # Ctrl-C, SIGTERM, SIGHUP
         code = await self.hand_back(conversation, code)  # `--repo`: the work goes back, stopped or not  # [lesson 14]

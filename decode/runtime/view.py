@@ -27,11 +27,9 @@ class TurnView:
         self.progress = progress
         self.commentary: list[str] = []
         self.called: dict[str, str] = {}  # call id -> `read(a.txt)`: parallel calls finish in any order
-        # [lesson 05]
         from decode.runtime.echo import OutputEcho
 
-        self.echo = OutputEcho(progress)
-        # [/lesson 05]
+        self.echo = OutputEcho(progress)  # [lesson 05]
 
     def event(self, event: "events.AgentEvent | TurnStarted | TurnEnded") -> None:
         """One event from the Turn Runner."""

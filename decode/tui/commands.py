@@ -217,11 +217,9 @@ async def switch_model(repl: Repl, model: str) -> None:
         else:  # the warm-up found no usable model: build the conversation now
             options = replace(repl.options, model=model)
             repl.conversation = await asyncio.to_thread(build_loop, options, repl.settings)
-            # [lesson 06]
             from decode.tui.approvals import start_permissions
 
-            start_permissions(repl)
-            # [/lesson 06]
+            start_permissions(repl)  # [lesson 06]
     except start_errors() as exc:
         repl.renderer.error(str(exc))
         return

@@ -230,11 +230,9 @@ async def switch_session(repl: Repl, ref: str) -> None:
     except start_errors() as exc:
         repl.renderer.error(str(exc))
         return
-    # [lesson 14]
     from decode.tui.ship import ship, show_sandbox
 
-    await ship(repl)  # the conversation being left hands its Workspace back first
-    # [/lesson 14]
+    await ship(repl)  # the conversation being left hands its Workspace back first  # [lesson 14]
     left = repl.conversation.session if repl.conversation is not None else None
     repl.options, repl.conversation = options, conversation
     if left is not None:

@@ -87,16 +87,12 @@ def start_errors() -> tuple[type[Exception], ...]:
     from decode.models.errors import ModelConfigError  # an unknown provider, a missing key
 
     errors: tuple[type[Exception], ...] = (ModelConfigError,)
-    # [lesson 08]
     from decode.context.session_log import SessionError  # a session to resume that cannot be read
 
-    errors += (SessionError,)
-    # [/lesson 08]
-    # [lesson 14]
+    errors += (SessionError,)  # [lesson 08]
     from decode.sandbox.types import SandboxError  # a sandbox that cannot run here: no agent, no fall back
 
-    errors += (SandboxError,)
-    # [/lesson 14]
+    errors += (SandboxError,)  # [lesson 14]
     return errors
 
 
