@@ -1,0 +1,266 @@
+"""The build-along track of `scripts/lesson` (ADR-0121): a lesson's package with its key functions
+left for the learner to write, and a check that says in plain words what is still missing.
+
+A lesson declares its track in `lesson.toml`:
+
+    [track]
+    tests = "track_tests.py"                 # small behaviour tests of this lesson's own functions
+    stubs = [
+        { function = "decode/agent/loop.py:AgentLoop._walk", hint = "…what to write, in one line…" },
+    ]
+
+`stub()` keeps each function's signature and docstring and makes its body
+`raise NotImplementedError("AgentLoop._walk: hint")` (a generator, async or not, stays one: an
+unreachable `yield` follows). `run_tests()` runs a lesson's track tests against a package folder in
+this process, with the package first on `sys.path` and no earlier `decode` modules kept; `python
+scripts/lesson_track.py run NN DIR [NN DIR …]` runs several and prints what each test did as JSON.
+"""
+
+import ast
+import json
+import subprocess
+import sys
+import textwrap
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSONS = ROOT / "lessons"
+PACKAGE = "decode"
+
+
+class TrackError(Exception):
+    """A track that cannot be built: no track for the lesson, or a stub naming no function."""
+
+
+@dataclass(frozen=True)
+class Stub:
+    path: str  # from the repository root: decode/agent/loop.py
+    function: str  # its qualified name in the module: AgentLoop._walk
+    hint: str
+
+    @property
+    def message(self) -> str:
+        return f"{self.function}: {self.hint}"
+
+
+@dataclass(frozen=True)
+class Track:
+    lesson: int
+    folder: Path
+    tests: Path
+    stubs: tuple[Stub, ...]
+
+
+def lesson_folder(lesson: int) -> Path:
+    found = sorted(LESSONS.glob(f"{lesson:02}-*/lesson.toml"))
+    if not found:
+        raise TrackError(f"lesson {lesson:02} does not exist")
+    return found[0].parent
+
+
+def track(lesson: int) -> Track:
+    """Lesson `lesson`'s track, from the `[track]` table of its `lesson.toml`."""
+    folder = lesson_folder(lesson)
+    table = tomllib.loads((folder / "lesson.toml").read_text(encoding="utf-8")).get("track")
+    if not table:
+        raise TrackError(f"lesson {lesson:02} has no build-along track (no [track] in {folder.name}/lesson.toml)")
+    stubs = []
+    for entry in table["stubs"]:
+        path, _, function = entry["function"].partition(":")
+        stubs.append(Stub(path, function, entry["hint"]))
+    return Track(lesson, folder, folder / table["tests"], tuple(stubs))
+
+
+def tracked_lessons() -> list[int]:
+    """Every lesson with a `[track]` table."""
+    numbers = []
+    for manifest in sorted(LESSONS.glob("[0-9][0-9]-*/lesson.toml")):
+        if "track" in tomllib.loads(manifest.read_text(encoding="utf-8")):
+            numbers.append(int(manifest.parent.name[:2]))
+    return numbers
+
+
+def _find(tree: ast.Module, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    body: list[ast.stmt] = tree.body
+    *outer, name = qualname.split(".")
+    for part in outer:
+        node = next((n for n in body if isinstance(n, ast.ClassDef) and n.name == part), None)
+        if node is None:
+            return None
+        body = node.body
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    return next((n for n in body if isinstance(n, functions) and n.name == name), None)
+
+
+def _is_generator(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A `yield` in the function's own body (not in a function, lambda or class nested in it)."""
+    pending: list[ast.AST] = list(function.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Yield | ast.YieldFrom):
+            return True
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            pending.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def stub(source: str, stubbed: Stub) -> str:
+    """`source` with `stubbed.function`'s body (past its docstring) replaced by a NotImplementedError."""
+    function = _find(ast.parse(source), stubbed.function)
+    if function is None:
+        raise TrackError(f"{stubbed.path}: no function {stubbed.function} to stub")
+    body = function.body
+    has_docstring = isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant)
+    first = body[1] if has_docstring and len(body) > 1 else None if has_docstring else body[0]
+    lines = source.splitlines(keepends=True)
+    indent = " " * body[0].col_offset
+    if body[0].lineno == function.lineno:
+        raise TrackError(f"{stubbed.path}: {stubbed.function} is on one line; it cannot be stubbed")
+    start = first.lineno - 1 if first is not None else body[0].end_lineno or body[0].lineno
+    chunks = textwrap.wrap(stubbed.message, 100 - len(indent), drop_whitespace=False) or [""]
+    new = [f"{indent}raise NotImplementedError(\n"]
+    new += [f"{indent}    {json.dumps(chunk, ensure_ascii=False)}\n" for chunk in chunks]
+    new += [f"{indent})\n"]
+    if _is_generator(function):
+        new.append(f"{indent}yield  # unreachable: keeps the function a generator, as its callers expect\n")
+    end = function.end_lineno or function.lineno
+    return "".join(lines[:start] + new + lines[end:])
+
+
+def stubbed_files(files: dict[str, bytes], chosen: tuple[Stub, ...]) -> dict[str, bytes]:
+    """`files` (a snapshot: paths and contents) with each of `chosen` stubbed."""
+    changed = dict(files)
+    for item in chosen:
+        if item.path not in changed:
+            raise TrackError(f"{item.path} is not in this lesson's package")
+        changed[item.path] = stub(changed[item.path].decode("utf-8"), item).encode("utf-8")
+    return changed
+
+
+def write(files: dict[str, bytes], target: Path) -> None:
+    for path, data in files.items():
+        destination = target / path
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        destination.write_bytes(data)
+
+
+# --- running a lesson's track tests against a package ----------------------------------------------
+
+
+class _Outcomes:
+    """A pytest plugin keeping each test's docstring, outcome and, when it failed, why."""
+
+    def __init__(self) -> None:
+        self.results: list[dict[str, object]] = []
+
+    def pytest_collectreport(self, report: object) -> None:
+        import pytest
+
+        assert isinstance(report, pytest.CollectReport)
+        if report.failed:
+            why = str(report.longrepr).strip().splitlines()[-1]
+            self.results.append(
+                {"test": "collect", "doc": "the track tests import", "passed": False, "why": why, "stub": ""}
+            )
+
+    def pytest_runtest_makereport(self, item: object, call: object) -> None:
+        import pytest
+
+        assert isinstance(item, pytest.Function)
+        assert isinstance(call, pytest.CallInfo)
+        if call.when == "teardown" and not call.excinfo:
+            return
+        if call.when != "call" and not call.excinfo:
+            return
+        doc = (item.obj.__doc__ or item.name).strip().splitlines()[0]
+        why, stub_message = "", ""
+        error: BaseException | None = call.excinfo.value if call.excinfo else None
+        if error is not None:
+            why = f"{type(error).__name__}: {str(error).strip().splitlines()[0] if str(error).strip() else ''}"
+            seen: set[int] = set()
+            while error is not None and id(error) not in seen:
+                seen.add(id(error))
+                if isinstance(error, NotImplementedError):
+                    stub_message = " ".join(str(error).split())
+                    break
+                error = error.__cause__ or error.__context__
+        self.results.append(
+            {"test": item.name, "doc": doc, "passed": call.excinfo is None, "why": why, "stub": stub_message}
+        )
+
+
+def _forget(folders: list[Path]) -> None:
+    """Drop the modules imported from the package and the lessons, so the next run imports afresh."""
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None) or ""
+        if name == PACKAGE or name.startswith(f"{PACKAGE}.") or any(str(f) in file for f in folders):
+            del sys.modules[name]
+
+
+def run_tests(lesson: int, package_root: Path) -> list[dict[str, object]]:
+    """Lesson `lesson`'s track tests run against `package_root/decode`, in this process."""
+    import pytest
+
+    tests = track(lesson).tests
+    root = package_root.resolve()
+    _forget([root, LESSONS])
+    sys.path.insert(0, str(root))
+    outcomes = _Outcomes()
+    try:
+        import decode
+
+        if not Path(decode.__file__ or "").resolve().is_relative_to(root):
+            raise TrackError(f"{root} holds no decode/ package (imported {decode.__file__})")
+        arguments = ["-q", "--no-header", "-o", "console_output_style=classic", str(tests)]
+        pytest.main([*arguments, "--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml")], plugins=[outcomes])
+    finally:
+        sys.path.remove(str(root))
+        _forget([root, LESSONS])
+    return outcomes.results
+
+
+def run_elsewhere(pairs: list[tuple[int, Path]]) -> list[list[dict[str, object]]]:
+    """`run_tests` for each (lesson, package folder), in one fresh interpreter, quietly."""
+    command = [sys.executable, __file__, "run", *(str(part) for pair in pairs for part in pair)]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    if done.returncode:
+        raise TrackError(f"the track tests could not run:\n{done.stderr.strip() or done.stdout.strip()}")
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def report(results: list[dict[str, object]]) -> list[str]:
+    """One plain line per behaviour, what works and what is still missing, then each stub's hint once."""
+    lines, hints = [], {}
+    for result in results:
+        if result["passed"]:
+            lines.append(f"  ok       {result['doc']}")
+        elif result["stub"]:
+            function, _, hint = str(result["stub"]).partition(": ")
+            hints[function] = hint
+            lines.append(f"  missing  {result['doc']} ({function} is still a stub)")
+        else:
+            lines.append(f"  missing  {result['doc']} ({result['why']})")
+    lines += [f"hint for {function}: {hint}" for function, hint in hints.items()]
+    return lines
+
+
+def main(argv: list[str]) -> int:
+    """`run NN DIR [NN DIR …]`: the track tests of each lesson against each folder, as one JSON line."""
+    import contextlib
+    import io
+
+    if len(argv) < 3 or argv[0] != "run" or len(argv) % 2 == 0:
+        print("usage: lesson_track.py run NN DIR [NN DIR ...]", file=sys.stderr)
+        return 2
+    everything = []
+    for number, folder in zip(argv[1::2], argv[2::2], strict=True):
+        with contextlib.redirect_stdout(io.StringIO()):  # pytest's own report: the caller words its own
+            everything.append(run_tests(int(number), Path(folder)))
+    print(json.dumps(everything))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
