@@ -27,7 +27,12 @@ def test_memory_is_read_user_first_then_the_project_from_the_root_down(tmp_path:
     write(project / "app" / ".decode" / "MEMORY.md", "a note")
     write(project / "empty" / "AGENTS.md", "  \n")
     loaded = [(memory.scope, memory.text) for memory in load_memory(project / "app", home=home)]
-    assert loaded == [("user", "user rules"), ("project", "project rules"), ("project", "app rules"), ("notes", "a note")]
+    assert loaded == [
+        ("user", "user rules"),
+        ("project", "project rules"),
+        ("project", "app rules"),
+        ("notes", "a note"),
+    ]
 
 
 def test_an_empty_file_or_a_link_to_a_secret_is_not_memory(tmp_path: Path) -> None:

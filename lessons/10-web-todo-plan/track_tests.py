@@ -41,7 +41,7 @@ async def resolves_to_public(host: str, port: int) -> list[str]:
 
 async def test_a_name_that_resolves_to_loopback_is_blocked_unless_a_rule_allows_it() -> None:
     """A host that resolves to a loopback address is blocked, unless a rule allows that host."""
-    with pytest.raises(Blocked, match="resolves to 127.0.0.1, a loopback address"):
+    with pytest.raises(Blocked, match=r"resolves to 127\.0\.0\.1, a loopback address"):
         await screen("evil.example", 80, allowed=False, resolve=resolves_to_loopback)
     screened = await screen("dev.local", 80, allowed=True, resolve=resolves_to_loopback)
     assert screened.private
@@ -53,7 +53,7 @@ async def test_metadata_and_disguised_addresses_are_always_blocked() -> None:
     """A metadata endpoint is blocked even when allowed; '2130706433' is 127.0.0.1 and says so."""
     with pytest.raises(Blocked, match="metadata"):
         await screen("169.254.169.254", 80, allowed=True, resolve=resolves_to_public)
-    with pytest.raises(Blocked, match="127.0.0.1 written another way"):
+    with pytest.raises(Blocked, match=r"127\.0\.0\.1 written another way"):
         await screen("2130706433", 80, allowed=False, resolve=resolves_to_public)
 
 

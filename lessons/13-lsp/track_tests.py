@@ -41,7 +41,7 @@ def test_a_column_becomes_a_utf16_offset() -> None:
     """Line and column count from 1 in, from 0 out, and a character beyond the BMP counts twice."""
     assert to_lsp("x = 1", 1, 1) == {"line": 0, "character": 0}
     assert to_lsp("s = '𝔘' + y", 3, 11) == {"line": 2, "character": 11}
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="count from 1"):
         to_lsp("x", 0, 1)
 
 

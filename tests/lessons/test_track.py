@@ -99,7 +99,7 @@ def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[int, str], 
     base = tmp_path_factory.mktemp("track")
     runs: dict[tuple[int, str], Path] = {}
     for lesson in TRACKED:
-        files = lesson_script.snapshot_files(lesson)
+        files = track_module.package_files(lesson, lesson_script.snapshot_files(lesson))
         reference = base / f"{lesson:02}" / "reference"
         track_module.write(files, reference)
         runs[(lesson, "reference")] = reference
@@ -133,7 +133,8 @@ def test_each_stub_is_caught_by_a_track_test(
 @pytest.mark.parametrize("lesson", TRACKED, ids=lambda n: f"{n:02}")
 def test_the_learners_package_parses_with_every_stub(lesson: int) -> None:
     chosen = track_module.track(lesson)
-    files = track_module.stubbed_files(lesson_script.snapshot_files(lesson), chosen.stubs)
+    files = track_module.package_files(lesson, lesson_script.snapshot_files(lesson))
+    files = track_module.stubbed_files(files, chosen.stubs)
     for path in {stub.path for stub in chosen.stubs}:
         ast.parse(files[path])
         assert files[path].count(b"raise NotImplementedError(") >= 1
