@@ -138,3 +138,19 @@ def test_each_stub_of_the_learners_package_is_caught_by_a_track_test(lesson: int
     for stub in track_module.track(lesson).stubs:
         results = outcomes.get((lesson, stub.function), outcomes[(lesson, "learner")])
         assert caught(results, stub), f"lesson {lesson:02}: no track test catches {stub.function}"
+
+
+def test_every_lesson_from_02_has_a_track() -> None:
+    numbers = [number for number in lesson_script.lessons() if number >= 2]
+    assert numbers == TRACKED
+
+
+@pytest.mark.parametrize("lesson", TRACKED, ids=lambda n: f"{n:02}")
+def test_the_notebook_says_what_is_the_learners_to_write(lesson: int) -> None:
+    chosen = track_module.track(lesson)
+    notebook = (chosen.folder / f"{chosen.folder.name}.py").read_text(encoding="utf-8")
+    cell = notebook[notebook.index("**Build it yourself.**") :].split("# %%")[0]
+    assert f"make lesson-start N={lesson:02}" in cell
+    assert f"make lesson-check N={lesson:02}" in cell
+    for stub in chosen.stubs:
+        assert f"`{stub.function}` in `{stub.path}`" in cell
