@@ -19,6 +19,7 @@ scripts/lesson_track.py run NN DIR [NN DIR …]` runs several and prints what ea
 import ast
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -174,9 +175,9 @@ class _Outcomes:
 
         assert isinstance(report, pytest.CollectReport)
         if report.failed:
-            why = str(report.longrepr).strip().splitlines()[-1]
+            why = _import_problem(str(report.longrepr))
             self.results.append(
-                {"test": "collect", "doc": "the track tests import", "passed": False, "why": why, "stub": ""}
+                {"test": "collect", "doc": "your package imports", "passed": False, "why": why, "stub": ""}
             )
 
     def pytest_runtest_makereport(self, item: object, call: object) -> None:
@@ -209,6 +210,14 @@ class _Outcomes:
         self.results.append(
             {"test": item.name, "doc": doc, "passed": call.excinfo is None, "why": why, "stub": stub_message}
         )
+
+
+def _import_problem(text: str) -> str:
+    """The error that stopped the track tests importing, and where, from pytest's report of it."""
+    lines = text.strip().splitlines()
+    error = lines[-1].removeprefix("E").strip() if lines else "an error"
+    places = re.findall(r'File "([^"]+)", line (\d+)', text) or re.findall(r"^(\S+\.py):(\d+)", text, re.MULTILINE)
+    return f"{error} at {places[-1][0]}:{places[-1][1]}" if places else error
 
 
 def _forget(folders: list[Path], packages: set[str]) -> None:
