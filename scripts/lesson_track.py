@@ -32,6 +32,10 @@ LESSONS = ROOT / "lessons"
 PACKAGE = "decode"
 
 
+KEEP_IMPORTS = "# ruff: noqa: F401 -- the stubs keep their imports for your code; delete this line once it is written\n"
+"""The first line of a file whose stubs left imports unused: they stay (the bodies you write use them)."""
+
+
 class TrackError(Exception):
     """A track that cannot be built: no track for the lesson, or a stub naming no function."""
 
@@ -151,7 +155,17 @@ def stubbed_files(files: dict[str, bytes], chosen: tuple[Stub, ...]) -> dict[str
         if item.path not in changed:
             raise TrackError(f"{item.path} is not in this lesson's package")
         changed[item.path] = stub(changed[item.path].decode("utf-8"), item).encode("utf-8")
+    for path in {item.path for item in chosen}:
+        if _unused_imports(changed[path].decode("utf-8"), path):
+            changed[path] = KEEP_IMPORTS.encode("utf-8") + changed[path]
     return changed
+
+
+def _unused_imports(text: str, path: str) -> bool:
+    """Does ruff find an import `text` no longer uses (the stubs took the code that did)?"""
+    ruff = str(Path(sys.executable).parent / "ruff")
+    command = [ruff, "check", "--isolated", "--no-cache", "--quiet", "--select", "F401", "--stdin-filename", path, "-"]
+    return subprocess.run(command, input=text, capture_output=True, text=True).returncode == 1
 
 
 def write(files: dict[str, bytes], target: Path) -> None:

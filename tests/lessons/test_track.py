@@ -113,6 +113,7 @@ def test_the_learners_check_says_what_is_missing_in_plain_lines(tmp_path: Path) 
 
 
 Outcomes = dict[tuple[int, str], list[dict[str, object]]]
+TOOLS = Path(sys.executable).parent
 
 
 def caught(results: list[dict[str, object]], stub: object) -> bool:
@@ -143,7 +144,12 @@ def outcomes(tmp_path_factory: pytest.TempPathFactory) -> Outcomes:
     if alone:
         results = track_module.run_elsewhere([(n, folder) for (n, _), folder in alone.items()])
         found |= dict(zip(alone, results, strict=True))
+    LEARNERS.update({lesson: runs[(lesson, "learner")] for lesson in TRACKED})
     return found
+
+
+LEARNERS: dict[int, Path] = {}
+"""Each lesson's learner's package, as the `outcomes` fixture wrote it."""
 
 
 @pytest.mark.parametrize("lesson", TRACKED, ids=lambda n: f"{n:02}")
@@ -174,3 +180,15 @@ def test_the_notebook_says_what_is_the_learners_to_write(lesson: int) -> None:
     assert f"make lesson-check N={lesson:02}" in cell
     for stub in chosen.stubs:
         assert f"`{stub.function}` in `{stub.path}`" in cell
+
+
+@pytest.mark.parametrize("lesson", TRACKED, ids=lambda n: f"{n:02}")
+def test_the_learners_stubbed_files_lint_and_type_check(lesson: int, outcomes: Outcomes) -> None:
+    package = LEARNERS[lesson]
+    files = sorted({stub.path for stub in track_module.track(lesson).stubs})
+    lint = [str(TOOLS / "ruff"), "check", "--no-cache", "--config", str(ROOT / "pyproject.toml"), "--quiet", *files]
+    types = [str(TOOLS / "ty"), "check", "--python", sys.prefix, "--project", ".", "--output-format", "concise"]
+    typed = [path for path in files if path.startswith("decode/")]  # the project type-checks decode/ (`make check`)
+    for command in (lint, [*types, *typed]) if typed else (lint,):
+        done = subprocess.run(command, cwd=package, capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + done.stderr
