@@ -72,11 +72,20 @@ def track(lesson: int) -> Track:
     table = tomllib.loads((folder / "lesson.toml").read_text(encoding="utf-8")).get("track")
     if not table:
         raise TrackError(f"lesson {lesson:02} has no build-along track (no [track] in {folder.name}/lesson.toml)")
+    where = f"{folder.name}/lesson.toml [track]"
+    tests, entries = table.get("tests"), table.get("stubs")
+    if not isinstance(tests, str) or not (folder / tests).is_file():
+        raise TrackError(f"{where}: `tests` must name a file of the lesson folder, not {tests!r}")
+    if not isinstance(entries, list) or not entries:
+        raise TrackError(f"{where}: `stubs` must be a list of {{ function = 'decode/x.py:name', hint = '…' }}")
     stubs = []
-    for entry in table["stubs"]:
-        path, _, function = entry["function"].partition(":")
-        stubs.append(Stub(path, function, entry["hint"]))
-    return Track(lesson, folder, folder / table["tests"], tuple(stubs))
+    for entry in entries:
+        function, hint = (entry.get(key) if isinstance(entry, dict) else None for key in ("function", "hint"))
+        if not isinstance(function, str) or ":" not in function or not isinstance(hint, str) or not hint.strip():
+            raise TrackError(f"{where}: a stub needs `function = 'path.py:Name'` and a `hint`, not {entry!r}")
+        path, _, name = function.partition(":")
+        stubs.append(Stub(path, name, hint.strip()))
+    return Track(lesson, folder, folder / tests, tuple(stubs))
 
 
 def tracked_lessons() -> list[int]:

@@ -78,6 +78,21 @@ def test_a_lesson_without_a_track_says_so() -> None:
         track_module.track(1)
 
 
+def test_a_malformed_track_table_is_a_one_line_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "lessons" / "05-demo"
+    folder.mkdir(parents=True)
+    (folder / "track_tests.py").write_text("")
+    monkeypatch.setattr(track_module, "LESSONS", tmp_path / "lessons")
+    for table, complaint in (
+        ('tests = "nosuch.py"\nstubs = []', "`tests` must name a file"),
+        ('tests = "track_tests.py"\nstubs = []', "`stubs` must be a list"),
+        ('tests = "track_tests.py"\nstubs = [{ function = "decode/x.py" }]', "a stub needs"),
+    ):
+        (folder / "lesson.toml").write_text(f'title = "Demo"\n[track]\n{table}\n')
+        with pytest.raises(track_module.TrackError, match=complaint):
+            track_module.track(5)
+
+
 def test_start_refuses_a_folder_that_holds_a_package(tmp_path: Path) -> None:
     (tmp_path / "decode").mkdir()
     script = [sys.executable, str(ROOT / "scripts" / "lesson")]
