@@ -11,21 +11,21 @@ A lesson declares its track in `lesson.toml`:
 
 `stub()` keeps each function's signature and docstring and makes its body
 `raise NotImplementedError("AgentLoop._walk: hint")` (a generator, async or not, stays one: an
-unreachable `yield` follows). `run_tests()` runs a lesson's track tests against a package folder in
-this process, with the package first on `sys.path` and no earlier `decode` modules kept; `python
-scripts/lesson_track.py run NN DIR [NN DIR …]` runs several and prints what each test did as JSON.
+unreachable `yield` follows). `start()` writes the learner's copy; `check()` runs the lesson's
+track tests on it (`track_runner.py`) and prints one line per behaviour.
 """
 
 import ast
 import json
-import os
-import re
 import subprocess
 import sys
 import textwrap
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+import track_runner
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = ROOT / "lessons"
@@ -184,140 +184,44 @@ def write(files: dict[str, bytes], target: Path) -> None:
         destination.write_bytes(data)
 
 
-# --- running a lesson's track tests against a package ----------------------------------------------
-
-
-class _Outcomes:
-    """A pytest plugin keeping each test's docstring, outcome and, when it failed, why."""
-
-    def __init__(self) -> None:
-        self.results: list[dict[str, object]] = []
-
-    def pytest_collectreport(self, report: object) -> None:
-        import pytest
-
-        assert isinstance(report, pytest.CollectReport)
-        if report.failed:
-            why = _import_problem(str(report.longrepr))
-            self.results.append(
-                {"test": "collect", "doc": "your package imports", "passed": False, "why": why, "stub": ""}
-            )
-
-    def pytest_runtest_makereport(self, item: object, call: object) -> None:
-        import pytest
-
-        assert isinstance(item, pytest.Function)
-        assert isinstance(call, pytest.CallInfo)
-        if call.when == "teardown" and not call.excinfo:
-            return
-        if call.when != "call" and not call.excinfo:
-            return
-        doc = (item.obj.__doc__ or item.name).strip().splitlines()[0]
-        if call.excinfo is not None and call.excinfo.errisinstance(pytest.skip.Exception):
-            why = str(call.excinfo.value).strip()
-            self.results.append(
-                {"test": item.name, "doc": doc, "passed": True, "why": why, "stub": "", "skipped": True}
-            )
-            return
-        why, stub_message = "", ""
-        error: BaseException | None = call.excinfo.value if call.excinfo else None
-        if error is not None:
-            why = f"{type(error).__name__}: {str(error).strip().splitlines()[0] if str(error).strip() else ''}"
-            seen: set[int] = set()
-            while error is not None and id(error) not in seen:
-                seen.add(id(error))
-                if isinstance(error, NotImplementedError):
-                    stub_message = " ".join(str(error).split())
-                    break
-                error = error.__cause__ or error.__context__
-        self.results.append(
-            {"test": item.name, "doc": doc, "passed": call.excinfo is None, "why": why, "stub": stub_message}
-        )
-
-
-def _import_problem(text: str) -> str:
-    """The error that stopped the track tests importing, and where, from pytest's report of it."""
-    lines = text.strip().splitlines()
-    error = lines[-1].removeprefix("E").strip() if lines else "an error"
-    places = re.findall(r'File "([^"]+)", line (\d+)', text) or re.findall(r"^(\S+\.py):(\d+)", text, re.MULTILINE)
-    return f"{error} at {places[-1][0]}:{places[-1][1]}" if places else error
-
-
-def _forget(folders: list[Path], packages: set[str]) -> None:
-    """Drop the modules imported from the packages and the lessons, so the next run imports afresh."""
-    for name, module in list(sys.modules.items()):
-        file = getattr(module, "__file__", None) or ""
-        if name.partition(".")[0] in packages or any(str(f) in file for f in folders):
-            del sys.modules[name]
-
-
-def run_tests(lesson: int, package_root: Path) -> list[dict[str, object]]:
-    """Lesson `lesson`'s track tests run against `package_root/decode`, in this process."""
-    import pytest
-
-    tests = track(lesson).tests
-    root = package_root.resolve()
-    packages = {PACKAGE} | {path.name for path in root.iterdir() if (path / "__init__.py").is_file()}
-    _forget([root, LESSONS], packages)
-    sys.path.insert(0, str(root))
-    outcomes = _Outcomes()
+def run(pairs: list[tuple[int, Path]]) -> list[list[dict[str, object]]]:
+    """Each lesson's track tests against its package folder, all in one fresh interpreter."""
     try:
-        import decode
-
-        if not Path(decode.__file__ or "").resolve().is_relative_to(root):
-            raise TrackError(f"{root} holds no decode/ package (imported {decode.__file__})")
-        arguments = ["-q", "-p", "asyncio", "--no-header", "-o", "console_output_style=classic", str(tests)]
-        pytest.main([*arguments, "--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml")], plugins=[outcomes])
-    finally:
-        sys.path.remove(str(root))
-        _forget([root, LESSONS], packages)
-    return outcomes.results
+        return track_runner.run_elsewhere([(track(lesson).tests, folder) for lesson, folder in pairs])
+    except track_runner.RunnerError as exc:
+        raise TrackError(str(exc)) from None
 
 
-def run_elsewhere(pairs: list[tuple[int, Path]]) -> list[list[dict[str, object]]]:
-    """`run_tests` for each (lesson, package folder), in one fresh interpreter, quietly."""
-    command = [sys.executable, __file__, "run", *(str(part) for pair in pairs for part in pair)]
-    # Only the plugins the track tests use (`-p asyncio` in `run_tests`): a fifth of each run's cost.
-    environment = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
-    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=environment)
-    if done.returncode:
-        raise TrackError(f"the track tests could not run:\n{done.stderr.strip() or done.stdout.strip()}")
-    return json.loads(done.stdout.splitlines()[-1])
+def default_folder(lesson: int) -> Path:
+    """Where `make lesson-start` writes the learner's copy (ignored by git and ruff)."""
+    return ROOT / "build" / f"{lesson:02}"
 
 
-def report(results: list[dict[str, object]]) -> list[str]:
-    """One plain line per behaviour, what works and what is still missing, then each stub's hint once."""
-    lines, hints = [], {}
-    for result in results:
-        if result.get("skipped"):
-            lines.append(f"  skipped  {result['doc']} ({result['why']})")
-        elif result["passed"]:
-            lines.append(f"  ok       {result['doc']}")
-        elif result["stub"]:
-            function, _, hint = str(result["stub"]).partition(": ")
-            hints[function] = hint
-            lines.append(f"  missing  {result['doc']} ({function} is still a stub)")
-        else:
-            lines.append(f"  missing  {result['doc']} ({result['why']})")
-    lines += [f"hint for {function}: {hint}" for function, hint in hints.items()]
-    return lines
-
-
-def main(argv: list[str]) -> int:
-    """`run NN DIR [NN DIR …]`: the track tests of each lesson against each folder, as one JSON line."""
-    import contextlib
-    import io
-
-    if len(argv) < 3 or argv[0] != "run" or len(argv) % 2 == 0:
-        print("usage: lesson_track.py run NN DIR [NN DIR ...]", file=sys.stderr)
+def start(lesson: int, target: Path | None, snapshot: Callable[[int], dict[str, bytes]]) -> int:
+    """Write lesson `lesson`'s package (`snapshot(lesson)`) into `target` with its track's functions stubbed."""
+    chosen, target = track(lesson), target or default_folder(lesson)
+    if (target / PACKAGE).exists():
+        print(f"scripts/lesson: {target / PACKAGE} exists (your work?); remove it or choose DIR=", file=sys.stderr)
         return 2
-    everything = []
-    for number, folder in zip(argv[1::2], argv[2::2], strict=True):
-        with contextlib.redirect_stdout(io.StringIO()):  # pytest's own report: the caller words its own
-            everything.append(run_tests(int(number), Path(folder)))
-    print(json.dumps(everything))
+    write(stubbed_files(package_files(lesson, snapshot(lesson)), chosen.stubs), target)
+    print(f"lesson {lesson:02}'s package is in {target}; yours to write:")
+    for item in chosen.stubs:
+        print(f"  {item.path}: {item.function}")
+    elsewhere = f" DIR={target}" if target.resolve() != default_folder(lesson) else ""
+    print(f"check it with: make lesson-check N={lesson:02}{elsewhere}")
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+def check(lesson: int, target: Path | None) -> int:
+    """Run lesson `lesson`'s track tests on `target`: one line per behaviour; 1 while any is missing."""
+    track(lesson)  # a lesson without a track fails here, in one line
+    target = target or default_folder(lesson)
+    if not (target / PACKAGE / "__init__.py").is_file():
+        print(f"scripts/lesson: no package in {target}; start with: make lesson-start N={lesson:02}", file=sys.stderr)
+        return 2
+    [results] = run([(lesson, target)])
+    print("\n".join(track_runner.report(results)))
+    missing = sum(not result["passed"] for result in results)
+    said = f"{missing} of {len(results)} behaviours still missing" if missing else "all done"
+    print(f"lesson {lesson:02}: {said}")
+    return 1 if missing else 0

@@ -149,7 +149,7 @@ def outcomes(tmp_path_factory: pytest.TempPathFactory) -> Outcomes:
         for variant, chosen in (("reference", ()), ("learner", stubs)):
             runs[(lesson, variant)] = base / f"{lesson:02}" / variant
             track_module.write(track_module.stubbed_files(files[lesson], chosen), runs[(lesson, variant)])
-    found = dict(zip(runs, track_module.run_elsewhere([(n, folder) for (n, _), folder in runs.items()]), strict=True))
+    found = dict(zip(runs, track_module.run([(n, folder) for (n, _), folder in runs.items()]), strict=True))
     alone: dict[tuple[int, str], Path] = {}
     for lesson in TRACKED:
         for stub in track_module.track(lesson).stubs:
@@ -157,7 +157,7 @@ def outcomes(tmp_path_factory: pytest.TempPathFactory) -> Outcomes:
                 alone[(lesson, stub.function)] = base / f"{lesson:02}" / stub.function
                 track_module.write(track_module.stubbed_files(files[lesson], (stub,)), alone[(lesson, stub.function)])
     if alone:
-        results = track_module.run_elsewhere([(n, folder) for (n, _), folder in alone.items()])
+        results = track_module.run([(n, folder) for (n, _), folder in alone.items()])
         found |= dict(zip(alone, results, strict=True))
     LEARNERS.update({lesson: runs[(lesson, "learner")] for lesson in TRACKED})
     return found
