@@ -34,7 +34,7 @@ define pytest
 endef
 
 .PHONY: help install hooks test unit-tests integration-tests notebooks lock-check lint-check lint-fix \
-	format-check format-fix type-check sync-check lesson-check check lab bench pre-commit ci \
+	format-check format-fix type-check sync-check markers-check lesson-start lesson-check check lab bench pre-commit ci \
 	lesson-snapshot lesson-diff lesson-notebook lesson-repl lesson-shell sandbox-image kitaru-local kitaru-stop \
 	eval-verify eval-benchmark eval-smoke eval-regression eval-judge eval-harbor-check mcp-reference-servers
 
@@ -93,10 +93,10 @@ sync-check: ## Check that every lesson's .py and .ipynb hold the same cells
 type-check: ## Type-check the package with ty
 	$(RUN) ty check decode
 
-lesson-check: ## Check the lesson markers in decode/ and each lesson.toml's `extends` against them
+markers-check: ## Check the lesson markers in decode/ and each lesson.toml's `extends` against them
 	$(RUN) python scripts/lesson check
 
-check: lock-check format-check lint-check type-check sync-check lesson-check ## All static checks: lock, format, lint, types, notebook pairs, lesson markers
+check: lock-check format-check lint-check type-check sync-check markers-check ## All static checks: lock, format, lint, types, notebook pairs, lesson markers
 
 # The package as it stands after lesson N, from the one source tree (scripts/lesson, ADR-0003).
 LESSON_DIR ?= $(if $(DIR),$(DIR),.lessons/$(N))
@@ -112,6 +112,15 @@ lesson-snapshot: ## Write decode/ as of lesson N into DIR/decode (default .lesso
 lesson-diff: ## Show what lesson N adds to lesson N-1's package: make lesson-diff N=04
 	$(need-lesson)
 	@$(RUN) python scripts/lesson diff $(N)
+
+# The build-along track (ADR-0121): your copy of lesson N's package in DIR (default build/NN, ignored by git).
+lesson-start: ## Write lesson N's package with the functions it teaches left for you to write: make lesson-start N=02 [DIR=...]
+	$(need-lesson)
+	@$(RUN) python scripts/lesson start $(N) $(if $(DIR),"$(DIR)")
+
+lesson-check: ## Run lesson N's track tests on your copy and say what is still missing: make lesson-check N=02 [DIR=...]
+	$(need-lesson)
+	@$(RUN) python scripts/lesson track-check $(N) $(if $(DIR),"$(DIR)")
 
 lesson-notebook: ## Run lesson N's notebook against its package and save the outputs: make lesson-notebook N=04
 	$(need-lesson)

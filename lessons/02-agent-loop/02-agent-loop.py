@@ -19,6 +19,19 @@
 # near the end asks a real model, if you give it a key.)
 
 # %% [markdown]
+# **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
+# your own copy of lesson 02's package; until you write them, each raises `NotImplementedError`
+# with a hint:
+#
+# - `split_model_string` in `decode/models/gateway.py`
+# - `AgentLoop._walk` in `decode/agent/loop.py`
+# - `AgentLoop._finish` in `decode/agent/loop.py`
+#
+# `make lesson-start N=02` writes your copy into `build/02/`, and `make lesson-check N=02`
+# runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
+# This notebook shows the package's own versions: read them when you are done, or stuck.
+
+# %% [markdown]
 # decode works on the folder it is started in. For this lesson that is a scratch project folder
 # with one file in it.
 

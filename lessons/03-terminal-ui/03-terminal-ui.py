@@ -22,6 +22,19 @@
 # lesson ends with an exercise: a slash command of your own.
 
 # %% [markdown]
+# **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
+# your own copy of lesson 03's package; until you write them, each raises `NotImplementedError`
+# with a hint:
+#
+# - `split_blocks` in `decode/tui/markdown_blocks.py`
+# - `tool_line` in `decode/tui/tool_lines.py`
+# - `CommandRegistry.parse` in `decode/tui/commands.py`
+#
+# `make lesson-start N=03` writes your copy into `build/03/`, and `make lesson-check N=03`
+# runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
+# This notebook shows the package's own versions: read them when you are done, or stuck.
+
+# %% [markdown]
 # A scratch project folder, as in lesson 02, and `show` from `lessons/course.py`.
 
 # %%

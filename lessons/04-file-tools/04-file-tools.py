@@ -22,6 +22,19 @@
 # your own, through the executor.
 
 # %% [markdown]
+# **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
+# your own copy of lesson 04's package; until you write them, each raises `NotImplementedError`
+# with a hint:
+#
+# - `resolve_path` in `decode/tools/paths.py`
+# - `ReadLedger.check` in `decode/entities/ledger.py`
+# - `edit` in `decode/tools/edit.py`
+#
+# `make lesson-start N=04` writes your copy into `build/04/`, and `make lesson-check N=04`
+# runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
+# This notebook shows the package's own versions: read them when you are done, or stuck.
+
+# %% [markdown]
 # A scratch project to work on: a small git repository with a bug in it. (`show` and `show_diff`,
 # from `lessons/course.py`, render the package's source.)
 

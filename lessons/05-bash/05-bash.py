@@ -15,6 +15,19 @@
 # subprocess. This lesson shows why that is not enough for commands a model writes, builds the
 # fix by hand, then reads the package's version and the `bash` tool on top of it.
 
+# %% [markdown]
+# **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
+# your own copy of lesson 05's package; until you write them, each raises `NotImplementedError`
+# with a hint:
+#
+# - `bash` in `decode/tools/bash.py`
+# - `command_environment` in `decode/processes/environment.py`
+# - `OutputCapture.feed` in `decode/tools/capture.py`
+#
+# `make lesson-start N=05` writes your copy into `build/05/`, and `make lesson-check N=05`
+# runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
+# This notebook shows the package's own versions: read them when you are done, or stuck.
+
 # %%
 import os
 import tempfile

@@ -18,6 +18,19 @@
 #
 # Everything runs offline, in a scratch folder with its own `HOME`.
 
+# %% [markdown]
+# **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
+# your own copy of lesson 06's package; until you write them, each raises `NotImplementedError`
+# with a hint:
+#
+# - `parse_rule` in `decode/permissions/rules.py`
+# - `command_matches` in `decode/permissions/rules.py`
+# - `finish` in `decode/permissions/decision_order.py`
+#
+# `make lesson-start N=06` writes your copy into `build/06/`, and `make lesson-check N=06`
+# runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
+# This notebook shows the package's own versions: read them when you are done, or stuck.
+
 # %%
 import os
 import subprocess

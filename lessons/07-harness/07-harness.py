@@ -17,6 +17,19 @@
 # it adds. Everything runs offline on the scripted model, in a scratch folder.
 
 # %% [markdown]
+# **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
+# your own copy of lesson 07's package; until you write them, each raises `NotImplementedError`
+# with a hint:
+#
+# - `PriorityGate.send` in `decode/harness/priority.py`
+# - `PriorityGate.take_back` in `decode/harness/priority.py`
+# - `close_interrupted_turn` in `decode/harness/abort.py`
+#
+# `make lesson-start N=07` writes your copy into `build/07/`, and `make lesson-check N=07`
+# runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
+# This notebook shows the package's own versions: read them when you are done, or stuck.
+
+# %% [markdown]
 # ## 1. Steering by hand
 #
 # A turn is one pydantic-ai run: `agent.iter()` walks it node by node (lesson 02). While it walks,

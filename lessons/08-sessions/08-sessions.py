@@ -19,6 +19,19 @@
 # We start with a session log of our own, twenty lines, and break it the way a crash does. Then the
 # package's log, and what it does that ours does not.
 
+# %% [markdown]
+# **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
+# your own copy of lesson 08's package; until you write them, each raises `NotImplementedError`
+# with a hint:
+#
+# - `SessionLog.append` in `decode/context/session_log.py`
+# - `SessionLog.reopen` in `decode/context/session_log.py`
+# - `_replay` in `decode/context/replay.py`
+#
+# `make lesson-start N=08` writes your copy into `build/08/`, and `make lesson-check N=08`
+# runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
+# This notebook shows the package's own versions: read them when you are done, or stuck.
+
 # %%
 import json
 import logging

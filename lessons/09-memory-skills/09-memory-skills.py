@@ -15,6 +15,19 @@
 # that runs), then runs it. No key and no network: the model is scripted, as in lesson 02.
 
 # %% [markdown]
+# **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
+# your own copy of lesson 09's package; until you write them, each raises `NotImplementedError`
+# with a hint:
+#
+# - `load_memory` in `decode/memory/files.py`
+# - `keep_newest` in `decode/memory/files.py`
+# - `parse_skill` in `decode/skills/catalog.py`
+#
+# `make lesson-start N=09` writes your copy into `build/09/`, and `make lesson-check N=09`
+# runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
+# This notebook shows the package's own versions: read them when you are done, or stuck.
+
+# %% [markdown]
 # We work in a scratch folder: a repository `repo/` with a web app in `repo/app/`, where decode is
 # launched. The user's files live under the home directory, so we point `HOME` at a scratch home too:
 # your own `~/.decode/` stays out of this notebook. Paths print as `<scratch>/…`.

@@ -17,6 +17,19 @@
 # and runs it on the scripted model. No key; the only network is a server on 127.0.0.1.
 
 # %% [markdown]
+# **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
+# your own copy of lesson 10's package; until you write them, each raises `NotImplementedError`
+# with a hint:
+#
+# - `why_blocked` in `decode/tools/web/addresses.py`
+# - `screen` in `decode/tools/web/addresses.py`
+# - `todo_write` in `decode/tools/todo.py`
+#
+# `make lesson-start N=10` writes your copy into `build/10/`, and `make lesson-check N=10`
+# runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
+# This notebook shows the package's own versions: read them when you are done, or stuck.
+
+# %% [markdown]
 # ## 1. web_fetch
 #
 # The model reads documentation, issues and release notes with `web_fetch(url, prompt?)`. That

@@ -20,6 +20,19 @@
 # 8. what `decode mcp list` and `/mcp` show.
 
 # %% [markdown]
+# **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
+# your own copy of lesson 11's package; until you write them, each raises `NotImplementedError`
+# with a hint:
+#
+# - `sanitise` in `decode/mcp/names.py`
+# - `tool_name` in `decode/mcp/names.py`
+# - `expand` in `decode/mcp/config.py`
+#
+# `make lesson-start N=11` writes your copy into `build/11/`, and `make lesson-check N=11`
+# runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
+# This notebook shows the package's own versions: read them when you are done, or stuck.
+
+# %% [markdown]
 # We work in a scratch folder with its own `HOME`, so your own `~/.decode/` stays out of it. Paths
 # print as `<scratch>/…`. Warnings decode logs (a server that fails, a bad file) are collected into a
 # list, to print where they teach.

@@ -20,6 +20,19 @@
 # No key and no network: every model here is scripted.
 
 # %% [markdown]
+# **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
+# your own copy of lesson 12's package; until you write them, each raises `NotImplementedError`
+# with a hint:
+#
+# - `selects` in `decode/agents/definition.py`
+# - `AgentDefinition.allows` in `decode/agents/definition.py`
+# - `narrowed` in `decode/permissions/fence.py`
+#
+# `make lesson-start N=12` writes your copy into `build/12/`, and `make lesson-check N=12`
+# runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
+# This notebook shows the package's own versions: read them when you are done, or stuck.
+
+# %% [markdown]
 # We work in a scratch project, with a scratch home folder (so your own `~/.decode/agents/` stays
 # out of it). Paths print as `<scratch>/…`.
 

@@ -23,6 +23,19 @@
 # No key and no network: the model is scripted; the server is the real `ty server`.
 
 # %% [markdown]
+# **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
+# your own copy of lesson 13's package; until you write them, each raises `NotImplementedError`
+# with a hint:
+#
+# - `read_message` in `decode/lsp/jsonrpc.py`
+# - `to_lsp` in `decode/lsp/positions.py`
+# - `new_problems` in `decode/lsp/diagnostics.py`
+#
+# `make lesson-start N=13` writes your copy into `build/13/`, and `make lesson-check N=13`
+# runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
+# This notebook shows the package's own versions: read them when you are done, or stuck.
+
+# %% [markdown]
 # A scratch project with two files: `lib.py` defines `size`, `app.py` calls it.
 
 # %%

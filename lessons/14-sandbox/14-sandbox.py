@@ -36,6 +36,19 @@
 # No key and no network here: the model is scripted; the sandboxes are real (bubblewrap runs in CI).
 
 # %% [markdown]
+# **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
+# your own copy of lesson 14's package; until you write them, each raises `NotImplementedError`
+# with a hint:
+#
+# - `read_head` in `decode/sandbox/workspace.py`
+# - `git_environment` in `decode/sandbox/host_git.py`
+# - `hand_back` in `decode/sandbox/handback.py`
+#
+# `make lesson-start N=14` writes your copy into `build/14/`, and `make lesson-check N=14`
+# runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
+# This notebook shows the package's own versions: read them when you are done, or stuck.
+
+# %% [markdown]
 # A scratch project and a scratch home; paths print as `<scratch>/…`.
 
 # %%

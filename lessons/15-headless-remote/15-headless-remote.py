@@ -31,6 +31,19 @@
 # No key and no network: every run here is the scripted model (`script:FILE`).
 
 # %% [markdown]
+# **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
+# your own copy of lesson 15's package; until you write them, each raises `NotImplementedError`
+# with a hint:
+#
+# - `exit_code` in `decode/runtime/headless.py`
+# - `RunOutput.event` in `decode/runtime/output.py`
+# - `RunSummary.to_json` in `decode/runtime/summary.py`
+#
+# `make lesson-start N=15` writes your copy into `build/15/`, and `make lesson-check N=15`
+# runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
+# This notebook shows the package's own versions: read them when you are done, or stuck.
+
+# %% [markdown]
 # A scratch project with a notes file; paths and session ids print in a stable form.
 
 # %%

@@ -21,6 +21,19 @@
 #
 # No key and no network beyond 127.0.0.1: every model here is scripted.
 
+# %% [markdown]
+# **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
+# your own copy of lesson 16's package; until you write them, each raises `NotImplementedError`
+# with a hint:
+#
+# - `TurnObserver.watch` in `decode/observability/observer.py`
+# - `TurnObserver._see` in `decode/observability/observer.py`
+# - `outcome` in `decode/observability/observer.py`
+#
+# `make lesson-start N=16` writes your copy into `build/16/`, and `make lesson-check N=16`
+# runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
+# This notebook shows the package's own versions: read them when you are done, or stuck.
+
 # %%
 import json
 import os

@@ -25,6 +25,19 @@
 #
 # First, the idea in a dozen lines. No key, no network: every model here is scripted.
 
+# %% [markdown]
+# **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
+# your own copy of lesson 17's package; until you write them, each raises `NotImplementedError`
+# with a hint:
+#
+# - `recorded` in `decode/recording/seam.py`
+# - `FallbackAgent.iter` in `decode/recording/fallback.py`
+# - `session_model` in `decode/recording/replay.py`
+#
+# `make lesson-start N=17` writes your copy into `build/17/`, and `make lesson-check N=17`
+# runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
+# This notebook shows the package's own versions: read them when you are done, or stuck.
+
 # %%
 import logging
 import os

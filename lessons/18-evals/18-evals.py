@@ -46,6 +46,19 @@
 #
 # No key and no network here: every model is scripted (`script:FILE`, lesson 02).
 
+# %% [markdown]
+# **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
+# your own copy of lesson 18's package; until you write them, each raises `NotImplementedError`
+# with a hint:
+#
+# - `pass_at_k` in `evals/metrics.py`
+# - `read_reward` in `evals/benchmark/grade.py`
+# - `grade` in `evals/benchmark/grade.py`
+#
+# `make lesson-start N=18` writes your copy into `build/18/`, and `make lesson-check N=18`
+# runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
+# This notebook shows the package's own versions: read them when you are done, or stuck.
+
 # %%
 import json
 import os

@@ -54,7 +54,7 @@ class Lesson:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as exc:
             raise AssertionError(f"lessons/{self.name}/lesson.toml: {exc}") from None
-        known = {"title", "introduces", "extends", "builds"}
+        known = {"title", "introduces", "extends", "builds", "track"}  # `track`: tests/lessons/test_track.py
         assert set(data) <= known, f"lessons/{self.name}/lesson.toml: unknown keys"
         assert isinstance(data.get("title"), str), f"lessons/{self.name}/lesson.toml: `title` must be a string"
         assert data["title"].strip(), f"lessons/{self.name}/lesson.toml: `title` is empty"
