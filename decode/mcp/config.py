@@ -25,7 +25,9 @@ from decode.permissions.settings_files import SettingsProblem
 
 USER_FILE = HARNESS_DIR / "mcp.json"
 PROJECT_FILE = Path(".mcp.json")
-DEFAULT_STARTUP_TIMEOUT_S = 10.0
+DEFAULT_STARTUP_TIMEOUT_S = 30.0
+"""Claude Code's default, whose `.mcp.json` this is: a Python server started by `uv run` on a busy
+machine, or an `npx` one downloading on its first run, takes more than Codex's 10 s (ADR-0123)."""
 DEFAULT_TOOL_TIMEOUT_S = 60.0
 MAX_STARTUP_TIMEOUT_S, MAX_TOOL_TIMEOUT_S = 600.0, 3600.0
 """Bounds, so a file cannot make a request wait for a hung server for ever (`Infinity` parses)."""

@@ -125,6 +125,7 @@ ISSUE_BENCHES: dict[int, tuple[str, ...]] = {
         "tools",
         "tracing",
     ),
+    29: ("notebooks",),
 }
 """The modules (the part after `bench_`) expected to report an issue's targets. One that ran and
 reported none shows as "not measured" in the summary (a bench that skipped, a target not adopted);

@@ -4,7 +4,8 @@ Every `bench_*.py` beside this file is a benchmark module; NAME picks modules by
 `bench_` (`startup`). The tables go to stdout and, with the machine they were measured on, to
 `evals/perf/results/perf-<UTC time>.md` (git-ignored). The machine's load is printed first and
 last; the run ends with a table of every issue target (see below). Exit code 1 when a row is over
-target or a target of an issue went unmeasured. Modules of `ON_REQUEST` (`suite`: minutes long) run only when named.
+target or a target of an issue went unmeasured. Modules of `ON_REQUEST` (`notebooks`, `suite`:
+minutes long) run only when named.
 
 A new benchmark module needs one function:
 
@@ -36,8 +37,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 RESULTS = HERE / "results"
 DEFAULT_RUNS = 20
-ON_REQUEST = ("suite",)
-"""Modules a bare run leaves out: they take minutes (the test suite's own time)."""
+ON_REQUEST = ("notebooks", "suite")
+"""Modules a bare run leaves out: they take minutes (every notebook, the test suite's own time)."""
 
 
 def discover(names: list[str]) -> list[Path]:

@@ -363,8 +363,8 @@ Path("chat.json").write_text(json.dumps([{"text": "Hello! Ask me about this proj
 
 
 async def wait_for(text: str, screen: io.StringIO) -> None:
-    """Wait (up to 30 s) until `text` is on the recording screen."""
-    async with asyncio.timeout(30):
+    """Wait (up to 120 s: a busy machine imports slowly) until `text` is on the recording screen."""
+    async with asyncio.timeout(120):
         while True:
             if text in screen.getvalue():
                 return

@@ -50,8 +50,9 @@ def running(pid: int) -> bool:
         return False
 
 
-def wait_until(condition: Callable[[], object], seconds: float = 5.0) -> bool:
-    """Poll `condition` until it holds or `seconds` pass: a process dies a little after its kill."""
+def wait_until(condition: Callable[[], object], seconds: float = 60.0) -> bool:
+    """Poll `condition` until it holds or `seconds` pass: a process dies a little after its kill (on
+    a busy machine, a while after)."""
     deadline = time.monotonic() + seconds
     while not condition():
         if time.monotonic() > deadline:
@@ -292,7 +293,8 @@ result = await executor.run(
 )
 background = pid_in("bg.pid")
 print("exit code:", result.exit_code, "| stopped leftovers:", result.stopped_leftovers)
-print("returned within 5 s:", time.monotonic() - started < 5, "| background running:", running(background))
+waited = time.monotonic() - started
+print("returned long before the sleep's 100 s:", waited < 60, "| background running:", running(background))
 
 # %% [markdown]
 # `spawn()` got the same treatment: a long-lived program (a language server, an MCP server) in its

@@ -378,7 +378,7 @@ group = pid_file.read_text().strip()
 print("running before:", running(group))
 runner.abort()
 await runner.idle()
-for _ in range(100):  # SIGKILL is immediate; give a loaded machine a moment to let them go
+for _ in range(3000):  # SIGKILL is immediate; a loaded machine reaps later (up to a minute)
     if running(group) == 0:
         break
     await asyncio.sleep(0.02)

@@ -236,14 +236,16 @@ show("decode.mcp.servers", "McpServer._run")
 
 # %% [markdown]
 # For this section, just the `notes` server (the lesson's `notes_server.py`, written with the `mcp`
-# SDK) and a "server" that exits at once, writing why on its stderr:
+# SDK) and a "server" that exits at once, writing why on its stderr. `notes` is given two minutes
+# to start, not the default's 30 s: the wait ends the moment it is ready, and on a machine busy
+# enough to start Python slowly this notebook still shows it ready, never "did not answer".
 
 # %%
 from decode.mcp.config import ServerConfig, parse_server
 from decode.mcp.servers import build_servers
 
 entries = {
-    "notes": {"command": sys.executable, "args": [str(LESSON / "notes_server.py")]},
+    "notes": {"command": sys.executable, "args": [str(LESSON / "notes_server.py")], "startup_timeout_sec": 120},
     "crashy": {"command": "sh", "args": ["-c", "echo 'cannot open the database' >&2; exit 3"]},
 }
 configs = [ServerConfig(n, parse_server(n, e, {}), project / ".mcp.json", "project", e) for n, e in entries.items()]

@@ -208,7 +208,7 @@ from decode.lsp.manager import LspManager
 from decode.processes.local import LocalExecutor
 
 logging.getLogger("decode.lsp").setLevel(logging.ERROR)  # each death is logged as a warning: not here
-manager = LspManager(LocalExecutor(project), timeout=10)
+manager = LspManager(LocalExecutor(project), timeout=60)  # generous: a dead server is seen at once, not at it
 lib = project / "lib.py"
 
 

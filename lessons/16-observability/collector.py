@@ -113,7 +113,7 @@ class Collector:
         with self._lock:
             return [f"{r.method} {r.path}" for r in self.requests]
 
-    def wait_for(self, traces: int, spans: int = 0, timeout_s: float = 10.0) -> bool:
+    def wait_for(self, traces: int, spans: int = 0, timeout_s: float = 60.0) -> bool:
         """Wait until at least this many traces and spans have arrived; False at the deadline."""
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:

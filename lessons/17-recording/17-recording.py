@@ -187,9 +187,11 @@ show("decode.recording.fallback", "FallbackAgent.iter")
 # %%
 import socket
 
-with socket.socket() as sock:
-    sock.bind(("127.0.0.1", 0))
-    closed = sock.getsockname()[1]  # released: connecting to it is refused
+# Bound, never listening: a connection is refused, and no other program can take the port while
+# this cell and the next use it (a port merely released could be, on a busy machine).
+refusing = socket.socket()
+refusing.bind(("127.0.0.1", 0))
+closed = refusing.getsockname()[1]
 warnings: list[str] = []
 handler = logging.Handler()
 handler.emit = lambda record: warnings.append(record.getMessage().replace(str(closed), "<port>"))
@@ -219,6 +221,7 @@ try:
     [event async for event in conversation.loop.run_turn("What does the note say?")]
 except RecordingUnavailable as exc:
     print("RecordingUnavailable:", str(exc).replace(str(closed), "<port>"))
+refusing.close()
 
 # %% [markdown]
 # ## 4. Replays

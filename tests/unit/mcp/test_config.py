@@ -43,7 +43,8 @@ def test_a_stdio_entry_is_expanded_everywhere_it_may_be() -> None:
 
     assert isinstance(server, StdioServer)
     assert (server.command, server.args, server.env) == ("/opt/bin/server", ["--token=t0k", "8080"], {"T": "t0k"})
-    assert (server.startup_timeout_sec, server.tool_timeout_sec, server.disabled) == (10.0, 60.0, False)
+    # 30 s to start: Claude Code's default, so a slow machine's servers join the first request (ADR-0123)
+    assert (server.startup_timeout_sec, server.tool_timeout_sec, server.disabled) == (30.0, 60.0, False)
 
 
 def test_an_http_entry_has_a_type_or_is_known_by_its_url() -> None:
