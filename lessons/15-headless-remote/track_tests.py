@@ -7,11 +7,11 @@ docstring line is the behaviour it reports.
 import json
 
 import pytest
+from decode.harness.failures import Failure
 
 from decode.entities import events as ev
 from decode.entities.tool_calls import ToolCall, ToolResult
 from decode.entities.usage import Usage
-from decode.harness.failures import Failure
 from decode.harness.runner import TurnEnded
 from decode.runtime.headless import exit_code
 from decode.runtime.output import RunOutput
