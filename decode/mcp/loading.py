@@ -48,7 +48,7 @@ def load_servers(
     one can be asked, so one warning says how to trust them, and no screen is kept responsive
     (the result validators are not imported ahead, `warmup.py`).
     """
-    secrets = {name.upper() for name in Settings.secret_env_names()}
+    secrets = {name.upper() for name in Settings.decode_only_env_names()}
     expansion = {name: value for name, value in os.environ.items() if name.upper() not in secrets}
     theirs = {
         name: value

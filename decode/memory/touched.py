@@ -73,9 +73,13 @@ def _folder_of(path: Path, workspace: Path, home: Path) -> Path | None:
     full = path if path.is_absolute() else root / path
     try:
         relative = Path(*full.resolve().relative_to(root).parts)
-    except (ValueError, OSError):
-        return None  # outside the Workspace
+    except (ValueError, OSError, RuntimeError):  # RuntimeError: a symbolic link loop (Python 3.12)
+        return None  # outside the Workspace, or nowhere
     # The memory lives in the launch directory (the same tree, unless a sandbox copied it elsewhere).
-    if not (home / relative).is_dir():
+    try:
+        folder = (home / relative).is_dir()
+    except OSError:  # a name no file system takes (too long): the model named nothing there
+        return None
+    if not folder:
         relative = relative.parent
     return None if relative == Path() else relative

@@ -59,4 +59,4 @@ def inherited_environment() -> dict[str, str]:
         pass_through = settings.pass_env
     except ValidationError:  # the front end reports the bad setting; meanwhile nothing extra passes
         pass_through = []
-    return command_environment(os.environ, Settings.secret_env_names(), pass_through)
+    return command_environment(os.environ, Settings.decode_only_env_names(), pass_through)

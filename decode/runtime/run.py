@@ -112,18 +112,23 @@ def _read_task(job: HeadlessRun, task: str) -> str:
     # [lesson 15]
     # With a task on the command line, what is piped to stdin goes with it as a fenced block
     # (`git diff | decode run "review"`, `decode.runtime.stdin`); binary or over-size stdin: exit 2.
+    from decode.config.loading import ConfigError, load_settings
     from decode.runtime.stdin import WAIT_S, StdinError, read_input, readable, with_input
 
+    try:
+        wait = load_settings().stdin_wait  # the run loads them anyway: once a process
+    except ConfigError:  # said when the run builds its loop
+        wait = WAIT_S
     try:
         if task == "-":
             return _task_text(job, read_input(sys.stdin.buffer) or b"")
         text = _task_text(job, os.fsencode(task))
-        piped = read_input(sys.stdin.buffer, wait_s=WAIT_S) if readable(_stdin()) else b""
+        piped = read_input(sys.stdin.buffer, wait_s=wait) if readable(_stdin()) else b""
     except StdinError as exc:
         job.progress.error(str(exc))
         sys.exit(job.finish(EXIT_USAGE))
     if piped is None:
-        job.progress.warning(f"nothing came on stdin in {WAIT_S:.0f}s; running without it (< /dev/null skips the wait)")
+        job.progress.warning(f"nothing came on stdin in {wait:g}s; running without it (< /dev/null skips the wait)")
     if not piped or not piped.strip():
         return text
     return with_input(text, _task_text(job, piped))

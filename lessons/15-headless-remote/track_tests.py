@@ -7,8 +7,8 @@ docstring line is the behaviour it reports.
 import json
 
 import pytest
-from decode.harness.failures import Failure
 
+from decode.agent.failures import Failure
 from decode.entities import events as ev
 from decode.entities.tool_calls import ToolCall, ToolResult
 from decode.entities.usage import Usage

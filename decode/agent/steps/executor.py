@@ -20,7 +20,7 @@ def decode_tools(b: Build) -> None:
 def command_environment_for(settings: Settings) -> dict[str, str]:  # [lesson 05]
     """The environment the agent's commands get under these settings: this process's, without
     credentials, passing through what `DECODE_PASS_ENV` names (`decode.processes.environment`)."""
-    return command_environment(os.environ, Settings.secret_env_names(), settings.pass_env)
+    return command_environment(os.environ, Settings.decode_only_env_names(), settings.pass_env)
 
 
 def local_executor(workspace: Path, settings: Settings) -> LocalExecutor:

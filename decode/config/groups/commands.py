@@ -26,6 +26,11 @@ NameList = Annotated[list[str], NoDecode, BeforeValidator(_split_names)]
 """Names or patterns from one setting: comma-separated, or a JSON list."""
 
 
+SHARED_CREDENTIALS = frozenset({"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"})
+"""Credentials the user's own programs use too (the `aws` CLI, boto3): decode reads them for `bedrock:`
+models, yet `DECODE_PASS_ENV` may hand them to commands, as any other credential-looking variable."""
+
+
 class CommandSettings(BaseSettings):
     bash_timeout: float = Field(120.0, gt=0, validation_alias=AliasChoices("DECODE_BASH_TIMEOUT"))
     """Seconds a `bash` command may run when the model names no timeout; then its process group is killed."""
@@ -40,7 +45,7 @@ class CommandSettings(BaseSettings):
     )
     """Variables the agent's commands get although they look like credentials (`GITHUB_TOKEN`…), which
     are otherwise left out: names or patterns like `AWS_*`, comma-separated (or a JSON list).
-    decode's own keys are never passed."""
+    decode's own keys are never passed, but for the AWS key pair (`SHARED_CREDENTIALS`)."""
 
     @classmethod
     def secret_env_names(cls) -> frozenset[str]:
@@ -57,3 +62,9 @@ class CommandSettings(BaseSettings):
             choices = alias.choices if isinstance(alias, AliasChoices) else [alias or name]
             names.update(str(choice).upper() for choice in choices)
         return frozenset(names)
+
+    @classmethod
+    def decode_only_env_names(cls) -> frozenset[str]:
+        """decode's secrets that no command and no MCP server may have, even when named: all but the
+        `SHARED_CREDENTIALS`, which `DECODE_PASS_ENV` or the user's own MCP file may hand on."""
+        return cls.secret_env_names() - SHARED_CREDENTIALS

@@ -36,6 +36,9 @@ def run(project: Path, *args: str, stdin: int | None = subprocess.DEVNULL) -> su
         capture_output=True,
         text=True,
         stdin=stdin,
+        # stdin may be a pipe nobody writes (what a planted `/dev/stdin` link would wait on): decode
+        # itself takes only what is there at once, instead of waiting for it (`DECODE_STDIN_WAIT`).
+        env={**os.environ, "DECODE_STDIN_WAIT": "0"},
         timeout=TIMEOUT_S,
         preexec_fn=_limit_memory,
     )
@@ -173,3 +176,15 @@ def test_a_decode_folder_linked_out_of_the_project_gets_nothing(project: Path, t
     [line] = [line for line in done.stderr.splitlines() if "outside the project" in line]
     assert "could not save the session" in line
     assert list(outside.iterdir()) == []  # no session, no .gitignore: nothing written where the link points
+
+
+def test_a_stdin_pipe_nobody_writes_is_waited_on_only_as_long_as_decode_stdin_wait_says(project: Path) -> None:
+    """A CI runner may leave stdin an open pipe: `decode run "TASK"` goes on without it, and says so."""
+    reading, writing = os.pipe()
+    try:
+        done = run(project, stdin=reading)  # DECODE_STDIN_WAIT=0: what is there at once
+    finally:
+        os.close(reading)
+        os.close(writing)
+    assert done.returncode == 0, done.stderr
+    assert "nothing came on stdin in 0s; running without it" in done.stderr

@@ -100,7 +100,7 @@ async def test_a_users_server_does_not_start_in_the_clone_and_run_what_it_plante
     assert not pwned.exists()
 
 
-@pytest.mark.parametrize("secret", sorted(Settings.secret_env_names()))
+@pytest.mark.parametrize("secret", sorted(Settings.decode_only_env_names()))
 def test_no_file_expands_decodes_own_keys(
     secret: str, project: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

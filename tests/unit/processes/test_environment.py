@@ -51,8 +51,24 @@ def test_credentials_are_left_out_and_ordinary_variables_kept() -> None:
 
 def test_named_credentials_pass_through_but_decodes_own_keys_never() -> None:
     base = {"GITHUB_TOKEN": "ghp-1", "AWS_SECRET_ACCESS_KEY": "a", "AWS_SESSION_TOKEN": "b", "OPENAI_API_KEY": "k"}
-    env = command_environment(base, Settings.secret_env_names(), ["github_token", "AWS_*", "OPENAI_API_KEY", "*KEY*"])
+    env = command_environment(
+        base, Settings.decode_only_env_names(), ["github_token", "AWS_*", "OPENAI_API_KEY", "*KEY*"]
+    )
     assert env == {"GITHUB_TOKEN": "ghp-1", "AWS_SECRET_ACCESS_KEY": "a", "AWS_SESSION_TOKEN": "b", **NON_INTERACTIVE}
+
+
+def test_the_aws_key_pair_bedrock_reads_is_still_the_users_to_pass_and_kept_out_unless_named() -> None:
+    """`bedrock:` models make the AWS key pair one of decode's settings; the user's `aws` commands
+    still get it when `DECODE_PASS_ENV` names it, and no command gets it otherwise."""
+    base = {"AWS_ACCESS_KEY_ID": "AKIAEXAMPLE", "AWS_SECRET_ACCESS_KEY": "a", "AWS_BEARER_TOKEN_BEDROCK": "t"}
+    names = Settings.decode_only_env_names()
+    assert "AWS_BEARER_TOKEN_BEDROCK" in names
+    assert command_environment(base, names, ["AWS_*"]) == {
+        "AWS_ACCESS_KEY_ID": "AKIAEXAMPLE",
+        "AWS_SECRET_ACCESS_KEY": "a",
+        **NON_INTERACTIVE,
+    }
+    assert command_environment(base, names) == NON_INTERACTIVE
 
 
 def test_passed_through_matches_names_and_patterns_in_any_case() -> None:
