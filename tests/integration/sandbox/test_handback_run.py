@@ -261,7 +261,12 @@ def test_a_run_stopped_mid_turn_still_hands_its_work_back(decode, source: Path, 
     model = script(home, write("new.txt", "work\n"), {"text": "thinking", "delay_s": 120})
     argv = [decode, "run", "--output-format", "stream-json", "--model", model, "--repo", str(source)]
     argv += ["--permission-mode", "bypass", "go"]
-    with subprocess.Popen(argv, cwd=home, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True) as run:
+    # A process started in the background of a shell without job control ignores SIGINT, and its
+    # children inherit that (CI's `make test` is one): Ctrl-C must reach decode as a terminal's would.
+    restore = (lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)) if stop == signal.SIGINT else None
+    with subprocess.Popen(
+        argv, cwd=home, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True, preexec_fn=restore
+    ) as run:
         assert run.stdout is not None
         for line in run.stdout:  # the write is done once its result is out; then the model "thinks"
             if json.loads(line)["type"] == "tool_result":
