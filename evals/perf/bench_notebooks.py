@@ -11,9 +11,7 @@ the run prints it first and last. `DECODE_BENCH_NOTEBOOKS=11,17` runs only those
 """
 
 import os
-import subprocess
 import sys
-import time
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -57,18 +55,8 @@ def chosen_notebooks(root: Path) -> list[Path]:
 def run_notebook(ctx: Context, notebook: Path) -> NotebookTime:
     """Run one notebook under nbval to the end (a failure is reported, not raised)."""
     report = ctx.tmp / f"{notebook.stem}.xml"
-    argv = [str(ctx.bin("python")), "-m", "pytest", "-q", "-n", "0", "--nbval", "--nbval-current-env"]
-    started = time.perf_counter()
-    subprocess.run(
-        [*argv, f"--junitxml={report}", str(notebook.relative_to(ctx.root))],
-        cwd=ctx.root,
-        env=ctx.environment(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        check=False,
-    )
-    wall = time.perf_counter() - started
+    argv = ["-q", "-n", "0", "--nbval", "--nbval-current-env", str(notebook.relative_to(ctx.root))]
+    wall = ctx.pytest(argv, report)
     if not report.is_file():
         raise RuntimeError(f"bench_notebooks: pytest wrote no report for {notebook.name}")
     cells, failed, seconds = cell_times(report)

@@ -8,9 +8,7 @@ whole). `DECODE_BENCH_SUITE_PARTS=unit,notebooks` runs only those parts.
 """
 
 import os
-import subprocess
 import sys
-import time
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -53,18 +51,8 @@ def junit_times(report: Path) -> tuple[int, int, list[tuple[float, str]]]:
 def run_part(ctx: Context, name: str) -> PartTime:
     """Run one part of the suite to completion (failures are reported, not raised)."""
     report = ctx.tmp / f"{name}.xml"
-    argv = [str(ctx.bin("python")), "-m", "pytest", "-q", "-p", "no:cacheprovider", *XDIST, *PARTS[name]]
-    started = time.perf_counter()
-    subprocess.run(
-        [*argv, f"--junitxml={report}"],
-        cwd=ctx.root,
-        env=ctx.environment(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        check=False,
-    )
-    wall = time.perf_counter() - started
+    argv = ["-q", "-p", "no:cacheprovider", *XDIST, *PARTS[name]]
+    wall = ctx.pytest(argv, report)
     if not report.is_file():
         raise RuntimeError(f"bench_suite: pytest wrote no report for {name} ({' '.join(argv)})")
     tests, failed, times = junit_times(report)

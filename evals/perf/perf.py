@@ -149,6 +149,22 @@ class Context:
         """The environment commands run with, plus `overrides` (see `steady_state_environment`)."""
         return steady_state_environment(overrides)
 
+    def pytest(self, arguments: Sequence[str], report: Path) -> float:
+        """Run `python -m pytest ARGUMENTS` quietly in the root with a JUnit report at `report`; its
+        wall seconds. A failing test is no error here: the report says which."""
+        argv = [str(self.bin("python")), "-m", "pytest", *arguments, f"--junitxml={report}"]
+        started = time.perf_counter()
+        subprocess.run(
+            argv,
+            cwd=self.root,
+            env=self.environment(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=False,
+        )
+        return time.perf_counter() - started
+
 
 @dataclass(frozen=True)
 class Row:
