@@ -17,6 +17,7 @@ from rich.text import Text
 
 from decode.harness.decisions import Option, Question
 from decode.tui.commands import CommandRegistry, SlashCommand
+from decode.tui.questions import answered_yes
 
 if TYPE_CHECKING:
     from decode.mcp.servers import McpServers
@@ -97,16 +98,12 @@ def trust_question(servers: McpServers) -> Question:
 
 
 async def ask_trust(repl: Repl, servers: McpServers) -> None:
-    reply = await repl.questions.channel.ask(trust_question(servers))
-    if reply.choice is None:  # a prompt typed while the question stood: it goes to the agent
-        repl.renderer.notice("the MCP servers wait: /mcp trust starts them")
-        await repl.submit(reply.text)
-        return
-    if reply.choice != "yes":
-        names = ", ".join(config.name for config in servers.untrusted)
-        repl.renderer.notice(f"MCP servers not started: {names} (decode asks again next time)")
-        return
-    start_trusted(repl, servers)
+    names = ", ".join(config.name for config in servers.untrusted)
+    declined = f"MCP servers not started: {names} (decode asks again next time)"
+    if await answered_yes(
+        repl, trust_question(servers), waiting="the MCP servers wait: /mcp trust starts them", declined=declined
+    ):
+        start_trusted(repl, servers)
 
 
 def start_trusted(repl: Repl, servers: McpServers) -> None:

@@ -35,6 +35,7 @@ from decode.visible import visible
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from decode.tui.app import Repl
     from decode.tui.render import Renderer
 
 KEYS = string.ascii_lowercase + string.digits
@@ -130,3 +131,17 @@ def _panel(question: Question) -> RenderableType:
     return Panel(
         Text(visible(question.body)), title=Text(visible(question.title)), title_align="left", border_style="yellow"
     )
+
+
+async def answered_yes(repl: Repl, question: Question, *, waiting: str, declined: str) -> bool:
+    """Ask a yes-or-no `question` (trusting what a repository brings); True on yes. A line typed
+    instead goes to the agent, after `waiting`; a no says `declined`."""
+    reply = await repl.questions.channel.ask(question)
+    if reply.choice is None:  # a prompt typed while the question stood: it goes to the agent
+        repl.renderer.notice(waiting)
+        await repl.submit(reply.text)
+        return False
+    if reply.choice != "yes":
+        repl.renderer.notice(declined)
+        return False
+    return True

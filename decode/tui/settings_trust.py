@@ -13,6 +13,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from decode.harness.decisions import Option, Question
+from decode.tui.questions import answered_yes
 
 if TYPE_CHECKING:
     from decode.permissions.gate import PermissionGate
@@ -50,15 +51,10 @@ def trust_question(grants: ProjectGrants) -> Question:
 
 
 async def _ask(repl: Repl, gate: PermissionGate, grants: ProjectGrants) -> None:
-    reply = await repl.questions.channel.ask(trust_question(grants))
-    if reply.choice is None:  # a prompt typed while the question stood: it goes to the agent
-        repl.renderer.notice("the repository's settings wait: /permissions trust puts them in force")
-        await repl.submit(reply.text)
-        return
-    if reply.choice != "yes":
-        repl.renderer.notice("the repository's allow rules are not in force (decode asks again next time)")
-        return
-    trust_settings(repl, gate)
+    waiting = "the repository's settings wait: /permissions trust puts them in force"
+    declined = "the repository's allow rules are not in force (decode asks again next time)"
+    if await answered_yes(repl, trust_question(grants), waiting=waiting, declined=declined):
+        trust_settings(repl, gate)
 
 
 def trust_settings(repl: Repl, gate: PermissionGate) -> None:
