@@ -5,7 +5,7 @@ its capability opens a session (`POST /api/v1/sessions`) before the first model 
 `agent.iter()` raises the transport's `httpx.ConnectError` on entry (after ~4 s of retries,
 measured). A server that accepts the connection and never answers would hold that entry for
 minutes (kitaru's client: a long read timeout, and retries), so entering is given
-`RECORDER_START_TIMEOUT_S`, and running out of it counts as unreachable. `FallbackAgent` catches
+`RECORDER_START_TIMEOUT_S` (or `DECODE_RECORDER_TIMEOUT`), and running out of it counts as unreachable. `FallbackAgent` catches
 either there, before anything has run:
 
 - a run the user launched goes on unrecorded: one warning line, and the rest of this
@@ -49,10 +49,10 @@ def _unreachable(error: BaseException) -> bool:
     return isinstance(error, httpx.TransportError | KitaruClientError | TimeoutError)
 
 
-def _why(error: BaseException) -> str:
+def _why(error: BaseException, deadline_s: float = RECORDER_START_TIMEOUT_S) -> str:
     """What went wrong, in a few words: an httpx timeout's text, for one, is empty."""
     if isinstance(error, TimeoutError) and not str(error):
-        return f"no answer in {RECORDER_START_TIMEOUT_S:g} s"
+        return f"no answer in {deadline_s:g} s"
     return str(error) or type(error).__name__
 
 
@@ -66,11 +66,13 @@ class FallbackAgent(WrapperAgent[AgentDeps, str]):
         *,
         server: str,
         worker: bool,
+        start_timeout_s: float = RECORDER_START_TIMEOUT_S,
     ) -> None:
         super().__init__(agent)
         self.recorder = recorder
         self.server = server
         self.worker = worker
+        self.start_timeout_s = start_timeout_s
         self.recording = True
         """False once the server could not be reached: the conversation goes on unrecorded."""
 
@@ -80,19 +82,19 @@ class FallbackAgent(WrapperAgent[AgentDeps, str]):
             run = None
             if self.recording:
                 try:
-                    async with asyncio.timeout(RECORDER_START_TIMEOUT_S):
+                    async with asyncio.timeout(self.start_timeout_s):
                         run = await stack.enter_async_context(self.recorder.iter(*args, **kwargs))
                 except Exception as error:
                     if not _unreachable(error):
                         raise
                     if self.worker:
-                        why = f"the Kitaru server at {self.server} cannot be reached ({_why(error)})"
+                        why = f"the Kitaru server at {self.server} cannot be reached ({_why(error, self.start_timeout_s)})"
                         raise RecordingUnavailable(f"{why}; a Worker's run must be recorded") from error
                     self.recording = False
                     logger.warning(
                         "recording off: the Kitaru server at %s cannot be reached (%s); this session is not recorded",
                         self.server,
-                        _why(error),
+                        _why(error, self.start_timeout_s),
                     )
             if run is None:
                 run = await stack.enter_async_context(self.wrapped.iter(*args, **kwargs))

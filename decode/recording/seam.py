@@ -31,11 +31,17 @@ def recorded(agent: "Agent[AgentDeps, str]", settings: Settings, session_id: str
         return agent
     from kitaru_pydantic_ai import KitaruAgent  # only a recorded session pays for importing kitaru
 
-    from decode.recording.fallback import FallbackAgent
+    from decode.recording.fallback import RECORDER_START_TIMEOUT_S, FallbackAgent
 
     _export(settings)
     recorder = KitaruAgent(agent, agent_id=settings.kitaru_agent_id, session_name=session_id)
-    fallback = FallbackAgent(agent, recorder, server=str(settings.kitaru_api_url), worker=bool(settings.kitaru_task_id))
+    fallback = FallbackAgent(
+        agent,
+        recorder,
+        server=str(settings.kitaru_api_url),
+        worker=bool(settings.kitaru_task_id),
+        start_timeout_s=settings.recorder_timeout or RECORDER_START_TIMEOUT_S,
+    )
     # A WrapperAgent, not an `Agent`: the loop uses only what both have (`iter`, `model`).
     return cast("Agent[AgentDeps, str]", fallback)
 

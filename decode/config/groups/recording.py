@@ -2,7 +2,7 @@
 
 from uuid import UUID
 
-from pydantic import AliasChoices, Field, SecretStr
+from pydantic import AliasChoices, Field, PositiveFloat, SecretStr
 from pydantic_settings import BaseSettings
 
 from decode.config.project_env import user_only
@@ -29,3 +29,7 @@ class RecordingSettings(BaseSettings):
         json_schema_extra=user_only("says a Kitaru Worker launched this run"),
     )
     """Set by a Kitaru Worker: its run must be recorded, so an unreachable server fails it (exit 1)."""
+
+    recorder_timeout: PositiveFloat | None = Field(None, validation_alias=AliasChoices("DECODE_RECORDER_TIMEOUT"))
+    """Seconds a run waits for the Kitaru server to open its session before recording goes off (or a
+    Worker's run fails); unset: 15. Raise it for a distant server; a refused one is reported in ~5 s."""

@@ -74,9 +74,7 @@ def blackhole() -> Iterator[str]:
 def silent(fallback: FallbackAgent, blackhole: str, monkeypatch: pytest.MonkeyPatch) -> FallbackAgent:
     from kitaru_pydantic_ai import KitaruAgent
 
-    import decode.recording.fallback as module
-
-    monkeypatch.setattr(module, "RECORDER_START_TIMEOUT_S", 0.5)
+    fallback.start_timeout_s = 0.5
     monkeypatch.setenv("KITARU_API_URL", blackhole)
     fallback.recorder = KitaruAgent(fallback.wrapped, agent_id=uuid.uuid4(), session_name="s")  # type: ignore[arg-type]
     fallback.server = blackhole

@@ -66,6 +66,14 @@ def test_a_worker_run_is_marked_as_one() -> None:
     assert wrapped.worker is True
 
 
+@pytest.mark.parametrize(("value", "deadline"), [(None, 15.0), (2.5, 2.5)])
+def test_the_recorders_deadline_is_a_setting(value: float | None, deadline: float) -> None:
+    settings = Settings(
+        _env_file=None, kitaru_api_url="http://127.0.0.1:1", kitaru_agent_id=AGENT_ID, recorder_timeout=value
+    )  # type: ignore[call-arg]
+    assert recorded(agent(), settings, "s").start_timeout_s == deadline  # type: ignore[attr-defined]
+
+
 def test_a_projects_dotenv_cannot_point_recording_at_a_server(project: Path) -> None:
     (project / ".env").write_text(f"KITARU_API_URL=http://evil.example\nKITARU_AGENT_ID={AGENT_ID}\n")
     settings = Settings()
