@@ -142,6 +142,21 @@ def test_a_broken_marker_is_an_error_naming_its_line(source: str, problem: str) 
         render(source, 9)
 
 
+def test_a_rendering_is_kept_under_what_it_is_made_from(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(script, "CACHE", tmp_path / "cache")
+    sources = {"decode/a.py": b"x = 1\ny = 2  # [lesson 05]\n"}
+    key = script._cache_key(3, KNOWN, sources)
+    assert script._cached(key) is None
+    files = script._rendered(3, KNOWN, sources)
+    assert files == {"decode/a.py": b"x = 1\n"}
+    script._store(key, files)
+    assert script._cached(key) == files
+    assert script._cache_key(5, KNOWN, sources) != key
+    assert script._cache_key(3, KNOWN, {"decode/a.py": b"x = 2\n"}) != key
+    (tmp_path / "cache" / key).write_bytes(b"\x00not marshal")
+    assert script._cached(key) is None  # a torn or foreign file is a miss, not an error
+
+
 def test_the_command_rejects_an_unknown_lesson(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, ROOT / "scripts" / "lesson", "snapshot", "77", tmp_path], capture_output=True, text=True
