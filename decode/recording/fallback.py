@@ -5,8 +5,8 @@ its capability opens a session (`POST /api/v1/sessions`) before the first model 
 `agent.iter()` raises the transport's `httpx.ConnectError` on entry (after ~4 s of retries,
 measured). A server that accepts the connection and never answers would hold that entry for
 minutes (kitaru's client: a long read timeout, and retries), so entering is given
-`RECORDER_START_TIMEOUT_S` (or `DECODE_RECORDER_TIMEOUT`), and running out of it counts as unreachable. `FallbackAgent` catches
-either there, before anything has run:
+`RECORDER_START_TIMEOUT_S` (`DECODE_RECORDER_TIMEOUT` sets another), and running out of it counts
+as unreachable. `FallbackAgent` catches either there, before anything has run:
 
 - a run the user launched goes on unrecorded: one warning line, and the rest of this
   conversation is not retried (no 4 s per turn);
@@ -87,14 +87,15 @@ class FallbackAgent(WrapperAgent[AgentDeps, str]):
                 except Exception as error:
                     if not _unreachable(error):
                         raise
+                    why = _why(error, self.start_timeout_s)
                     if self.worker:
-                        why = f"the Kitaru server at {self.server} cannot be reached ({_why(error, self.start_timeout_s)})"
-                        raise RecordingUnavailable(f"{why}; a Worker's run must be recorded") from error
+                        unreachable = f"the Kitaru server at {self.server} cannot be reached ({why})"
+                        raise RecordingUnavailable(f"{unreachable}; a Worker's run must be recorded") from error
                     self.recording = False
                     logger.warning(
                         "recording off: the Kitaru server at %s cannot be reached (%s); this session is not recorded",
                         self.server,
-                        _why(error, self.start_timeout_s),
+                        why,
                     )
             if run is None:
                 run = await stack.enter_async_context(self.wrapped.iter(*args, **kwargs))
