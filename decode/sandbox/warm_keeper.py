@@ -20,6 +20,9 @@ from decode.sandbox.warm import WarmSandbox, warm_argv
 logger = logging.getLogger(__name__)
 
 BINDS = frozenset({"--bind", "--ro-bind", "--ro-bind-try", "--dev-bind"})
+MOUNT_RACE = ("Can't bind mount", "Unable to apply mount flags")
+"""bwrap's words when a host mount it was copying (`--ro-bind / /`) went away meanwhile: a container
+starting or stopping. The mount table has settled by the next start, so one more is tried."""
 
 
 def view_key(args: Sequence[str]) -> tuple[object, ...]:
@@ -75,11 +78,21 @@ class WarmKeeper:
                 self._retired.append(current)
                 self._current = None
             try:
-                self._current = await WarmSandbox.start(warm_argv(view_args, sys.executable), key)
+                self._current = await self._start(warm_argv(view_args, sys.executable), key)
             except SandboxError as exc:
                 self._off = str(exc)
                 logger.warning("%s; commands run in a cold sandbox", exc)
         return self._current
+
+    @staticmethod
+    async def _start(argv: list[str], key: tuple[object, ...]) -> WarmSandbox:
+        try:
+            return await WarmSandbox.start(argv, key)
+        except SandboxError as exc:
+            if not any(words in str(exc) for words in MOUNT_RACE):
+                raise
+            logger.info("%s; starting it again (a host mount changed while bwrap copied it)", exc)
+            return await WarmSandbox.start(argv, key)
 
     async def _close_retired(self) -> None:
         for warm in [warm for warm in self._retired if warm.running == 0]:
