@@ -19,12 +19,22 @@ endif
 
 # `--locked`: fail if uv.lock is stale instead of silently re-locking.
 RUN := $(UV) run --locked
-WORKERS ?= 2
+# Three test processes on two cores: a fifth of the suite's time is spent waiting (a REPL in tmux,
+# a server's grace period, a timeout a test is about), and a third worker fills it (ADR-0131).
+WORKERS ?= 3
 # Extra pytest arguments, e.g. `make unit-tests PYTEST_ARGS="-k settings -x"`.
 PYTEST_ARGS ?=
 # pytest-xdist: `loadscope` keeps a module's tests (and a notebook's cells) on one worker.
 XDIST := -n $(WORKERS) --dist loadscope
 NBVAL := --nbval --nbval-current-env
+
+# The suite starts decode's own modules in hundreds of processes (a REPL in tmux, a CLI beside MCP
+# servers). Where PYTHONDONTWRITEBYTECODE is set (CI images set it) none of them writes the bytecode
+# cache, so each would compile every module it imports: they are compiled once, first, as `make install`
+# compiles the dependencies'. py_compile writes whatever that variable says.
+define bytecode
+	@$(RUN) python -m compileall -q -j 0 decode evals scripts tests >/dev/null
+endef
 
 # pytest exits 5 when it collected nothing: say so plainly, a suite that runs nothing is a failure.
 define pytest
@@ -61,6 +71,7 @@ hooks: ## Install the git hooks of .pre-commit-config.yaml (commit: format, lint
 
 # --durations=20: the 20 slowest tests close the report, so a test that grew slow is seen.
 test: ## Run the whole suite: unit + integration tests and every lesson notebook (offline); the 20 slowest
+	$(bytecode)
 	$(call pytest,$(XDIST) --durations=20 tests lessons $(NBVAL))
 
 unit-tests: ## Run the unit tests (tests/unit)
