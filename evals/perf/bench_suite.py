@@ -1,6 +1,6 @@
 """The test suite's own time, part by part: `python evals/perf/run.py suite` (minutes; not in a bare run).
 
-Each part runs as `make` runs it (`pytest -n 2 --dist loadscope`, the notebooks under nbval) with
+Each part runs as `make` runs it (`pytest -n 3 --dist loadscope`, the notebooks under nbval) with
 a JUnit report, whose per-test times name the slowest tests. A figure per part (wall seconds, the
 tests, failures and the five slowest in its note), and the three together against issue 27's
 budget for the whole CI run, 10 minutes (install and static checks are not in it: a floor, not the
@@ -22,7 +22,7 @@ PARTS: dict[str, tuple[str, ...]] = {
     "notebooks": ("lessons", "--nbval", "--nbval-current-env"),
 }
 """What `make unit-tests`, `make integration-tests` and `make notebooks` run."""
-XDIST = ("-n", "2", "--dist", "loadscope")
+XDIST = ("-n", "3", "--dist", "loadscope")  # as `make test` (ADR-0131)
 BUDGET_S = 600.0
 """Issue 27: fresh-clone CI in at most 10 minutes on the quiet 2-core machine."""
 SLOWEST = 5
