@@ -60,6 +60,7 @@ def test_the_parts_are_what_make_runs() -> None:
     makefile = (PERF.parents[1] / "Makefile").read_text(encoding="utf-8")
     parts = bench_suite().PARTS
 
+    assert f"WORKERS ?= {bench_suite().XDIST[1]}\n" in makefile
     assert "$(XDIST) tests/unit)" in makefile
     assert parts["unit"] == ("tests/unit",)
     assert "$(XDIST) tests/integration)" in makefile
