@@ -35,7 +35,8 @@ def send_bash(repl: Repl, line: str) -> bool:
         assert conversation is not None  # the Turn Runner has its loop
         return run_bash_mode(loop, command, conversation.gate, repl.options.approve)
 
-    # A turn of its own, never a steer: the model must not read it as the user's words.
-    repl.turns.send(Message(command, Priority.TURN, shown=f"{PREFIX}{command}", run=run))
+    # A turn of its own, never a steer: the model must not read it as the user's words. Its text is
+    # the line as typed: echoed when its turn starts, listed while it waits, handed back if stopped.
+    repl.turns.send(Message(f"{PREFIX}{command}", Priority.TURN, run=run))
     repl.invalidate()
     return True

@@ -707,15 +707,15 @@ async def say_yes(tool, args, verdict):
     return Approval(Answer.YES)
 
 
-for command in ["rm -rf build", "touch mine.txt"]:
+for command in ["rm -rf build", "mkdir notes"]:
     print(f"❯ !{command}")
     async for event in run_bash_mode(conversation.loop, command, conversation.gate, say_yes):
         if isinstance(event, Notice):
             print("  ", event.level + ":", shown(event.message))
         elif isinstance(event, ToolCallFinished):
             print("   ✓", event.result.content.splitlines()[0])
-print((project / "mine.txt").exists())
-print(conversation.loop.history[-1].parts[0].content)
+print((project / "notes").is_dir())
+print(conversation.loop.history[-1].parts[0].content)  # what the model reads with the next prompt
 
 # %% [markdown]
 # ## 10. From the command line

@@ -45,7 +45,8 @@ def test_a_bang_command_runs_asks_first_and_the_model_reads_it_next_turn(
     terminal.submit("!cat f.txt")  # read-only: it runs without asking
     screen = terminal.wait_for_text("✓ bash(cat f.txt) · exit 0 · 1 line")
     assert "│ hi" in screen
-    assert "❯ !echo hi > f.txt" in screen and "❯ !cat f.txt" in screen
+    assert "❯ !echo hi > f.txt" in screen
+    assert "❯ !cat f.txt" in screen
     assert server.requests == []  # no model asked
 
     terminal.submit("what did I just do?")

@@ -51,6 +51,25 @@ async def test_a_denied_command_is_one_line_and_not_run(start_repl, script, proj
     output = await session.wait_for(f"error: not run: rm keep.txt: denied by Bash(rm:*) ({settings}:1)")
     await session.wait_until(lambda: not session.repl.busy)
     assert (project / "keep.txt").exists()
-    assert session.repl.loop is not None and session.repl.loop.history == []
+    assert session.repl.loop is not None
+    assert session.repl.loop.history == []
     assert "interrupted" not in output
     assert "bash(rm keep.txt)" not in output  # one line, no call
+
+
+async def test_a_resumed_session_keeps_the_command_and_shows_it_as_typed(start_repl, script) -> None:
+    first = await start_repl(script([{"text": "unused"}]), permission_mode="bypass")
+    await first.warm()
+    first.send("!echo kept")
+    await first.wait_for("✓ bash(echo kept)")
+    await first.wait_until(lambda: not first.repl.busy)
+    first.send("/quit")
+    assert await first.exit_code() == 0
+
+    second = await start_repl(script([{"text": "unused"}]), resume="")
+    output = await second.wait_for("resumed session")
+    assert "❯ !echo kept" in output
+    assert second.repl.loop is not None
+    assert user_texts(second.repl.loop.history) == [
+        bash_text("echo kept", "exit code: 0\nstdout:\nkept\nstderr: (empty)")
+    ]
