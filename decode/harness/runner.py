@@ -142,11 +142,9 @@ class TurnRunner:
         usage = Usage()  # what the turn's requests cost, kept with the partial turn if it is aborted  # [lesson 07]
         try:
             self.loop = await self.agent_loop()
-            # [lesson 06]
-            events = self.loop.run_turn(message.text) if message.run is None else message.run(self.loop)
-            # [before lesson 06]
-            # events = self.loop.run_turn(message.text)
-            # [/lesson 06]
+            events = self.loop.run_turn(message.text)  # an async generator: nothing runs until it is iterated
+            if message.run is not None:  # a Bash Mode `!command`: its own work, no model  # [lesson 06]
+                events = message.run(self.loop)
             async for event in events:
                 if event.kind == "turn_finished":
                     finished = True

@@ -577,6 +577,13 @@ for command in ["python3 -m pytest -x", "aws s3 ls s3://logs", "python3 -c 'prin
 show("decode.permissions.hook", "PermissionHook.before_tool_execute")
 
 # %% [markdown]
+# Asking is one function, `Asked.approval`: the rules an "always" may save are offered with the
+# question, and only one of those is saved, whatever the front end answers.
+
+# %%
+show("decode.permissions.hook", "Asked.approval")
+
+# %% [markdown]
 # The composition root (`decode/agent/compose.py`) builds the gate from the settings files and
 # hands the hook to the agent, for every front end, in steps of this lesson's own: the mode asked
 # for, the gate, and the capabilities that ask it around every tool call.
