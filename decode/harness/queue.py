@@ -12,8 +12,14 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from decode.agent.loop import AgentLoop
+    from decode.entities.events import AgentEvent
 
 
 class Priority(StrEnum):
@@ -39,6 +45,8 @@ class Message:
     """Set when it differs from `text` (a command that sends a long prompt is shown as `/name argument`)."""
     enqueue_id: str | None = None  # [lesson 07]
     """pydantic-ai's id for it, once a running turn has taken it."""
+    run: Callable[[AgentLoop], AsyncIterator[AgentEvent]] | None = field(default=None, compare=False)  # [lesson 06]
+    """What its turn runs instead of asking the model, with the Agent Loop (a Bash Mode `!command`)."""
 
     @property
     def display(self) -> str:

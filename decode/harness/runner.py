@@ -142,7 +142,10 @@ class TurnRunner:
         usage = Usage()  # what the turn's requests cost, kept with the partial turn if it is aborted  # [lesson 07]
         try:
             self.loop = await self.agent_loop()
-            async for event in self.loop.run_turn(message.text):
+            events = self.loop.run_turn(message.text)  # an async generator: nothing runs until it is iterated
+            if message.run is not None:  # a Bash Mode `!command`: its own work, no model  # [lesson 06]
+                events = message.run(self.loop)
+            async for event in events:
                 if event.kind == "turn_finished":
                     finished = True
                 # [lesson 07]
@@ -158,7 +161,7 @@ class TurnRunner:
             task = asyncio.current_task()
             if task is not None:
                 task.uncancel()  # the cancellation was the abort: this task lives on to report it
-            if self.loop is not None and not finished:
+            if self.loop is not None and not finished and message.run is None:  # a `!command` keeps its own
                 self._keep_partial_turn(self.loop, usage, self.abort_note(), cancelled)
             ended = TurnEnded(
                 "finished" if finished else "aborted", returned=tuple(self.queue.take_back(queued_turns=True))
@@ -174,7 +177,7 @@ class TurnRunner:
         # [/lesson 07]
         except Exception as exc:
             failure = describe_failure(exc, self.loop)
-            if self.keep_failed and self.loop is not None:  # [lesson 08]
+            if self.keep_failed and self.loop is not None and message.run is None:  # [lesson 08]
                 self._keep_partial_turn(self.loop, usage, f"[This turn stopped before it finished: {failure.cause}.]")
             ended = TurnEnded("failed", failure.line, tuple(self.queue.take_back()), failure)
         finally:

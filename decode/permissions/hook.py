@@ -28,7 +28,7 @@ from pydantic_ai.exceptions import SkipToolExecution
 from pydantic_ai.messages import ToolCallPart
 from pydantic_ai.tools import ToolDefinition, ToolDenied
 
-from decode.entities.tools import traits_of
+from decode.entities.tools import ToolTraits, traits_of
 from decode.permissions.gate import PermissionGate
 from decode.permissions.rules import parse_rule
 from decode.permissions.settings_files import add_allow_rules
@@ -128,19 +128,37 @@ class PermissionHook(AbstractCapability[Any]):
             return args
         if verdict.decision is Decision.DENY or self.approve is None:
             raise SkipToolExecution(ToolDenied(refusal(verdict, headless=self.approve is None)))
-        choices = tuple(await self.gate.rule_choices(call.tool_name, args, traits))
-        asking = Asking(verdict.decision, verdict.reason, verdict.rule, call_id=call.tool_call_id, choices=choices)
-        approval = await self.approve(call.tool_name, args, asking)
+        asked = Asked(self.gate, self.approve, self.harness_home)
+        approval = await asked.approval(call.tool_name, args, traits, verdict, call.tool_call_id)
+        if approval.answer is Answer.NO:
+            said = f" They said: {approval.reason.strip().rstrip('.')}." if approval.reason.strip() else ""
+            raise SkipToolExecution(ToolDenied(f"The user said no.{said} {DO_NOT_WORK_AROUND}"))
+        return args
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The user, asked about a call the gate asks about: by the Permission Hook, and by the REPL
+    for a `!command` (Bash Mode), the same question with the same "always"."""
+
+    gate: PermissionGate
+    approve: ApproveCallback
+    harness_home: Path
+
+    async def approval(
+        self, tool: str, args: dict[str, Any], traits: ToolTraits, verdict: Verdict, call_id: str = ""
+    ) -> Approval:
+        """The user's answer; an "always" saves its rules first (only a choice the gate offered)."""
+        choices = tuple(await self.gate.rule_choices(tool, args, traits))
+        asking = Asking(verdict.decision, verdict.reason, verdict.rule, call_id=call_id, choices=choices)
+        approval = await self.approve(tool, args, asking)
         if approval.answer is Answer.ALWAYS:
             # Only a choice the gate offered is saved: the front end cannot widen it.
             rules = approval.rules if approval.rules in choices else (choices[0] if choices else ())
             saved = remember_rules(self.gate, rules, self.harness_home)
             if approval.on_saved is not None and saved is not None:
                 approval.on_saved(saved)
-        elif approval.answer is Answer.NO:
-            said = f" They said: {approval.reason.strip().rstrip('.')}." if approval.reason.strip() else ""
-            raise SkipToolExecution(ToolDenied(f"The user said no.{said} {DO_NOT_WORK_AROUND}"))
-        return args
+        return approval
 
 
 def remember_rules(gate: PermissionGate, rules: tuple[str, ...], harness_home: Path) -> Saved | None:

@@ -50,6 +50,7 @@ KEYS = [
     ("\\ at the end", "new line"),
     ("Esc", "stop the running turn (what it did is kept)"),  # [lesson 07]
     ("Shift+Tab", "switch the permission mode: default → accept-edits → plan"),  # [lesson 06]
+    ("!command", "bash mode: run it here as the rules allow, no model; the model sees it next turn"),  # [lesson 06]
     ("Ctrl-C", "stop the running turn, or clear the line; twice quickly: quit"),
     ("Ctrl-D", "quit (on an empty line)"),
     ("↑ / ↓, Ctrl-R", "history (kept in .decode/history)"),

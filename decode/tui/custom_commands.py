@@ -81,20 +81,10 @@ def _say(repl: Repl) -> Callable[[str], None]:
 
 async def _asked(repl: Repl, args: dict[str, str], verdict: Verdict) -> str | None:
     """Ask the user about a `!` line the gate asks about, as for a bash call; why not, or None to run it."""
-    from decode.permissions.hook import Answer, Asking, remember_rules
+    from decode.permissions.hook import Answer, Asked
     from decode.tools.bash import BASH
 
     assert repl.conversation is not None
-    gate = repl.conversation.gate
-    choices = tuple(await gate.rule_choices("bash", args, BASH.traits))
-    approval = await repl.approvals.ask(
-        "bash", args, Asking(verdict.decision, verdict.reason, verdict.rule, choices=choices)
-    )
-    if approval.answer is Answer.NO:
-        return "the user said no"
-    if approval.answer is Answer.ALWAYS:  # only a choice the gate offered is saved, as for the agent's calls
-        rules = approval.rules if approval.rules in choices else (choices[0] if choices else ())
-        saved = remember_rules(gate, rules, repl.workspace)
-        if saved is not None and approval.on_saved is not None:
-            approval.on_saved(saved)
-    return None
+    asked = Asked(repl.conversation.gate, repl.approvals.ask, repl.workspace)
+    approval = await asked.approval("bash", dict(args), BASH.traits, verdict)
+    return "the user said no" if approval.answer is Answer.NO else None

@@ -1,8 +1,9 @@
 """What a line typed in the REPL becomes: an answer, a slash command, or a message for the agent.
 
 A slash command runs at once, even while a turn runs (unless it changes the conversation: then
-it waits for the turn to end). Anything else is a message for the Harness: with nothing running
-it starts a turn; while a turn runs, the key that sent it says what it is for that turn.
+it waits for the turn to end). A `!command` runs in a turn of its own, without the model (Bash
+Mode, lesson 06). Anything else is a message for the Harness: with nothing running it starts a
+turn; while a turn runs, the key that sent it says what it is for that turn.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from decode.harness.queue import Message, Priority
+from decode.tui.bash_mode import send_bash
 
 if TYPE_CHECKING:
     from decode.tui.app import Repl
@@ -46,6 +48,8 @@ async def submit(repl: Repl, line: str, priority: Priority = ENTER_SENDS) -> Non
     if repl.status.phase == "unavailable" and not repl.busy:  # no model: the prompt would be lost
         repl.keep_in_input(line)
         repl.renderer.error(f"not sent (kept in the input line): {repl.unavailable}")
+        return
+    if send_bash(repl, text):  # `!git status`: Bash Mode, a command run without the model  # [lesson 06]
         return
     repl.turns.send(Message(text, priority))
     repl.invalidate()

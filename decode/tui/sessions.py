@@ -105,6 +105,7 @@ def earlier_turns(history: list[ModelMessage]) -> tuple[list[tuple[str, str]], b
     from pydantic_ai.messages import ModelRequest, ModelResponse, TextPart, UserPromptPart
 
     from decode.context.windows import SUMMARY_MARK
+    from decode.harness.bash_mode import shown_as
 
     turns: list[tuple[str, str]] = []
     compacted = False
@@ -113,7 +114,7 @@ def earlier_turns(history: list[ModelMessage]) -> tuple[list[tuple[str, str]], b
             prompts = [p.content for p in message.parts if isinstance(p, UserPromptPart) and isinstance(p.content, str)]
             if message.metadata and SUMMARY_MARK in message.metadata and prompts:
                 compacted, prompts = True, prompts[1:]
-            turns.extend((prompt, "") for prompt in prompts)
+            turns.extend((shown_as(prompt) or prompt, "") for prompt in prompts)  # a `!command` as typed
         elif isinstance(message, ModelResponse) and turns:
             text = "".join(part.content for part in message.parts if isinstance(part, TextPart))
             if text.strip():  # the last text of a turn is its answer

@@ -577,6 +577,13 @@ for command in ["python3 -m pytest -x", "aws s3 ls s3://logs", "python3 -c 'prin
 show("decode.permissions.hook", "PermissionHook.before_tool_execute")
 
 # %% [markdown]
+# Asking is one function, `Asked.approval`: the rules an "always" may save are offered with the
+# question, and only one of those is saved, whatever the front end answers.
+
+# %%
+show("decode.permissions.hook", "Asked.approval")
+
+# %% [markdown]
 # The composition root (`decode/agent/compose.py`) builds the gate from the settings files and
 # hands the hook to the agent, for every front end, in steps of this lesson's own: the mode asked
 # for, the gate, and the capabilities that ask it around every tool call.
@@ -685,6 +692,39 @@ print(re.sub(r"\(\d+\.\d+s\)", "(…s)", shown(headless.stderr)))  # the timing 
 print((project / "headless.txt").exists())
 
 # %% [markdown]
+# ### Bash Mode: your own `!command`, through the same gate
+#
+# In the REPL a line that starts with `!` runs the rest as a shell command without the model, as
+# in Claude Code: `!git status`. You typed it, but the gate judges it as a `bash` call (your own
+# deny rule is a safety net too), an `ask` is the usual question, and it runs as the bash tool
+# itself (the executor, its limits). Then it is kept in the conversation as *your* message, which
+# the model reads with your next prompt (ADR-0127). The REPL runs it in a turn of its own
+# (`Message.run`), so Esc stops it like a turn; here we drive it on the conversation above.
+
+# %%
+show("decode.harness.bash_mode", "run_bash_mode")
+
+# %%
+from decode.entities.events import Notice
+from decode.harness.bash_mode import run_bash_mode
+
+
+async def say_yes(tool, args, verdict):
+    print(f"   ? {tool}({args['command']}) — {verdict.reason}")
+    return Approval(Answer.YES)
+
+
+for command in ["rm -rf build", "mkdir notes"]:
+    print(f"❯ !{command}")
+    async for event in run_bash_mode(conversation.loop, command, conversation.gate, say_yes):
+        if isinstance(event, Notice):
+            print("  ", event.level + ":", shown(event.message))
+        elif isinstance(event, ToolCallFinished):
+            print("   ✓", event.result.content.splitlines()[0])
+print((project / "notes").is_dir())
+print(conversation.loop.history[-1].parts[0].content)  # what the model reads with the next prompt
+
+# %% [markdown]
 # ## 10. From the command line
 #
 # `decode permissions` lists the rules in force with their files; `decode permissions check TOOL ARG`
@@ -770,6 +810,7 @@ check_is_env_file(is_env_file)
 #   model reads.
 # - The Decision Channel asks one question at a time, approvals first; later lessons ask their
 #   questions through it too.
+# - Your own `!command` (Bash Mode) passes the same gate and joins the conversation as your message.
 #
 # **The key idea:** permission is decided outside the model and outside the tool, once, for every
 # tool call, with a reason a person can check.
@@ -783,4 +824,4 @@ check_is_env_file(is_env_file)
 # [Narrowest Rule](../../docs/glossary.md#narrowest-rule),
 # [Approval](../../docs/glossary.md#approval),
 # [Decision Channel](../../docs/glossary.md#decision-channel),
-# [Protected Path](../../docs/glossary.md#protected-path).
+# [Protected Path](../../docs/glossary.md#protected-path), [Bash Mode](../../docs/glossary.md#bash-mode).

@@ -3,6 +3,7 @@
 from pydantic_ai.messages import ModelRequest, ModelResponse, TextPart, ToolCallPart, ToolReturnPart, UserPromptPart
 
 from decode.context.windows import SUMMARY_MARK
+from decode.harness.bash_mode import bash_request
 from decode.tui.sessions import earlier_turns
 
 
@@ -25,6 +26,14 @@ def test_a_compaction_summary_is_not_shown_as_a_prompt() -> None:
     )
     history = [summary, ModelResponse(parts=[TextPart("Going on.")])]
     assert earlier_turns(history) == ([("go on", "Going on.")], True)
+
+
+def test_a_bash_mode_command_is_shown_as_typed() -> None:
+    history = [bash_request("ls", "exit code: 0"), ModelRequest(parts=[UserPromptPart("and now?")])]
+    assert earlier_turns([*history, ModelResponse(parts=[TextPart("Now this.")])]) == (
+        [("!ls", ""), ("and now?", "Now this.")],
+        False,
+    )
 
 
 async def test_resuming_in_the_repl_prints_the_earlier_turns(start_repl, script) -> None:
