@@ -157,10 +157,10 @@ def check_session_choice(options: dict[str, Any]) -> None:  # [lesson 15]
     a usage error (exit 2) for a malformed id or a combination Claude Code refuses too."""
     from decode.context.session_ids import session_options_problem
 
-    options["fork_session"] = bool(options.get("fork_session"))
-    problem = session_options_problem(
-        session_id=options.get("session_id"), resume=options.get("resume"), fork=options["fork_session"]
-    )
+    fork = bool(options.get("fork_session"))
+    if "fork_session" in options:
+        options["fork_session"] = fork  # a flag the command line left out is None (see `SHARED`)
+    problem = session_options_problem(session_id=options.get("session_id"), resume=options.get("resume"), fork=fork)
     if problem:
         raise click.UsageError(problem)
 
