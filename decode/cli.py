@@ -19,7 +19,7 @@ import click
 
 from decode import __version__
 from decode.logging import init_logger
-from decode.runtime.cli_options import SHARED, with_options
+from decode.runtime.cli_options import SHARED, check_session_choice, with_options
 
 init_logger()
 
@@ -177,6 +177,8 @@ def cli(ctx: click.Context, **options: Any) -> None:
     # Imported here: prompt_toolkit and Rich load only when the REPL starts, never for --help.
     from decode.agent.options import LoopOptions
     from decode.tui.launch import run_repl
+
+    check_session_choice(options)  # `decode --resume ID --fork-session`  # [lesson 15]
 
     ctx.exit(run_repl(LoopOptions(Path.cwd(), **options)))
     # [before lesson 03]

@@ -104,6 +104,10 @@ class LoopOptions:
     """Only the servers of `mcp_config` (`--strict-mcp-config`)."""
     session_persistence: bool = True
     """False: nothing of the session is written (`decode run --no-session-persistence`)."""
+    session_id: str | None = None
+    """The new session's id, a UUID (`--session-id`); None: one of decode's own. ADR-0129."""
+    fork_session: bool = False
+    """With `resume`: go on in a new session holding a copy of the resumed one's log (`--fork-session`)."""
     # [/lesson 15]
     trace_name: str = "decode_turn"  # [lesson 16]
     """The name of each turn's trace when tracing is on: `chat_turn` (the REPL), `decode_run` (headless)."""

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from decode.config.settings import Settings
     from decode.context.replay import LoadedSession
+    from decode.context.session_lock import SessionLock
 
 
 UNSAVED = "could not save the session"
@@ -101,7 +102,7 @@ class Session:
         """
         # Only resuming reads saved sessions: a new session does not load the catalogue or the replay.
         from decode.context.catalog import find_session
-        from decode.context.replay import load_session, read_header
+        from decode.context.replay import read_header
         from decode.context.session_fork import fork_session
         from decode.context.session_lock import SessionBusy, hold
 
@@ -116,6 +117,15 @@ class Session:
             raise SessionError(
                 f"cannot resume {path}: its lock file cannot be opened ({exc.strerror or exc})"
             ) from None
+        return cls.held(path, lock, model=model, settings=settings)
+
+    @classmethod
+    def held(
+        cls, path: Path, lock: SessionLock, *, model: str | None = None, settings: Settings | None = None
+    ) -> tuple[Session, LoadedSession]:
+        """Continue the session of log `path`, which this process holds (`lock`, released if it cannot)."""
+        from decode.context.replay import load_session
+
         try:
             loaded = load_session(path)
             log = SessionLog.reopen(path, loaded.header)

@@ -66,6 +66,21 @@ SHARED: list[Decorator] = [
         "untouched. Default: SANDBOX_REPO.",
     ),
     # [/lesson 14]
+    # [lesson 15]
+    click.option(
+        "--session-id",
+        metavar="UUID",
+        help="Name the new session UUID (as uuidgen prints it) instead of an id of decode's own; "
+        "--resume UUID continues it. Refused when a session has it already.",
+    ),
+    click.option(
+        "--fork-session",
+        is_flag=True,
+        default=None,  # absent: None, as every option of the group (`decode run` after an option is refused)
+        help="With --resume or --continue: go on in a new session (its id decode's own, or --session-id's) "
+        "holding a copy of the resumed one; the original's log is left as it was.",
+    ),
+    # [/lesson 15]
 ]
 """What both front ends take."""
 
@@ -135,6 +150,19 @@ def _schema(value: str | None) -> dict[str, Any] | None:  # [lesson 15]
         return read_schema(value)
     except SchemaError as exc:
         raise click.BadParameter(str(exc), param_hint="--json-schema") from None
+
+
+def check_session_choice(options: dict[str, Any]) -> None:  # [lesson 15]
+    """`--session-id` and `--fork-session` against `--resume` (already holding `--continue`'s ""):
+    a usage error (exit 2) for a malformed id or a combination Claude Code refuses too."""
+    from decode.context.session_ids import session_options_problem
+
+    fork = bool(options.get("fork_session"))
+    if "fork_session" in options:
+        options["fork_session"] = fork  # a flag the command line left out is None (see `SHARED`)
+    problem = session_options_problem(session_id=options.get("session_id"), resume=options.get("resume"), fork=fork)
+    if problem:
+        raise click.UsageError(problem)
 
 
 def with_options[F: Callable[..., Any]](options: list[Decorator]) -> Callable[[F], F]:

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
+from decode.runtime.cli_options import check_session_choice
+
 if TYPE_CHECKING:
     from decode.agent.compose import Conversation
     from decode.permissions.types import Rule
@@ -155,6 +157,7 @@ def take_headless_options(options: dict[str, Any]) -> HeadlessOptions:
         if options.get("resume") is not None:
             raise click.UsageError("--continue and --resume cannot be used together")
         options["resume"] = ""  # the newest session
+    check_session_choice(options)  # `--session-id`, `--fork-session` (ADR-0129)
     _claude_spellings(options)
     return HeadlessOptions(
         output_format=options.pop("output_format", "text") or "text",

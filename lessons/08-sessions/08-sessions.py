@@ -319,6 +319,11 @@ print(re.sub(r"\b[0-9a-f]{8}\b|\(pid \d+\)", "…", done.stderr.strip()))  # ids
 print(load_session(session.log.path).turns, "turns in ours, as before")
 
 # %% [markdown]
+# The copy is `copy_log`, and lesson 15 lets a script ask for one: `decode run --resume ID
+# --fork-session "…"` goes on in a new session holding a copy of ID's log, whose own log is never
+# written; `--session-id UUID` names a new session (or the fork) the way Claude Code's scripts do.
+
+# %% [markdown]
 # ## 6. How full is the context window?
 #
 # `context_window()` knows the big model families; an unknown model gets a conservative default

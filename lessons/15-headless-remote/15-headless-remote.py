@@ -290,6 +290,30 @@ for args in (
     (project / "made.txt").unlink(missing_ok=True)
 
 # %% [markdown]
+# ### A session the script names, and a fork of it
+#
+# Claude Code's scripts name a session before it starts (`id=$(uuidgen)`, then `--session-id
+# "$id"`) and resume it by that name. decode's own ids stay eight hex digits, short enough to type;
+# a session the user names is named by its whole UUID, in lower case (ADR-0129). `--fork-session`
+# goes on from a saved session in a new one, holding a copy of its log (lesson 08's `copy_log`):
+# the original is read, never written.
+
+# %%
+named = "8C1E7A52-3F4B-4D6E-9A0B-1C2D3E4F5A6B"  # as uuidgen prints it on macOS
+first = decode_run("--output-format", "json", "--session-id", named, "--model", REVIEW, "what is in notes.txt?")
+print(first.returncode, json.loads(first.stdout)["session_id"])
+[original] = (project / ".decode" / "sessions").glob(f"*_{named.lower()}.jsonl")
+before = original.read_bytes()
+fork = decode_run("--output-format", "json", "--resume", named[:8], "--fork-session", "--model", REVIEW, "again?")
+forked = json.loads(fork.stdout)["session_id"]
+[copy] = (project / ".decode" / "sessions").glob(f"*_{forked}.jsonl")
+header = json.loads(copy.read_text().splitlines()[0])
+print(fork.returncode, len(forked), "hex digits, forked from the named one:", header["forked_from"] == named.lower())
+print("the original's log as it was:", original.read_bytes() == before)
+bad = decode_run("--session-id", "3f2a9c1b", "go")  # refused while the command line is read
+print(bad.returncode, bad.stderr.strip().splitlines()[-1])
+
+# %% [markdown]
 # ## 4. Exercise: read a transcript as CI does
 #
 # Write `tool_outcomes(stream)`: from the stdout of a `stream-json` run, the tools called in call

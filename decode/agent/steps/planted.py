@@ -5,13 +5,14 @@ It was written by whoever wrote the repository: resuming it keeps neither its sa
 """
 
 from decode.agent.build import Build
-from decode.context.planted import came_with_repository
+from decode.context.planted import came_with_repository, lineage
 
 PLANTED = "this session log is tracked by git (it came with the repository): its sandbox and mode are not resumed"
 
 
 def distrust_planted(b: Build) -> None:
-    """Mark a resumed log that git tracks, before the steps that would resume its choices."""
-    b.planted = b.options.resume is not None and came_with_repository(b.session.log.path)
+    """Mark a resumed log that git tracks (or a fork of one), before the steps that would resume its choices."""
+    resumed = b.options.resume is not None
+    b.planted = resumed and any(came_with_repository(log) for log in lineage(b.session.log.path))
     if b.planted:
         b.problems.append(PLANTED)

@@ -2,6 +2,7 @@
 
 from decode.agent.build import Build
 from decode.context.session import Session
+from decode.context.session_ids import open_chosen
 from decode.permissions.settings_files import SettingsProblem
 from decode.permissions.types import Mode
 
@@ -15,6 +16,16 @@ def open_session(b: Build) -> None:
     # [before lesson 12]
     # wanted = options.model
     # [/lesson 12]
+    if options.session_id is not None or options.fork_session:  # `--session-id UUID`, `--fork-session`  # [lesson 15]
+        b.session, b.history = open_chosen(
+            options.home,
+            resume=options.resume,
+            session_id=options.session_id,
+            fork=options.fork_session,  # a copy of the resumed session, under a new id
+            model=wanted,
+            settings=b.settings,
+        )
+        return
     b.session, b.history = Session.open(options.home, resume=options.resume, model=wanted, settings=b.settings)
 
 

@@ -24,5 +24,7 @@ def forget_session(b: Build) -> None:
     """Without persistence, the session's log is one that writes nothing (a resumed one is let go)."""
     if not b.options.session_persistence:
         log = b.session.log
+        if b.options.fork_session and b.options.resume is not None:  # the copy `--fork-session` just made
+            log.path.unlink(missing_ok=True)
         log.close()  # a resumed session's lock: another decode may continue it
         b.session.log = UnsavedLog(log.path, log.header)

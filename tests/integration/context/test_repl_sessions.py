@@ -46,3 +46,35 @@ def test_compact_then_resume_in_the_repl(terminal: Terminal, project: Path, deco
     resumed = load_session(find_session(project))
     assert (resumed.session_id, resumed.turns, len(resumed.history)) == (saved.session_id, 2, 4)
     assert resumed.history[:2] == saved.history
+
+
+def test_the_repl_forks_a_session_and_refuses_a_used_id(terminal: Terminal, project: Path, decode: str) -> None:
+    named = "1d2c3b4a-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+    turns = project / "turns.json"
+    turns.write_text(json.dumps([{"text": "The answer is forty-two."}]))
+    terminal.start(f"{decode} --model script:{turns} --session-id {named}; echo decode-exited-$?; sleep 60", project)
+    terminal.wait_for_text("● ready")
+    terminal.submit("what is the answer?")
+    terminal.wait_for_text("The answer is forty-two.")
+    terminal.submit("/quit")
+    terminal.wait_for_text(f"session {named} saved")
+    terminal.wait_for_text("decode-exited-0")
+    original = find_session(project, named)
+    before = original.read_bytes()
+
+    terminal.start(f"{decode} --resume {named[:6]} --fork-session; echo decode-exited-$?; sleep 60", project)
+    screen = terminal.wait_for_text(": 2 messages, model")  # `resumed session <the fork's id>: 2 messages, …`
+    assert f"resumed session {named}" not in screen
+    terminal.submit("and again?")
+    terminal.wait_for(lambda screen: screen.count("The answer is forty-two.") == 2, "the fork's answer")
+    terminal.submit("/quit")
+    terminal.wait_for_text("decode-exited-0")
+
+    assert original.read_bytes() == before
+    [fork] = [path for path in project.glob(".decode/sessions/*.jsonl") if path != original]
+    forked = load_session(fork)
+    assert (forked.turns, forked.header.forked_from) == (2, named)
+
+    terminal.start(f"{decode} --session-id {named.upper()}; echo decode-exited-$?; sleep 60", project)
+    screen = terminal.wait_for_text("decode-exited-2")
+    assert f"decode: error: session id {named} is already used" in screen

@@ -13,7 +13,7 @@ from decode.tui.launch import EXIT_USAGE, run_repl
 def test_every_start_check_is_named_after_an_option_of_decode() -> None:
     options = {parameter.name for parameter in cli.params}
     checks = repl_commands().start_checks
-    assert set(checks) == {"agent", "sandbox", "repo", "resume"}  # each added by the part whose option it is
+    assert set(checks) == {"agent", "sandbox", "repo", "resume", "session_id"}  # each added by its option's part
     assert set(checks) <= options
     assert set(checks) <= set(LoopOptions.__dataclass_fields__)
 
@@ -36,6 +36,21 @@ def test_a_bad_option_is_refused_before_the_terminal_is_needed(
     assert err.startswith("decode: error: ")
     assert said in err
     assert err.count("\n") == 1
+
+
+def test_a_used_session_id_is_refused_before_the_terminal_is_needed(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    named = "2e4d6c8b-1a3f-4e5d-9c7b-0a1b2c3d4e5f"
+    sessions = project / ".decode" / "sessions"
+    sessions.mkdir(parents=True)
+    (sessions / f"20261207T120000Z_{named}.jsonl").write_text("{}\n")
+
+    assert run_repl(LoopOptions(project, session_id=named.upper())) == EXIT_USAGE
+    assert (
+        capsys.readouterr().err
+        == f"decode: error: session id {named} is already used (`decode --resume {named}` continues it)\n"
+    )
 
 
 def test_without_a_terminal_the_repl_points_to_decode_run(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
