@@ -19,7 +19,7 @@ import click
 
 from decode import __version__
 from decode.logging import init_logger
-from decode.runtime.cli_options import SHARED, with_options
+from decode.runtime.cli_options import SHARED, settle_shared, with_options
 
 init_logger()
 
@@ -178,6 +178,7 @@ def cli(ctx: click.Context, **options: Any) -> None:
     from decode.agent.options import LoopOptions
     from decode.tui.launch import run_repl
 
+    settle_shared(options, Path.cwd())  # `--settings` read, `--add-dir` checked: exit 2 if unusable  # [lesson 15]
     ctx.exit(run_repl(LoopOptions(Path.cwd(), **options)))
     # [before lesson 03]
     # click.echo(ctx.get_help())  # no REPL yet: `decode` alone shows what there is

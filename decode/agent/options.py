@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from decode.entities.tools import ToolSpec
     from decode.mcp.servers import McpServers
     from decode.models.retry import OnRetry
+    from decode.permissions.command_line_settings import CommandLineSettings
     from decode.permissions.gate import PermissionGate
     from decode.permissions.hook import ApproveCallback
     from decode.permissions.types import Mode
@@ -104,6 +105,8 @@ class LoopOptions:
     """Only the servers of `mcp_config` (`--strict-mcp-config`)."""
     session_persistence: bool = True
     """False: nothing of the session is written (`decode run --no-session-persistence`)."""
+    settings_layer: CommandLineSettings | None = None
+    """`--settings FILE_OR_JSON`: the highest settings layer, for this conversation only."""
     # [/lesson 15]
     trace_name: str = "decode_turn"  # [lesson 16]
     """The name of each turn's trace when tracing is on: `chat_turn` (the REPL), `decode_run` (headless)."""

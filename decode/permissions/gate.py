@@ -27,7 +27,7 @@ import os
 import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from decode.config.harness_home import HARNESS_DIR
 from decode.entities.tools import UNDECLARED, ToolKind, ToolTraits
@@ -46,6 +46,9 @@ from decode.permissions.settings_files import PermissionSettings, SettingsProble
 from decode.permissions.shell import Glob, globs_overlap
 from decode.permissions.types import Decision, Mode, Rule, RuleSource, Verdict
 from decode.processes.local import LocalExecutor, local_realpath
+
+if TYPE_CHECKING:  # [lesson 15]
+    from decode.permissions.command_line_settings import CommandLineSettings
 
 __all__ = ["DEFAULT_SECRET_FILES", "PLAN_GUIDANCE", "PLAN_KINDS", "PermissionGate", "Realpath"]
 
@@ -127,6 +130,7 @@ class PermissionGate:
         scope: Path | None = None,
         trust_project: bool = False,
         other_grants: Sequence[OtherGrant] = (),
+        command_line: "CommandLineSettings | None" = None,  # `--settings`  # [lesson 15]
     ) -> "PermissionGate":
         """A gate with the rules of the settings files; `gate.problems` lists what was skipped.
 
@@ -142,7 +146,13 @@ class PermissionGate:
             from decode.config.loading import load_settings
 
             secret_files = load_settings().secret_files
-        loaded = load_permission_settings(workspace, home, trust_project=trust_project, other_grants=other_grants)
+        # [lesson 15]
+        loaded = load_permission_settings(
+            workspace, home, trust_project=trust_project, other_grants=other_grants, command_line=command_line
+        )
+        # [before lesson 15]
+        # loaded = load_permission_settings(workspace, home, trust_project=trust_project, other_grants=other_grants)
+        # [/lesson 15]
         default = mode or loaded.default_mode or Mode.DEFAULT
         where = scope or workspace  # the rules are `workspace`'s; the paths they judge, `scope`'s
         gate = cls(loaded.rules, default, workspace=where, home=home, realpath=realpath, secret_files=secret_files)

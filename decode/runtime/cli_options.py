@@ -66,6 +66,15 @@ SHARED: list[Decorator] = [
         "untouched. Default: SANDBOX_REPO.",
     ),
     # [/lesson 14]
+    # [lesson 15]
+    click.option(
+        "--settings",
+        "settings_layer",
+        metavar="FILE|JSON",
+        help='More settings for this session: a file, or the JSON itself (\'{"permissions": {"deny": [...]}}\'). '
+        "Above every settings file, as in Claude Code; needs no trust (you gave it).",
+    ),
+    # [/lesson 15]
 ]
 """What both front ends take."""
 
@@ -135,6 +144,18 @@ def _schema(value: str | None) -> dict[str, Any] | None:  # [lesson 15]
         return read_schema(value)
     except SchemaError as exc:
         raise click.BadParameter(str(exc), param_hint="--json-schema") from None
+
+
+def settle_shared(options: dict[str, Any], cwd: Path) -> None:  # [lesson 15]
+    """`--settings` read and checked, in `options`; a value that cannot be used is a
+    `click.UsageError` of one line (exit 2) before anything starts."""
+    from decode.permissions.command_line_settings import SettingsArgumentError, read_command_line_settings
+
+    if (value := options.get("settings_layer")) is not None:
+        try:
+            options["settings_layer"] = read_command_line_settings(value, cwd)
+        except SettingsArgumentError as exc:
+            raise click.UsageError(str(exc)) from None
 
 
 def with_options[F: Callable[..., Any]](options: list[Decorator]) -> Callable[[F], F]:
