@@ -74,14 +74,15 @@ def _load(mode: Mode | None) -> PermissionGate:
 
 
 def _command_line() -> "CommandLineSettings | None":  # [lesson 15]
-    """What `--settings` gave, read and checked; a `click.UsageError` of one line when it cannot be used."""
+    """What `--settings` gave, read and checked; a `BadOption` (one line, exit 2) when it cannot be used."""
     from decode.permissions.command_line_settings import SettingsArgumentError, read_command_line_settings
+    from decode.runtime.cli_options import BadOption
 
     value = click.get_current_context().meta.get(_SETTINGS)
     try:
         return read_command_line_settings(value, Path.cwd()) if value is not None else None
     except SettingsArgumentError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise BadOption(str(exc)) from None
 
 
 def _other_grants(project: Path) -> list[OtherGrant]:

@@ -146,16 +146,22 @@ def _schema(value: str | None) -> dict[str, Any] | None:  # [lesson 15]
         raise click.BadParameter(str(exc), param_hint="--json-schema") from None
 
 
+class BadOption(click.ClickException):  # [lesson 15]
+    """An option's value that cannot be used: `Error: …` on one line (no usage block), exit 2."""
+
+    exit_code = 2
+
+
 def settle_shared(options: dict[str, Any], cwd: Path) -> None:  # [lesson 15]
-    """`--settings` read and checked, in `options`; a value that cannot be used is a
-    `click.UsageError` of one line (exit 2) before anything starts."""
+    """`--settings` read and checked, in `options`; a value that cannot be used is a `BadOption`
+    (one line, exit 2) before anything starts."""
     from decode.permissions.command_line_settings import SettingsArgumentError, read_command_line_settings
 
     if (value := options.get("settings_layer")) is not None:
         try:
             options["settings_layer"] = read_command_line_settings(value, cwd)
         except SettingsArgumentError as exc:
-            raise click.UsageError(str(exc)) from None
+            raise BadOption(str(exc)) from None
 
 
 def with_options[F: Callable[..., Any]](options: list[Decorator]) -> Callable[[F], F]:
