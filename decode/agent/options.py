@@ -107,6 +107,8 @@ class LoopOptions:
     """False: nothing of the session is written (`decode run --no-session-persistence`)."""
     settings_layer: CommandLineSettings | None = None
     """`--settings FILE_OR_JSON`: the highest settings layer, for this conversation only."""
+    add_dirs: tuple[Path, ...] = ()
+    """`--add-dir DIR`: folders (real paths) the file tools may use besides the Workspace."""
     # [/lesson 15]
     trace_name: str = "decode_turn"  # [lesson 16]
     """The name of each turn's trace when tracing is on: `chat_turn` (the REPL), `decode_run` (headless)."""

@@ -118,6 +118,7 @@ class PermissionGate:
         """Tools an agent may call only as its allow rules say (`tools: Bash(git diff:*)`): by name."""
         # [/lesson 12]
         self.network_isolated = False  # a sandbox without network: asking for it needs a `Network` rule  # [lesson 14]
+        self.more_roots: tuple[str, ...] = ()  # `--add-dir` folders, judged as the workspace  # [lesson 15]
 
     @classmethod
     def from_settings(
@@ -210,6 +211,7 @@ class PermissionGate:
         child._rules, child._governing, child._screens = self._rules, self._governing, self._screens
         child.read_only, child.fence = read_only, self
         child.network_isolated = self.network_isolated  # [lesson 14]
+        child.more_roots = self.more_roots  # [lesson 15]
         return child
 
     async def check(self, tool: str, args: Mapping[str, Any], traits: ToolTraits = UNDECLARED) -> Verdict:

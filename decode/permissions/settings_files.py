@@ -181,7 +181,7 @@ def _add_grants(file: SettingsFile, found: _FileRules, grants: ProjectGrants) ->
 def _apply_mode(layer: Layer, found: _FileRules, result: PermissionSettings) -> None:
     if found.mode is None:
         return
-    users = (Layer.USER,)  # the layers the user writes alone: they may choose bypass
+    users: tuple[Layer, ...] = (Layer.USER,)  # the layers the user writes alone: they may choose bypass
     users += (Layer.COMMAND_LINE,)  # `--settings`: typed by the user for this run  # [lesson 15]
     if found.mode is Mode.BYPASS and layer not in users:
         message = (

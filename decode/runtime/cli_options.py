@@ -74,6 +74,15 @@ SHARED: list[Decorator] = [
         help='More settings for this session: a file, or the JSON itself (\'{"permissions": {"deny": [...]}}\'). '
         "Above every settings file, as in Claude Code; needs no trust (you gave it).",
     ),
+    click.option(
+        "--add-dir",
+        "add_dirs",
+        multiple=True,
+        metavar="DIR",
+        callback=lambda _ctx, _param, value: tuple(value) or None,  # None: not given (`decode run --add-dir` is)
+        help="A folder the file tools may also work in, under the Workspace's rules (deny rules, secrets, "
+        "asking before a write). Repeatable.",
+    ),
     # [/lesson 15]
 ]
 """What both front ends take."""
@@ -153,8 +162,8 @@ class BadOption(click.ClickException):  # [lesson 15]
 
 
 def settle_shared(options: dict[str, Any], cwd: Path) -> None:  # [lesson 15]
-    """`--settings` read and checked, in `options`; a value that cannot be used is a `BadOption`
-    (one line, exit 2) before anything starts."""
+    """`--settings` read and checked, `--add-dir`'s folders made real, in `options`; a value that
+    cannot be used is a `BadOption` (one line, exit 2) before anything starts."""
     from decode.permissions.command_line_settings import SettingsArgumentError, read_command_line_settings
 
     if (value := options.get("settings_layer")) is not None:
@@ -162,6 +171,17 @@ def settle_shared(options: dict[str, Any], cwd: Path) -> None:  # [lesson 15]
             options["settings_layer"] = read_command_line_settings(value, cwd)
         except SettingsArgumentError as exc:
             raise BadOption(str(exc)) from None
+    options["add_dirs"] = tuple(_added_dir(value, cwd) for value in options.get("add_dirs") or ())
+
+
+def _added_dir(value: str, cwd: Path) -> Path:  # [lesson 15]
+    """An `--add-dir` value as the real folder it names; `BadOption` when it is not one."""
+    path = cwd / Path(value).expanduser()
+    if not path.exists():
+        raise BadOption(f"--add-dir {value}: no such directory")
+    if not path.is_dir():
+        raise BadOption(f"--add-dir {value}: not a directory")
+    return path.resolve()
 
 
 def with_options[F: Callable[..., Any]](options: list[Decorator]) -> Callable[[F], F]:
