@@ -171,7 +171,8 @@ def settle_shared(options: dict[str, Any], cwd: Path) -> None:  # [lesson 15]
             options["settings_layer"] = read_command_line_settings(value, cwd)
         except SettingsArgumentError as exc:
             raise BadOption(str(exc)) from None
-    options["add_dirs"] = tuple(_added_dir(value, cwd) for value in options.get("add_dirs") or ())
+    if "add_dirs" in options:  # None when not given: no folder
+        options["add_dirs"] = tuple(_added_dir(value, cwd) for value in options["add_dirs"] or ())
 
 
 def _added_dir(value: str, cwd: Path) -> Path:  # [lesson 15]
