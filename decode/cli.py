@@ -19,7 +19,7 @@ import click
 
 from decode import __version__
 from decode.logging import init_logger
-from decode.runtime.cli_options import SHARED, check_session_choice, with_options
+from decode.runtime.cli_options import SHARED, check_session_choice, settle_shared, with_options
 
 init_logger()
 
@@ -179,7 +179,7 @@ def cli(ctx: click.Context, **options: Any) -> None:
     from decode.tui.launch import run_repl
 
     check_session_choice(options)  # `decode --resume ID --fork-session`  # [lesson 15]
-
+    settle_shared(options, Path.cwd())  # `--settings` read, `--add-dir` checked: exit 2 if unusable  # [lesson 15]
     ctx.exit(run_repl(LoopOptions(Path.cwd(), **options)))
     # [before lesson 03]
     # click.echo(ctx.get_help())  # no REPL yet: `decode` alone shows what there is

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from decode.agent.build import Build, Step
 from decode.agent.options import Conversation, LoopOptions
+from decode.agent.steps.added_dirs import add_dirs
 from decode.agent.steps.agents import agent_mode, attach_subagents, build_subagents, choose_agent, confine, resume_agent
 from decode.agent.steps.core import build_deps, choose_model, choose_tools, make_agent, make_loop
 from decode.agent.steps.executor import decode_tools, open_executor
@@ -50,6 +51,7 @@ STEPS: list[Step] = [
     confine,  # [lesson 12]
     keep_mode,  # [lesson 08]
     isolate_network,  # [lesson 14]
+    add_dirs,  # `--add-dir`: the executor's, the sandbox's and the gate's  # [lesson 15]
     guard,  # the Permission Hook, Permission Situation  # [lesson 06]
     build_deps,
     language_servers,  # [lesson 13]

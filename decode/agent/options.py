@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from decode.entities.tools import ToolSpec
     from decode.mcp.servers import McpServers
     from decode.models.retry import OnRetry
+    from decode.permissions.command_line_settings import CommandLineSettings
     from decode.permissions.gate import PermissionGate
     from decode.permissions.hook import ApproveCallback
     from decode.permissions.types import Mode
@@ -108,6 +109,10 @@ class LoopOptions:
     """The new session's id, a UUID (`--session-id`); None: one of decode's own. ADR-0129."""
     fork_session: bool = False
     """With `resume`: go on in a new session holding a copy of the resumed one's log (`--fork-session`)."""
+    settings_layer: CommandLineSettings | None = None
+    """`--settings FILE_OR_JSON`: the highest settings layer, for this conversation only."""
+    add_dirs: tuple[Path, ...] = ()
+    """`--add-dir DIR`: folders (real paths) the file tools may use besides the Workspace."""
     # [/lesson 15]
     trace_name: str = "decode_turn"  # [lesson 16]
     """The name of each turn's trace when tracing is on: `chat_turn` (the REPL), `decode_run` (headless)."""

@@ -12,6 +12,7 @@ error (an unknown tool, a malformed MCP tool name, a bad setting); `decode permi
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -21,6 +22,9 @@ from decode.permissions.project_trust import OTHER_GRANTS, OtherGrant
 from decode.permissions.report import describe_rules, describe_settings, rules_json
 from decode.permissions.tool_lookup import UnknownTool, find_tool, tool_arguments
 from decode.permissions.types import Decision, Mode, Verdict
+
+if TYPE_CHECKING:  # [lesson 15]
+    from decode.permissions.command_line_settings import CommandLineSettings
 
 
 def _mode(_ctx: click.Context, _param: click.Parameter, value: str | None) -> Mode | None:
@@ -39,6 +43,14 @@ _mode_option = click.option(
     help=f"{', '.join(Mode)} (default: the settings' defaultMode, else default).",
 )
 _json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+_SETTINGS = "decode.settings_layer"  # [lesson 15]
+_settings_option = click.option(  # [lesson 15]
+    "--settings",
+    metavar="FILE|JSON",
+    expose_value=False,
+    callback=lambda ctx, _param, value: ctx.meta.setdefault(_SETTINGS, value) if value is not None else None,
+    help="Also the settings of FILE (or this JSON), the highest layer, as `decode --settings` reads them.",
+)
 EXIT_CODES = {Decision.ALLOW: 0, Decision.ASK: 3, Decision.DENY: 4}
 """`decode permissions check`'s exit code for each decision (2 stays click's usage error)."""
 
@@ -47,12 +59,30 @@ def _load(mode: Mode | None) -> PermissionGate:
     from decode.config.loading import ConfigError
 
     try:
-        gate = PermissionGate.from_settings(Path.cwd(), mode=mode, other_grants=_other_grants(Path.cwd()))
+        # [lesson 15]
+        gate = PermissionGate.from_settings(
+            Path.cwd(), mode=mode, other_grants=_other_grants(Path.cwd()), command_line=_command_line()
+        )
+        # [before lesson 15]
+        # gate = PermissionGate.from_settings(Path.cwd(), mode=mode, other_grants=_other_grants(Path.cwd()))
+        # [/lesson 15]
     except ConfigError as exc:  # a bad DECODE_SECRET_FILES: one line, exit 2
         raise click.UsageError(str(exc)) from None
     for problem in gate.problems:
         click.echo(f"decode: warning: {problem}", err=True)
     return gate
+
+
+def _command_line() -> "CommandLineSettings | None":  # [lesson 15]
+    """What `--settings` gave, read and checked; a `BadOption` (one line, exit 2) when it cannot be used."""
+    from decode.permissions.command_line_settings import SettingsArgumentError, read_command_line_settings
+    from decode.runtime.cli_options import BadOption
+
+    value = click.get_current_context().meta.get(_SETTINGS)
+    try:
+        return read_command_line_settings(value, Path.cwd()) if value is not None else None
+    except SettingsArgumentError as exc:
+        raise BadOption(str(exc)) from None
 
 
 def _other_grants(project: Path) -> list[OtherGrant]:
@@ -65,6 +95,7 @@ def _other_grants(project: Path) -> list[OtherGrant]:
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @_mode_option
 @_json_option
+@_settings_option  # [lesson 15]
 @click.pass_context
 def permissions(ctx: click.Context, mode: Mode | None, as_json: bool) -> None:
     """Show the permission rules in force and the settings file each comes from.
@@ -115,6 +146,7 @@ def trust_project() -> None:
 @click.argument("argument", required=False, default="")
 @_mode_option
 @_json_option
+@_settings_option  # [lesson 15]
 def check(tool: str, argument: str, mode: Mode | None, as_json: bool) -> None:
     """Print what the gate decides for TOOL with ARGUMENT, and the rule and file that decided.
 

@@ -145,6 +145,8 @@ class CommandExecutor(ABC):
 
     workspace: Path
     """The Workspace root, resolved (symlinks followed), as this executor sees it."""
+    more_roots: tuple[Path, ...] = ()  # [lesson 15]
+    """Folders besides the Workspace the file tools may use (`--add-dir`), resolved, as this executor sees them."""
 
     @abstractmethod
     async def run(self, request: ExecRequest) -> ExecResult:

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
 from decode.config.locked_write import locked
@@ -39,6 +39,9 @@ from decode.permissions.rules import RULE_NAMES, ForeignRule, RuleError, parse_r
 from decode.permissions.settings_json import BrokenFile, find_entry, line_of, parse_json, read_text
 from decode.permissions.settings_layers import SettingsFile, settings_files
 from decode.permissions.types import Decision, Layer, Mode, Rule, RuleSource
+
+if TYPE_CHECKING:  # [lesson 15]
+    from decode.permissions.command_line_settings import CommandLineSettings
 
 logger = logging.getLogger(__name__)
 
@@ -119,6 +122,7 @@ def load_permission_settings(
     *,
     trust_project: bool = False,
     other_grants: Sequence[OtherGrant] = (),
+    command_line: "CommandLineSettings | None" = None,  # `--settings`, the highest layer  # [lesson 15]
 ) -> PermissionSettings:
     """Read every settings file that exists and merge them (see the module docstring for the order).
 
@@ -139,6 +143,15 @@ def load_permission_settings(
             result.notes.append(SettingsProblem(file.path, None, message, level="notice"))
         if file.shared:
             _add_grants(file, found, result.grants)
+    if command_line is not None:  # [lesson 15]
+        # `--settings`, the highest layer: read and checked when the option was taken, so never broken here.
+        found = _interpret(Layer.COMMAND_LINE, command_line.path, command_line.text)
+        read.append((SettingsFile(Layer.COMMAND_LINE, command_line.path), found))
+        result.files.append(read[-1][0])
+        result.problems.extend(found.problems)
+        if found.unused:
+            message = f"holds keys decode does not use: {', '.join(found.unused)}"
+            result.notes.append(SettingsProblem(command_line.path, None, message, level="notice"))
     result.grants.others = list(other_grants)
     result.trusted = trust_project or is_trusted(project, result.grants, home)
     kept: dict[Decision, dict[str, Rule]] = {action: {} for action in _ACTIONS}  # rule text -> rule
@@ -168,7 +181,9 @@ def _add_grants(file: SettingsFile, found: _FileRules, grants: ProjectGrants) ->
 def _apply_mode(layer: Layer, found: _FileRules, result: PermissionSettings) -> None:
     if found.mode is None:
         return
-    if found.mode is Mode.BYPASS and layer is not Layer.USER:
+    users: tuple[Layer, ...] = (Layer.USER,)  # the layers the user writes alone: they may choose bypass
+    users += (Layer.COMMAND_LINE,)  # `--settings`: typed by the user for this run  # [lesson 15]
+    if found.mode is Mode.BYPASS and layer not in users:
         message = (
             f'"defaultMode": {found.mode_text!r} is ignored: bypass is chosen only with --permission-mode '
             "bypass or in the user's settings (~/.decode/settings.json, ~/.claude/settings.json)"
@@ -292,6 +307,9 @@ def _interpret(layer: Layer, path: Path, text: str) -> _FileRules:
         except ValueError as exc:
             found.problems.append(SettingsProblem(path, found.mode_line, f"{exc}; ignored"))
     return found
+
+
+interpret_settings = _interpret  # what `--settings` is checked with, before anything starts  # [lesson 15]
 
 
 def _unreadable(found: _FileRules, action: Decision, path: Path, line: int | None, message: str) -> None:

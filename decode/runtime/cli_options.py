@@ -80,6 +80,22 @@ SHARED: list[Decorator] = [
         help="With --resume or --continue: go on in a new session (its id decode's own, or --session-id's) "
         "holding a copy of the resumed one; the original's log is left as it was.",
     ),
+    click.option(
+        "--settings",
+        "settings_layer",
+        metavar="FILE|JSON",
+        help='More settings for this session: a file, or the JSON itself (\'{"permissions": {"deny": [...]}}\'). '
+        "Above every settings file, as in Claude Code; needs no trust (you gave it).",
+    ),
+    click.option(
+        "--add-dir",
+        "add_dirs",
+        multiple=True,
+        metavar="DIR",
+        callback=lambda _ctx, _param, value: tuple(value) or None,  # None: not given (`decode run --add-dir` is)
+        help="A folder the file tools may also work in, under the Workspace's rules (deny rules, secrets, "
+        "asking before a write). Repeatable.",
+    ),
     # [/lesson 15]
 ]
 """What both front ends take."""
@@ -163,6 +179,36 @@ def check_session_choice(options: dict[str, Any]) -> None:  # [lesson 15]
     problem = session_options_problem(session_id=options.get("session_id"), resume=options.get("resume"), fork=fork)
     if problem:
         raise click.UsageError(problem)
+
+
+class BadOption(click.ClickException):  # [lesson 15]
+    """An option's value that cannot be used: `Error: …` on one line (no usage block), exit 2."""
+
+    exit_code = 2
+
+
+def settle_shared(options: dict[str, Any], cwd: Path) -> None:  # [lesson 15]
+    """`--settings` read and checked, `--add-dir`'s folders made real, in `options`; a value that
+    cannot be used is a `BadOption` (one line, exit 2) before anything starts."""
+    from decode.permissions.command_line_settings import SettingsArgumentError, read_command_line_settings
+
+    if (value := options.get("settings_layer")) is not None:
+        try:
+            options["settings_layer"] = read_command_line_settings(value, cwd)
+        except SettingsArgumentError as exc:
+            raise BadOption(str(exc)) from None
+    if "add_dirs" in options:  # None when not given: no folder
+        options["add_dirs"] = tuple(_added_dir(value, cwd) for value in options["add_dirs"] or ())
+
+
+def _added_dir(value: str, cwd: Path) -> Path:  # [lesson 15]
+    """An `--add-dir` value as the real folder it names; `BadOption` when it is not one."""
+    path = cwd / Path(value).expanduser()
+    if not path.exists():
+        raise BadOption(f"--add-dir {value}: no such directory")
+    if not path.is_dir():
+        raise BadOption(f"--add-dir {value}: not a directory")
+    return path.resolve()
 
 
 def with_options[F: Callable[..., Any]](options: list[Decorator]) -> Callable[[F], F]:

@@ -87,6 +87,7 @@ def sandbox_argv(
     placeholders: Sequence[Path] = (),
     shared: Sequence[Path] = (),
     view: HostView = NO_VIEW,
+    added: Sequence[Path] = (),  # [lesson 15]
 ) -> list[str]:
     """The bwrap command line that runs `argv` in the sandbox (see the module docstring).
 
@@ -105,6 +106,9 @@ def sandbox_argv(
     # A later mount covers an earlier one: what is around the Workspace (the home) before it, what is
     # in it (`.decode/`) after it; what a mask lets through after the mask.
     args += _view_mounts(view, inside=False, workspace=workspace)
+    # `--add-dir` folders before the rest: a folder around the Workspace (`..`) never covers its
+    # protected paths, nor a home credential the `hidden` below hides.
+    args += _added_mounts(added)  # [lesson 15]
     for path in shared:
         args += ["--ro-bind", str(path), str(path)]
     for path in hidden:  # before the Workspace bind: a hidden file inside it stays hidden
@@ -131,6 +135,20 @@ def sandbox_argv(
     if not network:
         args.append("--unshare-net")
     args += ["--cap-drop", "ALL", "--die-with-parent", "--new-session", "--chdir", str(cwd), "--", *argv]
+    return args
+
+
+def _added_mounts(added: Sequence[Path]) -> list[str]:  # [lesson 15]
+    """`--add-dir`'s folders, writable as the Workspace is (one in the masked home shows); their
+    protected paths that exist read-only, their `.env` files hidden."""
+    args: list[str] = []
+    for folder in added:
+        args += ["--bind", str(folder), str(folder)]
+        for path in protected_paths(folder):
+            if os.path.lexists(path):
+                args += ["--ro-bind", str(path), str(path)]
+        for path in hidden_paths(folder, folder / ".env", None):
+            args += ["--tmpfs", str(path)] if path.is_dir() else ["--ro-bind", "/dev/null", str(path)]
     return args
 
 
@@ -167,6 +185,7 @@ class BwrapBackend:
         self.warm = WarmKeeper()
         """The warm sandbox commands without network run in (ADR-0111)."""
         self._view_s = 0.0
+        self.added: tuple[Path, ...] = ()  # `--add-dir` folders, bound in writable  # [lesson 15]
 
     def preflight(self) -> None:
         found = shutil.which("bwrap")
@@ -250,6 +269,7 @@ class BwrapBackend:
             placeholders=absent if placeholders else (),
             shared=[*([self._exclude] if self._exclude is not None else []), *python_under_tmp()],
             view=view,
+            added=self.added,  # [lesson 15]
         )
         return (args if placeholders else unbound(args, absent)), absent
 

@@ -87,6 +87,7 @@ class SandboxExecutor(CommandExecutor):
     async def write_atomic(self, path: Path, data: bytes) -> None:
         await self._refuse_protected(path)
         if self._local:
+            self._local.more_roots = self.more_roots  # `--add-dir` folders: roots too  # [lesson 15]
             await self._local.write_atomic(path, data)  # confined: no symlink below the root followed
         else:
             await super().write_atomic(path, data)
@@ -99,7 +100,9 @@ class SandboxExecutor(CommandExecutor):
     async def _refuse_protected(self, path: Path) -> None:
         """A `PermissionError` when `path`, as written or with its symlinks followed, is protected."""
         real = await (local_realpath(path) if self._local else super().realpath(path))
+        roots: tuple[Path, ...] = (self.workspace,)
+        roots += self.more_roots  # `--add-dir` folders: their entries are protected as the Workspace's  # [lesson 15]
         for candidate in (Path(path), real):
-            if (name := protected_name(self.workspace, candidate)) is not None:
+            if (name := next(filter(None, (protected_name(root, candidate) for root in roots)), None)) is not None:
                 message = f"{name} is protected in a sandbox: neither tools nor commands may write it"
                 raise PermissionError(errno.EACCES, message, str(path))

@@ -96,14 +96,16 @@ async def resolve_path(executor: "CommandExecutor", raw: str) -> Path:
     check_path_text(raw)
     root = executor.workspace
     lexical = Path(posixpath.normpath(root / raw))  # absolute `raw` replaces `root`
-    if not lexical.is_relative_to(root):
+    roots: tuple[Path, ...] = (root,)
+    roots += executor.more_roots  # `--add-dir` folders, under the same rules  # [lesson 15]
+    if not any(lexical.is_relative_to(folder) for folder in roots):
         raise Refusal(f"{raw} is outside the working directory {root}; only paths inside it can be used.")
     _check_length(lexical, raw)
     try:
         real = await executor.realpath(lexical)
     except (OSError, ValueError) as exc:
         raise Refusal(f"{raw} cannot be resolved: {describe_os_error(exc)}.") from None
-    if not real.is_relative_to(root):
+    if not any(real.is_relative_to(folder) for folder in roots):
         raise Refusal(f"{raw} is a symlink to {real}, outside the working directory {root}; it cannot be used.")
     _check_length(real, raw, resolved=True)
     return real

@@ -567,3 +567,22 @@ async def test_plan_mode_refuses_a_change_an_ask_rule_names_and_asks_for_a_read(
     gate = gate_with(tmp_path, "ask Read(notes.md)", "ask Edit(notes.md)", mode=Mode.PLAN)
     assert (await gate.check("read", {"path": "notes.md"}, READ.traits)).decision is Decision.ASK
     assert (await gate.check("edit", {"path": "notes.md"}, EDIT.traits)).decision is Decision.DENY
+
+
+async def test_an_added_dir_is_judged_as_the_workspace_is(tmp_path: Path) -> None:
+    workspace, other = tmp_path / "ws", tmp_path / "other"
+    workspace.mkdir()
+    other.mkdir()
+    gate = PermissionGate(workspace=workspace)
+    outside = await gate.check("read", {"path": str(other / "notes.txt")}, READ.traits)
+    assert outside.decision is Decision.ASK
+    gate.more_roots = (str(other.resolve()),)
+    assert (await gate.check("read", {"path": "../other/notes.txt"}, READ.traits)).decision is Decision.ALLOW
+    assert (await gate.check("read", {"path": "../other/.env"}, READ.traits)).decision is Decision.ASK
+    assert (await gate.check("write", {"path": "../other/n.txt"}, WRITE.traits)).decision is Decision.ASK
+    gate.mode = Mode.ACCEPT_EDITS
+    assert (await gate.check("write", {"path": "../other/n.txt"}, WRITE.traits)).decision is Decision.ALLOW
+    assert (await gate.check("write", {"path": "../other/.git/config"}, WRITE.traits)).decision is Decision.ASK
+    assert (
+        await gate.fenced(Mode.DEFAULT).check("read", {"path": "../other/a"}, READ.traits)
+    ).decision is Decision.ALLOW

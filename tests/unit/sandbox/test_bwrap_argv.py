@@ -67,3 +67,22 @@ def test_env_files_and_home_credentials_are_hidden(tmp_path: Path) -> None:
     argv = sandbox_argv("bwrap", ["true"], workspace=workspace, cwd=workspace, network=False, hidden=hidden)
     assert ("--tmpfs", str(home / ".ssh")) in itertools.pairwise(argv)
     assert ("/dev/null", str(workspace / ".env")) in pairs(argv, "--ro-bind")
+
+
+def test_an_added_dir_is_bound_writable_before_the_workspace_its_secrets_hidden(tmp_path: Path) -> None:
+    workspace, other = tmp_path / "ws", tmp_path / "other"
+    (other / ".git" / "hooks").mkdir(parents=True)
+    (other / ".env").write_text("KEY=x")
+    workspace.mkdir()
+    argv = sandbox_argv("bwrap", ["true"], workspace=workspace, cwd=workspace, network=False, added=[other])
+    assert (str(other), str(other)) in pairs(argv, "--bind")
+    assert (str(other / ".git"),) * 2 in pairs(argv, "--ro-bind")
+    assert ("/dev/null", str(other / ".env")) in pairs(argv, "--ro-bind")
+    # `--add-dir ..` must never cover the Workspace's own read-only paths: it comes first.
+    assert argv.index(str(other)) < argv.index(str(workspace))
+
+
+def test_a_folder_around_the_workspace_goes_under_its_protections(tmp_path: Path) -> None:
+    (tmp_path / "ws" / ".git").mkdir(parents=True)
+    argv = sandbox_argv("bwrap", ["true"], workspace=tmp_path / "ws", cwd=tmp_path, network=False, added=[tmp_path])
+    assert argv.index(str(tmp_path)) < argv.index(str(tmp_path / "ws" / ".git"))

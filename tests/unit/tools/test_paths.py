@@ -192,3 +192,17 @@ async def test_a_path_that_grows_too_long_through_a_symlink_is_an_answer(
     (workspace / "short").symlink_to("/".join(["d" * 250] * 16))  # relative: a target holds < 4,096 bytes
     with pytest.raises(ToolFailed, match="long once its symlinks are followed; a path holds at most 4,095"):
         await resolve_path(executor, "short/" + "n" * 200)
+
+
+async def test_an_added_dir_is_a_root_too_and_nothing_else_is(executor: CommandExecutor, tmp_path: Path) -> None:
+    other = (tmp_path / "other").resolve()
+    other.mkdir()
+    (other / "notes.txt").write_text("x")
+    with pytest.raises(Refusal, match="outside the working directory"):
+        await resolve_path(executor, str(other / "notes.txt"))
+    executor.more_roots = (other,)
+    assert await resolve_path(executor, str(other / "notes.txt")) == other / "notes.txt"
+    with pytest.raises(Refusal, match="outside the working directory"):
+        await resolve_path(executor, str(tmp_path / "third.txt"))
+    await executor.write_atomic(other / "made.txt", b"made\n")  # confined to its own root, not the Workspace's
+    assert (other / "made.txt").read_bytes() == b"made\n"

@@ -1,0 +1,46 @@
+"""`decode --settings FILE --add-dir DIR`: the REPL takes both, as `decode run` does (a real terminal)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.integration.conftest import RunDecode, Terminal
+
+pytestmark = pytest.mark.integration
+
+
+def test_the_repl_reads_an_added_dir_and_keeps_the_settings_deny(
+    terminal: Terminal, project: Path, decode: str
+) -> None:
+    other = project.parent / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("shared notes\n")
+    settings = project.parent / "run-settings.json"
+    settings.write_text(json.dumps({"permissions": {"deny": ["Bash(touch:*)"]}}))
+    calls = [{"name": "read", "args": {"path": "../other/notes.txt"}}, {"name": "bash", "args": {"command": "touch x"}}]
+    turns = project.parent / "turns.json"
+    turns.write_text(json.dumps([*({"tool_calls": [call]} for call in calls), {"text": "Finished."}]))
+    command = f"{decode} --model script:{turns} --settings {settings} --add-dir ../other; echo decode-exited-$?"
+    terminal.start(f"{command}; sleep 60", project, size=(140, 40))
+    terminal.wait_for_text("❯")
+    terminal.submit("read the shared notes")
+    screen = terminal.wait_for_text("Finished.")
+    assert "✓ read(../other/notes.txt)" in screen  # a read in an added folder runs without asking
+    assert "✗ bash(touch x)" in screen  # denied by --settings: no question asked
+    assert "allow bash" not in screen
+    assert not (project / "x").exists()
+    terminal.submit("/quit")
+    terminal.wait_for_text("decode-exited-0")
+
+
+def test_the_repl_refuses_a_bad_value_with_one_line(project: Path, decode_cmd: RunDecode) -> None:
+    for args, said in (
+        (("--settings", "{oops"), "--settings (line 1): not valid JSON"),
+        (("--add-dir", "nowhere"), "--add-dir nowhere: no such directory"),
+    ):
+        done = decode_cmd(*args, cwd=project)
+        assert done.returncode == 2
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1, done.stderr
+        assert said in lines[0]
