@@ -11,6 +11,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from decode.harness.queue import Message, Priority
+from decode.tui.mentions import mentioned
 
 if TYPE_CHECKING:
     from decode.tui.app import Repl
@@ -47,7 +48,11 @@ async def submit(repl: Repl, line: str, priority: Priority = ENTER_SENDS) -> Non
         repl.keep_in_input(line)
         repl.renderer.error(f"not sent (kept in the input line): {repl.unavailable}")
         return
-    repl.turns.send(Message(text, priority))
+    # [lesson 04]
+    repl.turns.send(await mentioned(repl, Message(text, priority)))  # with what its `@path`s name attached
+    # [before lesson 04]
+    # repl.turns.send(Message(text, priority))
+    # [/lesson 04]
     repl.invalidate()
 
 
