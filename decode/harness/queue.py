@@ -37,8 +37,9 @@ class Message:
     priority: Priority = Priority.TURN
     shown: str = ""
     """Set when it differs from `text` (a command that sends a long prompt is shown as `/name argument`)."""
-    attached: tuple[str, ...] = ()  # [lesson 04]
-    """What its `@path` mentions attached, a line each: shown under the prompt as typed (`text` carries them)."""
+    notes: tuple[tuple[str, str], ...] = ()  # [lesson 04]
+    """Lines shown under its echo, each with its level (`info`, `warning`): what its `@path` mentions
+    attached (`text` carries it), or why not."""
     enqueue_id: str | None = None  # [lesson 07]
     """pydantic-ai's id for it, once a running turn has taken it."""
 

@@ -9,7 +9,7 @@
   It lists through the conversation's executor, so it offers nothing until the warm-up is done.
 - On Enter, `mentioned()` attaches what each `@path` names (`decode/tools/mentions.py`), tells the
   user about each one refused, and sends the prompt as typed with the attachments after it; the
-  transcript shows the prompt as typed, a line under it for each attachment.
+  transcript shows the prompt as typed, and under it a line for each mention attached or refused.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
+
+from decode.harness.queue import Priority
 
 from decode.tools.listing import MAX_LISTED, list_files
 from decode.tools.mention_text import find_mentions
@@ -102,7 +104,11 @@ class PathIndex:
         now = time.monotonic()
         if self._listed is not None and self._listed[1] == executor.workspace and now - self._listed[0] < REFRESH_S:
             return self.paths
-        listing = await list_files(executor, executor.workspace, limit=MAX_LISTED)
+        try:
+            listing = await list_files(executor, executor.workspace, limit=MAX_LISTED)
+        except (OSError, ValueError) as exc:  # a sandbox gone, say: nothing to offer, and no traceback
+            logger.debug("listing the Workspace for @ failed: %s", exc)
+            return []
         self.paths = with_folders(listing.paths)
         self._listed = (time.monotonic(), executor.workspace)
         return self.paths
@@ -164,12 +170,15 @@ async def mentioned(repl: Repl, message: Message) -> Message:
         logger.debug("attaching mentions failed", exc_info=True)
         repl.renderer.error(f"@ mentions not attached: {exc}")
         return message
-    for line in result.refused:
-        repl.renderer.notice(line, "warning")
-    if not result.attached:
+    notes = [(f"  ⎿ attached {item.path} ({item.summary})", "info") for item in result.attached]
+    notes += [(f"  ⎿ {line}", "warning") for line in result.refused]
+    if message.priority is not Priority.TURN:  # into the running turn: echoed when the model has it, the notes now
+        for line, level in notes:
+            repl.renderer.notice(line, level)
+        notes = []
+    if not result.attached and not notes:
         return message
-    lines = tuple(f"  ⎿ attached {item.path} ({item.summary})" for item in result.attached)
-    return replace(message, text=result.text, shown=message.text, attached=lines)
+    return replace(message, text=result.text, shown=message.text, notes=tuple(notes))
 
 
 def gate_check(gate: PermissionGate) -> Check:  # [lesson 06]

@@ -45,10 +45,10 @@ def show_turn_event(repl: Repl, event: AgentEvent | TurnStarted | TurnEnded) -> 
         repl.renderer.separator()
         # [lesson 04]
         message = event.message
-        if not message.shown or message.attached:  # a command's turn: the command was echoed as it ran
+        if not message.shown or message.notes:  # a command's turn: the command was echoed as it ran
             repl.renderer.user(message.display)
-        for line in message.attached:  # what its `@path`s attached
-            repl.renderer.notice(line)
+        for line, level in message.notes:  # what its `@path`s attached, or why not
+            repl.renderer.notice(line, level)
         # [before lesson 04]
         # if not event.message.shown:  # a command's turn: the command was echoed as it ran
         #     repl.renderer.user(event.message.display)
