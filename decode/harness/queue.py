@@ -15,6 +15,8 @@ from collections import deque
 from dataclasses import dataclass
 from enum import StrEnum
 
+from decode.tools.mention_text import typed_part
+
 
 class Priority(StrEnum):
     """How urgently a message should reach the model."""
@@ -45,7 +47,12 @@ class Message:
 
     @property
     def display(self) -> str:
-        return self.shown or self.text
+        """What the transcript shows: `shown`, else `text` as the user typed it."""
+        # [lesson 04]
+        return self.shown or typed_part(self.text)  # without what its `@path`s attached
+        # [before lesson 04]
+        # return self.shown or self.text
+        # [/lesson 04]
 
 
 class TurnQueue:

@@ -9,7 +9,8 @@
   It lists through the conversation's executor, so it offers nothing until the warm-up is done.
 - On Enter, `mentioned()` attaches what each `@path` names (`decode/tools/mentions.py`), tells the
   user about each one refused, and sends the prompt as typed with the attachments after it; the
-  transcript shows the prompt as typed, and under it a line for each mention attached or refused.
+  transcript shows the prompt as typed (`Message.display`), and under it a line for each mention
+  attached or refused.
 """
 
 from __future__ import annotations
@@ -23,8 +24,6 @@ from typing import TYPE_CHECKING
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
-
-from decode.harness.queue import Priority
 
 from decode.tools.listing import MAX_LISTED, list_files
 from decode.tools.mention_text import find_mentions
@@ -172,13 +171,11 @@ async def mentioned(repl: Repl, message: Message) -> Message:
         return message
     notes = [(f"  ⎿ attached {item.path} ({item.summary})", "info") for item in result.attached]
     notes += [(f"  ⎿ {line}", "warning") for line in result.refused]
-    if message.priority is not Priority.TURN:  # into the running turn: echoed when the model has it, the notes now
+    if repl.busy:  # into the running turn, most likely: echoed when the model has it, so the notes now
         for line, level in notes:
             repl.renderer.notice(line, level)
         notes = []
-    if not result.attached and not notes:
-        return message
-    return replace(message, text=result.text, shown=message.text, notes=tuple(notes))
+    return replace(message, text=result.text, notes=tuple(notes))
 
 
 def gate_check(gate: PermissionGate) -> Check:  # [lesson 06]

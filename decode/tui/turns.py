@@ -43,16 +43,10 @@ def show_turn_event(repl: Repl, event: AgentEvent | TurnStarted | TurnEnded) -> 
         return
     if isinstance(event, TurnStarted):
         repl.renderer.separator()
-        # [lesson 04]
-        message = event.message
-        if not message.shown or message.notes:  # a command's turn: the command was echoed as it ran
-            repl.renderer.user(message.display)
-        for line, level in message.notes:  # what its `@path`s attached, or why not
+        if not event.message.shown:  # a command's turn: the command was echoed as it ran
+            repl.renderer.user(event.message.display)
+        for line, level in event.message.notes:  # what its `@path`s attached, or why not  # [lesson 04]
             repl.renderer.notice(line, level)
-        # [before lesson 04]
-        # if not event.message.shown:  # a command's turn: the command was echoed as it ran
-        #     repl.renderer.user(event.message.display)
-        # [/lesson 04]
         repl.status.start_turn()
         return
     if event.outcome == "failed":

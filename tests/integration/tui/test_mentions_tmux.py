@@ -43,7 +43,7 @@ def test_a_completed_mention_sends_the_file_and_its_edit_needs_no_read(
     terminal.wait_for(lambda _: "calc.py" in terminal.pane(), "the completion menu")
     assert "calc.log" not in terminal.pane()  # git ignores it
     terminal.keys("Tab")
-    terminal.wait_for(lambda _: "fix add in @calc.py " in terminal.pane(), "the completed mention")
+    terminal.wait_for(lambda _: "fix add in @calc.py" in terminal.pane(), "the completed mention (and its space)")
     terminal.type("but not @.env")
     terminal.keys("Enter")
     screen = terminal.wait_for_text("Fixed add.")

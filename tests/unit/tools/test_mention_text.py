@@ -8,7 +8,7 @@ def paths(text: str) -> list[str]:
 
 
 def test_a_mention_starts_the_prompt_or_follows_a_space_or_an_opening_bracket() -> None:
-    assert paths("@a.py and (@b/c.py) [@d] {@e}\n@f/") == ["a.py", "b/c.py", "d]", "e}", "f/"]
+    assert paths("@a.py and (@b/c.py) [@d] {@e}\n@f/") == ["a.py", "b/c.py)", "d]", "e}", "f/"]
 
 
 def test_an_at_inside_a_word_is_no_mention() -> None:
