@@ -2,7 +2,7 @@
 
 The REPL completes `@` from the Workspace's files while the user types, and a folder mention sends
 its entries. Both must stay quick on a tree of a million files, so the listing is bounded twice: it
-stops after `timeout` seconds and keeps at most `limit` paths (what it has by then is the answer,
+stops after `max_seconds` and keeps at most `limit` paths (what it has by then is the answer,
 marked `cut_short`). It is ripgrep's walk (`rg --files`, unsorted: the fastest) with the rules of
 `ripgrep.py`, or, without ripgrep, the pure-Python walk of `walk.py`: `.gitignore` applies, hidden
 files are in, `.git` is out.
@@ -35,19 +35,21 @@ async def list_files(
     base: Path,
     *,
     limit: int = MAX_LISTED,
-    timeout: float = LIST_TIMEOUT_S,
+    max_seconds: float = LIST_TIMEOUT_S,
     use_rg: bool = True,
 ) -> Listing:
-    """The files under `base` that git does not ignore: at most `limit`, found within `timeout` seconds."""
+    """The files under `base` that git does not ignore: at most `limit`, found within `max_seconds`."""
     rg = await executor.which("rg") if use_rg else None
     if rg is None:
         try:
-            found = await asyncio.wait_for(walk_files(executor, base), timeout)
+            found = await asyncio.wait_for(walk_files(executor, base), max_seconds)
         except TimeoutError:
             return Listing([], cut_short=True)
         names = sorted(path.relative_to(base).as_posix() for path in found)
         return Listing(names[:limit], cut_short=len(names) > limit)
-    output = await run_rg(executor, rg, ["--files"], cwd=base, timeout=timeout, max_bytes=limit * BYTES_PER_PATH)
+    output = await run_rg(
+        executor, rg, ["--files"], cwd=base, max_seconds=max_seconds, max_bytes=limit * BYTES_PER_PATH
+    )
     lines = output.stdout.split(b"\n")[:-1]  # rg ends every line: what follows the last newline is cut
     names = []
     for line in lines:

@@ -139,7 +139,7 @@ async def _file(deps: AgentDeps, path: str, real: Path, stat: FileStat) -> Attac
 
 async def _folder(deps: AgentDeps, real: Path) -> Attachment:
     executor = deps.executor
-    names = await list_files(executor, real, timeout=FOLDER_WALK_S)
+    names = await list_files(executor, real, max_seconds=FOLDER_WALK_S)
     children = sorted({name.partition("/")[0] + ("/" if "/" in name else "") for name in names.paths})
     entries, more = await first_shown(deps.search_filter, [real / child for child in children], MAX_ENTRIES)
     folders = {real / child.rstrip("/") for child in children if child.endswith("/")}

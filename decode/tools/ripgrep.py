@@ -39,10 +39,10 @@ async def run_rg(
     args: Sequence[str],
     cwd: Path,
     *,
-    timeout: float = SEARCH_TIMEOUT_S,
+    max_seconds: float = SEARCH_TIMEOUT_S,
     max_bytes: int = MAX_OUTPUT_BYTES,
 ) -> RgOutput:
-    """Run `rg RULE_FLAGS args` in `cwd`, collecting its output: at most `max_bytes` of it, for at most `timeout` s."""
+    """Run `rg RULE_FLAGS args` in `cwd`, collecting at most `max_bytes` of its output, for at most `max_seconds`."""
     out = bytearray()
     err = bytearray()
     cut_short = False
@@ -56,7 +56,7 @@ async def run_rg(
 
     argv = [rg, *RULE_FLAGS, *args]
     result = await executor.run(
-        ExecRequest(argv, timeout=timeout, on_stdout=on_stdout, on_stderr=err.extend, cwd=cwd)
+        ExecRequest(argv, timeout=max_seconds, on_stdout=on_stdout, on_stderr=err.extend, cwd=cwd)
     )
     stdout = bytes(out)
     if cut_short:  # keep whole lines only
