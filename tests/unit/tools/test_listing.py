@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from decode.entities.executor import CommandExecutor
-from decode.tools.listing import list_files
+from decode.tools.listing import Listing, list_files
 
 SEEN = {
     ".gitignore",
@@ -39,3 +39,8 @@ async def test_a_listing_keeps_at_most_its_limit_and_says_so(tree: Path, executo
 async def test_a_listing_of_a_folder_is_relative_to_it(tree: Path, executor: CommandExecutor) -> None:
     listing = await list_files(executor, tree / "src")
     assert set(listing.paths) == {"top-only.txt", "main.py", "util.py", ".gitignore", "pkg/deep.py"}
+
+
+async def test_a_listing_that_runs_out_of_time_says_it_was_cut_short(tree: Path, executor: CommandExecutor) -> None:
+    listing = await list_files(executor, tree, use_rg=False, max_seconds=0)
+    assert listing == Listing([], cut_short=True)

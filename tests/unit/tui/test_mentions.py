@@ -187,3 +187,29 @@ async def test_a_turn_shows_the_prompt_as_typed_sends_the_file_and_edits_it_with
     show_earlier_turns(session.repl, loop.history)
     assert session.output().count(f"❯ {typed}") == 2
     assert "<mentions>" not in session.output()
+
+
+async def test_a_steer_with_a_mention_waits_as_typed_and_reaches_the_model_with_the_file(
+    start_repl, project: Path
+) -> None:
+    from prompt_toolkit.formatted_text import to_plain_text
+
+    from tests.unit.tui.test_turns import SlowModel
+
+    (project / "calc.py").write_text(CODE)
+    session = await start_repl("test")
+    await session.warm()
+    model = SlowModel()
+    model.install(session.repl)
+    session.send("first")
+    await asyncio.wait_for(model.asked.wait(), 20)
+
+    session.send("and look at @calc.py")  # while the turn runs: a steer
+    await session.wait_for("⎿ attached calc.py (2 lines)")  # said at once: its echo waits for the model
+    await session.wait_until(lambda: "↳ steer · and look at @calc.py\n" in to_plain_text(session.repl._message()))
+    model.release.set()
+    output = await session.wait_for("answer 2.")
+    assert "❯ and look at @calc.py" in output
+    assert "<mentions>" not in output
+    assert model.requests[-1][-1].startswith("and look at @calc.py\n\n<mentions>\n")
+    assert '<file path="calc.py">' in model.requests[-1][-1]
