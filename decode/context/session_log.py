@@ -37,6 +37,7 @@ from decode.config.redaction import NO_REDACTION
 from decode.context.session_lock import SessionLock, hold
 from decode.entities.todos import Todo
 from decode.entities.usage import Usage
+from decode.tools.mention_text import typed_part
 
 logger = logging.getLogger(__name__)
 
@@ -151,7 +152,7 @@ def prompt_preview(messages: Sequence[ModelMessage]) -> str:
         if isinstance(message, ModelRequest):
             for part in message.parts:
                 if isinstance(part, UserPromptPart) and isinstance(part.content, str):
-                    text = " ".join(part.content.split())
+                    text = " ".join(typed_part(part.content).split())
                     return text if len(text) <= PROMPT_PREVIEW_CHARS else text[: PROMPT_PREVIEW_CHARS - 1] + "…"
     return ""
 

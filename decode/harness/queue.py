@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from decode.agent.loop import AgentLoop
     from decode.entities.events import AgentEvent
 
+from decode.tools.mention_text import typed_part
+
 
 class Priority(StrEnum):
     """How urgently a message should reach the model."""
@@ -43,6 +45,9 @@ class Message:
     priority: Priority = Priority.TURN
     shown: str = ""
     """Set when it differs from `text` (a command that sends a long prompt is shown as `/name argument`)."""
+    notes: tuple[tuple[str, str], ...] = ()  # [lesson 04]
+    """Lines shown under its echo, each with its level (`info`, `warning`): what its `@path` mentions
+    attached (`text` carries it), or why not."""
     enqueue_id: str | None = None  # [lesson 07]
     """pydantic-ai's id for it, once a running turn has taken it."""
     run: Callable[[AgentLoop], AsyncIterator[AgentEvent]] | None = field(default=None, compare=False)  # [lesson 06]
@@ -50,7 +55,12 @@ class Message:
 
     @property
     def display(self) -> str:
-        return self.shown or self.text
+        """What the transcript shows: `shown`, else `text` as the user typed it."""
+        # [lesson 04]
+        return self.shown or typed_part(self.text)  # without what its `@path`s attached
+        # [before lesson 04]
+        # return self.shown or self.text
+        # [/lesson 04]
 
 
 class TurnQueue:

@@ -84,7 +84,7 @@ async def edit(
     shown = display_path(executor, real)
     stat = await stat_path(executor, real, shown)
     if stat is None:
-        raise Refusal(await missing_file_message(ctx, path) + " To create a file, use write.")
+        raise Refusal(await missing_file_message(ctx.deps, path) + " To create a file, use write.")
     if stat.is_dir:
         raise Refusal(f"{shown} is a directory; give a file path.")
     if not stat.is_file:

@@ -13,7 +13,8 @@ them is refused and an over-long line is skipped only that far.
 Binary files, images, directories and anything that is not a regular file (a FIFO or a device
 would block or never end) are refused before they are opened, as an answer the model reads
 (`paths.py`); text that is not valid UTF-8 is shown with replacement characters rather than
-failing. Reading records the file in the Read Ledger, which `edit` checks.
+failing. Reading records the file in the Read Ledger, which `edit` checks. `read_page` does it all
+from the deps alone: the tool calls it, and so does the REPL for a file the user mentions (`@path`).
 """
 
 import difflib
@@ -106,9 +107,9 @@ def _show(number: int, raw: bytes, skipped: int) -> str:
     return f"{number:>6}\t{text}"
 
 
-async def missing_file_message(ctx: RunContext[AgentDeps], path: str) -> str:
+async def missing_file_message(deps: AgentDeps, path: str) -> str:
     """`path` does not exist; name the closest files in its directory, if any."""
-    executor = ctx.deps.executor
+    executor = deps.executor
     if is_harness_path(path):
         return f"{path} does not exist: the harness keeps no such file."
     target = executor.workspace / path
@@ -135,10 +136,15 @@ async def read(ctx: RunContext[AgentDeps], path: str, offset: int = 1, limit: in
         offset: First line to show (1-based).
         limit: Number of lines to show (at most 2000).
     """
-    executor, real, shown = await locate(ctx.deps, path)
+    return await read_page(ctx.deps, path, offset, limit)
+
+
+async def read_page(deps: AgentDeps, path: str, offset: int = 1, limit: int = MAX_LINES) -> str:
+    """What `read` answers, for anyone holding the deps: the tool, and a file the user attaches with `@path`."""
+    executor, real, shown = await locate(deps, path)
     stat = await stat_path(executor, real, shown)
     if stat is None:
-        raise Refusal(await missing_file_message(ctx, path))
+        raise Refusal(await missing_file_message(deps, path))
     if stat.is_dir:
         raise Refusal(f"{path} is a directory; use glob to list its files.")
     if stat.kind is EntryKind.OTHER:  # a FIFO or a device would block or never end
@@ -176,7 +182,7 @@ async def read(ctx: RunContext[AgentDeps], path: str, offset: int = 1, limit: in
         raise Refusal(
             f"{shown} has {stat.size:,} bytes and {exc}; use bash past them (`tail -c`, `grep -n`)."
         ) from None
-    ctx.deps.read_ledger.record(real, stat)
+    deps.read_ledger.record(real, stat)
     if more:  # a later page of a large file will need its lines counted: start now, in the background
         count_ahead(executor, real, stat)
     if not lines:

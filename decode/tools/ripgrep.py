@@ -33,22 +33,30 @@ class RgOutput:
     cut_short: bool
 
 
-async def run_rg(executor: CommandExecutor, rg: str, args: Sequence[str], cwd: Path) -> RgOutput:
-    """Run `rg RULE_FLAGS args` in `cwd`, collecting its output (bounded)."""
+async def run_rg(
+    executor: CommandExecutor,
+    rg: str,
+    args: Sequence[str],
+    cwd: Path,
+    *,
+    max_seconds: float = SEARCH_TIMEOUT_S,
+    max_bytes: int = MAX_OUTPUT_BYTES,
+) -> RgOutput:
+    """Run `rg RULE_FLAGS args` in `cwd`, collecting at most `max_bytes` of its output, for at most `max_seconds`."""
     out = bytearray()
     err = bytearray()
     cut_short = False
 
     def on_stdout(chunk: bytes) -> None:
         nonlocal cut_short
-        if len(out) + len(chunk) > MAX_OUTPUT_BYTES:
+        if len(out) + len(chunk) > max_bytes:
             cut_short = True
             return
         out.extend(chunk)
 
     argv = [rg, *RULE_FLAGS, *args]
     result = await executor.run(
-        ExecRequest(argv, timeout=SEARCH_TIMEOUT_S, on_stdout=on_stdout, on_stderr=err.extend, cwd=cwd)
+        ExecRequest(argv, timeout=max_seconds, on_stdout=on_stdout, on_stderr=err.extend, cwd=cwd)
     )
     stdout = bytes(out)
     if cut_short:  # keep whole lines only

@@ -40,6 +40,7 @@ from decode.tui.footer import SessionStatus
 from decode.tui.input import HISTORY_FILE, TurnKeys, build_prompt_session
 from decode.tui.mcp_servers import add_mcp_commands
 from decode.tui.memory_skills import add_memory_commands
+from decode.tui.mentions import mention_completer
 from decode.tui.permission_commands import add_permission_commands
 from decode.tui.questions import QuestionLine, answer_keys
 from decode.tui.render import Renderer
@@ -143,6 +144,7 @@ class Repl:
             on_show_last=self.renderer.show_last,
             on_cycle_mode=lambda: cycle_mode(self),  # [lesson 06]
             extra_keys=answer_keys(self.questions),  # y / a / n answer without Enter  # [lesson 06]
+            completers=[mention_completer(self)],  # `@path`: the Workspace's files and folders  # [lesson 04]
             turn_keys=TurnKeys(
                 busy=lambda: self.busy,
                 abort=self.abort,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from decode.harness.queue import Message, Priority
 from decode.tui.bash_mode import send_bash
+from decode.tui.mentions import mentioned
 
 if TYPE_CHECKING:
     from decode.tui.app import Repl
@@ -51,7 +52,11 @@ async def submit(repl: Repl, line: str, priority: Priority = ENTER_SENDS) -> Non
         return
     if send_bash(repl, text):  # `!git status`: Bash Mode, a command run without the model  # [lesson 06]
         return
-    repl.turns.send(Message(text, priority))
+    # [lesson 04]
+    repl.turns.send(await mentioned(repl, Message(text, priority)))  # with what its `@path`s name attached
+    # [before lesson 04]
+    # repl.turns.send(Message(text, priority))
+    # [/lesson 04]
     repl.invalidate()
 
 

@@ -10,7 +10,8 @@
 - `extra_keys` adds the bindings of later parts (the single-key answers to a question).
 - History is kept in a file under `.decode/` of the launch directory, so it survives restarts
   and stays with the project.
-- Typing `/` offers the slash commands (with their summaries); after `/model ` it offers models.
+- Typing `/` offers the slash commands (with their summaries); after `/model ` it offers models;
+  `completers` add more (`@path`, lesson 04: `mentions.py`).
 
 The session is built from plain callables (the message above the input, the footer, the
 interrupt handler) so the REPL wires it up, and tests drive it through prompt_toolkit's pipe input.
@@ -18,13 +19,13 @@ interrupt handler) so the REPL wires it up, and tests drive it through prompt_to
 
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
-from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion, merge_completers
 from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import AnyFormattedText
@@ -194,10 +195,12 @@ def build_prompt_session(
     turn_keys: TurnKeys | None = None,
     on_show_last: Callable[[], None] | None = None,
     extra_keys: KeyBindingsBase | None = None,
+    completers: Sequence[Completer] = (),
     input: Input | None = None,
     output: Output | None = None,
 ) -> PromptSession[str]:
-    """The REPL's prompt session. `input`/`output` default to the terminal (tests pass a pipe)."""
+    """The REPL's prompt session. `completers` complete more than slash commands (later lessons'
+    `@path`); `input`/`output` default to the terminal (tests pass a pipe)."""
     history: History = InMemoryHistory()
     try:
         make_parent_dirs(history_file)
@@ -213,7 +216,7 @@ def build_prompt_session(
         ),
         history=history,
         auto_suggest=AutoSuggestFromHistory(),
-        completer=SlashCommandCompleter(commands, arguments, extra_commands),
+        completer=merge_completers([SlashCommandCompleter(commands, arguments, extra_commands), *completers]),
         complete_while_typing=True,
         bottom_toolbar=footer,
         style=STYLE,

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 from rich.text import Text
 
+from decode.tools.mention_text import typed_part
 from decode.tui.commands import CommandRegistry, SlashCommand
 
 if TYPE_CHECKING:
@@ -142,7 +143,7 @@ def show_earlier_turns(repl: Repl, history: list[ModelMessage]) -> None:
         what = "the conversation before them was compacted" if compacted else f"{hidden} earlier turns not shown"
         repl.renderer.notice(f"… {what}")
     for prompt, answer in turns[hidden:]:
-        repl.renderer.user(prompt)
+        repl.renderer.user(typed_part(prompt))  # as typed: without what its `@path`s attached
         repl.renderer.answer(answer)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from decode.harness.queue import Message, Priority
+from decode.tools.mention_text import typed_part
 from decode.tui.sessions import show_fill
 from decode.tui.tool_lines import shorten
 
@@ -44,6 +45,8 @@ def show_turn_event(repl: Repl, event: AgentEvent | TurnStarted | TurnEnded) -> 
         repl.renderer.separator()
         if not event.message.shown:  # a command's turn: the command was echoed as it ran
             repl.renderer.user(event.message.display)
+        for line, level in event.message.notes:  # what its `@path`s attached, or why not  # [lesson 04]
+            repl.renderer.notice(line, level)
         repl.status.start_turn()
         return
     if event.outcome == "failed":
@@ -59,7 +62,7 @@ def _show_loop_event(repl: Repl, event: AgentEvent) -> None:
     match event.kind:
         # [lesson 07]
         case "message_delivered":
-            repl.renderer.user(event.text)  # where the model received it, mid-turn
+            repl.renderer.user(typed_part(event.text))  # where the model received it, mid-turn (as typed)
         # [/lesson 07]
         case "usage":
             repl.status.record_usage(

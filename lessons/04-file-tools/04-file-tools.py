@@ -176,12 +176,15 @@ except UnicodeDecodeError as exc:
 show("decode.tools.read", "READ")
 
 # %% [markdown]
-# The function does what ours did, and more: it goes through the executor (`locate`, `stat_path`,
-# `read_bytes`), refuses what is not a regular text file *before* reading it, reads a page of lines
-# one at a time, and records the file in the Read Ledger at the end.
+# The tool function is its docstring (what the model reads) and one call: `read_page` does the
+# work from the deps alone, so the REPL can read a file for the user too (section 10). It does what
+# ours did, and more: it goes through the executor (`locate`, `stat_path`, `read_bytes`), refuses
+# what is not a regular text file *before* reading it, reads a page of lines one at a time, and
+# records the file in the Read Ledger at the end.
 
 # %%
 show("decode.tools.read", "read")
+show("decode.tools.read", "read_page")
 
 # %% [markdown]
 # When `read` will not do what was asked it raises one of two exceptions. A `ModelRetry` says the
@@ -469,6 +472,50 @@ model = resolve_model(f"script:{scripts / 'fix.json'}", settings)
 await run(AgentLoop(build_agent(model, tools=FILE_TOOLS), deps), "check sub in calc.py")
 
 # %% [markdown]
+# ## 10. `@path`: the user hands the agent a file
+#
+# Claude Code users type `fix add in @calc.py`: the file goes with the prompt, so the model need
+# not ask for it. In decode it goes *as `read` would show it*, with the same page and the same
+# refusals, and it is recorded in the Read Ledger like any read: the model may `edit` it at once.
+# `decode/tools/mentions.py` attaches what the mentions of a prompt name; a path that names
+# nothing (`@alice`) or an `@` inside a word (`me@calc.py`) stays text, and a file that cannot
+# be read is one line for the user, and nothing of it is sent.
+
+# %%
+show("decode.tools.mentions", "attach")
+
+# %%
+from decode.tools.mentions import attach_mentions
+
+Path("todo.md").write_text("- fix sub\n")
+mentioned = await attach_mentions(deps, "tick off @todo.md (and @logo.png), ask @alice or me@calc.py")
+print(mentioned.text)
+print(mentioned.refused)
+print(await edit(ctx, "todo.md", "- fix sub", "- [x] fix sub"))  # no read first: the mention was one
+
+# %% [markdown]
+# The model gets the prompt exactly as typed, then one `<mentions>` element; the transcript shows
+# only what was typed (`typed_part`). In the REPL, typing `@` completes the Workspace's files and
+# folders from a listing that respects `.gitignore` and is bounded in size and time
+# (`decode/tools/listing.py`), ranked by `rank`: the typed characters in order, names that start
+# with them first.
+
+# %%
+from decode.tools.listing import list_files
+from decode.tui.mentions import rank, with_folders
+
+listing = await list_files(deps.executor, project)
+print(rank("calc", with_folders(listing.paths)))
+
+# %% [markdown]
+# The REPL adds two lines to lesson 03's: its input line gets the completer, and `submit` sends the
+# message with what its mentions attached (`mentioned` says each refusal, and the transcript shows a
+# line per attachment under the prompt):
+
+# %%
+show_diff(4, "decode/tui/dispatch.py")
+
+# %% [markdown]
 # Try it yourself with this lesson's `decode`, not the one on your PATH (that is the finished
 # package, whose permission gate, lesson 06, asks before an edit). `make lesson-snapshot N=04`
 # writes this lesson's package to `.lessons/04` in the repository; then, in a scratch project with
@@ -517,6 +564,7 @@ check_head(HEAD)
 # - `edit` replaces an exact, unique piece of a file, and only of a file the Read Ledger says was
 #   read as it is now; `write` is atomic.
 # - A long output becomes head + note + tail, the whole of it saved to a file the model can read.
+# - `@path` in the REPL attaches a file as `read` shows it, and counts as its read.
 # - Every tool reaches the disk through `deps.executor`, the Executor Seam: the Workspace may be a
 #   container or another machine (lesson 14).
 #
@@ -530,4 +578,4 @@ check_head(HEAD)
 # [Read Ledger](../../docs/glossary.md#read-ledger), [Refusal](../../docs/glossary.md#refusal),
 # [Output Truncation](../../docs/glossary.md#output-truncation),
 # [Tool Catalog](../../docs/glossary.md#tool-catalog),
-# [Harness Path](../../docs/glossary.md#harness-path).
+# [Harness Path](../../docs/glossary.md#harness-path), [Mention](../../docs/glossary.md#mention).
