@@ -47,7 +47,7 @@ def copy_log(log: Path, header: SessionHeader, session_id: str) -> tuple[Path, S
     """
     created = datetime.now(UTC)
     forked = header.model_copy(
-        update={"session_id": session_id, "created_at": created, "forked_from": header.session_id}
+        update={"session_id": session_id, "created_at": created, "forked_from": session_id_of(log)}
     )
     path = log.with_name(f"{created:%Y%m%dT%H%M%SZ}_{session_id}.jsonl")
     try:

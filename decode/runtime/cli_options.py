@@ -208,6 +208,10 @@ def _added_dir(value: str, cwd: Path) -> Path:  # [lesson 15]
         raise BadOption(f"--add-dir {value}: no such directory")
     if not path.is_dir():
         raise BadOption(f"--add-dir {value}: not a directory")
+    from decode.sandbox.host_view import not_addable
+
+    if why := not_addable(path.resolve(), Path.home().resolve()):
+        raise BadOption(f"--add-dir {value}: refused, {why}")
     return path.resolve()
 
 

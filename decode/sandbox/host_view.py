@@ -132,6 +132,25 @@ def within(path: Path, folder: Path) -> bool:
     return inner == outer or inner.startswith(outer if outer.endswith("/") else outer + "/")
 
 
+SYSTEM_FOLDERS = tuple(map(Path, ("/proc", "/dev", "/sys", "/run", "/var/run")))  # [lesson 15]
+"""Folders of the machine's processes, devices and services' sockets: never `--add-dir` folders."""
+
+
+def not_addable(folder: Path, home: Path | None) -> str | None:  # [lesson 15]
+    """Why `folder` (a real path) cannot be an `--add-dir` folder, or None. Bound writable into a
+    sandbox, `/`, the home (or a folder above it) or `/tmp` would bring back what the sandbox hides:
+    credentials, host services' sockets (a tmux server runs commands on the host), devices."""
+    if folder == Path("/"):
+        return "the whole machine"
+    if folder in (Path("/tmp"), Path("/var/tmp")) or any(within(folder, system) for system in SYSTEM_FOLDERS):
+        return "a system folder: its sockets and devices would reach the host's services"
+    if home is not None and within(home, folder):
+        return "it holds your home folder, and its credentials (~/.ssh, ~/.aws, …)"
+    if home is not None and any(within(folder, home / name) for name in HOME_CREDENTIALS):
+        return "it holds credentials"
+    return None
+
+
 def host_view(workspace: Path, launch: Path, home: Path | None, added: tuple[Path, ...] = ()) -> HostView:
     """bwrap's view for `workspace` (resolved), started from `launch`, whose user's home is `home`:
     the homes masked and their toolchains (and `added`) bound back, and `workspace_view`."""

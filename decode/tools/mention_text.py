@@ -12,6 +12,7 @@ transcript, a resumed session and the session list show. This module imports not
 REPL uses it before the agent is loaded.
 """
 
+import html
 import re
 from dataclasses import dataclass
 
@@ -59,11 +60,16 @@ def candidates(path: str) -> list[str]:
 
 
 def file_block(path: str, text: str) -> str:
-    return f'<file path="{path}">\n{text}\n</file>\n'
+    return f'<file path="{_attribute(path)}">\n{text}\n</file>\n'
 
 
 def folder_block(path: str, entries: str) -> str:
-    return f'<folder path="{path}">\n{entries}\n</folder>\n'
+    return f'<folder path="{_attribute(path)}">\n{entries}\n</folder>\n'
+
+
+def _attribute(path: str) -> str:
+    """A path as an attribute's value: a file named `a"><b` cannot end the tag early."""
+    return html.escape(path, quote=True)
 
 
 def with_attachments(prompt: str, attached: list[Attachment]) -> str:

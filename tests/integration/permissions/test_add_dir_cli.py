@@ -83,6 +83,28 @@ def test_a_folder_that_is_not_one_is_exit_2_with_one_line(project: Path, value: 
     assert f"--add-dir {value}: {said}" in lines[0]
 
 
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ("/", "the whole machine"),
+        ("~", "it holds your home folder"),
+        ("~/.ssh", "it holds credentials"),
+        ("/tmp", "a system folder"),
+        ("/proc/self", "a system folder"),
+        ("/run", "a system folder"),
+    ],
+)
+def test_a_folder_that_would_open_the_sandbox_is_refused(project: Path, value: str, said: str) -> None:
+    """Bound writable into bwrap, these bring back the host's sockets (a tmux server there runs a
+    command on the host), devices or credentials; the gate would let `read` take `~/.ssh/id_rsa`."""
+    (Path.home() / ".ssh").mkdir(exist_ok=True)
+    done = decode_run(project, [read("notes.txt")], "--add-dir", value)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert f"--add-dir {value}: refused, {said}" in lines[0]
+
+
 @pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed (apt install bubblewrap)")
 def test_a_bwrap_sandbox_sees_the_added_dir_writable(project: Path, other: Path) -> None:
     command = f"cat {other}/notes.txt > seen.txt; echo inside > {other}/from-sandbox.txt"

@@ -144,3 +144,21 @@ def test_a_fork_of_a_fork_leads_back_to_the_original(tmp_path: Path, histories: 
     second.close()
 
     assert lineage(second.log.path) == [second.log.path, first.log.path, original.path]
+
+
+def test_a_fork_names_its_parent_by_the_file_not_by_what_the_header_claims(tmp_path: Path, histories: Any) -> None:
+    """A log planted with a header whose id is not its file's: the fork still leads back to that file
+    (the planted check follows `lineage`), whatever the header says."""
+    original = _saved(tmp_path, histories)
+    lines = original.path.read_text().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header["session_id"] = "Evil.ID"
+    original.path.write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
+
+    fork, _ = open_chosen(
+        tmp_path, resume=original.session_id, session_id=None, fork=True, model=None, settings=_settings()
+    )
+    fork.close()
+
+    assert load_session(fork.log.path).header.forked_from == original.session_id
+    assert lineage(fork.log.path) == [fork.log.path, original.path]
