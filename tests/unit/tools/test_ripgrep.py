@@ -52,13 +52,10 @@ def processes_naming(text: str) -> list[int]:
     return found
 
 
-async def test_a_search_past_its_timeout_is_cut_short_and_ripgrep_is_killed(
-    tmp_path: Path, rg: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr("decode.tools.ripgrep.SEARCH_TIMEOUT_S", 0.5)
+async def test_a_search_past_its_timeout_is_cut_short_and_ripgrep_is_killed(tmp_path: Path, rg: str) -> None:
     fifo = tmp_path / "blocks-forever"
     os.mkfifo(fifo)  # named explicitly, ripgrep opens it and waits for a writer that never comes
-    output = await run_rg(LocalExecutor(tmp_path), rg, ["needle", fifo.name], cwd=tmp_path)
+    output = await run_rg(LocalExecutor(tmp_path), rg, ["needle", fifo.name], cwd=tmp_path, max_seconds=0.5)
     assert output.cut_short
     assert output.exit_code is None
     assert processes_naming(str(fifo.name)) == []  # killed and reaped before run_rg returned
