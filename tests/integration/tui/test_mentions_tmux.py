@@ -61,5 +61,6 @@ def test_a_completed_mention_sends_the_file_and_its_edit_needs_no_read(
     assert tool == "edit"
     assert str(result).startswith("Edited calc.py"), result  # no "read it first"
     assert (project / "calc.py").read_text() == CODE.replace("a - b", "a + b")
+    terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the turn over: saved, then ready")
     (log,) = (project / ".decode" / "sessions").glob("*.jsonl")
     assert "     2\\t    return a - b" in log.read_text()  # the session keeps what was sent
