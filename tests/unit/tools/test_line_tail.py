@@ -81,7 +81,10 @@ async def test_forward_counting_fills_the_gap_before_marks_made_from_the_end(
     assert index.marks == sorted(index.marks)
 
 
-@pytest.mark.parametrize(("executor", "ending"), [("local", b"\n"), ("local", b""), ("run-only", b"")], indirect=["executor"])
+PAST = [("local", b"\n"), ("local", b""), ("run-only", b"")]
+
+
+@pytest.mark.parametrize(("executor", "ending"), PAST, indirect=["executor"])
 async def test_an_offset_past_the_end_still_says_how_many_lines_there_are(
     ctx: RunContext[AgentDeps], workspace: Path, ending: bytes
 ) -> None:
