@@ -114,7 +114,7 @@ class LoopOptions:
     add_dirs: tuple[Path, ...] = ()
     """`--add-dir DIR`: folders (real paths) the file tools may use besides the Workspace."""
     # [/lesson 15]
-    trace_name: str = "decode_turn"  # [lesson 16]
+    trace_name: str = "decode_turn"  # [lesson 17]
     """The name of each turn's trace when tracing is on: `chat_turn` (the REPL), `decode_run` (headless)."""
 
 

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # Lesson 18 — Evals: is the agent any good, and did it get worse?
+# # Lesson 19 — Evals: is the agent any good, and did it get worse?
 #
 # Seventeen lessons built an agent. This one measures it. Two questions, two tools:
 #
@@ -48,14 +48,14 @@
 
 # %% [markdown]
 # **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
-# your own copy of lesson 18's package; until you write them, each raises `NotImplementedError`
+# your own copy of lesson 19's package; until you write them, each raises `NotImplementedError`
 # with a hint:
 #
 # - `pass_at_k` in `evals/metrics.py`
 # - `read_reward` in `evals/benchmark/grade.py`
 # - `grade` in `evals/benchmark/grade.py`
 #
-# `make lesson-start N=18` writes your copy into `build/18/`, and `make lesson-check N=18`
+# `make lesson-start N=19` writes your copy into `build/19/`, and `make lesson-check N=19`
 # runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
 # This notebook shows the package's own versions: read them when you are done, or stuck.
 
@@ -73,7 +73,7 @@ from course import show
 LESSON_DIR = Path.cwd()
 ROOT = LESSON_DIR.parent.parent
 sys.path.insert(0, str(LESSON_DIR))  # the exercises live beside this notebook
-scratch = Path(tempfile.mkdtemp(prefix="decode-lesson18-")).resolve()
+scratch = Path(tempfile.mkdtemp(prefix="decode-lesson19-")).resolve()
 HOME = scratch / "home"
 HOME.mkdir()
 
@@ -366,7 +366,7 @@ check_edits_without_read(edits_without_read)
 #   tokens, dollars, time) is a result too.
 # - A Regression Case replays a prompt and scores Metrics over the Session Log and the workspace; a
 #   model judges only what no metric can see.
-# - `make lesson-diff N=18` shows this chapter's code: `evals/` is in lesson 18's snapshot.
+# - `make lesson-diff N=19` shows this chapter's code: `evals/` is in lesson 19's snapshot.
 #
 # **The key idea:** grade what the agent left behind, with checks it cannot tamper with, and report
 # what each point of score cost.

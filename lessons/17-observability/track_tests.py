@@ -1,6 +1,6 @@
-"""Lesson 16's build-along track: the Tracing Seam turns a turn's events into a trace of spans.
+"""Lesson 17's build-along track: the Tracing Seam turns a turn's events into a trace of spans.
 
-`make lesson-check N=16` runs these against your copy (`make lesson-start N=16`); each test's first
+`make lesson-check N=17` runs these against your copy (`make lesson-start N=17`); each test's first
 docstring line is the behaviour it reports.
 """
 

@@ -1,4 +1,4 @@
-"""Reference solutions of lesson 18's exercises, and a plausible mistake each check rejects."""
+"""Reference solutions of lesson 19's exercises, and a plausible mistake each check rejects."""
 
 import math
 from pathlib import Path

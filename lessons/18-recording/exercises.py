@@ -1,4 +1,4 @@
-"""Lesson 17's exercise: answer a replayed tool call with the result the baseline recorded."""
+"""Lesson 18's exercise: answer a replayed tool call with the result the baseline recorded."""
 
 from collections.abc import Callable
 from typing import Any

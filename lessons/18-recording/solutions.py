@@ -1,4 +1,4 @@
-"""Reference solution of lesson 17's exercise, and a plausible mistake its check rejects."""
+"""Reference solution of lesson 18's exercise, and a plausible mistake its check rejects."""
 
 import json
 from collections.abc import Callable

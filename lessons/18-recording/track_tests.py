@@ -1,6 +1,6 @@
-"""Lesson 17's build-along track: the Recording Seam, its fallback when the server is away, replays.
+"""Lesson 18's build-along track: the Recording Seam, its fallback when the server is away, replays.
 
-`make lesson-check N=17` runs these against your copy (`make lesson-start N=17`); each test's first
+`make lesson-check N=18` runs these against your copy (`make lesson-start N=18`); each test's first
 docstring line is the behaviour it reports.
 """
 

@@ -1,4 +1,4 @@
-"""Lesson 16's exercise: what each model cost, read from a trace's spans."""
+"""Lesson 17's exercise: what each model cost, read from a trace's spans."""
 
 from collections.abc import Callable
 from typing import Any

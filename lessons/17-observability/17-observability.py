@@ -1,5 +1,5 @@
 # %% [markdown]
-# # Lesson 16 — Observability: tracing with Opik
+# # Lesson 17 — Observability: tracing with Opik
 #
 # An agent run is a black box once it is over: the answer is there, but what did the agent *do* to
 # get it? Which files did it read, which commands did it run, which one failed? What did it cost,
@@ -23,14 +23,14 @@
 
 # %% [markdown]
 # **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
-# your own copy of lesson 16's package; until you write them, each raises `NotImplementedError`
+# your own copy of lesson 17's package; until you write them, each raises `NotImplementedError`
 # with a hint:
 #
 # - `TurnObserver.watch` in `decode/observability/observer.py`
 # - `TurnObserver._see` in `decode/observability/observer.py`
 # - `outcome` in `decode/observability/observer.py`
 #
-# `make lesson-start N=16` writes your copy into `build/16/`, and `make lesson-check N=16`
+# `make lesson-start N=17` writes your copy into `build/17/`, and `make lesson-check N=17`
 # runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
 # This notebook shows the package's own versions: read them when you are done, or stuck.
 
@@ -46,7 +46,7 @@ from course import show, show_diff
 
 LESSON_DIR = Path.cwd()
 sys.path.insert(0, str(LESSON_DIR))  # the collector lives beside this notebook
-scratch = Path(tempfile.mkdtemp(prefix="decode-lesson16-")).resolve()
+scratch = Path(tempfile.mkdtemp(prefix="decode-lesson17-")).resolve()
 os.environ["HOME"] = str(scratch / "home")
 project = scratch / "project"
 project.mkdir(parents=True)

@@ -1,4 +1,4 @@
-"""Lesson 18's exercises: pass@k, a grader that trusts no verifier, a metric over a session's tool calls."""
+"""Lesson 19's exercises: pass@k, a grader that trusts no verifier, a metric over a session's tool calls."""
 
 import math
 import tempfile

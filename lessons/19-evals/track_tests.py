@@ -1,6 +1,6 @@
-"""Lesson 18's build-along track: pass@k, the verifier's reward, and grading a task.
+"""Lesson 19's build-along track: pass@k, the verifier's reward, and grading a task.
 
-`make lesson-check N=18` runs these against your copy (`make lesson-start N=18`); each test's first
+`make lesson-check N=19` runs these against your copy (`make lesson-start N=19`); each test's first
 docstring line is the behaviour it reports.
 """
 

@@ -1,4 +1,4 @@
-"""Reference solution of lesson 16's exercise, and a plausible mistake its check rejects."""
+"""Reference solution of lesson 17's exercise, and a plausible mistake its check rejects."""
 
 from typing import Any
 

@@ -1,7 +1,7 @@
 # %% [markdown]
-# # Lesson 17 — Recording and replay with Kitaru
+# # Lesson 18 — Recording and replay with Kitaru
 #
-# A trace (lesson 16) tells you what a run did. Sometimes you need more: to *run it again*.
+# A trace (lesson 17) tells you what a run did. Sometimes you need more: to *run it again*.
 #
 # - **Reproduce a bad run.** The agent deleted the wrong file on Tuesday. The model will not give
 #   the same answers twice, and the repository has moved on since. To debug it you want Tuesday's
@@ -27,14 +27,14 @@
 
 # %% [markdown]
 # **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
-# your own copy of lesson 17's package; until you write them, each raises `NotImplementedError`
+# your own copy of lesson 18's package; until you write them, each raises `NotImplementedError`
 # with a hint:
 #
 # - `recorded` in `decode/recording/seam.py`
 # - `FallbackAgent.iter` in `decode/recording/fallback.py`
 # - `session_model` in `decode/recording/replay.py`
 #
-# `make lesson-start N=17` writes your copy into `build/17/`, and `make lesson-check N=17`
+# `make lesson-start N=18` writes your copy into `build/18/`, and `make lesson-check N=18`
 # runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
 # This notebook shows the package's own versions: read them when you are done, or stuck.
 
@@ -50,7 +50,7 @@ from course import show, show_diff
 
 LESSON_DIR = Path.cwd()
 sys.path.insert(0, str(LESSON_DIR))  # the exercises live beside this notebook
-scratch = Path(tempfile.mkdtemp(prefix="decode-lesson17-")).resolve()
+scratch = Path(tempfile.mkdtemp(prefix="decode-lesson18-")).resolve()
 os.environ["HOME"] = str(scratch / "home")
 for name in [n for n in os.environ if n.startswith("KITARU_")]:
     del os.environ[name]  # this notebook decides what is configured
