@@ -54,7 +54,8 @@ class Plan:
 
 def folders(root: Path) -> dict[int, str]:
     """Each lesson's folder name (`16-observability`), by number."""
-    return {int(path.parent.name[:2]): path.parent.name for path in sorted(root.glob("lessons/[0-9][0-9]-*/lesson.toml"))}
+    manifests = sorted(root.glob("lessons/[0-9][0-9]-*/lesson.toml"))
+    return {int(path.parent.name[:2]): path.parent.name for path in manifests}
 
 
 def parse_mapping(pairs: list[str], known: dict[int, str]) -> dict[int, int]:

@@ -21,7 +21,7 @@ def test_a_chain_moves_each_reference_once_and_keeps_its_width() -> None:
     text = (
         "code()  # [lesson 16]\n# [lesson 17]\n# [before lesson 17]\n# [/lesson 17]\n"
         "Lesson 16's notebook; lesson 6 and lesson 15 stay; lessons 15 and 16; lessons 02-17.\n"
-        "make lab N=16; make notebooks-load N=\"11 17\"; build/16/ and decode-lesson17-\n"
+        'make lab N=16; make notebooks-load N="11 17"; build/16/ and decode-lesson17-\n'
         'scripts/lesson snapshot 16; run([python, "snapshot", "17", before])\n'
         "see lessons/16-observability/16-observability.py and 17-recording.ipynb\n"
         "| 16 | [observability](lessons/16-observability/) | 470 |\n"
@@ -30,7 +30,7 @@ def test_a_chain_moves_each_reference_once_and_keeps_its_width() -> None:
     assert new == (
         "code()  # [lesson 17]\n# [lesson 18]\n# [before lesson 18]\n# [/lesson 18]\n"
         "Lesson 17's notebook; lesson 6 and lesson 15 stay; lessons 15 and 17; lessons 02-18.\n"
-        "make lab N=17; make notebooks-load N=\"11 18\"; build/17/ and decode-lesson18-\n"
+        'make lab N=17; make notebooks-load N="11 18"; build/17/ and decode-lesson18-\n'
         'scripts/lesson snapshot 17; run([python, "snapshot", "18", before])\n'
         "see lessons/17-observability/17-observability.py and 18-recording.ipynb\n"
         "| 17 | [observability](lessons/17-observability/) | 470 |\n"
@@ -39,7 +39,7 @@ def test_a_chain_moves_each_reference_once_and_keeps_its_width() -> None:
 
 
 def test_a_whole_number_is_read() -> None:
-    """"lesson 1" is not "lesson 16"; a number keeps its width; other numbers are not references."""
+    """ "lesson 1" is not "lesson 16"; a number keeps its width; other numbers are not references."""
     text = "lesson 16, lesson 1, lesson 01, Lesson 1's, lesson 160, 16 files, the 16-bit, v1.16-rc"
     new, count = renumber.rewrite(text, {1: 2}, [])
     assert new == "lesson 16, lesson 2, lesson 02, Lesson 2's, lesson 160, 16 files, the 16-bit, v1.16-rc"
@@ -86,7 +86,8 @@ def repository(tmp_path: Path) -> Path:
         "lessons/16-observability/README.md": "# Lesson 16\n\n`make lesson-shell N=16`, after lesson 15.\n",
         "lessons/16-observability/16-observability.py": '# %% [markdown]\n# # Lesson 16\n\n# %%\nprint("lesson 16")\n',
         "lessons/17-recording/lesson.toml": 'title = "Recording"\nextends = ["decode/run.py"]\n',
-        "decode/run.py": "def run() -> None:\n    trace()  # [lesson 16]\n    # [lesson 17]\n    record()\n    # [/lesson 17]\n",
+        "decode/run.py": "def run() -> None:\n    trace()  # [lesson 16]\n"
+        "    # [lesson 17]\n    record()\n    # [/lesson 17]\n",
         "docs/adr/0001-tracing.md": "Lesson 16 traces.\n",
         "tasks/001-tracing.md": "lesson 16: done\n",
         "README.md": "| 16 | [tracing](lessons/16-observability/) |\n| 17 | [recording](lessons/17-recording/) |\n",
@@ -148,7 +149,5 @@ def test_renumber_moves_folders_files_and_references_and_pairs_the_notebooks(rep
 def test_a_bad_mapping_is_one_line_and_exit_2(repository: Path) -> None:
     done = _renumber(repository, "16=17")
     assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr == (
-        "scripts/lesson renumber: lessons 16 and 17 would both be 17; move the other one too\n"
-    )
+    assert done.stderr == ("scripts/lesson renumber: lessons 16 and 17 would both be 17; move the other one too\n")
     assert _git(repository, "status", "--porcelain") == ""
