@@ -140,7 +140,7 @@ show("decode.agent.traced_loop", "TracedLoop")
 # The composition root's last step, `make_loop`, asks `agent_loop()` for the loop:
 
 # %%
-show_diff(16, "decode/agent/steps/core.py")
+show_diff(17, "decode/agent/steps/core.py")
 
 # %%
 show("decode.agent.traced_loop", "agent_loop")

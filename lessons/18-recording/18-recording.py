@@ -138,7 +138,7 @@ show("decode.recording.seam", "recorded")
 show("decode.agent.steps.recording", "record")
 
 # %%
-show_diff(17, "decode/agent/compose.py")
+show_diff(18, "decode/agent/compose.py")
 
 # %% [markdown]
 # The session name is the decode session id, so every turn of a REPL conversation (and of a resumed
