@@ -10,8 +10,8 @@ file git tracks (not `tasks/`, not `docs/adr/`: they are history) these referenc
 - "lesson NN" in any case, a marker's `[lesson NN]`, `[/lesson NN]`, `[before lesson NN]`, and the
   numbers that follow "lessons" in a list or range ("lessons 15 and 16", "lessons 02–18");
 - `N=NN` and `N="NN NN"` (make's lesson variable), `lessons/NN-`, `build/NN/`, `snapshot NN`,
-  `show_diff(NN`, a moved folder's name (`NN-topic`), `decode-lessonNN` (a notebook's scratch
-  folder), a row `| NN |`.
+  `show_diff(NN`, a moved folder's name (`NN-topic`), `lessonNN` (a notebook's scratch
+  folder, a job's name), a row `| NN |`.
 
 A number keeps its width ("lesson 6", "lesson 06"), and a whole number is read ("lesson 1" is not
 "lesson 16"). Numbers in code (`snapshots[18]`, `diff(17)`) are not references it can know: the
@@ -39,7 +39,7 @@ REFERENCES = [
     r"\bbuild/\d\d/",  # the track's copy (`make lesson-start`)
     r"\bsnapshot(?:\s+|\",\s*\")\d\d\b",  # `scripts/lesson snapshot 16`, [..., "snapshot", "16", ...]
     r"\bshow_diff\(\d{1,2}\b",  # a notebook's `show_diff(16, "decode/x.py")`
-    r"\bdecode-lesson\d\d\b",
+    r"\blesson\d\d\b",  # a scratch folder's `decode-lesson16-`, a job named `lesson16`
     r"^\|\s*\d\d\s*\|",  # a row of a table: the top README's lessons
 ]
 

@@ -238,12 +238,12 @@ print((ROOT / "evals/smoke/fix-off-by-one-pagination.json").read_text())
 
 # %%
 benchmark = [sys.executable, "-m", "evals", "benchmark", "--tasks", "fix-off-by-one-pagination,csv-sales-summary"]
-benchmark += ["--model", "script:evals/smoke/{task}.json", "--threads", "2", "--job", "lesson18"]
+benchmark += ["--model", "script:evals/smoke/{task}.json", "--threads", "2", "--job", "lesson19"]
 benchmark += ["--results-root", str(scratch / "results")]  # here, not the repository's evals/results/
 done = subprocess.run(benchmark, cwd=ROOT, capture_output=True, text=True)
 assert done.returncode == 0, done.stderr  # a job that could not run says why
 print(done.stdout.replace(str(scratch) + "/", ""))
-job = scratch / "results" / "lesson18"
+job = scratch / "results" / "lesson19"
 records = [json.loads(line) for line in (job / "trials.jsonl").read_text().splitlines()]
 for record in sorted(records, key=lambda record: record["task"]):  # in the order they finished: sort
     print({key: record[key] for key in ("task", "reward", "passed", "exit_code", "requests", "error")})

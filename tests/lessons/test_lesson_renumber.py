@@ -21,7 +21,7 @@ def test_a_chain_moves_each_reference_once_and_keeps_its_width() -> None:
     text = (
         "code()  # [lesson 16]\n# [lesson 17]\n# [before lesson 17]\n# [/lesson 17]\n"
         "Lesson 16's notebook; lesson 6 and lesson 15 stay; lessons 15 and 16; lessons 02-17.\n"
-        'make lab N=16; make notebooks-load N="11 17"; build/16/ and decode-lesson17-\n'
+        'make lab N=16; make notebooks-load N="11 17"; build/16/ and decode-lesson17- (job lesson16)\n'
         'scripts/lesson snapshot 16; run([python, "snapshot", "17", before]); show_diff(16, "decode/x.py")\n'
         "see lessons/16-observability/16-observability.py and 17-recording.ipynb\n"
         "| 16 | [observability](lessons/16-observability/) | 470 |\n"
@@ -30,12 +30,12 @@ def test_a_chain_moves_each_reference_once_and_keeps_its_width() -> None:
     assert new == (
         "code()  # [lesson 17]\n# [lesson 18]\n# [before lesson 18]\n# [/lesson 18]\n"
         "Lesson 17's notebook; lesson 6 and lesson 15 stay; lessons 15 and 17; lessons 02-18.\n"
-        'make lab N=17; make notebooks-load N="11 18"; build/17/ and decode-lesson18-\n'
+        'make lab N=17; make notebooks-load N="11 18"; build/17/ and decode-lesson18- (job lesson17)\n'
         'scripts/lesson snapshot 17; run([python, "snapshot", "18", before]); show_diff(17, "decode/x.py")\n'
         "see lessons/17-observability/17-observability.py and 18-recording.ipynb\n"
         "| 17 | [observability](lessons/17-observability/) | 470 |\n"
     )
-    assert count == 19
+    assert count == 20
 
 
 def test_a_whole_number_is_read() -> None:
