@@ -179,7 +179,7 @@ def cli(ctx: click.Context, **options: Any) -> None:
     from decode.tui.launch import run_repl
 
     check_session_choice(options)  # `decode --resume ID --fork-session`  # [lesson 15]
-    settle_shared(options, Path.cwd())  # `--settings` read, `--add-dir` checked: exit 2 if unusable  # [lesson 15]
+    settle_shared(options, Path.cwd())  # `--settings` read (14: `--add-dir` checked): exit 2 if unusable  # [lesson 06]
     ctx.exit(run_repl(LoopOptions(Path.cwd(), **options)))
     # [before lesson 03]
     # click.echo(ctx.get_help())  # no REPL yet: `decode` alone shows what there is

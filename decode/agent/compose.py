@@ -51,7 +51,7 @@ STEPS: list[Step] = [
     confine,  # [lesson 12]
     keep_mode,  # [lesson 08]
     isolate_network,  # [lesson 14]
-    add_dirs,  # `--add-dir`: the executor's, the sandbox's and the gate's  # [lesson 15]
+    add_dirs,  # `--add-dir`: the executor's, the sandbox's and the gate's  # [lesson 14]
     guard,  # the Permission Hook, Permission Situation  # [lesson 06]
     build_deps,
     language_servers,  # [lesson 13]

@@ -40,13 +40,13 @@ Keep answers short and concrete. Refer to code as path:line. Never invent file c
 @dynamic_instruction
 async def environment_instructions(ctx: RunContext[AgentDeps]) -> str:
     """Facts the model cannot know that hold for the whole session: where it is, on what system."""
-    # [lesson 15]
+    # [lesson 14]
     added = ", ".join(str(folder) for folder in ctx.deps.executor.more_roots)  # fixed for the session (ADR-0101)
     more = f"\nAdditional directories the file tools may also use (--add-dir): {added}" if added else ""
     return f"Working directory: {ctx.deps.workspace}{more}\nPlatform: {platform.system()}"
-    # [before lesson 15]
+    # [before lesson 14]
     # return f"Working directory: {ctx.deps.workspace}\nPlatform: {platform.system()}"
-    # [/lesson 15]
+    # [/lesson 14]
 
 
 def today(ctx: RunContext[AgentDeps]) -> str:

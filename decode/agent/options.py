@@ -59,6 +59,8 @@ class LoopOptions:
     """The approval prompt; None means headless: a call that needs approval is refused."""
     trust_project_settings: bool = False
     """Put the project's own allow rules and mode in force untrusted (`decode run --trust-project-settings`)."""
+    settings_layer: CommandLineSettings | None = None
+    """`--settings FILE_OR_JSON`: the highest settings layer, for this conversation only."""
     # [/lesson 06]
     resume: str | None = None  # [lesson 08]
     """None: a new session; "" the newest; else an id or prefix (`SessionError`: no such session).
@@ -93,6 +95,8 @@ class LoopOptions:
     repo: str | None = None
     """`--repo PATH|URL`: clone it into a Workspace under `.decode/workspaces/` and work there (its
     work comes back as branch `decode/<session-id>`); None: the settings' `sandbox_repo`, else none."""
+    add_dirs: tuple[Path, ...] = ()
+    """`--add-dir DIR`: folders (real paths) the file tools may use besides the Workspace."""
     # [/lesson 14]
     # [lesson 15]
     system_prompt: str | None = None
@@ -109,10 +113,6 @@ class LoopOptions:
     """The new session's id, a UUID (`--session-id`); None: one of decode's own. ADR-0129."""
     fork_session: bool = False
     """With `resume`: go on in a new session holding a copy of the resumed one's log (`--fork-session`)."""
-    settings_layer: CommandLineSettings | None = None
-    """`--settings FILE_OR_JSON`: the highest settings layer, for this conversation only."""
-    add_dirs: tuple[Path, ...] = ()
-    """`--add-dir DIR`: folders (real paths) the file tools may use besides the Workspace."""
     # [/lesson 15]
     trace_name: str = "decode_turn"  # [lesson 17]
     """The name of each turn's trace when tracing is on: `chat_turn` (the REPL), `decode_run` (headless)."""

@@ -23,7 +23,7 @@ from decode.permissions.report import describe_rules, describe_settings, rules_j
 from decode.permissions.tool_lookup import UnknownTool, find_tool, tool_arguments
 from decode.permissions.types import Decision, Mode, Verdict
 
-if TYPE_CHECKING:  # [lesson 15]
+if TYPE_CHECKING:
     from decode.permissions.command_line_settings import CommandLineSettings
 
 
@@ -43,8 +43,8 @@ _mode_option = click.option(
     help=f"{', '.join(Mode)} (default: the settings' defaultMode, else default).",
 )
 _json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-_SETTINGS = "decode.settings_layer"  # [lesson 15]
-_settings_option = click.option(  # [lesson 15]
+_SETTINGS = "decode.settings_layer"
+_settings_option = click.option(
     "--settings",
     metavar="FILE|JSON",
     expose_value=False,
@@ -59,13 +59,9 @@ def _load(mode: Mode | None) -> PermissionGate:
     from decode.config.loading import ConfigError
 
     try:
-        # [lesson 15]
         gate = PermissionGate.from_settings(
             Path.cwd(), mode=mode, other_grants=_other_grants(Path.cwd()), command_line=_command_line()
         )
-        # [before lesson 15]
-        # gate = PermissionGate.from_settings(Path.cwd(), mode=mode, other_grants=_other_grants(Path.cwd()))
-        # [/lesson 15]
     except ConfigError as exc:  # a bad DECODE_SECRET_FILES: one line, exit 2
         raise click.UsageError(str(exc)) from None
     for problem in gate.problems:
@@ -73,7 +69,7 @@ def _load(mode: Mode | None) -> PermissionGate:
     return gate
 
 
-def _command_line() -> "CommandLineSettings | None":  # [lesson 15]
+def _command_line() -> "CommandLineSettings | None":
     """What `--settings` gave, read and checked; a `BadOption` (one line, exit 2) when it cannot be used."""
     from decode.permissions.command_line_settings import SettingsArgumentError, read_command_line_settings
     from decode.runtime.cli_options import BadOption
@@ -95,7 +91,7 @@ def _other_grants(project: Path) -> list[OtherGrant]:
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @_mode_option
 @_json_option
-@_settings_option  # [lesson 15]
+@_settings_option
 @click.pass_context
 def permissions(ctx: click.Context, mode: Mode | None, as_json: bool) -> None:
     """Show the permission rules in force and the settings file each comes from.
@@ -146,7 +142,7 @@ def trust_project() -> None:
 @click.argument("argument", required=False, default="")
 @_mode_option
 @_json_option
-@_settings_option  # [lesson 15]
+@_settings_option
 def check(tool: str, argument: str, mode: Mode | None, as_json: bool) -> None:
     """Print what the gate decides for TOOL with ARGUMENT, and the rule and file that decided.
 

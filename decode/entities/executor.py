@@ -145,7 +145,7 @@ class CommandExecutor(ABC):
 
     workspace: Path
     """The Workspace root, resolved (symlinks followed), as this executor sees it."""
-    more_roots: tuple[Path, ...] = ()  # [lesson 15]
+    more_roots: tuple[Path, ...] = ()  # [lesson 14]
     """Folders besides the Workspace the file tools may use (`--add-dir`), resolved, as this executor sees them."""
 
     @abstractmethod

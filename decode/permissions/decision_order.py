@@ -152,7 +152,7 @@ def mode_allows(gate: PermissionGate, part: Part, kind: ToolKind) -> bool:
     if not part.is_path:
         return kind in PLAN_KINDS or (kind is ToolKind.FILE_EDIT and gate.mode is Mode.ACCEPT_EDITS)
     roots: tuple[str, ...] = (gate.workspace,)
-    roots += gate.more_roots  # `--add-dir` folders: the same defaults as the workspace  # [lesson 15]
+    roots += gate.more_roots  # `--add-dir` folders: the same defaults as the workspace  # [lesson 14]
     if part.path is None or not any(paths.is_within(part.path, root) for root in roots):
         return False  # outside the workspace, or unknown: ask
     if not part.writes:

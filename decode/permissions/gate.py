@@ -47,7 +47,7 @@ from decode.permissions.shell import Glob, globs_overlap
 from decode.permissions.types import Decision, Mode, Rule, RuleSource, Verdict
 from decode.processes.local import LocalExecutor, local_realpath
 
-if TYPE_CHECKING:  # [lesson 15]
+if TYPE_CHECKING:
     from decode.permissions.command_line_settings import CommandLineSettings
 
 __all__ = ["DEFAULT_SECRET_FILES", "PLAN_GUIDANCE", "PLAN_KINDS", "PermissionGate", "Realpath"]
@@ -118,7 +118,7 @@ class PermissionGate:
         """Tools an agent may call only as its allow rules say (`tools: Bash(git diff:*)`): by name."""
         # [/lesson 12]
         self.network_isolated = False  # a sandbox without network: asking for it needs a `Network` rule  # [lesson 14]
-        self.more_roots: tuple[str, ...] = ()  # `--add-dir` folders, judged as the workspace  # [lesson 15]
+        self.more_roots: tuple[str, ...] = ()  # `--add-dir` folders, judged as the workspace  # [lesson 14]
 
     @classmethod
     def from_settings(
@@ -131,7 +131,7 @@ class PermissionGate:
         scope: Path | None = None,
         trust_project: bool = False,
         other_grants: Sequence[OtherGrant] = (),
-        command_line: "CommandLineSettings | None" = None,  # `--settings`  # [lesson 15]
+        command_line: "CommandLineSettings | None" = None,  # `--settings FILE_OR_JSON`, the highest layer
     ) -> "PermissionGate":
         """A gate with the rules of the settings files; `gate.problems` lists what was skipped.
 
@@ -147,13 +147,9 @@ class PermissionGate:
             from decode.config.loading import load_settings
 
             secret_files = load_settings().secret_files
-        # [lesson 15]
         loaded = load_permission_settings(
             workspace, home, trust_project=trust_project, other_grants=other_grants, command_line=command_line
         )
-        # [before lesson 15]
-        # loaded = load_permission_settings(workspace, home, trust_project=trust_project, other_grants=other_grants)
-        # [/lesson 15]
         default = mode or loaded.default_mode or Mode.DEFAULT
         where = scope or workspace  # the rules are `workspace`'s; the paths they judge, `scope`'s
         gate = cls(loaded.rules, default, workspace=where, home=home, realpath=realpath, secret_files=secret_files)
@@ -211,7 +207,7 @@ class PermissionGate:
         child._rules, child._governing, child._screens = self._rules, self._governing, self._screens
         child.read_only, child.fence = read_only, self
         child.network_isolated = self.network_isolated  # [lesson 14]
-        child.more_roots = self.more_roots  # [lesson 15]
+        child.more_roots = self.more_roots  # [lesson 14]
         return child
 
     async def check(self, tool: str, args: Mapping[str, Any], traits: ToolTraits = UNDECLARED) -> Verdict:

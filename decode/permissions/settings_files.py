@@ -40,7 +40,7 @@ from decode.permissions.settings_json import BrokenFile, find_entry, line_of, pa
 from decode.permissions.settings_layers import SettingsFile, settings_files
 from decode.permissions.types import Decision, Layer, Mode, Rule, RuleSource
 
-if TYPE_CHECKING:  # [lesson 15]
+if TYPE_CHECKING:
     from decode.permissions.command_line_settings import CommandLineSettings
 
 logger = logging.getLogger(__name__)
@@ -122,7 +122,7 @@ def load_permission_settings(
     *,
     trust_project: bool = False,
     other_grants: Sequence[OtherGrant] = (),
-    command_line: "CommandLineSettings | None" = None,  # `--settings`, the highest layer  # [lesson 15]
+    command_line: "CommandLineSettings | None" = None,  # `--settings`, the highest layer
 ) -> PermissionSettings:
     """Read every settings file that exists and merge them (see the module docstring for the order).
 
@@ -143,7 +143,7 @@ def load_permission_settings(
             result.notes.append(SettingsProblem(file.path, None, message, level="notice"))
         if file.shared:
             _add_grants(file, found, result.grants)
-    if command_line is not None:  # [lesson 15]
+    if command_line is not None:
         # `--settings`, the highest layer: read and checked when the option was taken, so never broken here.
         found = _interpret(Layer.COMMAND_LINE, command_line.path, command_line.text)
         read.append((SettingsFile(Layer.COMMAND_LINE, command_line.path), found))
@@ -182,7 +182,7 @@ def _apply_mode(layer: Layer, found: _FileRules, result: PermissionSettings) -> 
     if found.mode is None:
         return
     users: tuple[Layer, ...] = (Layer.USER,)  # the layers the user writes alone: they may choose bypass
-    users += (Layer.COMMAND_LINE,)  # `--settings`: typed by the user for this run  # [lesson 15]
+    users += (Layer.COMMAND_LINE,)  # `--settings`: typed by the user for this run
     if found.mode is Mode.BYPASS and layer not in users:
         message = (
             f'"defaultMode": {found.mode_text!r} is ignored: bypass is chosen only with --permission-mode '
@@ -309,7 +309,7 @@ def _interpret(layer: Layer, path: Path, text: str) -> _FileRules:
     return found
 
 
-interpret_settings = _interpret  # what `--settings` is checked with, before anything starts  # [lesson 15]
+interpret_settings = _interpret  # what `--settings` is checked with, before anything starts
 
 
 def _unreadable(found: _FileRules, action: Decision, path: Path, line: int | None, message: str) -> None:

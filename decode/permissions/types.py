@@ -22,7 +22,7 @@ class Layer(StrEnum):
     USER = "user"  # ~/.decode/settings.json
     PROJECT = "project"  # .decode/settings.json, shared with the team
     LOCAL = "local"  # .decode/settings.local.json, git-ignored, where "always" answers go
-    COMMAND_LINE = "command-line"  # `--settings FILE_OR_JSON`, for one run (Claude Code's order)  # [lesson 15]
+    COMMAND_LINE = "command-line"  # `--settings FILE_OR_JSON`, for one run (Claude Code's order)
 
 
 @dataclass(frozen=True)

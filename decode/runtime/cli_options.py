@@ -44,6 +44,13 @@ SHARED: list[Decorator] = [
         help="What runs without asking (the rules: `decode permissions`; Shift+Tab switches in the REPL); "
         "headless, anything that would ask is refused and the model told why. Default: settings, else default.",
     ),
+    click.option(
+        "--settings",
+        "settings_layer",
+        metavar="FILE|JSON",
+        help='More settings for this session: a file, or the JSON itself (\'{"permissions": {"deny": [...]}}\'). '
+        "Above every settings file, as in Claude Code; needs no trust (you gave it).",
+    ),
     # [/lesson 06]
     # [lesson 12]
     click.option(
@@ -65,6 +72,15 @@ SHARED: list[Decorator] = [
         "branch decode/<session-id> (at the end of `decode run`, on /ship or leaving the REPL), its checkout "
         "untouched. Default: SANDBOX_REPO.",
     ),
+    click.option(
+        "--add-dir",
+        "add_dirs",
+        multiple=True,
+        metavar="DIR",
+        callback=lambda _ctx, _param, value: tuple(value) or None,  # None: not given (`decode run --add-dir` is)
+        help="A folder the file tools may also work in, under the Workspace's rules (deny rules, secrets, "
+        "asking before a write). Repeatable.",
+    ),
     # [/lesson 14]
     # [lesson 15]
     click.option(
@@ -79,22 +95,6 @@ SHARED: list[Decorator] = [
         default=None,  # absent: None, as every option of the group (`decode run` after an option is refused)
         help="With --resume or --continue: go on in a new session (its id decode's own, or --session-id's) "
         "holding a copy of the resumed one; the original's log is left as it was.",
-    ),
-    click.option(
-        "--settings",
-        "settings_layer",
-        metavar="FILE|JSON",
-        help='More settings for this session: a file, or the JSON itself (\'{"permissions": {"deny": [...]}}\'). '
-        "Above every settings file, as in Claude Code; needs no trust (you gave it).",
-    ),
-    click.option(
-        "--add-dir",
-        "add_dirs",
-        multiple=True,
-        metavar="DIR",
-        callback=lambda _ctx, _param, value: tuple(value) or None,  # None: not given (`decode run --add-dir` is)
-        help="A folder the file tools may also work in, under the Workspace's rules (deny rules, secrets, "
-        "asking before a write). Repeatable.",
     ),
     # [/lesson 15]
 ]
@@ -181,15 +181,16 @@ def check_session_choice(options: dict[str, Any]) -> None:  # [lesson 15]
         raise click.UsageError(problem)
 
 
-class BadOption(click.ClickException):  # [lesson 15]
+class BadOption(click.ClickException):  # [lesson 06]
     """An option's value that cannot be used: `Error: …` on one line (no usage block), exit 2."""
 
     exit_code = 2
 
 
-def settle_shared(options: dict[str, Any], cwd: Path) -> None:  # [lesson 15]
-    """`--settings` read and checked, `--add-dir`'s folders made real, in `options`; a value that
-    cannot be used is a `BadOption` (one line, exit 2) before anything starts."""
+def settle_shared(options: dict[str, Any], cwd: Path) -> None:  # [lesson 06]
+    """The shared options `cwd` settles, in `options`: `--settings` read and checked (lesson 14:
+    `--add-dir`'s folders made real). A value that cannot be used is a `BadOption` (one line, exit 2)
+    before anything starts. Both front ends call it once the launch directory is known."""
     from decode.permissions.command_line_settings import SettingsArgumentError, read_command_line_settings
 
     if (value := options.get("settings_layer")) is not None:
@@ -197,11 +198,11 @@ def settle_shared(options: dict[str, Any], cwd: Path) -> None:  # [lesson 15]
             options["settings_layer"] = read_command_line_settings(value, cwd)
         except SettingsArgumentError as exc:
             raise BadOption(str(exc)) from None
-    if "add_dirs" in options:  # None when not given: no folder
+    if "add_dirs" in options:  # None when not given: no folder  # [lesson 14]
         options["add_dirs"] = tuple(_added_dir(value, cwd) for value in options["add_dirs"] or ())
 
 
-def _added_dir(value: str, cwd: Path) -> Path:  # [lesson 15]
+def _added_dir(value: str, cwd: Path) -> Path:  # [lesson 14]
     """An `--add-dir` value as the real folder it names; `BadOption` when it is not one."""
     path = cwd / Path(value).expanduser()
     if not path.exists():

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
-from decode.runtime.cli_options import check_session_choice, settle_shared
+from decode.runtime.cli_options import check_session_choice
 
 if TYPE_CHECKING:
     from decode.agent.compose import Conversation
@@ -150,10 +150,10 @@ def headless_options[F: Callable[..., Any]](command: F) -> F:
 
 def take_headless_options(options: dict[str, Any]) -> HeadlessOptions:
     """Pop the lesson-15 options from `options` (what is left are `LoopOptions` fields); `--cwd`
-    changes directory here. Raises `click.UsageError` for a rule that cannot be read."""
+    changes directory here, before `run()` reads `--settings` and `--add-dir` (relative to DIR).
+    Raises `click.UsageError` for a rule that cannot be read."""
     if (cwd := options.pop("cwd", None)) is not None:
         os.chdir(cwd)  # everything after this sees DIR as the launch directory
-    settle_shared(options, Path.cwd())  # `--settings`, `--add-dir`: relative to DIR too
     if options.pop("continue_", False):
         if options.get("resume") is not None:
             raise click.UsageError("--continue and --resume cannot be used together")

@@ -12,12 +12,13 @@ REPL's turns go, is `headless.py`.
 import asyncio
 import os
 import sys
+from pathlib import Path
 from typing import Any, BinaryIO
 
 import click
 
 from decode.logging import init_logger
-from decode.runtime.cli_options import RUN_ONLY, SHARED, with_options
+from decode.runtime.cli_options import RUN_ONLY, SHARED, settle_shared, with_options
 from decode.runtime.exits import EXIT_INTERRUPTED, EXIT_USAGE, RunError
 from decode.runtime.formatted_run import FormattedRun
 from decode.runtime.headless import HeadlessRun
@@ -41,6 +42,7 @@ def run(task: str | None, **options: Any) -> None:
     # [before lesson 15]
     # job = HeadlessRun()
     # [/lesson 15]
+    settle_shared(options, Path.cwd())  # `--settings` read (14: `--add-dir` checked): exit 2 if unusable  # [lesson 06]
     if task is None and options.get("resume"):  # `decode run --resume "TASK"`: the newest session  # [lesson 08]
         task, options["resume"] = _resume_newest(options["resume"])
     if task is None and sys.stdin is not None and not sys.stdin.isatty():  # `echo TASK | decode run`  # [lesson 15]
@@ -93,8 +95,6 @@ async def _drive_closing(job: HeadlessRun, task: str, options: dict[str, Any]) -
 
 def _resume_newest(value: str) -> tuple[str, str]:  # [lesson 08]
     """`--resume` took the task as its value: (the task, "" for the newest session), unless it names a session."""
-    from pathlib import Path
-
     from decode.context.catalog import find_session
     from decode.context.session_log import SessionError
 

@@ -87,7 +87,7 @@ def sandbox_argv(
     placeholders: Sequence[Path] = (),
     shared: Sequence[Path] = (),
     view: HostView = NO_VIEW,
-    added: Sequence[Path] = (),  # [lesson 15]
+    added: Sequence[Path] = (),
 ) -> list[str]:
     """The bwrap command line that runs `argv` in the sandbox (see the module docstring).
 
@@ -108,7 +108,7 @@ def sandbox_argv(
     args += _view_mounts(view, inside=False, workspace=workspace)
     # `--add-dir` folders before the rest: a folder around the Workspace (`..`) never covers its
     # protected paths, nor a home credential the `hidden` below hides.
-    args += _added_mounts(added)  # [lesson 15]
+    args += _added_mounts(added)
     for path in shared:
         args += ["--ro-bind", str(path), str(path)]
     for path in hidden:  # before the Workspace bind: a hidden file inside it stays hidden
@@ -138,7 +138,7 @@ def sandbox_argv(
     return args
 
 
-def _added_mounts(added: Sequence[Path]) -> list[str]:  # [lesson 15]
+def _added_mounts(added: Sequence[Path]) -> list[str]:
     """`--add-dir`'s folders, writable as the Workspace is (one in the masked home shows); their
     protected paths that exist read-only, their `.env` files hidden."""
     args: list[str] = []
@@ -185,7 +185,7 @@ class BwrapBackend:
         self.warm = WarmKeeper()
         """The warm sandbox commands without network run in (ADR-0111)."""
         self._view_s = 0.0
-        self.added: tuple[Path, ...] = ()  # `--add-dir` folders, bound in writable  # [lesson 15]
+        self.added: tuple[Path, ...] = ()  # `--add-dir` folders, bound in writable
 
     def preflight(self) -> None:
         found = shutil.which("bwrap")
@@ -269,7 +269,7 @@ class BwrapBackend:
             placeholders=absent if placeholders else (),
             shared=[*([self._exclude] if self._exclude is not None else []), *python_under_tmp()],
             view=view,
-            added=self.added,  # [lesson 15]
+            added=self.added,
         )
         return (args if placeholders else unbound(args, absent)), absent
 

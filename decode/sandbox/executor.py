@@ -87,7 +87,7 @@ class SandboxExecutor(CommandExecutor):
     async def write_atomic(self, path: Path, data: bytes) -> None:
         await self._refuse_protected(path)
         if self._local:
-            self._local.more_roots = self.more_roots  # `--add-dir` folders: roots too  # [lesson 15]
+            self._local.more_roots = self.more_roots  # `--add-dir` folders: roots too
             await self._local.write_atomic(path, data)  # confined: no symlink below the root followed
         else:
             await super().write_atomic(path, data)
@@ -101,7 +101,7 @@ class SandboxExecutor(CommandExecutor):
         """A `PermissionError` when `path`, as written or with its symlinks followed, is protected."""
         real = await (local_realpath(path) if self._local else super().realpath(path))
         roots: tuple[Path, ...] = (self.workspace,)
-        roots += self.more_roots  # `--add-dir` folders: their entries are protected as the Workspace's  # [lesson 15]
+        roots += self.more_roots  # `--add-dir` folders: their entries are protected as the Workspace's
         for candidate in (Path(path), real):
             if (name := next(filter(None, (protected_name(root, candidate) for root in roots)), None)) is not None:
                 message = f"{name} is protected in a sandbox: neither tools nor commands may write it"

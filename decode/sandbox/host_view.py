@@ -132,11 +132,11 @@ def within(path: Path, folder: Path) -> bool:
     return inner == outer or inner.startswith(outer if outer.endswith("/") else outer + "/")
 
 
-SYSTEM_FOLDERS = tuple(map(Path, ("/proc", "/dev", "/sys", "/run", "/var/run")))  # [lesson 15]
+SYSTEM_FOLDERS = tuple(map(Path, ("/proc", "/dev", "/sys", "/run", "/var/run")))
 """Folders of the machine's processes, devices and services' sockets: never `--add-dir` folders."""
 
 
-def not_addable(folder: Path, home: Path | None) -> str | None:  # [lesson 15]
+def not_addable(folder: Path, home: Path | None) -> str | None:
     """Why `folder` (a real path) cannot be an `--add-dir` folder, or None. Bound writable into a
     sandbox, `/`, the home (or a folder above it) or `/tmp` would bring back what the sandbox hides:
     credentials, host services' sockets (a tmux server runs commands on the host), devices."""

@@ -10,7 +10,7 @@
 # 3. **Reading bash for real** with tree-sitter-bash: `git status && rm -rf build` is two commands.
 # 4. **Paths compared resolved**: `src/../.env` and a symlink to `.env` are `.env`.
 # 5. **Six settings files** (Claude Code's too), merged; what the project's grant waits for trust; a
-#    broken one is reported, and its denies never vanish.
+#    broken one is reported, and its denies never vanish. `--settings` is a layer above them all.
 # 6. **The gate**, in a fixed order; then **modes** (`default`, `accept-edits`, `plan`, `bypass`)
 #    and **"always"** (the narrowest rule that covers a request, saved to the local settings file).
 # 7. **In the agent**: the gate as a pydantic-ai capability, asked before every tool call; and the
@@ -356,6 +356,30 @@ broken = load_permission_settings(project)
 print([shown(problem) for problem in broken.problems])
 print(len(broken.rules), "rules in force, the stand-in denies among them")
 (project / ".decode" / "settings.local.json").unlink()
+
+# %% [markdown]
+# ### One layer more, for one session: `--settings`
+#
+# Claude Code reads one layer above the files: `--settings FILE_OR_JSON` on the command line
+# (`decode`, `decode run`, `decode permissions`), a file or the JSON itself. Its `defaultMode` wins
+# over the files' (only `--permission-mode` wins over it), its rules merge as every layer's do. You
+# typed it, so it needs no Project Trust; it is read once, at start, and anything wrong with it stops
+# decode with one line (exit 2): no last good copy stands in, you are there to fix the command line.
+
+# %%
+show("decode.permissions.command_line_settings", "read_command_line_settings")
+
+# %%
+from decode.permissions.command_line_settings import SettingsArgumentError, read_command_line_settings
+
+given = read_command_line_settings('{"permissions": {"deny": ["Bash(npm test)"]}}', project)
+layered = load_permission_settings(project, command_line=given)
+print([f"{rule.text} ({rule.source.layer})" for rule in layered.rules if rule.action == "deny"])
+print("allowed:", [rule.text for rule in layered.rules if rule.action == "allow"])  # `Bash(npm test)` no more
+try:
+    read_command_line_settings('{"permissions": {"deny": ["Bash(npm test"]}}', project)
+except SettingsArgumentError as exc:
+    print(exc)
 
 # %% [markdown]
 # ## 6. The gate
@@ -747,6 +771,23 @@ for command in ["git status; rm -rf build", "git status $(rm -rf build)"]:
     print(f"{command!r:32}", json.loads(answer.stdout)["decision"])
 
 # %% [markdown]
+# `--settings` on the command line, for real: `check` judges with its rules too, and a headless run in
+# bypass mode still keeps to its deny (a deny holds in every mode).
+
+# %%
+deny_touch = '{"permissions": {"deny": ["Bash(touch:*)"]}}'
+answer = subprocess.run(
+    [decode, "permissions", "check", "bash", "touch made.txt", "--settings", deny_touch], capture_output=True, text=True
+)
+print(answer.returncode, shown(answer.stdout))
+touch = [{"tool_calls": [{"name": "bash", "args": {"command": "touch made.txt"}}]}, {"text": "Done."}]
+write(scratch / "touch.json", json.dumps(touch))
+argv = [decode, "run", "--model", f"script:{scratch / 'touch.json'}", "--permission-mode", "bypass"]
+done = subprocess.run([*argv, "--settings", deny_touch, "go"], capture_output=True, text=True)
+print(done.returncode, "made.txt:", (project / "made.txt").exists())
+print(re.sub(r"\(\d+\.\d+s\)", "(…s)", shown(done.stderr)))  # the timing varies from run to run
+
+# %% [markdown]
 # ## Exercises
 #
 # The reference solutions are in `lessons/06-permissions/solutions.py`; try first.
@@ -803,7 +844,7 @@ check_is_env_file(is_env_file)
 # - A prefix check is beaten by `git status; rm -rf build`: bash is parsed with tree-sitter-bash,
 #   and every Simple Command must be allowed; what cannot be judged before it runs (a Hazard) asks.
 # - Rules are written like Claude Code's (`Bash(git diff:*)`, `Edit(docs/**)`), read from six
-#   settings files, with paths compared resolved.
+#   settings files and `--settings` above them, with paths compared resolved.
 # - The gate decides in a fixed order (deny rules first, the mode's default last), and its Verdict
 #   names the rule and the file that decided.
 # - "Always" saves the Narrowest Rule; `decode run` has no one to ask, so an ask is a refusal the
@@ -820,6 +861,7 @@ check_is_env_file(is_env_file)
 # [Permission Mode](../../docs/glossary.md#permission-mode),
 # [Verdict](../../docs/glossary.md#verdict),
 # [Settings Layer](../../docs/glossary.md#settings-layer),
+# [Command-line Settings](../../docs/glossary.md#command-line-settings),
 # [Simple Command](../../docs/glossary.md#simple-command), [Hazard](../../docs/glossary.md#hazard),
 # [Narrowest Rule](../../docs/glossary.md#narrowest-rule),
 # [Approval](../../docs/glossary.md#approval),

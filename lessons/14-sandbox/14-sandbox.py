@@ -283,6 +283,36 @@ print(
 print("git fetch, bypass, Network deny:", await verdict(["deny Network(git fetch:*)"], Mode.BYPASS, "git fetch"))
 
 # %% [markdown]
+# ### A folder beside the Workspace: `--add-dir`
+#
+# The file tools refuse every path outside the Workspace before the gate is even asked. Claude
+# Code's `--add-dir DIR` widens the Workspace for one session: the folder becomes one more root of
+# the executor (`more_roots`: `read`, `write`, `edit`, `grep` and `glob` resolve paths in it), the
+# gate judges a file there as one in the Workspace (reads run, writes ask), and bwrap binds it in,
+# writable, its protected paths read-only and its `.env` files hidden. Deny rules, secrets and
+# protected paths hold there as everywhere. Docker and Modal cannot see a folder of this machine,
+# so they refuse it; a folder that would open the sandbox (`/`, your home or a folder above it,
+# `~/.ssh`, `/tmp`) is refused at start (`host_view.not_addable`), and only the command line adds one.
+
+# %%
+show("decode.agent.steps.added_dirs", "add_dirs")
+
+# %%
+import json
+
+shared = scratch / "shared"
+shared.mkdir()
+(shared / "api.md").write_text("the shared API notes\n")
+(shared / ".env").write_text("SHARED_KEY=sk-shared\n")
+calls = [{"name": "read", "args": {"path": "../shared/api.md"}}, {"name": "read", "args": {"path": "../shared/.env"}}]
+(scratch / "reads.json").write_text(json.dumps([*({"tool_calls": [call]} for call in calls), {"text": "ok"}]))
+reads = [sys.executable, "-m", "decode", "run", "--sandbox", "bwrap", "--model", f"script:{scratch / 'reads.json'}"]
+for extra in ([], ["--add-dir", "../shared"], ["--add-dir", str(scratch / "home")]):
+    done = subprocess.run([*reads, *extra, "go"], cwd=project, capture_output=True, text=True)
+    print(shown(" ".join(extra)) or "(no --add-dir)", "-> exit", done.returncode)
+    print(re.sub(r"\(\d+\.\d+s\)", "(…s)", shown(done.stderr)))  # the timing varies from run to run
+
+# %% [markdown]
 # ## 4. The Workspace clone and the hand-back
 #
 # Working on your checkout directly has two problems: the agent's half-finished edits sit in your
@@ -472,7 +502,7 @@ check_bwrap_argv(bwrap_argv)
 # - `--sandbox none|bwrap|docker|modal` picks a backend behind the same seam: bash, the file tools,
 #   LSP and MCP servers all go through it.
 # - bubblewrap shows the host read-only, the Workspace writable, and no network; a Warm Sandbox
-#   keeps one running for a session's commands.
+#   keeps one running for a session's commands. `--add-dir` adds a folder under the same rules.
 # - `--repo` clones your repository host-side (the Workspace Clone); the Hand-back commits the work
 #   onto `decode/<session>` and pushes it with your git, on the host.
 #
@@ -485,4 +515,5 @@ check_bwrap_argv(bwrap_argv)
 # [Container Wrapper](../../docs/glossary.md#container-wrapper),
 # [Workspace Clone](../../docs/glossary.md#workspace-clone),
 # [Hand-back](../../docs/glossary.md#hand-back),
-# [Hand-back Repository](../../docs/glossary.md#hand-back-repository).
+# [Hand-back Repository](../../docs/glossary.md#hand-back-repository),
+# [Added Directory](../../docs/glossary.md#added-directory).

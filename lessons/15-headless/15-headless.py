@@ -314,35 +314,10 @@ bad = decode_run("--session-id", "3f2a9c1b", "go")  # refused while the command 
 print(bad.returncode, bad.stderr.strip().splitlines()[-1])
 
 # %% [markdown]
-# ### Settings and folders from the command line
-#
-# Two more of Claude Code's options. `--settings FILE_OR_JSON` is a settings layer above every
-# file, for this run: its deny holds in bypass as any deny does. `--add-dir DIR` lets the file
-# tools use a folder beside the project under the same rules (a secret there is still refused).
-# `show()` prints the step that hands the folders to the executor, the sandbox and the gate.
-
-# %%
-show("decode.agent.steps.added_dirs", "add_dirs")
-
-# %%
-shared = scratch / "shared"
-shared.mkdir()
-(shared / "api.md").write_text("the shared API notes\n")
-(shared / ".env").write_text("SHARED_KEY=sk-shared\n")
-reads = str(scratch / "reads.json")
-calls = [{"name": "read", "args": {"path": "../shared/api.md"}}, {"name": "read", "args": {"path": "../shared/.env"}}]
-Path(reads).write_text(json.dumps([*({"tool_calls": [call]} for call in calls), {"text": "ok"}]))  # one at a time
-for args in ([], ["--add-dir", "../shared"]):
-    done = decode_run("--output-format", "stream-json", "--model", f"script:{reads}", *args, "go")
-    results = [json.loads(line) for line in done.stdout.splitlines() if '"tool_result"' in line]
-    print(args or "(no --add-dir)", ["refused" if r["is_error"] else "read" for r in results])
-deny = '{"permissions": {"deny": ["Bash(touch:*)"]}}'
-done = decode_run(
-    "--output-format", "json", "--model", f"script:{touch}", "--settings", deny, "--permission-mode", "bypass", "go"
-)
-print("--settings deny, in bypass:", json.loads(done.stdout)["permission_denials"][0]["tool_input"])
-done = decode_run("--model", f"script:{touch}", "--settings", '{"permissions": {"deny": "Bash"}}', "go")
-print(done.returncode, done.stderr.strip())
+# Claude Code's `--settings` (a settings layer above every file, lesson 06) and `--add-dir` (a
+# folder beside the Workspace, lesson 14) are options of both front ends, so `decode run` has them
+# from their lessons on; a script written for `claude -p` that uses them runs unchanged here. Read
+# relative to the launch directory, they follow `--cwd DIR` too.
 
 # %% [markdown]
 # ## 4. Exercise: read a transcript as CI does

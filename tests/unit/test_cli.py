@@ -90,3 +90,12 @@ def test_subcommand_help_imports_the_command() -> None:
 def test_python_dash_m_decode_is_the_same_command() -> None:
     done = subprocess.run([sys.executable, "-m", "decode", "--version"], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == f"decode {__version__}"
+
+
+def test_jsonschema_builds_no_parser_when_imported() -> None:
+    # decode imports jsonschema for an MCP tool's output schema and for --json-schema. Its optional
+    # rfc3987-syntax (pulled in by `jsonschema[format-nongpl]`) compiles a Lark grammar on import:
+    # ~1.1 s of CPU in each such decode. The lock overrides that extra away (ADR-0134).
+    code = "import sys, jsonschema.validators; print('\\n'.join(sys.modules))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert not {"lark", "rfc3987_syntax"} & set(done.stdout.split())

@@ -25,7 +25,7 @@ def build_gate(b: Build) -> None:
         scope=b.options.workspace,  # [lesson 14]
         trust_project=b.options.trust_project_settings,
         other_grants=b.catalog.grants,  # the project's agents are trusted with its settings  # [lesson 12]
-        command_line=b.options.settings_layer,  # `--settings FILE_OR_JSON`  # [lesson 15]
+        command_line=b.options.settings_layer,  # `--settings FILE_OR_JSON`
     )
 
 

@@ -63,3 +63,13 @@ def test_decode_permissions_lists_the_layer(project: Path, decode_cmd: RunDecode
     checked = decode_cmd("permissions", "check", "bash", "rm -rf x", "--settings", DENY_RM, "--json", cwd=project)
     assert checked.returncode == 4
     assert json.loads(checked.stdout)["layer"] == "command-line"
+
+
+def test_a_settings_file_is_read_from_the_folder_cwd_names(project: Path) -> None:
+    """`decode run -C DIR --settings FILE`: FILE is DIR's, as the rest of the run is (`--cwd` first)."""
+    inner = project / "inner"
+    inner.mkdir()
+    (inner / "ci-settings.json").write_text(json.dumps({"permissions": {"allow": ["Bash(touch made.txt)"]}}))
+    done = decode_run(project, [bash("touch made.txt")], "--settings", "ci-settings.json", "-C", "inner")
+    assert done.returncode == 0, done.stderr
+    assert (inner / "made.txt").exists()

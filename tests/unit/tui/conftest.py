@@ -17,8 +17,11 @@ from typing import Any
 import pytest
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from pydantic_ai.messages import ModelMessage
+from pydantic_ai.models.function import AgentInfo, FunctionModel
 from rich.console import Console
 
+from decode.agent.facts import is_facts
 from decode.agent.options import LoopOptions
 from decode.config.settings import Settings
 from decode.permissions.types import Mode
@@ -124,3 +127,47 @@ async def start_repl(project: Path, settings: Settings) -> AsyncIterator[Callabl
             session.task.cancel()
         await asyncio.gather(session.task, return_exceptions=True)
     pipes.close()
+
+
+def user_prompts(messages: list[ModelMessage]) -> list[str]:
+    return [
+        p.content
+        for m in messages
+        for p in m.parts
+        if p.part_kind == "user-prompt" and isinstance(p.content, str) and not is_facts(p)
+    ]
+
+
+class SlowModel:
+    """Answers "first" only once the test releases it; records what each request carried."""
+
+    def __init__(self) -> None:
+        self.asked, self.release = asyncio.Event(), asyncio.Event()
+        self.requests: list[list[str]] = []
+
+    async def stream(self, messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
+        prompts = user_prompts(messages)
+        self.requests.append(prompts)
+        if len(self.requests) == 1:
+            self.asked.set()
+            await self.release.wait()
+        yield f"answer {len(self.requests)}."
+
+    def install(self, repl: Repl) -> None:
+        assert repl.loop is not None
+        repl.loop.model = FunctionModel(stream_function=self.stream)  # as /model swaps it
+
+
+Busy = tuple[Session, SlowModel]
+
+
+@pytest.fixture
+async def busy(start_repl: Callable[..., Awaitable[Session]]) -> Busy:
+    """A warm REPL whose model got "first" and holds its answer until `model.release` is set."""
+    session = await start_repl("test")
+    await session.warm()
+    model = SlowModel()
+    model.install(session.repl)
+    session.send("first")
+    await asyncio.wait_for(model.asked.wait(), 20)
+    return session, model

@@ -24,7 +24,7 @@ from decode.tui.commands import builtin_commands
 from decode.tui.input import build_prompt_session
 from decode.tui.mentions import MentionCompleter, gate_check, mention_at_cursor, rank, with_folders
 from decode.tui.sessions import show_earlier_turns
-from tests.unit.tui.conftest import Until
+from tests.unit.tui.conftest import Busy, Until
 
 CODE = "def add(a, b):\n    return a - b\n"
 TAB, ENTER = "\t", "\r"
@@ -190,20 +190,12 @@ async def test_a_turn_shows_the_prompt_as_typed_sends_the_file_and_edits_it_with
 
 
 async def test_a_steer_with_a_mention_waits_as_typed_and_reaches_the_model_with_the_file(
-    start_repl, project: Path
+    busy: Busy, project: Path
 ) -> None:
     from prompt_toolkit.formatted_text import to_plain_text
 
-    from tests.unit.tui.test_turns import SlowModel
-
     (project / "calc.py").write_text(CODE)
-    session = await start_repl("test")
-    await session.warm()
-    model = SlowModel()
-    model.install(session.repl)
-    session.send("first")
-    await asyncio.wait_for(model.asked.wait(), 20)
-
+    session, model = busy
     session.send("and look at @calc.py")  # while the turn runs: a steer
     await session.wait_for("⎿ attached calc.py (2 lines)")  # said at once: its echo waits for the model
     await session.wait_until(lambda: "↳ steer · and look at @calc.py\n" in to_plain_text(session.repl._message()))

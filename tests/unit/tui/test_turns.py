@@ -1,22 +1,16 @@
 """Lesson 07 in the REPL, through prompt_toolkit's pipe: steer, follow up, abort, hand back, leave."""
 
-import asyncio
 import subprocess
-from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
-import pytest
 from prompt_toolkit.formatted_text import to_plain_text
-from pydantic_ai.messages import ModelMessage
-from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from decode.agent.facts import is_facts
 from decode.harness.abort import INTERRUPTED_NOTE, INTERRUPTED_RESULT
 from decode.harness.priority import Message, Priority
 from decode.tui.app import Repl
 from decode.tui.turns import pending_lines
 from tests.conftest import has_pid
-from tests.unit.tui.conftest import Session
+from tests.unit.tui.conftest import Busy, user_prompts
 
 ESC, ALT_ENTER, CTRL_C = "\x1b", "\x1b\r", "\x03"
 
@@ -25,50 +19,6 @@ def running_members(pgid: str) -> list[str]:
     """Processes of group `pgid` still running (a killed one not yet reaped is a zombie: not running)."""
     listed = subprocess.run(["ps", "-eo", "pgid=,stat="], capture_output=True, text=True, check=True).stdout
     return [line for line in listed.splitlines() if line.split()[0] == pgid and not line.split()[1].startswith("Z")]
-
-
-def user_prompts(messages: list[ModelMessage]) -> list[str]:
-    return [
-        p.content
-        for m in messages
-        for p in m.parts
-        if p.part_kind == "user-prompt" and isinstance(p.content, str) and not is_facts(p)
-    ]
-
-
-class SlowModel:
-    """Answers "first" only once the test releases it; records what each request carried."""
-
-    def __init__(self) -> None:
-        self.asked, self.release = asyncio.Event(), asyncio.Event()
-        self.requests: list[list[str]] = []
-
-    async def stream(self, messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
-        prompts = user_prompts(messages)
-        self.requests.append(prompts)
-        if len(self.requests) == 1:
-            self.asked.set()
-            await self.release.wait()
-        yield f"answer {len(self.requests)}."
-
-    def install(self, repl: Repl) -> None:
-        assert repl.loop is not None
-        repl.loop.model = FunctionModel(stream_function=self.stream)  # as /model swaps it
-
-
-Busy = tuple[Session, SlowModel]
-
-
-@pytest.fixture
-async def busy(start_repl: Callable[..., Awaitable[Session]]) -> Busy:
-    """A warm REPL whose model got "first" and holds its answer until `model.release` is set."""
-    session = await start_repl("test")
-    await session.warm()
-    model = SlowModel()
-    model.install(session.repl)
-    session.send("first")
-    await asyncio.wait_for(model.asked.wait(), 20)
-    return session, model
 
 
 def above_the_prompt(repl: Repl) -> str:
