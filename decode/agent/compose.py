@@ -59,7 +59,7 @@ STEPS: list[Step] = [
     build_subagents,  # [lesson 12]
     make_agent,  # the tools, their traits, the capabilities
     structured_output,  # `--json-schema`  # [lesson 15]
-    record,  # [lesson 17]
+    record,  # [lesson 18]
     make_loop,  # history, usage
     attach_subagents,  # [lesson 12]
 ]

@@ -114,7 +114,7 @@ class LoopOptions:
     fork_session: bool = False
     """With `resume`: go on in a new session holding a copy of the resumed one's log (`--fork-session`)."""
     # [/lesson 15]
-    trace_name: str = "decode_turn"  # [lesson 16]
+    trace_name: str = "decode_turn"  # [lesson 17]
     """The name of each turn's trace when tracing is on: `chat_turn` (the REPL), `decode_run` (headless)."""
 
 

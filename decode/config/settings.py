@@ -22,6 +22,7 @@ from decode.config import project_env
 from decode.config.groups.agents import AgentSettings
 from decode.config.groups.commands import CommandSettings
 from decode.config.groups.evals import EvalSettings
+from decode.config.groups.headless import HeadlessSettings
 from decode.config.groups.lsp import LspSettings
 from decode.config.groups.mcp import McpSettings
 from decode.config.groups.memory import MemorySettings
@@ -63,10 +64,11 @@ def _env(*names: str) -> AliasChoices:
 
 class Settings(
     project_env.ProjectEnvFence,  # a project's `.env` sets no user-only field  # [lesson 13]
-    EvalSettings,  # [lesson 18]
-    RecordingSettings,  # [lesson 17]
-    TracingSettings,  # [lesson 16]
-    RemoteSettings,  # [lesson 15]
+    EvalSettings,  # [lesson 19]
+    RecordingSettings,  # [lesson 18]
+    TracingSettings,  # [lesson 17]
+    RemoteSettings,  # [lesson 16]
+    HeadlessSettings,  # [lesson 15]
     SandboxSettings,  # [lesson 14]
     LspSettings,  # [lesson 13]
     AgentSettings,  # [lesson 12]
@@ -95,9 +97,9 @@ class Settings(
     env: Literal["dev", "test", "prod"] = Field(
         "dev",
         validation_alias=_env("DECODE_ENV"),
-        json_schema_extra=DEPLOYS,  # [lesson 15]
+        json_schema_extra=DEPLOYS,  # [lesson 16]
     )
-    """Deployment name: it names what decode deploys (lesson 15's Modal app), never changes behaviour."""
+    """Deployment name: it names what decode deploys (lesson 16's Modal app), never changes behaviour."""
 
     model: str = Field(DEFAULT_MODEL, validation_alias=_env("DECODE_MODEL"))
     """The model string `provider:name` (or an alias: `sonnet`, `gpt-5`…) used when `--model` is not given."""

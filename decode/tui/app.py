@@ -119,7 +119,7 @@ class Repl:
             ask_user=self.agent_questions.ask_user,  # [lesson 10]
             review_plan=self.agent_questions.review_plan,  # [lesson 10]
             on_subagent=lambda progress: self.soon(self._on_turn_event, progress),  # [lesson 12]
-            trace_name="chat_turn",  # each turn's trace, when tracing is on  # [lesson 16]
+            trace_name="chat_turn",  # each turn's trace, when tracing is on  # [lesson 17]
         )
         self.status.sandbox = self.options.sandbox or "none"  # until the warm-up knows (SANDBOX_MODE)  # [lesson 14]
         self.warm: Warm | None = None

@@ -5,12 +5,12 @@ from dataclasses import replace
 from decode.agent.build import Build
 from decode.agent.factory import BASE_INSTRUCTIONS, build_agent
 
-# [lesson 16]
+# [lesson 17]
 from decode.agent.traced_loop import agent_loop
 
-# [before lesson 16]
+# [before lesson 17]
 # from decode.agent.loop import AgentLoop
-# [/lesson 16]
+# [/lesson 17]
 from decode.entities.deps import AgentDeps
 from decode.models.gateway import resolve_model
 
@@ -62,9 +62,9 @@ def make_agent(b: Build) -> None:
 def make_loop(b: Build) -> None:
     """The Agent Loop the front end drives, with the session's history."""
     limit = b.options.max_requests or b.settings.max_requests
-    # [lesson 16]
+    # [lesson 17]
     b.loop = agent_loop(b, limit)  # traced only when tracing is configured
-    # [before lesson 16]
+    # [before lesson 17]
     # b.loop = AgentLoop(b.agent, b.deps, model=b.model, max_requests=limit)
-    # [/lesson 16]
+    # [/lesson 17]
     b.loop.session, b.loop.history = b.session, b.history  # [lesson 08]

@@ -1,4 +1,4 @@
-"""The benchmark's settings (lesson 18)."""
+"""The benchmark's settings (lesson 19)."""
 
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings

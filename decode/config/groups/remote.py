@@ -1,4 +1,4 @@
-"""The headless and remote runs' settings (lesson 15)."""
+"""The remote runs' settings (lesson 16): `decode remote` and what it deploys."""
 
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings
@@ -37,7 +37,3 @@ class RemoteSettings(BaseSettings):
         json_schema_extra=user_only("names where the nightly run pushes its work"),
     )
     """The repository (URL) the nightly run clones and pushes its branch to."""
-
-    stdin_wait: float = Field(10.0, ge=0, validation_alias=AliasChoices("DECODE_STDIN_WAIT"))
-    """Seconds `decode run "TASK"` waits for a stdin pipe that has written nothing yet (a CI runner that
-    leaves stdin open); then it runs without it. 0: only what is there at once."""
