@@ -159,8 +159,8 @@ for row in describe(build_app(nightly_settings)):
 # %% [markdown]
 # The image, as the Dockerfile commands Modal will build: Python 3.12, git, this checkout copied in
 # (without `.git`, `.venv`, `.decode`, the tests, lessons and evals, and every `.env`: no secret is
-# baked into an image) and installed, and the deploy-time settings as environment, so the container that imports the module
-# again builds the same app.
+# baked into an image) and installed, and the deploy-time settings as environment, so the container
+# that imports the module again builds the same app.
 
 # %%
 for command in image_commands(build_image(Settings()))[-8:]:
