@@ -28,7 +28,7 @@ from decode.permissions.types import Mode
 from decode.tui.app import Repl
 from tests.conftest import until as _poll_until
 
-WAIT_S = 20.0  # generous: the first warm-up imports pydantic-ai
+WAIT_S = 60.0  # a deadline, not a delay: under load the first warm-up imports pydantic-ai slowly
 
 Until = Callable[[Callable[[], bool]], Awaitable[None]]
 
