@@ -22,6 +22,8 @@ async def test_without_a_model_a_typed_prompt_is_kept_and_the_footer_says_what_i
     from decode.tui.footer import footer, plain
 
     assert "no model: GEMINI_API_KEY is not set · /model provider:name" in plain(footer(session.repl.status))
+    # The failed turn printed its error just before it ended: press Enter once it has ended.
+    await session.wait_until(lambda: not session.repl.busy)
     session.send("")  # Enter again: still no model, and the prompt stays
     await session.wait_for("not sent (kept in the input line)")  # the second Enter was handled
     await session.wait_until(lambda: session.repl.session.app.is_running)  # and the next prompt is up
