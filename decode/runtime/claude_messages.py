@@ -82,6 +82,8 @@ class ClaudeMessages(Dialect):
             self._thinking.append(event.text)
         elif isinstance(event, ev.UsageUpdated):
             return self._response(event.request)
+        elif isinstance(event, ev.TurnFinished) and (self._text or self._thinking):
+            return self._response(Usage())  # text no request's usage followed
         elif isinstance(event, ev.ToolCallStarted):
             call = event.call
             return [self._assistant({"type": "tool_use", "id": call.id, "name": call.name, "input": call.args})]
