@@ -39,8 +39,9 @@ def test_a_response_is_one_assistant_message_per_block_and_results_are_user_mess
     failed = ToolResult(call_id="toolu_1", name="bash", content="exit code: 1\nstdout: (empty)\nstderr: (empty)")
     lines = []
     for event in [
-        ThinkingDelta(text="Check "), ThinkingDelta(text="first."), TextDelta(text="Let me "), TextDelta(text="run it."),
-        USAGE, ToolCallStarted(call=call), ToolCallFinished(result=failed),
+        ThinkingDelta(text="Check "), ThinkingDelta(text="first."),
+        TextDelta(text="Let me "), TextDelta(text="run it."), USAGE,
+        ToolCallStarted(call=call), ToolCallFinished(result=failed),
     ]:  # fmt: skip
         lines += messages.event(event)
     assert [line["type"] for line in lines] == ["assistant", "assistant", "assistant", "user"]

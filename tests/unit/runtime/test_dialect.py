@@ -14,7 +14,7 @@ from decode.runtime.dialect import command_outcome, dialect_for, failed_command,
         ("exit code: 0 (processes it left running in the background were stopped when it ended)\nstdout: (empty)"
          "\nstderr: (empty)", (0, "")),
         ("killed after 5 s (timeout), with every process it started\nstdout:\nslow\nstderr: (empty)", (None, "slow\n")),
-        ("Could not run the command: No such file or directory.", (None, "Could not run the command: No such file or directory.")),
+        ("Could not run the command: No such file.", (None, "Could not run the command: No such file.")),
     ],
 )  # fmt: skip
 def test_command_outcome(content: str, expected: tuple[int | None, str]) -> None:
@@ -32,4 +32,5 @@ def test_failed_commands_and_refusals() -> None:
 def test_each_format_speaks_its_tools_vocabulary() -> None:
     assert type(dialect_for("stream-json")).__name__ == "ClaudeMessages"
     assert type(dialect_for("codex-json")).__name__ == "CodexEvents"
-    assert dialect_for("json") is None and dialect_for("text") is None
+    assert dialect_for("json") is None
+    assert dialect_for("text") is None

@@ -9,7 +9,6 @@ from decode.entities.tool_calls import ToolCall, ToolResult
 from decode.entities.usage import Usage
 from decode.runtime.output import CONTENT_CAP, RunOutput, shown_answer
 
-
 CLAUDE = {"system", "assistant", "user", "stream_event"}
 """Claude Code's messages, which stream-json writes beside decode's own events (test_claude_messages.py)."""
 
