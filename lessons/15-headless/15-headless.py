@@ -352,7 +352,8 @@ for message in map(json.loads, claude.stdout.splitlines()):
 codex = decode_run("--json", "--model", REVIEW, "what is in notes.txt?")
 for event in map(json.loads, codex.stdout.splitlines()):
     item = event.get("item", {})
-    print("codex: ", event["type"], item.get("type", ""), item.get("text") or item.get("command") or item.get("tool", ""))
+    what = item.get("text") or item.get("command") or item.get("tool", "")
+    print("codex: ", event["type"], item.get("type", ""), what)
 
 # %% [markdown]
 # ## 4. Exercise: read a transcript as CI does
