@@ -394,4 +394,4 @@ check_tool_outcomes(tool_outcomes)
 # stdout, and events it can filter, and they must never mix.
 #
 # **Glossary:** [Headless Run](../../docs/glossary.md#headless-run),
-# [Run Summary](../../docs/glossary.md#run-summary).
+# [Run Summary](../../docs/glossary.md#run-summary), [Dialect](../../docs/glossary.md#dialect).
