@@ -41,7 +41,7 @@ Keep answers short and concrete. Refer to code as path:line. Never invent file c
 async def environment_instructions(ctx: RunContext[AgentDeps]) -> str:
     """Facts the model cannot know that hold for the whole session: where it is, on what system."""
     # [lesson 14]
-    added = ", ".join(str(folder) for folder in ctx.deps.executor.more_roots)  # fixed for the session (ADR-0101)
+    added = ", ".join(str(folder) for folder in ctx.deps.executor.more_roots)  # changes only by /add-dir (ADR-0101)
     more = f"\nAdditional directories the file tools may also use (--add-dir): {added}" if added else ""
     return f"Working directory: {ctx.deps.workspace}{more}\nPlatform: {platform.system()}"
     # [before lesson 14]

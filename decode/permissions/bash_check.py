@@ -96,9 +96,11 @@ async def _outside_read_only(gate: PermissionGate, found: ReadOnly, seen: dict[s
         return f"{found.name}: too many files to check"
     if found.git and gate.may_pass_for_a_repository():
         return f"{found.name}: git may take the project for a bare repository (a HEAD file, or no local look)"
+    roots: tuple[str, ...] = (gate.workspace,)
+    roots += gate.more_roots  # `--add-dir` folders: a file there is one of the project's  # [lesson 14]
     for path in found.paths:
         written, real, folder = seen[path] = seen.get(path) or await gate.resolve(path)
-        if not (paths.is_within(written, gate.workspace) and paths.is_within(real, gate.workspace)):
+        if not (_within(written, roots) and _within(real, roots)):
             return f"{found.name} names {path}, outside the project"
         if gate.names_secret(written, real):
             return f"{found.name} reads {path}, a file that holds secrets"
@@ -132,6 +134,10 @@ async def _word_part(gate: PermissionGate, word: str, *, resolve: bool, seen: di
         named=word,
         sensitive=sensitive,
     )
+
+
+def _within(path: str, roots: tuple[str, ...]) -> bool:
+    return any(paths.is_within(path, root) for root in roots)
 
 
 def same(written: str, real: str) -> bool:

@@ -204,16 +204,12 @@ def settle_shared(options: dict[str, Any], cwd: Path) -> None:  # [lesson 06]
 
 def _added_dir(value: str, cwd: Path) -> Path:  # [lesson 14]
     """An `--add-dir` value as the real folder it names; `BadOption` when it is not one."""
-    path = cwd / Path(value).expanduser()
-    if not path.exists():
-        raise BadOption(f"--add-dir {value}: no such directory")
-    if not path.is_dir():
-        raise BadOption(f"--add-dir {value}: not a directory")
-    from decode.sandbox.host_view import not_addable
+    from decode.agent.steps.added_dirs import AddDirError, added_dir
 
-    if why := not_addable(path.resolve(), Path.home().resolve()):
-        raise BadOption(f"--add-dir {value}: refused, {why}")
-    return path.resolve()
+    try:
+        return added_dir(value, cwd)
+    except AddDirError as exc:
+        raise BadOption(str(exc)) from None
 
 
 def with_options[F: Callable[..., Any]](options: list[Decorator]) -> Callable[[F], F]:

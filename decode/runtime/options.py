@@ -20,8 +20,9 @@ if TYPE_CHECKING:
     from decode.agent.compose import Conversation
     from decode.permissions.types import Rule
 
-OutputFormat = Literal["text", "json", "stream-json"]
+OutputFormat = Literal["text", "json", "stream-json", "codex-json"]
 OUTPUT_FORMATS: tuple[OutputFormat, ...] = ("text", "json", "stream-json")
+"""What `--output-format` takes; `codex-json` (Codex's events) is asked for by Codex's `--json`."""
 
 EXIT_CODES = """Exit codes: 0 done; 1 the run failed (a model error, the script ran out, a hand-back
 push failed); 2 usage or configuration error; 3 the request ceiling (--max-requests) was reached;
@@ -142,6 +143,19 @@ def headless_options[F: Callable[..., Any]](command: F) -> F:
             "--verbose", is_flag=True, help="Accepted for Claude Code's scripts: progress is on stderr anyway."
         ),
         click.option("--skip-git-repo-check", is_flag=True, help="Accepted for Codex's scripts: decode runs anywhere."),
+        click.option(
+            "--json",
+            "--experimental-json",
+            "codex_json",
+            is_flag=True,
+            help="Codex's `exec --json`: Codex's JSONL events on stdout (thread.started, item.*, turn.completed).",
+        ),
+        click.option(
+            "--full-auto",
+            is_flag=True,
+            help="Codex's low-friction mode, as decode's nearest: --permission-mode accept-edits (file edits in the "
+            "workspace run; commands still need an allow rule).",
+        ),
     ]
     for decorator in reversed(decorators):
         command = decorator(command)
@@ -180,6 +194,14 @@ def _claude_spellings(options: dict[str, Any]) -> None:
 
     options.pop("verbose", None)
     options.pop("skip_git_repo_check", None)
+    if options.pop("codex_json", False):
+        if options.get("output_format") not in (None, "text"):
+            raise click.UsageError("--json (Codex's events) and --output-format cannot be used together")
+        options["output_format"] = "codex-json"
+    if options.pop("full_auto", False):
+        if options.get("permission_mode") not in (None, Mode.ACCEPT_EDITS):
+            raise click.UsageError("--full-auto and --permission-mode disagree")
+        options["permission_mode"] = Mode.ACCEPT_EDITS
     if options.pop("dangerously_skip_permissions", False):
         if options.get("permission_mode") not in (None, Mode.BYPASS):
             raise click.UsageError("--dangerously-skip-permissions and --permission-mode disagree")

@@ -7,6 +7,9 @@
   `text`, `tool_call`, `tool_result`, `usage`, `notice`, `todos`, `subagent`, `progress` as they happen, and
   the same result object last.
 
+`stream-json` also speaks Claude Code's messages (`system`, `assistant`, `user`) beside these, and
+`--json` only Codex's `exec --json` events (`decode.runtime.dialect`).
+
 Assistant text is coalesced: one `text` event per model response that wrote any (sent when the
 response is complete, before its `usage` and its tool calls), not one per streamed delta. A
 `tool_result`'s content is cut to `CONTENT_CAP` characters (`truncated` says so). Every line
@@ -25,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from decode.harness.runner import TurnEnded, TurnStarted
+from decode.runtime.dialect import Line, dialect_for, failed_command, refused
 from decode.runtime.options import OutputFormat
 from decode.runtime.plain import plain
 from decode.runtime.progress import Progress
@@ -40,8 +44,6 @@ if TYPE_CHECKING:
 
 CONTENT_CAP = 4000
 """The most characters of a tool's output a `tool_result` event carries."""
-REFUSALS = ("Permission denied", "Permission needed")
-"""How the Permission Hook's refusals begin (`decode.permissions.hook.refusal`)."""
 
 
 def usage_json(usage: "Usage") -> dict[str, Any]:
@@ -64,6 +66,8 @@ class RunOutput:
         """`--include-partial-messages`: a `text_delta` event per streamed piece of text, as well."""
         """`--raw`: the text answer as the model wrote it, escape sequences and all (never to a terminal)."""
         self.summary = RunSummary()
+        self.dialect = dialect_for(output_format, partial=partial)
+        """Another tool's vocabulary: Claude Code's messages (stream-json), Codex's events (`--json`)."""
         self._text: list[str] = []
         self._calls: dict[str, events.ToolCall] = {}  # running calls, by id
         self._waiting_since: float | None = None
@@ -72,6 +76,8 @@ class RunOutput:
     def turn_started(self) -> None:
         """The task went to the model."""
         self._waiting_since = time.monotonic()
+        if self.dialect is not None:
+            self._say(self.dialect.turn_started())
 
     @property
     def streams(self) -> bool:
@@ -81,6 +87,11 @@ class RunOutput:
         """One line of stream-json (nothing in the other formats)."""
         if self.streams:
             _write(json.dumps(event))
+
+    def _say(self, lines: list[Line]) -> None:
+        """Lines in the other tool's vocabulary, whatever decode's own events do."""
+        for line in lines:
+            _write(json.dumps(line))
 
     def answer(self, text: str) -> None:
         """The final answer: on stdout in `text`; in the result object in the JSON formats."""
@@ -103,28 +114,31 @@ class RunOutput:
         if definition is not None:
             tools = [name for name in tools if definition.allows(name)]
         settings = conversation.settings
-        self.emit(
-            {
-                "type": "init",
-                "session_id": session.session_id,
-                "model": session.model,
-                "cwd": str(Path.cwd()),
-                "agent": definition.name if definition is not None else "build",
-                "permission_mode": str(conversation.gate.mode),
-                "tools": tools,
-                "sandbox": conversation.options.sandbox or settings.sandbox_mode,  # a resumed one is in options
-                "resumed": conversation.options.resume is not None,
-                "decode_version": __version__,
-                "agents": conversation.subagents.catalog.names() if conversation.subagents is not None else [],
-                "skills": _skills(conversation),
-                **_mcp_servers(conversation),
-            }
-        )
+        init = {
+            "type": "init",
+            "session_id": session.session_id,
+            "model": session.model,
+            "cwd": str(Path.cwd()),
+            "agent": definition.name if definition is not None else "build",
+            "permission_mode": str(conversation.gate.mode),
+            "tools": tools,
+            "sandbox": conversation.options.sandbox or settings.sandbox_mode,  # a resumed one is in options
+            "resumed": conversation.options.resume is not None,
+            "decode_version": __version__,
+            "agents": conversation.subagents.catalog.names() if conversation.subagents is not None else [],
+            "skills": _skills(conversation),
+            **_mcp_servers(conversation),
+        }
+        self.emit(init)
+        if self.dialect is not None:
+            self._say(self.dialect.init(init))
 
     def event(self, event: "events.AgentEvent") -> None:
         """One event of the turn: kept for the summary, and streamed."""
         from decode.entities import events as ev
 
+        if self.dialect is not None:
+            self._say(self.dialect.event(event))
         if isinstance(event, ev.TextDelta):
             self._text.append(event.text)
             if self.partial:
@@ -172,7 +186,7 @@ class RunOutput:
     def _finished_call(self, result: "events.ToolResult") -> None:
         """A call is over: a refusal is a permission denial; the last one over, the model is asked again."""
         call = self._calls.pop(result.call_id, None)
-        if result.is_error and result.content.startswith(REFUSALS):
+        if refused(result):
             args = call.args if call is not None else {}
             self.summary.denials.append({"tool_name": result.name, "tool_use_id": result.call_id, "tool_input": args})
         if not self._calls:
@@ -203,6 +217,8 @@ class RunOutput:
         result = self.summary.to_json(exit_code)
         if self.format == "json":
             _write(json.dumps(result, indent=2))
+        if self.dialect is not None:
+            self._say(self.dialect.finish(result))
         self.emit(result)
         return result
 
@@ -260,17 +276,6 @@ def _mcp_servers(conversation: "Conversation") -> dict[str, Any]:
     from decode.mcp.health import init_entries
 
     return {"mcp_servers": init_entries(conversation.mcp)}
-
-
-def failed_command(result: "events.ToolResult") -> bool:
-    """Did a `bash` call end badly: an exit code other than 0, a timeout, a command that could not
-    start? The model reads that as an answer (the tool worked); a script reads it as an error."""
-    if result.name != "bash":
-        return False
-    status = result.content.split("\n", 1)[0]
-    if status.startswith("exit code: "):
-        return status.removeprefix("exit code: ").split(" ", 1)[0] != "0"
-    return status.startswith(("killed after", "Could not run the command"))
 
 
 def _mcp_tools(conversation: "Conversation") -> list[str]:

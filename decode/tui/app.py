@@ -32,6 +32,7 @@ from decode.agent.options import LoopOptions
 from decode.harness.queue import Message, Priority
 from decode.harness.runner import TurnEnded, TurnRunner, TurnStarted
 from decode.tui import dispatch, prompt_loop, screen
+from decode.tui.add_dir import add_add_dir_command
 from decode.tui.agents import add_agent_commands
 from decode.tui.approvals import Approvals, cycle_mode
 from decode.tui.asking import AgentQuestions
@@ -312,4 +313,5 @@ def repl_commands() -> CommandRegistry:
     add_mcp_commands(registry)  # /mcp  # [lesson 11]
     add_agent_commands(registry)  # /agent  # [lesson 12]
     add_ship_commands(registry)  # /ship  # [lesson 14]
+    add_add_dir_command(registry)  # /add-dir  # [lesson 14]
     return registry

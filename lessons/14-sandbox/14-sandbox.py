@@ -292,10 +292,17 @@ print("git fetch, bypass, Network deny:", await verdict(["deny Network(git fetch
 # writable, its protected paths read-only and its `.env` files hidden. Deny rules, secrets and
 # protected paths hold there as everywhere. Docker and Modal cannot see a folder of this machine,
 # so they refuse it; a folder that would open the sandbox (`/`, your home or a folder above it,
-# `~/.ssh`, `/tmp`) is refused at start (`host_view.not_addable`), and only the command line adds one.
+# `~/.ssh`, `/tmp`) is refused at start (`host_view.not_addable`), and only you add one: on the
+# command line, or with `/add-dir DIR` in the REPL, which gives a built conversation's executor
+# and gate the folder from the next tool call on (a running sandbox refuses it: its commands could
+# not see a folder bound later). A bash command naming a file there is judged as one naming the
+# Workspace's, so `cat ../shared/api.md` runs as a read-only command, as in Claude Code.
 
 # %%
 show("decode.agent.steps.added_dirs", "add_dirs")
+
+# %%
+show("decode.agent.steps.added_dirs", "add_dir_now")
 
 # %%
 import json

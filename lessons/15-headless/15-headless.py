@@ -24,7 +24,8 @@
 # last line is always the result, and the streams never mix.
 #
 # The agents you know made the same choice: `claude -p` has `--output-format text|json|stream-json`
-# (a `result` object with `session_id`, usage and cost; `system/init` first in the stream), and
+# (a `result` object with `session_id`, usage and cost; `system/init` first in the stream, then
+# `assistant` and `user` messages), and
 # `codex exec` prints JSON Lines events with `--json` and the last message with
 # `--output-last-message FILE`. decode keeps their option names, so CI recipes carry over.
 #
@@ -189,13 +190,17 @@ show("decode.agent.steps.planted", "distrust_planted")
 # ## 3. Real runs
 #
 # `--output-format stream-json`, as a program reads it: one object per line, `init` first,
-# `result` last. Progress is still on stderr, for the log.
+# `result` last. Progress is still on stderr, for the log. Claude Code's own messages come beside
+# decode's events (section "Scripts written for other agents" below); here, decode's own:
 
 # %%
+CLAUDE_CODE = ("system", "assistant", "user")
 done = decode_run("--output-format", "stream-json", "--model", REVIEW, "what is in notes.txt?")
 lines = [json.loads(line) for line in done.stdout.splitlines()]
 print("exit code", done.returncode)
 for line in lines:
+    if line["type"] in CLAUDE_CODE:
+        continue
     brief = {key: value for key, value in line.items() if key in ("type", "name", "text", "is_error", "agent", "tools")}
     print(shown(json.dumps(brief)))
 
@@ -278,7 +283,7 @@ for args in (
     ["--permission-mode", "bypass", "--disallowed-tools", "Bash(touch:*)"],
 ):
     done = decode_run("--output-format", "stream-json", "--model", f"script:{touch}", *args, "go")
-    (result,) = [json.loads(line) for line in done.stdout.splitlines() if '"tool_result"' in line]
+    (result,) = [event for event in map(json.loads, done.stdout.splitlines()) if event["type"] == "tool_result"]
     print(
         args or "(no rule)",
         "→",
@@ -320,6 +325,37 @@ print(bad.returncode, bad.stderr.strip().splitlines()[-1])
 # relative to the launch directory, they follow `--cwd DIR` too.
 
 # %% [markdown]
+# ### Scripts written for other agents read their own events
+#
+# A pipeline written for `claude -p --output-format stream-json --verbose` filters Claude Code's
+# messages: `assistant` ones whose `message.content` holds `text`, `thinking` and `tool_use`
+# blocks, `user` ones carrying each `tool_result` (with `is_error`). One written for `codex exec
+# --json` filters Codex's: `item.completed` events whose `item.type` is `agent_message`,
+# `command_execution`, `file_change`… Neither knows decode's `text` or `tool_call`. So each output
+# format speaks the other tool's vocabulary too, through a **dialect**: told what `RunOutput` is
+# told (the `init` object, each Agent Event, the result), it returns the lines the other tool would
+# have written. `stream-json` writes Claude Code's messages *beside* decode's own events (the tests,
+# this notebook and lesson 16 read those); `--json`, Codex's spelling, writes Codex's events alone.
+
+# %%
+show("decode.runtime.codex_events", "CodexEvents._completed")
+
+# %% [markdown]
+# The same scripted run, read as each tool's users read it: the model's words, the tools it called.
+
+# %%
+claude = decode_run("--output-format", "stream-json", "--verbose", "--model", REVIEW, "what is in notes.txt?")
+for message in map(json.loads, claude.stdout.splitlines()):
+    if message["type"] == "assistant":  # jq 'select(.type=="assistant") | .message.content[]'
+        block = message["message"]["content"][0]
+        print("claude:", block["type"], block.get("text") or block.get("name"))
+codex = decode_run("--json", "--model", REVIEW, "what is in notes.txt?")
+for event in map(json.loads, codex.stdout.splitlines()):
+    item = event.get("item", {})
+    what = item.get("text") or item.get("command") or item.get("tool", "")
+    print("codex: ", event["type"], item.get("type", ""), what)
+
+# %% [markdown]
 # ## 4. Exercise: read a transcript as CI does
 #
 # Write `tool_outcomes(stream)`: from the stdout of a `stream-json` run, the tools called in call
@@ -351,9 +387,11 @@ check_tool_outcomes(tool_outcomes)
 #   `--summary-json`, the task from stdin.
 # - A session the script names (`--session-id UUID`), and a fork of it; a session log that came
 #   with the repository chooses nothing.
+# - Scripts written for `claude -p` and `codex exec --json` read their own events: a dialect turns
+#   decode's events into Claude Code's messages (beside decode's own) or Codex's items.
 #
 # **The key idea:** a program cannot read "Looks good!": it needs the exit code, machine-readable
 # stdout, and events it can filter, and they must never mix.
 #
 # **Glossary:** [Headless Run](../../docs/glossary.md#headless-run),
-# [Run Summary](../../docs/glossary.md#run-summary).
+# [Run Summary](../../docs/glossary.md#run-summary), [Dialect](../../docs/glossary.md#dialect).

@@ -55,7 +55,7 @@ def test_a_run_gets_its_own_directory_environment_and_stdin(project: Path) -> No
     ]
     done = as_text(run_forked([*argv, "go"], cwd=project, env={**os.environ, "MARK": "marked"}, input=b""))
     assert done.returncode == 0, done.stderr
-    (result,) = [json.loads(line) for line in done.stdout.splitlines() if '"tool_result"' in line]
+    (result,) = [event for event in map(json.loads, done.stdout.splitlines()) if event["type"] == "tool_result"]
     lines = result["content"].splitlines()
     assert str(project) in lines
     assert "marked" in lines

@@ -11,12 +11,13 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.integration.forkserver import DECODE, ENABLED, shared
+from tests.integration.providers.fake_servers import OpenAIServer
 
 ROOT = Path(__file__).parents[3]
 SHIM = f"""#!{sys.executable} -P
@@ -33,6 +34,14 @@ with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
 """
 
 Snippet = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def openai_server() -> Iterator[OpenAIServer]:
+    """A model on a loopback HTTP server speaking OpenAI's chat completions (`openai-compatible:`)."""
+    server = OpenAIServer()
+    yield server
+    server.close()
 
 
 @pytest.fixture

@@ -105,6 +105,19 @@ def test_a_folder_that_would_open_the_sandbox_is_refused(project: Path, value: s
     assert f"--add-dir {value}: refused, {said}" in lines[0]
 
 
+def test_a_command_reading_a_file_there_runs_as_in_the_project(project: Path, other: Path) -> None:
+    """`cat ../other/notes.txt` is on the read-only list once the folder is added, as Claude Code lets it
+    through; a secret there still asks (headless: is refused)."""
+    calls = [bash("cat ../other/notes.txt"), bash("cat ../other/.env")]
+    without = decode_run(project, calls[:1])
+    assert "outside the project" in without.stderr
+    done = decode_run(project, calls, "--add-dir", "../other")
+    assert done.returncode == 0, done.stderr
+    sent = session_text(project)
+    assert "notes from the other folder" in sent
+    assert "sk-other" not in sent
+
+
 @pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed (apt install bubblewrap)")
 def test_a_bwrap_sandbox_sees_the_added_dir_writable(project: Path, other: Path) -> None:
     command = f"cat {other}/notes.txt > seen.txt; echo inside > {other}/from-sandbox.txt"

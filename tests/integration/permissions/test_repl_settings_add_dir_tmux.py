@@ -44,3 +44,32 @@ def test_the_repl_refuses_a_bad_value_with_one_line(project: Path, decode_cmd: R
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1, done.stderr
         assert said in lines[0]
+
+
+def test_add_dir_in_the_repl_lets_the_next_read_run(terminal: Terminal, project: Path, decode: str) -> None:
+    other = project.parent / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("shared notes\n")
+    read = {"tool_calls": [{"name": "read", "args": {"path": "../other/notes.txt"}}]}
+    turns = project.parent / "turns.json"
+    turns.write_text(json.dumps([read, {"text": "Could not."}, read, {"text": "Read it."}]))
+    terminal.start(f"{decode} --model script:{turns}; echo decode-exited-$?; sleep 60", project, size=(140, 40))
+    terminal.wait_for_text("❯")
+    terminal.submit("read the shared notes")
+    terminal.wait_for_text("allow read(../other/notes.txt)?")  # outside the Workspace: it asks
+    terminal.keys("n")
+    terminal.wait_for_text("Could not.")
+    terminal.submit("/add-dir ../nowhere")
+    terminal.wait_for_text("/add-dir ../nowhere: no such directory")
+    terminal.submit("/add-dir ../other")
+    said = f"added {other.resolve()}: the tools may use it under the Workspace's rules"
+    joined = "".join(said.split())  # Rich wraps a long line anywhere: compare without whitespace
+    terminal.wait_for(lambda screen: joined in "".join(screen.split()), repr(said))
+    terminal.submit("read them now")
+    screen = terminal.wait_for_text("Read it.")
+    assert screen.count("✓ read(../other/notes.txt)") == 1  # the second read ran without asking
+    terminal.submit("/add-dir")
+    listed = terminal.wait_for_text("folders beside the Workspace:").split("folders beside the Workspace:")[-1]
+    assert str(other.resolve()) in "".join(listed.split())  # a long path wraps
+    terminal.submit("/quit")
+    terminal.wait_for_text("decode-exited-0")

@@ -15,7 +15,9 @@ from tests.integration.runtime.conftest import RESULT_KEYS, Headless, events
 
 pytestmark = pytest.mark.integration
 
-EVERY_TYPE = {"init", "text", "tool_call", "tool_result", "usage", "notice", "todos", "subagent", "result"}
+EVERY_TYPE = {"init", "text", "tool_call", "tool_result", "usage", "notice", "todos", "subagent", "result"} | {
+    "system", "assistant", "user"  # Claude Code's messages, beside decode's own events (ADR-0136)
+}  # fmt: skip
 STEPS = [{"content": "look around", "status": "in_progress"}, {"content": "report", "status": "pending"}]
 
 

@@ -586,3 +586,23 @@ async def test_an_added_dir_is_judged_as_the_workspace_is(tmp_path: Path) -> Non
     assert (
         await gate.fenced(Mode.DEFAULT).check("read", {"path": "../other/a"}, READ.traits)
     ).decision is Decision.ALLOW
+
+
+async def test_a_command_naming_a_file_in_an_added_dir_is_judged_as_one_in_the_workspace(tmp_path: Path) -> None:
+    workspace, other = tmp_path / "ws", tmp_path / "other"
+    workspace.mkdir()
+    other.mkdir()
+    (other / "notes.txt").write_text("hi\n")
+    (other / ".env").write_text("KEY=1\n")
+    gate = PermissionGate(workspace=workspace)
+    assert (await gate.check("bash", bash("cat ../other/notes.txt"), BASH.traits)).decision is Decision.ASK
+    gate.more_roots = (str(other.resolve()),)
+    for command in ("cat ../other/notes.txt", f"wc -l {other}/notes.txt", "grep hi ../other/notes.txt"):
+        assert (await gate.check("bash", bash(command), BASH.traits)).decision is Decision.ALLOW, command
+    assert (await gate.check("bash", bash("cat ../other/.env"), BASH.traits)).decision is Decision.ASK  # secrets
+    assert (await gate.check("bash", bash("cat ../elsewhere.txt"), BASH.traits)).decision is Decision.ASK
+    gate.add_rules([parse_rule("Bash(echo:*)", Decision.ALLOW)])
+    gate.mode = Mode.ACCEPT_EDITS
+    for command in ("echo x > ../other/n.txt", "echo x > n.txt"):  # a write there is one in the workspace
+        assert (await gate.check("bash", bash(command), BASH.traits)).decision is Decision.ALLOW, command
+    assert (await gate.check("bash", bash("echo x > ../n.txt"), BASH.traits)).decision is Decision.ASK

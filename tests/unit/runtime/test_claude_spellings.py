@@ -151,3 +151,27 @@ def test_no_session_persistence_writes_nothing(project: Path) -> None:
     again = decode("-p", "more", "-r", session, "--no-session-persistence", "--model", model)
     assert again.exit_code == EXIT_OK, again.output
     assert log.read_text() == before  # resumed, nothing appended
+
+
+def test_full_auto_is_accept_edits_and_json_codexs_events(project: Path) -> None:
+    write = {"tool_calls": [{"name": "write", "args": {"path": "notes.md", "content": "hi\n"}}]}
+    model = script(project / "s.json", [write, touch("made.txt"), {"text": "ok"}])
+    result = decode("run", "--full-auto", "--json", "--model", model, "go")
+    assert result.exit_code == EXIT_OK, result.output
+    assert ((project / "notes.md").read_text(), (project / "made.txt").exists()) == ("hi\n", False)
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert (lines[0]["type"], lines[-1]["type"]) == ("thread.started", "turn.completed")
+    assert all(not line["type"].startswith(("init", "result")) for line in lines)  # Codex's events alone
+
+
+@pytest.mark.parametrize(
+    ("args", "problem"),
+    [
+        (["--full-auto", "--permission-mode", "plan"], "--full-auto and --permission-mode disagree"),
+        (["--json", "--output-format", "stream-json"], "--json (Codex's events) and --output-format"),
+    ],
+)
+def test_codexs_spellings_beside_a_contradicting_option_are_a_usage_error(args: list[str], problem: str) -> None:
+    result = decode("run", *args, "--model", "test", "go")
+    assert result.exit_code == EXIT_USAGE
+    assert problem in result.stderr

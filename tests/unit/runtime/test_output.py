@@ -9,9 +9,14 @@ from decode.entities.tool_calls import ToolCall, ToolResult
 from decode.entities.usage import Usage
 from decode.runtime.output import CONTENT_CAP, RunOutput, shown_answer
 
+CLAUDE = {"system", "assistant", "user", "stream_event"}
+"""Claude Code's messages, which stream-json writes beside decode's own events (test_claude_messages.py)."""
+
 
 def lines(capsys: pytest.CaptureFixture[str]) -> list[dict]:
-    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    """decode's own stream-json events on stdout."""
+    seen = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    return [line for line in seen if line["type"] not in CLAUDE]
 
 
 def test_text_is_coalesced_per_stretch_and_tool_output_capped(capsys: pytest.CaptureFixture[str]) -> None:
@@ -50,7 +55,8 @@ def test_control_characters_cannot_reach_the_terminal(capsys: pytest.CaptureFixt
     raw = capsys.readouterr().out
     assert "\x1b" not in raw
     assert "\x07" not in raw
-    assert json.loads(raw.splitlines()[0])["text"].startswith("\x1b]0;")
+    [text] = [line for line in map(json.loads, raw.splitlines()) if line["type"] == "text"]
+    assert text["text"].startswith("\x1b]0;")
 
 
 @pytest.mark.parametrize(
@@ -146,7 +152,7 @@ def test_the_formatted_view_streams_each_event_and_keeps_the_progress_lines(
     ]:
         view.event(event)
     out, err = capsys.readouterr()
-    assert [json.loads(line)["type"] for line in out.splitlines()] == ["tool_call"]
+    assert [json.loads(line)["type"] for line in out.splitlines()] == ["assistant", "tool_call"]  # Claude Code's, ours
     assert err.splitlines() == ["→ read(a.txt)"]
     assert view.output.summary.result == "42"
 

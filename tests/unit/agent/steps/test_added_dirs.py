@@ -46,3 +46,37 @@ def test_docker_refuses_with_one_line(tmp_path: Path) -> None:
         add_dirs(b)
     assert "\n" not in str(raised.value)
     assert b.executor.more_roots == ()
+
+
+def conversation(executor: object, gate: PermissionGate) -> object:
+    """What `add_dir_now` reads of a built conversation: its executor and its gate."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(loop=SimpleNamespace(deps=SimpleNamespace(executor=executor)), gate=gate)
+
+
+def test_a_folder_added_later_reaches_the_executor_and_the_gate_once(tmp_path: Path) -> None:
+    from decode.agent.steps.added_dirs import add_dir_now, added_dir
+
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "other").mkdir()
+    executor, gate = LocalExecutor(tmp_path / "ws"), PermissionGate(workspace=tmp_path / "ws")
+    folder = added_dir("../other", tmp_path / "ws", "/add-dir")
+    assert folder == (tmp_path / "other").resolve()
+    assert add_dir_now(conversation(executor, gate), folder)  # type: ignore[arg-type]
+    assert (executor.more_roots, gate.more_roots) == ((folder,), (str(folder),))
+    assert not add_dir_now(conversation(executor, gate), folder)  # type: ignore[arg-type]
+    assert executor.more_roots == (folder,)
+
+
+def test_a_folder_that_cannot_be_added_is_one_line(tmp_path: Path) -> None:
+    from decode.agent.steps.added_dirs import AddDirError, add_dir_now, added_dir
+
+    (tmp_path / "file.txt").write_text("x")
+    for value, said in (("nowhere", "no such directory"), ("file.txt", "not a directory"), ("/", "refused")):
+        with pytest.raises(AddDirError, match=f"^/add-dir {value}: {said}"):
+            added_dir(value, tmp_path, "/add-dir")
+    backend = BwrapBackend(tmp_path, Settings(_env_file=None))  # type: ignore[call-arg]
+    sandboxed = conversation(SandboxExecutor(backend, env={}), PermissionGate(workspace=tmp_path))
+    with pytest.raises(AddDirError, match="running bwrap sandbox"):
+        add_dir_now(sandboxed, tmp_path)  # type: ignore[arg-type]

@@ -1,0 +1,150 @@
+"""Claude Code's `stream-json` messages, written beside decode's own events.
+
+    system (init)  ──▶  assistant (thinking, text, tool_use …)  ──▶  user (tool_result)  ──▶ … ──▶  result
+
+A script written for `claude -p --output-format stream-json --verbose` reads these:
+
+- `{"type": "system", "subtype": "init", "session_id", "cwd", "model", "tools", "mcp_servers",
+  "permissionMode", …}` once the conversation is built;
+- `{"type": "assistant", "message": {"id", "type": "message", "role": "assistant", "model",
+  "content": [block], "usage", …}, "parent_tool_use_id": null, "session_id"}`: one per content
+  block, as Claude Code writes them (the blocks of one model response share the message `id`):
+  `thinking`, `text`, `tool_use` (`id`, `name`, `input`);
+- `{"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id",
+  "content", "is_error"}]}, …}` for each tool's result, a refused or failed one with `is_error`;
+- with `--include-partial-messages`, `{"type": "stream_event", "event": {"type": "content_block_delta",
+  "delta": {"type": "text_delta", "text"}}}` per streamed piece of text;
+- the result object last (decode's own, which carries Claude Code's keys). A run that failed
+  after its turn began first says why in an assistant message of model `<synthetic>`, as Claude
+  Code shows an API error.
+
+Tool names stay decode's own (`bash`, `read`, `mcp__server__tool`).
+"""
+
+import uuid
+from typing import TYPE_CHECKING, Any
+
+from decode.entities.usage import Usage
+from decode.runtime.dialect import Dialect, Line, failed_command
+
+if TYPE_CHECKING:
+    from decode.entities import events
+
+PERMISSION_MODES = {"accept-edits": "acceptEdits", "bypass": "bypassPermissions"}
+"""decode's mode names as Claude Code spells them (`default` and `plan` are the same)."""
+
+
+class ClaudeMessages(Dialect):
+    """decode's events as Claude Code's messages."""
+
+    def __init__(self, *, partial: bool = False) -> None:
+        self.partial = partial
+        self.session_id = ""
+        self.model = ""
+        self._text: list[str] = []
+        self._thinking: list[str] = []
+        self._message: dict[str, Any] | None = None
+        """The model response whose blocks are being written: its `id` and `usage`."""
+        self._began = False
+
+    def init(self, init: Line) -> list[Line]:
+        self.session_id, self.model = init["session_id"], init["model"]
+        servers = [{"name": server["name"], "status": server["status"]} for server in init.get("mcp_servers", [])]
+        mode = str(init["permission_mode"])
+        return [
+            self._line(
+                "system",
+                subtype="init",
+                cwd=init["cwd"],
+                model=self.model,
+                tools=init["tools"],
+                mcp_servers=servers,
+                permissionMode=PERMISSION_MODES.get(mode, mode),
+                agents=init["agents"],
+                skills=init["skills"],
+                slash_commands=[],
+                apiKeySource="none",
+                output_style="default",
+            )
+        ]
+
+    def turn_started(self) -> list[Line]:
+        self._began = True
+        return []
+
+    def event(self, event: "events.AgentEvent") -> list[Line]:
+        from decode.entities import events as ev
+
+        if isinstance(event, ev.TextDelta):
+            self._text.append(event.text)
+            return [self._delta(event.text)] if self.partial else []
+        if isinstance(event, ev.ThinkingDelta):
+            self._thinking.append(event.text)
+        elif isinstance(event, ev.UsageUpdated):
+            return self._response(event.request)
+        elif isinstance(event, ev.TurnFinished) and (self._text or self._thinking):
+            return self._response(Usage())  # text no request's usage followed
+        elif isinstance(event, ev.ToolCallStarted):
+            call = event.call
+            return [self._assistant({"type": "tool_use", "id": call.id, "name": call.name, "input": call.args})]
+        elif isinstance(event, ev.ToolCallFinished):
+            result = event.result
+            is_error = result.is_error or failed_command(result)
+            block = {"type": "tool_result", "tool_use_id": result.call_id, "content": result.content}
+            message = {"role": "user", "content": [block | {"is_error": is_error}]}
+            return [self._line("user", message=message, parent_tool_use_id=None)]
+        return []
+
+    def finish(self, result: Line) -> list[Line]:
+        """A run that failed once its turn began says why as an assistant message, as Claude Code does."""
+        if not (self._began and result["is_error"] and result["error"]):
+            return []
+        self._message, self.model = None, "<synthetic>"
+        return [self._assistant({"type": "text", "text": result["error"]})]
+
+    def _response(self, usage: Usage) -> list[Line]:
+        """A model response is complete: a message of its own, its thinking and text blocks now."""
+        self._new_message(usage)
+        blocks = []
+        if thinking := "".join(self._thinking):
+            blocks.append({"type": "thinking", "thinking": thinking, "signature": ""})
+        if text := "".join(self._text):
+            blocks.append({"type": "text", "text": text})
+        self._text.clear()
+        self._thinking.clear()
+        return [self._assistant(block) for block in blocks]
+
+    def _new_message(self, usage: Usage) -> dict[str, Any]:
+        """A new model response's `id` and `usage`, the blocks to come are its own."""
+        self._message = {
+            "id": f"msg_{uuid.uuid4().hex[:24]}",
+            "usage": {
+                "input_tokens": usage.input_tokens,
+                "output_tokens": usage.output_tokens,
+                "cache_creation_input_tokens": 0,
+                "cache_read_input_tokens": 0,
+            },
+        }
+        return self._message
+
+    def _assistant(self, block: dict[str, Any]) -> Line:
+        """One content block of the current model response, as an assistant message."""
+        response = self._message or self._new_message(Usage())
+        message = {
+            "id": response["id"],
+            "type": "message",
+            "role": "assistant",
+            "model": self.model,
+            "content": [block],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": response["usage"],
+        }
+        return self._line("assistant", message=message, parent_tool_use_id=None)
+
+    def _delta(self, text: str) -> Line:
+        event = {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}}
+        return self._line("stream_event", event=event, parent_tool_use_id=None)
+
+    def _line(self, kind: str, **fields: Any) -> Line:
+        return {"type": kind, **fields, "session_id": self.session_id, "uuid": str(uuid.uuid4())}
