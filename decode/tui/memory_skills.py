@@ -23,6 +23,7 @@ from rich.text import Text
 
 from decode.tui.commands import CommandRegistry, SlashCommand
 from decode.tui.custom_commands import add_custom_commands
+from decode.tui.hooks import add_hook_commands
 
 if TYPE_CHECKING:
     from decode.tui.app import Repl
@@ -35,6 +36,7 @@ def add_memory_commands(registry: CommandRegistry) -> CommandRegistry:
     registry.more_commands.append(skill_commands)  # a skill is `/name [text]` too
     registry.run_more.append(run_skill)
     add_custom_commands(registry)  # and so is a command file: `.claude/commands/NAME.md`
+    add_hook_commands(registry)  # `/hooks`, and SessionEnd on the way out
     # If notes are on: one line about the conversation in .decode/MEMORY.md, in the background.
     registry.on_clear.append(note_session)
     registry.on_leave.append(note_session)
