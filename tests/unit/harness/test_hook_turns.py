@@ -70,7 +70,8 @@ async def test_a_hooks_allow_answers_the_modes_question_but_not_an_ask_rule(harn
 
     assert (await h.ended()).outcome == "finished"
     assert (tmp_path / "a.txt").read_text() == "hi\n"  # default mode would have asked: the hook's allow answered
-    assert asked == ["touch b.txt"] and not (tmp_path / "b.txt").exists()  # the ask rule still asks
+    assert asked == ["touch b.txt"]
+    assert not (tmp_path / "b.txt").exists()
 
 
 async def test_post_tool_use_sees_the_call_and_its_feedback_reaches_the_model(harness, tmp_path: Path) -> None:
@@ -82,9 +83,11 @@ async def test_post_tool_use_sees_the_call_and_its_feedback_reaches_the_model(ha
 
     assert (await h.ended()).outcome == "finished"
     (seen,) = [json.loads(line) for line in (tmp_path / "calls.jsonl").read_text().splitlines()]  # not `ls`
-    assert seen["hook_event_name"] == "PostToolUse" and seen["tool_name"] == "Write"
+    assert seen["hook_event_name"] == "PostToolUse"
+    assert seen["tool_name"] == "Write"
     assert seen["tool_input"] == {"file_path": str(tmp_path / "a.py"), "content": "x = 1\n"}
-    assert seen["cwd"] == str(tmp_path) and seen["tool_use_id"] == "call_1_0"
+    assert seen["cwd"] == str(tmp_path)
+    assert seen["tool_use_id"] == "call_1_0"
     assert "<hook-feedback>\nlint: 2 warnings\n</hook-feedback>" in _tool_results(h)[0]
 
 

@@ -35,7 +35,8 @@ def test_hooks_come_from_every_layer_with_their_file_and_line(tmp_path: Path, wr
         (Layer.LOCAL, "Stop: notify-send done", False, 9),
         (Layer.COMMAND_LINE, "SessionStart startup: echo hi", False, 9),
     ]
-    assert config.hooks[1].timeout_s == 30.0 and config.hooks[0].timeout_s == 60.0
+    assert config.hooks[1].timeout_s == 30.0
+    assert config.hooks[0].timeout_s == 60.0
 
 
 def test_a_bad_entry_is_skipped_with_its_line_and_the_rest_still_load(tmp_path: Path, write: WriteText) -> None:
@@ -85,5 +86,6 @@ def test_the_users_own_hooks_need_no_trust(tmp_path: Path, write: WriteText) -> 
 
     loaded = load_permission_settings(project, home)
 
-    assert loaded.trusted and not loaded.grants
+    assert loaded.trusted
+    assert not loaded.grants
     assert [hook.event for hook in load_hooks(project, home).hooks] == [HookEvent.PRE_TOOL_USE, HookEvent.STOP]

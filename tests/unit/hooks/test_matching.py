@@ -31,7 +31,8 @@ def test_an_invalid_expression_is_reported_and_matches_nothing() -> None:
     assert matcher_error("Bash(") is not None
     assert "not a valid regular expression" in (matcher_error("[") or "")
     assert not matches("[", "Bash")
-    assert matcher_error("*") is None and matcher_error("Edit|Write") is None
+    assert matcher_error("*") is None
+    assert matcher_error("Edit|Write") is None
 
 
 def test_decodes_tools_answer_to_claude_codes_names() -> None:

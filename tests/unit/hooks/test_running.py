@@ -29,7 +29,8 @@ async def test_decodes_keys_never_reach_a_hook(tmp_path: Path, make_hook: MakeHo
 
     run = await run_hook(hook, {}, tmp_path, inherited_environment())
 
-    assert "AIza-secret-value" not in run.stdout and "ghp_secretvalue" not in run.stdout
+    assert "AIza-secret-value" not in run.stdout
+    assert "ghp_secretvalue" not in run.stdout
     assert "CLAUDE_PROJECT_DIR=" in run.stdout
 
 
@@ -38,7 +39,8 @@ async def test_a_hook_past_its_timeout_is_ended_with_all_it_started(tmp_path: Pa
 
     run = await run_hook(hook, {}, tmp_path, {"PATH": os.environ["PATH"]})
 
-    assert run.timed_out and run.exit_code is None
+    assert run.timed_out
+    assert run.exit_code is None
     assert not process_alive(int((tmp_path / "child.pid").read_text()))
 
 
@@ -56,4 +58,5 @@ async def test_an_events_hooks_run_side_by_side_and_the_same_command_once(tmp_pa
 async def test_a_hook_that_cannot_start_is_a_failed_hook(tmp_path: Path, make_hook: MakeHook) -> None:
     run = await run_hook(make_hook(HookEvent.STOP, "true"), {}, tmp_path / "gone", {})
 
-    assert run.exit_code == 127 and "could not run the hook" in run.stderr
+    assert run.exit_code == 127
+    assert "could not run the hook" in run.stderr
