@@ -127,9 +127,7 @@ class PermissionHook(AbstractCapability[Any]):
     ) -> dict[str, Any]:
         traits = traits_of(tool_def.metadata)
         verdict = await self.gate.check(call.tool_name, args, traits)
-        if (
-            self.pre_tool is not None
-        ):  # the PreToolUse hooks: deny, ask, or answer the mode's own question  # [lesson 09]
+        if self.pre_tool is not None:  # the PreToolUse hooks see the verdict first  # [lesson 09]
             verdict = await self.pre_tool(call.tool_name, args, call.tool_call_id, verdict)
         logger.info("%s %s: %s", verdict.decision, call.tool_name, verdict.reason)
         if verdict.decision is Decision.ALLOW:
