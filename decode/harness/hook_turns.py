@@ -1,7 +1,7 @@
 """The hooks around a turn: SessionStart and UserPromptSubmit before it, Stop after it, SessionEnd at the end.
 
-    SessionStart       on the conversation's first turn (`source`: startup, or resume when it has a
-                       history); what it says is context for that first prompt
+    SessionStart       on the conversation's first turn (`source`: startup, resume when it has a
+                       history, clear after `/clear`); what it says is context for that first prompt
     UserPromptSubmit   may block the prompt (the user reads why; the model never sees it) or add context
     Stop               when the agent has answered: a block makes it go on, the reason its next prompt
                        (`stop_hook_active` is true then; at most `MAX_CONTINUATIONS` times a turn)
@@ -41,7 +41,8 @@ async def hooked_turn(loop: AgentLoop, hooks: Hooks, prompt: str) -> AsyncIterat
     context: list[str] = []
     if not hooks.started:
         hooks.started = True
-        start = await hooks.fire(HookEvent.SESSION_START, source="resume" if loop.history else "startup")
+        source = hooks.start_source or ("resume" if loop.history else "startup")
+        start = await hooks.fire(HookEvent.SESSION_START, source=source)
         context += start.context
     submitted = await hooks.fire(HookEvent.USER_PROMPT_SUBMIT, prompt=prompt)
     if submitted.blocked or submitted.stopped:

@@ -53,6 +53,8 @@ class Hooks:
     redact: Callable[[Any], Any] = _unchanged
     started: bool = False
     """SessionStart has run (on the first turn)."""
+    start_source: str = ""
+    """What the next SessionStart says it follows: `clear` after `/clear` (empty: startup or resume)."""
     waiting_logged: set[HookEvent] = field(default_factory=set)
 
     def selected(self, event: HookEvent, subject: str | None = None) -> list[HookCommand]:

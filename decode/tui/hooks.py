@@ -34,7 +34,7 @@ def _end(repl: Repl, reason: str) -> None:
 
     repl.in_background(session_end(loop, reason))
     if reason == "clear":
-        loop.hooks.started = False  # the next turn starts anew: SessionStart runs again ("startup")
+        loop.hooks.started, loop.hooks.start_source = False, "clear"  # the next turn runs SessionStart again
 
 
 async def _hooks(repl: Repl, argument: str) -> None:
