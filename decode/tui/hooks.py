@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.table import Table
 from rich.text import Text
 
 from decode.tui.commands import CommandRegistry, SlashCommand
@@ -47,13 +46,12 @@ async def _hooks(repl: Repl, argument: str) -> None:
     if not config.hooks:
         repl.renderer.notice('hooks: none configured (settings files: "hooks": {"PreToolUse": [...]})')
     else:
-        table = Table.grid(padding=(0, 2))
+        repl.renderer.info(Text("Hooks, in the order the settings files are read", style="bold underline"))
         for hook in config.hooks:
             state = "waits for trust" if hook.source.shared and not trusted else "runs"
-            matcher = hook.matcher or "*"
-            table.add_row(Text(str(hook.event), style="bold"), matcher, hook.command, hook.where, state)
-        repl.renderer.info(Text("Hooks, in the order the settings files are read", style="bold underline"))
-        repl.renderer.info(table)
+            line = Text.assemble((str(hook.event), "bold"), f" {hook.matcher or '*'}: {hook.command}")
+            repl.renderer.info(line)
+            repl.renderer.info(Text(f"  {hook.where} · {state}", style="dim"))
         if any(hook.source.shared for hook in config.hooks) and not trusted:
             repl.renderer.notice("the repository's hooks run once you trust its settings: /permissions trust")
     for problem in config.problems:
