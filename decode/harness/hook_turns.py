@@ -15,12 +15,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
-from decode.entities.events import AgentEvent, Notice, TurnFinished
-from decode.entities.usage import Usage
 from decode.hooks.events import HookEvent
 
 if TYPE_CHECKING:
     from decode.agent.loop import AgentLoop
+    from decode.entities.events import AgentEvent
     from decode.hooks.dispatch import Hooks
 
 MAX_CONTINUATIONS = 5
@@ -38,6 +37,9 @@ def with_context(prompt: str, context: list[str]) -> str:
 
 async def hooked_turn(loop: AgentLoop, hooks: Hooks, prompt: str) -> AsyncIterator[AgentEvent]:
     """`loop.run_turn(prompt)` with the hooks around it (see the module docstring)."""
+    from decode.entities.events import Notice, TurnFinished
+    from decode.entities.usage import Usage
+
     context: list[str] = []
     if not hooks.started:
         hooks.started = True

@@ -20,9 +20,19 @@ if TYPE_CHECKING:
 def add_hook_commands(registry: CommandRegistry) -> CommandRegistry:
     """Add `/hooks`, and the SessionEnd hooks when the REPL leaves or clears the conversation."""
     registry.add(SlashCommand("hooks", "List the hooks the settings files configure", _hooks))
-    registry.on_leave.append(lambda repl: _end(repl, "prompt_input_exit"))
-    registry.on_clear.append(lambda repl: _end(repl, "clear"))
+    registry.on_leave.append(end_on_leave)
+    registry.on_clear.append(end_on_clear)
     return registry
+
+
+def end_on_leave(repl: Repl) -> None:
+    """The user leaves: the SessionEnd hooks run (`reason`: prompt_input_exit), within the leaving wait."""
+    _end(repl, "prompt_input_exit")
+
+
+def end_on_clear(repl: Repl) -> None:
+    """`/clear`: the SessionEnd hooks run (`reason`: clear); the next turn runs SessionStart (`clear`)."""
+    _end(repl, "clear")
 
 
 def _end(repl: Repl, reason: str) -> None:

@@ -36,10 +36,10 @@ def add_memory_commands(registry: CommandRegistry) -> CommandRegistry:
     registry.more_commands.append(skill_commands)  # a skill is `/name [text]` too
     registry.run_more.append(run_skill)
     add_custom_commands(registry)  # and so is a command file: `.claude/commands/NAME.md`
-    add_hook_commands(registry)  # `/hooks`, and SessionEnd on the way out
     # If notes are on: one line about the conversation in .decode/MEMORY.md, in the background.
     registry.on_clear.append(note_session)
     registry.on_leave.append(note_session)
+    add_hook_commands(registry)  # `/hooks`, and the SessionEnd hooks on the way out and on /clear
     return registry
 
 
