@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic_ai.messages import ModelRequest, ToolReturnPart
 
+from decode.harness.hook_turns import session_end
 from decode.harness.priority import Message
 from decode.hooks.config import HookCommand, HookConfig
 from decode.hooks.dispatch import Hooks
@@ -137,3 +138,18 @@ async def test_an_untrusted_repositorys_hooks_do_not_run(harness, tmp_path: Path
     assert (await h.ended()).outcome == "finished"
     assert not (tmp_path / "ran").exists()
     assert user_texts(h.loop.history) == ["hi"]
+
+
+async def test_session_end_runs_the_hooks_its_reason_matches(harness, tmp_path: Path) -> None:
+    hooks = _hooks(
+        tmp_path,
+        (HookEvent.SESSION_END, "", "cat > ended.json"),
+        (HookEvent.SESSION_END, "clear", "touch cleared"),
+    )
+    h = harness([], hooks=hooks)
+
+    await session_end(h.loop, "prompt_input_exit")
+
+    ended = json.loads((tmp_path / "ended.json").read_text())
+    assert (ended["hook_event_name"], ended["reason"]) == ("SessionEnd", "prompt_input_exit")
+    assert not (tmp_path / "cleared").exists()
