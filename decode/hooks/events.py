@@ -23,15 +23,15 @@ class HookEvent(StrEnum):
     STOP = "Stop"
     """The agent is done answering: may make it continue."""
     SUBAGENT_STOP = "SubagentStop"
-    """A subagent is done: logged as Claude Code does (decode does not make a subagent continue)."""
+    """A subagent has answered (its hooks are heard; unlike Stop, a block does not send it back)."""
     SESSION_START = "SessionStart"
     """The conversation's first turn is about to start (new or resumed): may add context."""
     SESSION_END = "SessionEnd"
     """The front end leaves the session."""
     NOTIFICATION = "Notification"
-    """decode waits for the user (an approval)."""
+    """decode asks the user about a tool call (`notification_type`: permission_prompt)."""
     PRE_COMPACT = "PreCompact"
-    """The history is about to be summarised."""
+    """The history is about to be summarised (read from the settings; nothing fires it yet)."""
 
 
 MATCHED_BY: dict[HookEvent, str] = {

@@ -6,8 +6,10 @@ call ask, and its allow answers only the question the mode itself would ask (no 
 call), as an allow rule would: deny rules, ask rules, protected and secret files and unreadable
 commands still stand. PostToolUse runs after a call succeeded (`ToolHooks`); what a hook says back
 (exit 2's stderr, `decision: "block"`'s reason, `additionalContext`) is added to the result.
+Notification (`permission_prompt`) runs when the user is asked about a call (`notify_before`).
 """
 
+import asyncio
 import dataclasses
 from dataclasses import dataclass
 from typing import Any
@@ -19,9 +21,12 @@ from pydantic_ai.tools import ToolDefinition
 
 from decode.hooks.dispatch import Hooks
 from decode.hooks.events import HookEvent, claude_input, claude_name
+from decode.permissions.hook import Approval, ApproveCallback
 from decode.permissions.types import Decision, Verdict
 
 HOOK_TAG = "hook-feedback"
+PERMISSION_PROMPT = "permission_prompt"
+_notifying: set[asyncio.Future[Any]] = set()
 
 
 async def pre_tool_use(hooks: Hooks, tool: str, args: dict[str, Any], call_id: str, verdict: Verdict) -> Verdict:
@@ -77,6 +82,22 @@ class ToolHooks(AbstractCapability[Any]):
         )
         said = [*outcome.reasons, *outcome.context]
         return with_feedback(result, "\n".join(text for text in said if text)) if said else result
+
+
+def notify_before(hooks: Hooks, approve: ApproveCallback) -> ApproveCallback:
+    """`approve`, with the Notification hooks (`permission_prompt`) started as the question is asked:
+    a notifier tells the user decode waits. They run beside the question, never delaying it."""
+
+    async def asking(tool: str, args: dict[str, Any], verdict: Verdict) -> Approval:
+        if hooks.selected(HookEvent.NOTIFICATION, PERMISSION_PROMPT):
+            message = f"decode needs your permission to use {claude_name(tool)}"
+            told = hooks.fire(HookEvent.NOTIFICATION, message=message, notification_type=PERMISSION_PROMPT)
+            task = asyncio.ensure_future(told)
+            _notifying.add(task)  # referenced until done: the event loop keeps only a weak one
+            task.add_done_callback(_notifying.discard)
+        return await approve(tool, args, verdict)
+
+    return asking
 
 
 def with_feedback(result: Any, feedback: str) -> Any:

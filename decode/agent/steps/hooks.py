@@ -13,7 +13,7 @@ from decode.agent.build import Build
 from decode.config.redaction import redactor_for
 from decode.hooks.config import load_hooks
 from decode.hooks.dispatch import Hooks
-from decode.hooks.tools import ToolHooks, pre_tool_use
+from decode.hooks.tools import ToolHooks, notify_before, pre_tool_use
 from decode.permissions.hook import PermissionHook
 from decode.processes.environment import inherited_environment
 
@@ -48,6 +48,8 @@ def hooks(b: Build) -> None:
     for capability in b.capabilities:  # the gate's verdict goes through the PreToolUse hooks first
         if isinstance(capability, PermissionHook):
             capability.pre_tool = functools.partial(pre_tool_use, found)
+            if capability.approve is not None:  # the user is asked: the Notification hooks hear it
+                capability.approve = notify_before(found, capability.approve)
     b.capabilities.append(ToolHooks(found))
 
 

@@ -13,6 +13,7 @@ from decode.harness.priority import Message
 from decode.hooks.config import HookCommand, HookConfig
 from decode.hooks.dispatch import Hooks
 from decode.hooks.events import HookEvent
+from decode.hooks.tools import notify_before
 from decode.permissions.gate import PermissionGate
 from decode.permissions.hook import Answer, Approval
 from decode.permissions.rules import parse_rule
@@ -153,3 +154,22 @@ async def test_session_end_runs_the_hooks_its_reason_matches(harness, tmp_path: 
     ended = json.loads((tmp_path / "ended.json").read_text())
     assert (ended["hook_event_name"], ended["reason"]) == ("SessionEnd", "prompt_input_exit")
     assert not (tmp_path / "cleared").exists()
+
+
+async def test_a_notification_hook_hears_each_approval_question(harness, tmp_path: Path) -> None:
+    hooks = _hooks(tmp_path, (HookEvent.NOTIFICATION, "permission_prompt", "cat > asked.json"))
+
+    async def approve(tool: str, args: dict[str, Any], verdict: Any) -> Approval:
+        return Approval(Answer.NO)
+
+    approve = notify_before(hooks, approve)  # as the hooks step wraps the Permission Hook's question
+    touch = [("bash", {"command": "touch x"})]  # default mode asks (ls would not: it only reads)
+    h = harness([Step(calls=touch), Step("ok")], gate=PermissionGate(workspace=tmp_path), approve=approve, hooks=hooks)
+
+    h.runner.send(Message("look"))
+    await h.ended()
+    await h.wait_until(lambda: (tmp_path / "asked.json").is_file() and (tmp_path / "asked.json").stat().st_size > 0)
+
+    told = json.loads((tmp_path / "asked.json").read_text())
+    assert told["notification_type"] == "permission_prompt"
+    assert told["message"] == "decode needs your permission to use Bash"
