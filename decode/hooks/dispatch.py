@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from decode.hooks.config import HookCommand, HookConfig
-from decode.hooks.events import MATCHED_BY, HookEvent
+from decode.hooks.events import MATCHED_BY, HookEvent, claude_input
 from decode.hooks.matching import matches
 from decode.hooks.outcome import HookOutcome, read_outcome
 from decode.hooks.running import run_hooks
@@ -45,6 +45,8 @@ class Hooks:
     config: HookConfig
     project: Path
     env: Mapping[str, str]
+    tool_root: Path | None = None
+    """Where the tools' relative paths start (the Workspace: a `--repo` clone's own); None: `project`."""
     trusted: Callable[[], bool] = _yes
     """Are the project's settings trusted now? Until they are, the repository's hooks do not run."""
     session_id: Callable[[], str] = _nothing
@@ -71,6 +73,10 @@ class Hooks:
                 continue
             chosen.append(hook)
         return chosen
+
+    def tool_input(self, tool: str, args: Mapping[str, Any]) -> dict[str, Any]:
+        """A call's arguments as a hook reads them: Claude Code's shape, paths absolute in the Workspace."""
+        return claude_input(tool, args, self.tool_root or self.project)
 
     def has(self, event: HookEvent) -> bool:
         """Does any hook (trusted or not) follow `event`?"""

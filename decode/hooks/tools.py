@@ -20,7 +20,7 @@ from pydantic_ai.messages import ToolCallPart, ToolReturn
 from pydantic_ai.tools import ToolDefinition
 
 from decode.hooks.dispatch import Hooks
-from decode.hooks.events import HookEvent, claude_input, claude_name
+from decode.hooks.events import HookEvent, claude_name
 from decode.permissions.hook import Approval, ApproveCallback
 from decode.permissions.types import Decision, Verdict
 
@@ -36,7 +36,7 @@ async def pre_tool_use(hooks: Hooks, tool: str, args: dict[str, Any], call_id: s
     outcome = await hooks.fire(
         HookEvent.PRE_TOOL_USE,
         tool_name=claude_name(tool),
-        tool_input=claude_input(tool, args, hooks.project),
+        tool_input=hooks.tool_input(tool, args),
         tool_use_id=call_id,
     )
     reason = outcome.reason
@@ -76,7 +76,7 @@ class ToolHooks(AbstractCapability[Any]):
         outcome = await self.hooks.fire(
             HookEvent.POST_TOOL_USE,
             tool_name=claude_name(call.tool_name),
-            tool_input=claude_input(call.tool_name, args, self.hooks.project),
+            tool_input=self.hooks.tool_input(call.tool_name, args),
             tool_response=response,
             tool_use_id=call.tool_call_id,
         )

@@ -8,6 +8,7 @@ each turn. A repository's own hooks wait for Project Trust, checked at each even
 
 import functools
 import logging
+from pathlib import Path
 
 from decode.agent.build import Build
 from decode.config.redaction import redactor_for
@@ -38,6 +39,7 @@ def hooks(b: Build) -> None:
         config,
         project=b.options.home,
         env=inherited_environment(),
+        tool_root=Path(gate.workspace),  # a `--repo` clone's paths are the clone's
         trusted=lambda: gate.settings is None or gate.settings.trusted,
         session_id=lambda: session.session_id,
         transcript_path=lambda: str(session.log.path),
