@@ -158,3 +158,14 @@ class _Reader:
             return
         line = line_of(self.text, self.cursor)
         self.config.hooks.append(HookCommand(event, matcher, command, float(timeout), self.file, line))
+
+
+def describe_hooks(config: HookConfig, trusted: bool) -> list[str]:
+    """`decode permissions`' lines about the hooks: each with its file and whether it runs now."""
+    if not config.hooks:
+        return []
+    lines = ["hooks, in the order the settings files are read:"]
+    for hook in config.hooks:
+        state = "waits for trust" if hook.source.shared and not trusted else "runs"
+        lines.append(f"  {hook.describe()}  ({hook.where}) · {state}")
+    return lines + [f"hook {problem}" for problem in config.problems]

@@ -49,7 +49,11 @@ def test_the_listing_names_every_file_read_and_what_is_not_in_force(
     assert out[start + 5].startswith("not in force: the project's settings are not trusted yet")
     assert out[start + 6] == f"  allow Bash(touch granted.txt)  ({claude_files['claude_project']}:2)"
     assert out[start + 7] == f"  hook Stop: say done  ({claude_files['claude_project']}:5)"  # a program it chose
-    assert out[start + 8 :] == [f"note: {claude_files['claude_local']}: holds keys decode does not use: env"]
+    assert out[start + 8 :] == [
+        f"note: {claude_files['claude_local']}: holds keys decode does not use: env",
+        "hooks, in the order the settings files are read:",
+        f"  Stop: say done  ({claude_files['claude_project']}:5) · waits for trust",
+    ]
     rules = {(line.split()[0], line.split()[1]) for line in out[1:start]}
     assert rules == {
         ("deny", "Bash(rm:*)"),
