@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from decode.entities.deps import AgentDeps
     from decode.entities.executor import CommandExecutor
     from decode.entities.tools import ToolSpec
+    from decode.hooks.dispatch import Hooks
     from decode.mcp.servers import McpServers
     from decode.permissions.gate import PermissionGate
     from decode.permissions.types import Mode
@@ -63,6 +64,7 @@ class Build:
     problems: list[str] = field(default_factory=list)
     """What the user is told about the session log, beside the gate's problems with the settings files."""
     # [/lesson 08]
+    hooks: Hooks | None = None  # the settings files' hooks, if any  # [lesson 09]
     mcp: McpServers | None = None  # [lesson 11]
     # [lesson 12]
     catalog: AgentCatalog = field(init=False)

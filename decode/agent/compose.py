@@ -19,6 +19,7 @@ from decode.agent.steps.added_dirs import add_dirs
 from decode.agent.steps.agents import agent_mode, attach_subagents, build_subagents, choose_agent, confine, resume_agent
 from decode.agent.steps.core import build_deps, choose_model, choose_tools, make_agent, make_loop
 from decode.agent.steps.executor import decode_tools, open_executor
+from decode.agent.steps.hooks import attach_hooks, hooks
 from decode.agent.steps.lsp import language_servers
 from decode.agent.steps.mcp import load_mcp
 from decode.agent.steps.permissions import build_gate, choose_mode, guard
@@ -53,6 +54,7 @@ STEPS: list[Step] = [
     isolate_network,  # [lesson 14]
     add_dirs,  # `--add-dir`: the executor's, the sandbox's and the gate's  # [lesson 14]
     guard,  # the Permission Hook, Permission Situation  # [lesson 06]
+    hooks,  # the settings' hooks: PreToolUse in the Permission Hook, PostToolUse around each call  # [lesson 09]
     build_deps,
     language_servers,  # [lesson 13]
     load_mcp,  # [lesson 11]
@@ -61,6 +63,7 @@ STEPS: list[Step] = [
     structured_output,  # `--json-schema`  # [lesson 15]
     record,  # [lesson 18]
     make_loop,  # history, usage
+    attach_hooks,  # the harness runs UserPromptSubmit, Stop… around each turn  # [lesson 09]
     attach_subagents,  # [lesson 12]
 ]
 """What `build_loop()` wires, in order, for every front end."""

@@ -46,6 +46,7 @@ from decode.entities.events import (
 )
 from decode.entities.tool_calls import ToolCall, ToolResult
 from decode.entities.usage import Usage
+from decode.hooks.dispatch import Hooks
 from decode.models.cost import response_usage
 
 
@@ -81,6 +82,8 @@ class AgentLoop:
         self.saved = False
         """Whether the last turn, finished or kept partial (`keep_turn`), is in the Session Log."""
         # [/lesson 08]
+        self.hooks: Hooks | None = None  # [lesson 09]
+        """The conversation's hooks: the harness runs those around each turn (None: none configured)."""
         self.run: AgentRun[AgentDeps, str] | None = None  # [lesson 07]
         """The pydantic-ai run of the turn in progress, None between turns. The Harness enqueues the
         user's steering messages into it; the loop reports each one the model receives (`MessageDelivered`)."""

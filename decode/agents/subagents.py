@@ -33,6 +33,7 @@ from decode.agents.lineage import Parent, Tree, child_mode, labelled
 from decode.entities.deps import AgentDeps
 from decode.entities.events import SubagentProgress, TextDelta, ToolCallStarted, TurnFinished, UsageUpdated
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
+from decode.hooks.events import HookEvent
 from decode.permissions.rules import SUBAGENT_RULES
 
 if TYPE_CHECKING:
@@ -180,6 +181,8 @@ class Subagents:
                         said.append(event.text)
                     elif isinstance(event, TurnFinished):
                         answer = event.output
+                if child.loop.hooks is not None:  # its SubagentStop hooks: heard, they do not send it back
+                    await child.loop.hooks.fire(HookEvent.SUBAGENT_STOP, stop_hook_active=False)
         except TimeoutError:
             stopped = f"stopped at its time cap ({settings.subagent_timeout:g} s)"
         except Exception as exc:

@@ -112,6 +112,16 @@ def permissions(ctx: click.Context, mode: Mode | None, as_json: bool) -> None:
         click.echo(line)
     for line in describe_settings(gate):
         click.echo(line)
+    for line in _hooks(gate):  # [lesson 09]
+        click.echo(line)
+
+
+def _hooks(gate: PermissionGate) -> list[str]:  # [lesson 09]
+    """The settings files' hooks, each with its file and whether it runs (a repository's: once trusted)."""
+    from decode.hooks.config import describe_hooks, load_hooks
+
+    trusted = gate.settings is None or gate.settings.trusted
+    return describe_hooks(load_hooks(Path.cwd(), command_line=_command_line()), trusted)
 
 
 @permissions.command("trust", context_settings={"help_option_names": ["-h", "--help"]})

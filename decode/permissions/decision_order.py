@@ -94,7 +94,11 @@ def finish(gate: PermissionGate, parts: list[Part], hazards: list[str], kind: To
             read_only.append(part.read_only)
         elif not mode_allows(gate, part, kind):
             why = f" ({part.not_read_only}, so it is not on the read-only list)" if part.not_read_only else ""
-            return Verdict(Decision.ASK, f"{part.label}: no rule allows it in {gate.mode} mode{why}")
+            # [lesson 09]
+            return Verdict(Decision.ASK, f"{part.label}: no rule allows it in {gate.mode} mode{why}", mode_default=True)
+            # [before lesson 09]
+            # return Verdict(Decision.ASK, f"{part.label}: no rule allows it in {gate.mode} mode{why}")
+            # [/lesson 09]
     if used is not None:
         return Verdict(Decision.ALLOW, f"allowed by {used}", used)
     if read_only:

@@ -10,7 +10,7 @@ file wrote it). decode's files win on the rest: the later file's `defaultMode`
 wins, but only a user's file (or `--permission-mode`) can choose `bypass`: a repository cannot
 switch off its own guard. The repository's own allow rules and mode are in force only once the
 user trusts them (`project_trust`); untrusted, they are kept aside in `grants`, never merged, so
-they cannot outvote a user's ask either. Keys decode does not use (`hooks`, `env`…) are noted.
+they cannot outvote a user's ask either. Keys decode does not use (`env`, `model`…) are noted.
 
 A broken file never loses its denies (ADR-0042). Broken means it cannot be read, is not JSON
 (a UTF-8 BOM is fine), is nested absurdly deep or over 1 MiB, or a deny or ask rule in it cannot
@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Literal
 from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
 from decode.config.locked_write import locked
 from decode.files import write_atomic
+from decode.hooks.config import project_hook_grants
 from decode.permissions.project_trust import GRANTING_MODES, OtherGrant, ProjectGrants, is_trusted
 from decode.permissions.rules import RULE_NAMES, ForeignRule, RuleError, parse_rule
 from decode.permissions.settings_json import BrokenFile, find_entry, line_of, parse_json, read_text
@@ -50,7 +51,11 @@ CACHE_DIR = "settings-cache"
 """Under `~/.decode/`: the last good copy of each settings file, out of any repository's reach."""
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _SHOWN_GRANTS = 5
-_USED = ("permissions", "$schema")
+# [lesson 09]
+_USED = ("permissions", "$schema", "hooks")  # `hooks`: decode.hooks reads them
+# [before lesson 09]
+# _USED = ("permissions", "$schema")
+# [/lesson 09]
 _USED_PERMISSIONS = ("allow", "ask", "deny", "defaultmode")
 _JSON_KINDS: dict[type, str] = {dict: "an object", list: "a list", bool: "true or false", type(None): "null"}
 
@@ -153,6 +158,7 @@ def load_permission_settings(
             message = f"holds keys decode does not use: {', '.join(found.unused)}"
             result.notes.append(SettingsProblem(command_line.path, None, message, level="notice"))
     result.grants.others = list(other_grants)
+    result.grants.others += project_hook_grants(result.files)  # a repository's hooks run once trusted  # [lesson 09]
     result.trusted = trust_project or is_trusted(project, result.grants, home)
     kept: dict[Decision, dict[str, Rule]] = {action: {} for action in _ACTIONS}  # rule text -> rule
     for file, found in read:
@@ -269,7 +275,7 @@ def _interpret(layer: Layer, path: Path, text: str) -> _FileRules:
     if not isinstance(permissions, dict):
         raise BrokenFile(line_of(text, text.find('"permissions"')), '"permissions" must be an object')
     found = _FileRules(path)
-    # Claude Code's other keys (hooks, env, model…) are not decode's: said once, never run.
+    # Claude Code's other keys (env, model…) are not decode's: said once, never run.
     found.unused = [key for key in data if key not in _USED]
     found.unused += [f"permissions.{key}" for key in permissions if key.strip().lower() not in _USED_PERMISSIONS]
     for key in permissions:

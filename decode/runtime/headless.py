@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from decode.harness.hook_turns import session_end
 from decode.harness.queue import Message
 from decode.harness.runner import TurnEnded, TurnRunner
 from decode.logging import init_logger
@@ -65,6 +66,7 @@ class HeadlessRun:
         runner.abort_note = self.stop_note
         # [/lesson 08]
         ended = await runner.run_turn(Message(task))
+        await session_end(conversation.loop, "other")  # the SessionEnd hooks: the run is over  # [lesson 09]
         from decode.agent.compose import close_conversation
 
         await close_conversation(conversation)  # its language servers stop with the run  # [lesson 13]

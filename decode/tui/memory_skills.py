@@ -23,6 +23,7 @@ from rich.text import Text
 
 from decode.tui.commands import CommandRegistry, SlashCommand
 from decode.tui.custom_commands import add_custom_commands
+from decode.tui.hooks import add_hook_commands
 
 if TYPE_CHECKING:
     from decode.tui.app import Repl
@@ -38,6 +39,7 @@ def add_memory_commands(registry: CommandRegistry) -> CommandRegistry:
     # If notes are on: one line about the conversation in .decode/MEMORY.md, in the background.
     registry.on_clear.append(note_session)
     registry.on_leave.append(note_session)
+    add_hook_commands(registry)  # `/hooks`, and the SessionEnd hooks on the way out and on /clear
     return registry
 
 

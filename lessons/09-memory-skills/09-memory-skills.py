@@ -398,6 +398,49 @@ async def stand_in(line: str) -> str:
 print(shown(await expand(command, "12 high", shop, stand_in)))
 
 # %% [markdown]
+# ### Hooks: the project's own programs, at fixed points
+#
+# Claude Code's settings also carry `"hooks"`: commands run before a tool call (`PreToolUse`), after
+# one (`PostToolUse`), when a prompt is sent, when the agent stops. decode reads them from every
+# settings file (lesson 06) in the same format. A hook reads the event as JSON on stdin; exit 2
+# blocks, and the model reads its stderr. Here the shop guards `rm -rf`:
+
+# %%
+import json
+
+from decode.hooks.config import load_hooks
+from decode.hooks.dispatch import Hooks
+from decode.hooks.events import HookEvent
+from decode.processes.environment import inherited_environment
+
+guard = "grep -q 'rm -rf' && { echo 'rm -rf is blocked here' >&2; exit 2; }; exit 0"
+hook_entry = {"matcher": "Bash", "hooks": [{"type": "command", "command": guard}]}
+write(shop / ".claude" / "settings.json", json.dumps({"hooks": {"PreToolUse": [hook_entry]}}, indent=2))
+config = load_hooks(shop)
+print([hook.describe() for hook in config.hooks])
+
+shop_hooks = Hooks(config, shop, inherited_environment())
+for command_line in ("rm -rf build", "ls"):
+    said = await shop_hooks.fire(HookEvent.PRE_TOOL_USE, tool_name="Bash", tool_input={"command": command_line})
+    print(f"{command_line!r}:", said.decision or "no objection", f"({said.reason})" if said.reason else "")
+
+# %% [markdown]
+# A hook is a program the repository chose, so it is a **grant**, like an allow rule: it runs only
+# once you trust the project's settings (the REPL asks, `decode permissions trust`), and a hook's
+# `allow` answers only the question your mode would ask, never a deny or ask rule. The Permission
+# Hook (lesson 06, a different thing) hands the gate's verdict to the PreToolUse hooks:
+
+# %%
+show("decode.hooks.tools", "pre_tool_use")
+
+# %%
+from decode.permissions.settings_files import load_permission_settings
+
+held = load_permission_settings(shop)
+print("trusted:", held.trusted)
+print(*[shown(line) for line in held.grants.describe()], sep="\n")
+
+# %% [markdown]
 # ## 6. The session note
 #
 # When you leave decode (or `/clear`), one request on the active model summarises the session into
@@ -487,6 +530,8 @@ check_parse_skill(parse_skill)
 # - When a session ends, one Session Note about it is appended to the notes.
 # - The Skill Catalogue sends only each skill's name and description; the `skill` tool (or `/name`
 #   in the REPL) loads a body when needed: Progressive Disclosure.
+# - A project's settings hooks run its programs at fixed points (before and after tool calls, at each
+#   prompt): Claude Code's format, and only once you trust the project.
 #
 # **The key idea:** what the agent should always know is read fresh at every request; what it may
 # need is one tool call away, costing nothing until then.
@@ -497,4 +542,4 @@ check_parse_skill(parse_skill)
 # [Notes Cap](../../docs/glossary.md#notes-cap),
 # [Session Note](../../docs/glossary.md#session-note), [Skill](../../docs/glossary.md#skill),
 # [Skill Catalogue](../../docs/glossary.md#skill-catalogue),
-# [Progressive Disclosure](../../docs/glossary.md#progressive-disclosure).
+# [Progressive Disclosure](../../docs/glossary.md#progressive-disclosure), [Hook](../../docs/glossary.md#hook).

@@ -112,3 +112,21 @@ def test_run_resume_continues_as_the_agent_the_session_was(project: Path, decode
     assert "decode: resuming as agent explore" in done.stderr
     assert "this agent is read-only" in done.stderr  # still explore: read-only even in bypass
     assert (project / "notes.txt").exists()
+
+
+def test_a_subagent_stop_hook_hears_each_subagent(project: Path, decode_cmd: RunDecode) -> None:
+    hooks = {"SubagentStop": [{"hooks": [{"type": "command", "command": "cat >> stops.jsonl; echo >> stops.jsonl"}]}]}
+    (project / ".decode").mkdir()
+    (project / ".decode" / "settings.local.json").write_text(json.dumps({"hooks": hooks}))  # the user's own
+    call = {"name": "agent", "args": {"prompt": "Where are the tests?", "agent": "explore", "description": "tests"}}
+    parent = script(project.parent / "parent.json", [{"tool_calls": [call]}, {"text": "It reported."}])
+    child = script(project.parent / "child.json", [{"text": "No tests yet."}])
+
+    done = decode_cmd("run", "--model", parent, "map the project", cwd=project, env={"DECODE_SUBAGENT_MODEL": child})
+
+    assert done.returncode == 0, done.stderr
+    (stop,) = [json.loads(line) for line in (project / "stops.jsonl").read_text().splitlines() if line]
+    assert stop["hook_event_name"] == "SubagentStop"
+    assert stop["stop_hook_active"] is False
+    assert stop["transcript_path"].endswith(".jsonl")
+    assert ".agents/explore-" in stop["transcript_path"]  # the subagent's own transcript

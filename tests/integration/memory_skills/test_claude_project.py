@@ -106,3 +106,44 @@ def test_decode_run_refuses_a_shell_line_that_needs_approval(
     assert "no one to approve it here" in done.stderr
     prompt = model_server.bodies[0]["messages"][-2]["content"]
     assert prompt.startswith("Wipe: [`touch wiped` was not run: ")
+
+
+def test_a_trusted_projects_hooks_guard_record_and_add_context(shop: Path, model_server, decode_cmd) -> None:
+    (shop / "build").mkdir()
+    model_server.calls = [("bash", {"command": "rm -rf build"}), ("bash", {"command": "ls"})]
+
+    done = decode_cmd(
+        "run",
+        "--model",
+        "openai-compatible:local",
+        "--trust-project-settings",
+        "tidy the build",
+        cwd=shop,
+        env={"OPENAI_BASE_URL": model_server.base_url},
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert (shop / "build").is_dir()  # the PreToolUse hook refused the call
+    refused = _tool_results(model_server.bodies[1])
+    assert "guard-bash: rm -rf is blocked in this repository; delete files one by one" in refused
+    prompt = model_server.bodies[0]["messages"][-2]["content"]
+    assert prompt.startswith("tidy the build\n\n<hook-context>\nHOOK-CONTEXT-MARKER: the shop deploys on Fridays")
+    (call,) = [json.loads(line) for line in (shop / "hook-calls.jsonl").read_text().splitlines() if line]
+    assert call["hook_event_name"] == "PostToolUse"
+    assert call["tool_name"] == "Bash"
+    assert call["tool_input"]["command"] == "ls"
+    assert call["cwd"] == str(shop)
+
+
+def test_an_untrusted_projects_hooks_do_not_run(shop: Path, model_server, decode_cmd) -> None:
+    model_server.calls = [("bash", {"command": "ls"})]
+
+    done = decode_cmd(
+        "run", "--model", "openai-compatible:local", "hi", cwd=shop, env={"OPENAI_BASE_URL": model_server.base_url}
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert not (shop / "hook-calls.jsonl").exists()
+    assert "HOOK-CONTEXT-MARKER" not in json.dumps(model_server.bodies)
+    assert "not in force until you trust them" in done.stderr
+    assert "hook PreToolUse Bash: " in done.stderr

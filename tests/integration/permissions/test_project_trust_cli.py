@@ -14,7 +14,8 @@ from tests.integration.permissions.conftest import bash, decode_run
 pytestmark = pytest.mark.integration
 
 CLAUDE_PROJECT = (
-    '{"permissions": {\n  "allow": ["Bash(touch granted.txt)"],\n  "deny": ["Bash(rm:*)"]\n},\n"hooks": {}}'
+    '{"permissions": {\n  "allow": ["Bash(touch granted.txt)"],\n  "deny": ["Bash(rm:*)"]\n},\n'
+    '"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}}'
 )
 
 
@@ -47,9 +48,11 @@ def test_the_listing_names_every_file_read_and_what_is_not_in_force(
     ]
     assert out[start + 5].startswith("not in force: the project's settings are not trusted yet")
     assert out[start + 6] == f"  allow Bash(touch granted.txt)  ({claude_files['claude_project']}:2)"
-    assert out[start + 7 :] == [
-        f"note: {claude_files['claude_project']}: holds keys decode does not use: hooks",
+    assert out[start + 7] == f"  hook Stop: say done  ({claude_files['claude_project']}:5)"  # a program it chose
+    assert out[start + 8 :] == [
         f"note: {claude_files['claude_local']}: holds keys decode does not use: env",
+        "hooks, in the order the settings files are read:",
+        f"  Stop: say done  ({claude_files['claude_project']}:5) · waits for trust",
     ]
     rules = {(line.split()[0], line.split()[1]) for line in out[1:start]}
     assert rules == {
@@ -78,7 +81,10 @@ def test_trust_puts_the_grants_in_force_until_they_change(
     write(claude_files["claude_project"], CLAUDE_PROJECT.replace('"Bash(touch granted.txt)"', '"Bash(touch:*)"'))
     assert decision() == "ask"  # another grant: asks to be trusted again
     listing = decode_cmd("permissions", "--json", cwd=project)
-    assert json.loads(listing.stdout)["not_in_force"] == [f"allow Bash(touch:*)  ({claude_files['claude_project']}:2)"]
+    assert json.loads(listing.stdout)["not_in_force"] == [
+        f"allow Bash(touch:*)  ({claude_files['claude_project']}:2)",
+        f"hook Stop: say done  ({claude_files['claude_project']}:5)",
+    ]
 
 
 def test_trust_with_nothing_to_trust_is_an_error(project: Path, decode_cmd: RunDecode) -> None:

@@ -6,6 +6,7 @@ A step may wait for the test (`wait`) before answering: a slow model, without ti
 """
 
 import asyncio
+import functools
 import json
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -25,6 +26,8 @@ from decode.config.settings import Settings
 from decode.entities.deps import AgentDeps
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.harness.runner import TurnEnded, TurnRunner
+from decode.hooks.dispatch import Hooks
+from decode.hooks.tools import ToolHooks, pre_tool_use
 from decode.permissions.gate import PermissionGate
 from decode.permissions.hook import ApproveCallback, PermissionHook
 from decode.processes.local import LocalExecutor
@@ -111,11 +114,17 @@ class Harness:
 
 @pytest.fixture
 async def harness(tmp_path: Path, settings: Settings) -> AsyncIterator[Callable[..., Harness]]:
-    """`harness(steps, gate=None, approve=None)`: a Turn Runner working on a loop with the real tools
-    plus `pause`; with a `gate`, the Permission Hook asks it (and `approve`) before each tool call."""
+    """`harness(steps, gate=None, approve=None, hooks=None)`: a Turn Runner working on a loop with the
+    real tools plus `pause`; with a `gate`, the Permission Hook asks it (and `approve`) before each
+    tool call; with `hooks`, those run around the turns and tool calls."""
     workers: list[asyncio.Task[None]] = []
 
-    def start(steps: list[Step], gate: PermissionGate | None = None, approve: ApproveCallback | None = None) -> Harness:
+    def start(
+        steps: list[Step],
+        gate: PermissionGate | None = None,
+        approve: ApproveCallback | None = None,
+        hooks: Hooks | None = None,
+    ) -> Harness:
         released = asyncio.Event()
 
         async def pause(ctx: RunContext[AgentDeps]) -> str:
@@ -125,9 +134,16 @@ async def harness(tmp_path: Path, settings: Settings) -> AsyncIterator[Callable[
 
         model = StrictModel(steps)
         tools = [*default_tools(), ToolSpec("pause", pause, ToolTraits(ToolKind.READ_ONLY))]
-        hooks = [PermissionHook(gate, harness_home=tmp_path, approve=approve)] if gate is not None else []
-        agent = build_agent(model, tools=tools, capabilities=hooks)
+        capabilities: list[Any] = (
+            [PermissionHook(gate, harness_home=tmp_path, approve=approve)] if gate is not None else []
+        )
+        if hooks is not None:  # the settings' hooks, wired as the hooks step wires them
+            for capability in capabilities:
+                capability.pre_tool = functools.partial(pre_tool_use, hooks)
+            capabilities.append(ToolHooks(hooks))
+        agent = build_agent(model, tools=tools, capabilities=capabilities)
         loop = AgentLoop(agent, AgentDeps(LocalExecutor(tmp_path), settings, harness_home=tmp_path))
+        loop.hooks = hooks
         events: list[Any] = []
 
         async def agent_loop() -> AgentLoop:

@@ -53,7 +53,7 @@ def test_the_unused_keys_of_a_claude_code_file_are_named_once(project: Path) -> 
     loaded = load_permission_settings(project)
     (note,) = loaded.notes
     assert str(note) == (
-        f"{path}: holds keys decode does not use: hooks, env, statusLine, model, permissions.additionalDirectories"
+        f"{path}: holds keys decode does not use: env, statusLine, model, permissions.additionalDirectories"
     )
     assert (note.level, loaded.problems) == ("notice", [])
 

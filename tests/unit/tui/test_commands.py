@@ -146,8 +146,8 @@ def test_the_parts_that_add_commands_plug_their_status_lines_start_checks_and_re
         "show_sandbox",
     ]
     assert len(registry.status_lines) == 3  # the mode, the session, the sandbox and its Workspace
-    assert [leave.__name__ for leave in registry.on_leave] == ["show_resume_line", "note_session"]
-    assert [clear.__name__ for clear in registry.on_clear] == ["note_session"]
+    assert [leave.__name__ for leave in registry.on_leave] == ["show_resume_line", "note_session", "end_on_leave"]
+    assert [clear.__name__ for clear in registry.on_clear] == ["note_session", "end_on_clear"]
     # lesson 09: a skill is /name, and so is a custom command
     assert [more.__name__ for more in registry.more_commands] == ["skill_commands", "custom_command_list"]
     assert [run.__name__ for run in registry.run_more] == ["run_skill", "run_custom_command"]
