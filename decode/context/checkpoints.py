@@ -87,6 +87,8 @@ class Checkpoints:
         """The turns since the last compaction or clear, oldest first (what `/rewind` offers)."""
         self.length = 0
         """How many messages the session's history holds (the next turn's `TurnMark.start`)."""
+        self.earlier_stores: list[Path] = []
+        """The stores of the sessions this one was copied from (`--fork-session`, a busy session)."""
 
     async def before_write(self, executor: CommandExecutor, hidden: SearchFilter, path: Path) -> None:
         """Keep `path` as it is now, unless this turn kept it already (its first state is what undo restores)."""
@@ -137,7 +139,10 @@ class Checkpoints:
         return name
 
     def load(self, name: str) -> bytes:
-        """The content stored as `name`; `OSError` when it is missing (a copied log without its folder)."""
+        """The content stored as `name` (here, or in a store this session was copied from); `OSError` when missing."""
+        for store in self.earlier_stores:
+            if (store / name).is_file():
+                return (store / name).read_bytes()
         return (self.store / name).read_bytes()
 
     def take(self) -> list[FileChange]:

@@ -88,6 +88,8 @@ class Session:
         self.checkpoints = Checkpoints(store_for(log.path))
         if settings is not None:
             self.checkpoints.max_bytes = settings.checkpoint_max_file_bytes
+        if (origin := log.header.forked_from) is not None:  # a copy: its turns' files are kept in the original's store
+            self.checkpoints.earlier_stores = sorted(log.path.parent.glob(f"*_{origin}.files"))
         """What each turn's file tools changed (`deps.checkpoint`), for `/undo` and `/rewind`."""
 
     @classmethod

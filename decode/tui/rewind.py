@@ -2,10 +2,11 @@
 
 - `/undo` puts back the files the last turn's file tools changed and takes that turn out of the
   conversation (and of the Session Log, so `--resume` agrees).
-- `/rewind` lists the turns since the last compaction or clear, newest first, each with its prompt
-  and the files it changed; after the pick, what to restore: code and conversation, the
-  conversation only, or the code only. Rewinding the conversation puts the turn's prompt back in
-  the input line. `/rewind N` picks turn N (1 is the oldest) without the list.
+- `/rewind` (or Esc Esc on an empty input line) lists the turns since the last compaction or
+  clear, newest first, each with its prompt and the files it changed; after the pick, what to
+  restore: code and conversation, the conversation only, or the code only. Rewinding the
+  conversation puts the turn's prompt back in the input line. `/rewind N` picks turn N (1 is the
+  oldest) without the list. Esc Esc with text on the line clears it (↑ brings it back).
 - A file changed since the turn (by you, or by a command) is not overwritten unless you say so.
   What `bash` changed is not tracked: rewinding a turn that ran commands says so.
 
@@ -19,7 +20,6 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from prompt_toolkit.application import get_app
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent, merge_key_bindings
 
@@ -57,23 +57,30 @@ def add_rewind_commands(registry: CommandRegistry) -> CommandRegistry:
 
 
 def add_rewind_keys(repl: Repl) -> None:
-    """Esc twice within `DOUBLE_PRESS_S` on an empty input line, nothing running, no question open: `/rewind`.
+    """Esc twice within `DOUBLE_PRESS_S`, nothing running and no question open: `/rewind` on an empty
+    input line; with text on the line, the text is cleared instead (kept in the history, ↑ brings it back).
 
     Each Esc is a key of its own (a terminal sends Esc Esc as two keys a moment apart, and the
     input takes Esc alone after `ESCAPE_WAIT_S`), so the second press is matched by its time.
     """
     bindings = KeyBindings()
-    idle = Condition(lambda: not repl.busy and not get_app().current_buffer.text and not repl.questions.text)
+    idle = Condition(lambda: not repl.busy and not repl.questions.text)
     last = [float("-inf")]
 
     @bindings.add("escape", filter=idle)
     def _open_rewind(event: KeyPressEvent) -> None:
         now, previous = time.monotonic(), last[0]
         last[0] = now
-        if now - previous < DOUBLE_PRESS_S:
-            last[0] = float("-inf")
-            event.current_buffer.text = "/rewind"
-            event.current_buffer.validate_and_handle()
+        if now - previous >= DOUBLE_PRESS_S:
+            return
+        last[0] = float("-inf")
+        buffer = event.current_buffer
+        if buffer.text.strip():
+            buffer.append_to_history()
+            buffer.reset()
+            return
+        buffer.text = "/rewind"
+        buffer.validate_and_handle()
 
     repl.session.key_bindings = merge_key_bindings([*filter(None, [repl.session.key_bindings]), bindings])
 
@@ -119,7 +126,12 @@ async def _rewind(repl: Repl, argument: str) -> None:
     what = await pick(
         repl,
         f"Turn {index + 1}: {_short(marks[index].prompt)} — restore what?",
-        [(BOTH, "code and conversation"), (CONVERSATION, "conversation only"), (CODE, "code only")],
+        [
+            (BOTH, "Restore code and conversation"),
+            (CONVERSATION, "Restore conversation (keep the code)"),
+            (CODE, "Restore code (keep the conversation)"),
+            (None, "Never mind"),
+        ],
     )
     if what is not None:
         await rewind_to(repl, loop, index, what)
