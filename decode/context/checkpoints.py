@@ -139,11 +139,14 @@ class Checkpoints:
         return name
 
     def load(self, name: str) -> bytes:
-        """The content stored as `name` (here, or in a store this session was copied from); `OSError` when missing."""
-        for store in self.earlier_stores:
-            if (store / name).is_file():
-                return (store / name).read_bytes()
-        return (self.store / name).read_bytes()
+        """The content stored as `name` (here, or in a store this session was copied from); `OSError` when
+        missing. Never read through a symbolic link: a store planted in a repository cannot point elsewhere."""
+        for store in [*self.earlier_stores, self.store]:
+            if not store.is_symlink() and (store / name).is_file():
+                descriptor = os.open(store / name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+                with os.fdopen(descriptor, "rb") as file:
+                    return file.read()
+        raise FileNotFoundError(f"its kept copy ({name[:12]}…) is missing from {self.store}")
 
     def take(self) -> list[FileChange]:
         """The changes of the turn that ends (those whose write happened), pending cleared."""
