@@ -87,13 +87,15 @@ class Checkpoints:
         """The turns since the last compaction or clear, oldest first (what `/rewind` offers)."""
         self.length = 0
         """How many messages the session's history holds (the next turn's `TurnMark.start`)."""
+        self.active = True
+        """False: nothing is kept (`decode run --no-session-persistence` writes nothing to disk)."""
         self.earlier_stores: list[Path] = []
         """The stores of the sessions this one was copied from (`--fork-session`, a busy session)."""
 
     async def before_write(self, executor: CommandExecutor, hidden: SearchFilter, path: Path) -> None:
         """Keep `path` as it is now, unless this turn kept it already (its first state is what undo restores)."""
         key = str(path)
-        if key in self.pending:
+        if key in self.pending or not self.active:
             return
         change = FileChange(path=key, existed=True)
         try:
