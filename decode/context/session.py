@@ -217,8 +217,9 @@ class Session:
         self.checkpoints.restarted(len(compaction.history))
         return compaction
 
-    def record_turn(self, messages: Sequence[ModelMessage], usage: Usage) -> None:
-        """Write a completed turn's new messages (and the files it changed): one line, on disk when this returns."""
+    def record_turn(self, messages: Sequence[ModelMessage], usage: Usage, *, history_length: int | None = None) -> None:
+        """Write a completed turn's new messages (and the files it changed): one line, on disk when this
+        returns. `history_length`: the whole history's, the turn's messages last (where the turn starts)."""
         changes = self.checkpoints.take()
         self.log.append_turn(
             messages,
@@ -229,6 +230,8 @@ class Session:
             agent=self.agent,  # [lesson 12]
             changes=changes,
         )
+        if history_length is not None:
+            self.checkpoints.length = history_length - len(messages)
         self.checkpoints.turn_recorded(prompt_preview(messages), len(messages), changes)
 
     def record_clear(self) -> None:
