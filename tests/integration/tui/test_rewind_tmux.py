@@ -104,3 +104,52 @@ def test_rewind_picks_turn_1_with_esc_esc(terminal: Terminal, project: Path, sta
     terminal.keys("C-u")
     terminal.submit("/quit")
     terminal.wait_for_text("decode-exited-0")
+
+
+def test_undo_after_resume(terminal: Terminal, project: Path, decode: str, started) -> None:
+    notes = project / "notes.txt"
+    notes.write_text("the old text\n")
+    terminal.submit("edit notes.txt to new")
+    terminal.wait_for_text("Edited notes.txt.")
+    ready(terminal)
+    terminal.submit("/quit")
+    terminal.wait_for_text("decode-exited-0")
+
+    terminal.start(f"{decode} --resume --permission-mode accept-edits; echo decode-exited-$?; sleep 60", project)
+    ready(terminal)
+    terminal.submit("/undo")
+    screen = terminal.wait_for_text("conversation rewound to before turn 1")
+
+    assert "restored notes.txt" in screen
+    assert notes.read_text() == "the old text\n"
+
+
+def test_undo_after_a_command_says_it_is_not_tracked(terminal: Terminal, project: Path, started) -> None:
+    terminal.submit("!echo hi > made.txt")
+    terminal.wait_for_text("allow bash(echo hi > made.txt)?")
+    terminal.type("y")
+    terminal.wait_for_text("✓ bash(echo hi > made.txt)")
+    ready(terminal)
+
+    terminal.submit("/undo")
+    screen = terminal.wait_for_text("conversation rewound to before turn 1")
+
+    assert "those turns ran commands: what they changed is not tracked, so it stays" in screen
+    assert (project / "made.txt").read_text() == "hi\n"
+
+
+def test_a_file_changed_since_is_asked_about(terminal: Terminal, project: Path, started) -> None:
+    notes = project / "notes.txt"
+    notes.write_text("the old text\n")
+    terminal.submit("edit notes.txt to new")
+    terminal.wait_for_text("Edited notes.txt.")
+    ready(terminal)
+    notes.write_text("my own text\n")  # the user edits it meanwhile
+
+    terminal.submit("/undo")
+    terminal.wait_for_text("changed since that turn (by you or a command): notes.txt")
+    terminal.keys("Down", "Enter")  # keep it as it is, restore the rest
+    screen = terminal.wait_for_text("conversation rewound to before turn 1")
+
+    assert "not restored: notes.txt (changed since: kept as it is)" in screen
+    assert notes.read_text() == "my own text\n"
