@@ -17,6 +17,7 @@ Workspace, and a file the Permission Gate hides from searches (a secret such as 
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import os
@@ -119,7 +120,8 @@ class Checkpoints:
             limit = f"{self.max_bytes / (1 << 20):g} MiB" if self.max_bytes >= 1 << 20 else f"{self.max_bytes:,} bytes"
             return FileChange(path=key, existed=True, mode=mode, unkept=f"larger than {limit} (not kept)")
         data = await executor.read_bytes(path)
-        return FileChange(path=key, existed=True, mode=mode, before=self.keep(data))
+        before = await asyncio.to_thread(self.keep, data)  # written and fsynced off the event loop
+        return FileChange(path=key, existed=True, mode=mode, before=before)
 
     def wrote(self, path: Path, data: bytes) -> None:
         """The tool wrote `data` to `path` (after `before_write`)."""
