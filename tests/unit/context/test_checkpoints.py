@@ -21,6 +21,7 @@ from decode.processes.local import LocalExecutor
 from decode.tools.edit import edit
 from decode.tools.read import read
 from decode.tools.write import write
+from tests.conftest import git
 from tests.unit.context.conftest import Histories
 
 
@@ -207,3 +208,23 @@ async def test_a_turn_that_ran_bash_says_so(talk: Conversation) -> None:
     talk.session.record_turn(messages, Usage())
     talk.history += messages
     assert plan(talk.session.checkpoints.marks, 0, talk.history).ran_commands
+
+
+async def test_in_a_git_repository_undo_leaves_git_alone(talk: Conversation, workspace: Path) -> None:
+    (workspace / "app.py").write_text("print('v1')\n")
+    git(workspace, "init", "-q")
+    git(workspace, "add", "app.py")
+    git(workspace, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "v1")
+    head, index = git(workspace, "rev-parse", "HEAD"), git(workspace, "ls-files", "--stage")
+    await read(talk.ctx, "app.py")
+    await write(talk.ctx, "app.py", "print('v2')\n")
+    await write(talk.ctx, "new.py", "x = 1\n")
+    talk.end_turn("bump it")
+
+    await talk.undo_to(0)
+
+    # The files as committed; of decode's own folder only its .gitignore shows (the kept files are ignored).
+    assert git(workspace, "status", "--porcelain", "--untracked-files=all") == "?? .decode/.gitignore"
+    assert git(workspace, "rev-parse", "HEAD") == head
+    assert git(workspace, "ls-files", "--stage") == index
+    assert git(workspace, "stash", "list") == ""
