@@ -120,7 +120,7 @@ async def _rewind(repl: Repl, argument: str) -> None:
         index: int | None = int(argument) - 1
     else:
         turns = [(i, _turn_label(repl, i, mark)) for i, mark in reversed(list(enumerate(marks)))]
-        index = await pick(repl, "Rewind to before which turn? (newest first; Esc cancels)", turns)
+        index = await pick(repl, "Rewind to before which turn? (newest first; Esc cancels)", turns, numbered=False)
     if index is None:
         return
     what = await pick(
@@ -199,8 +199,8 @@ async def _restore_code(repl: Repl, loop: AgentLoop, restoring: RestorePlan) -> 
     return True
 
 
-async def pick[T](repl: Repl, message: str, options: Sequence[tuple[T, str]]) -> T | None:
-    """A prompt_toolkit list to choose from (↑/↓ or a number, Enter); None on Esc or Ctrl-C."""
+async def pick[T](repl: Repl, message: str, options: Sequence[tuple[T, str]], *, numbered: bool = True) -> T | None:
+    """A prompt_toolkit list to choose from (↑/↓, or a number when `numbered`, then Enter); None on Esc or Ctrl-C."""
     from prompt_toolkit.application import create_app_session
     from prompt_toolkit.shortcuts.choice_input import ChoiceInput
 
@@ -210,7 +210,9 @@ async def pick[T](repl: Repl, message: str, options: Sequence[tuple[T, str]]) ->
     def _cancel(event: KeyPressEvent) -> None:
         event.app.exit(result=None)
 
-    chooser: ChoiceInput[T | None] = ChoiceInput(message=message, options=list(options), key_bindings=keys)
+    chooser: ChoiceInput[T | None] = ChoiceInput(
+        message=message, options=list(options), key_bindings=keys, show_numbers=numbered
+    )
     with create_app_session(input=repl.session.input, output=repl.session.output):
         try:
             return await chooser.prompt_async()
