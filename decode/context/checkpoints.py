@@ -152,16 +152,15 @@ class Checkpoints:
                     return file.read()
         raise FileNotFoundError(f"its kept copy ({name[:12]}…) is missing from {self.store}")
 
-    def take(self) -> list[FileChange]:
-        """The changes of the turn that ends (those whose write happened), pending cleared."""
-        changes = [change for change in self.pending.values() if change.after is not None]
-        self.pending = {}
-        return changes
+    def written(self) -> list[FileChange]:
+        """The changes of the turn that ends (those whose write happened)."""
+        return [change for change in self.pending.values() if change.after is not None]
 
     def turn_recorded(self, prompt: str, added: int, changes: list[FileChange]) -> None:
-        """A turn of `added` messages went into the log: mark where it starts."""
+        """A turn of `added` messages, with `changes`, went into the log: mark where it starts."""
         self.marks.append(TurnMark(start=self.length, prompt=prompt, changes=changes))
         self.length += added
+        self.pending = {}
 
     def restarted(self, length: int) -> None:
         """A compaction or a clear: the history is new (`length` messages), earlier turns cannot be rewound to."""

@@ -7,7 +7,7 @@ The Agent Loop takes an optional `Session` and calls it at three moments of a tu
 - after the turn: `record_turn()`, one fsynced line in the Session Log, before the turn is reported finished.
 
 Its `checkpoints` keep what the turn's file tools change (the tools call them through
-`deps.checkpoint`), and `rewind()` takes turns back out of the conversation (`/undo`, `/rewind`).
+`deps.checkpoint`), and `record_rewind()` takes turns back out of the conversation (`/undo`, `/rewind`).
 
 Front ends make one with `Session.start()` or `Session.resume()`, and keep `model` and `mode`
 current when the user switches them, so every turn line says what it ran with.
@@ -86,11 +86,11 @@ class Session:
         self.todos: list[Todo] = []  # the To-do List (`deps.todos` is this list), written each turn  # [lesson 10]
         self.agent: str | None = log.header.agent  # the Primary Agent, written with every turn  # [lesson 12]
         self.checkpoints = Checkpoints(store_for(log.path))
+        """What each turn's file tools changed (`deps.checkpoint`), for `/undo` and `/rewind`."""
         if settings is not None:
             self.checkpoints.max_bytes = settings.checkpoint_max_file_bytes
         if (origin := log.header.forked_from) is not None:  # a copy: its turns' files are kept in the original's store
             self.checkpoints.earlier_stores = sorted(log.path.parent.glob(f"*_{origin}.files"))
-        """What each turn's file tools changed (`deps.checkpoint`), for `/undo` and `/rewind`."""
 
     @classmethod
     def start(cls, home: Path, *, model: str, mode: str | None = None, settings: Settings | None = None) -> Session:
@@ -220,7 +220,7 @@ class Session:
     def record_turn(self, messages: Sequence[ModelMessage], usage: Usage, *, history_length: int | None = None) -> None:
         """Write a completed turn's new messages (and the files it changed): one line, on disk when this
         returns. `history_length`: the whole history's, the turn's messages last (where the turn starts)."""
-        changes = self.checkpoints.take()
+        changes = self.checkpoints.written()  # kept for the next turn if the line cannot be written
         self.log.append_turn(
             messages,
             usage,

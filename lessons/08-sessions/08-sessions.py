@@ -173,7 +173,8 @@ show("decode.context.session_log", "SessionLog.reopen")
 # %% [markdown]
 # And reading a line back (`replay.py`): a line that is not a valid record is skipped with a
 # warning that says whether it was torn; a `compaction` line replaces the history, a `clear`
-# line empties it.
+# line empties it, and a `rewind` line (section 9) cuts it back. Each turn also leaves a mark of
+# where it starts, which section 9's `/rewind` offers.
 
 # %%
 show("decode.context.replay", "_replay")
