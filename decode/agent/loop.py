@@ -190,7 +190,7 @@ class AgentLoop:
         """Make `history` the conversation once a turn is over; `new_messages` and `usage` are that turn's own."""
         self.history = list(history)
         if self.session is not None:  # [lesson 08]
-            self.session.record_turn(new_messages, usage)
+            self.session.record_turn(new_messages, usage, history_length=len(self.history))
             self.saved = True
 
     async def compact(self, focus: str | None = None) -> Notice:  # [lesson 08]

@@ -4,7 +4,9 @@ The history is made by the lines after the last compaction or clear, so `load_se
 file twice: once to find where that line is (looking only at how each line begins), then to build
 the messages from there. The lines before are never turned into messages: memory follows the
 history kept, not the size of the file. A line that cannot be read is skipped with a warning (a
-torn last line is what a crash mid-write leaves); every complete turn is kept.
+torn last line is what a crash mid-write leaves); every complete turn is kept. A rewind line
+cuts the history back; the turns since the last compaction or clear are kept as `TurnMark`s (where
+each starts, its prompt, the files it changed), so `/undo` and `/rewind` work after `--resume`.
 """
 
 import contextlib
@@ -19,10 +21,12 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_ai.messages import ModelMessage
 
 from decode.config.safe_read import UnreadableFile, open_regular
+from decode.context.checkpoints import TurnMark
 from decode.context.session_log import (
     FORMAT_VERSION,
     ClearRecord,
     CompactionRecord,
+    RewindRecord,
     SessionHeader,
     SessionLogError,
     TurnRecord,
@@ -47,6 +51,8 @@ class LoadedSession:
     skipped_lines: int = 0
     todos: list[Todo] = field(default_factory=list)  # the To-do List as of the latest turn  # [lesson 10]
     agent: str | None = None  # the Primary Agent of the latest turn (the header's if there is none)  # [lesson 12]
+    marks: list[TurnMark] = field(default_factory=list)
+    """The turns since the last compaction or clear, oldest first: what `/rewind` offers."""
 
     @property
     def session_id(self) -> str:
@@ -187,14 +193,18 @@ def _replay(session: LoadedSession, number: int, line: bytes) -> bool:
             logger.warning("%s:%d: skipping a torn last line (decode stopped while writing it)", session.path, number)
         return False
     if isinstance(record, TurnRecord):
+        session.marks.append(TurnMark(len(session.history), record.prompt, list(record.changes or ())))
         session.history.extend(record.messages)
         session.turns += 1
         _ran_with(session, record)
     elif isinstance(record, CompactionRecord):
-        session.history = record.messages
+        session.history, session.marks = record.messages, []
     elif isinstance(record, ClearRecord):
-        session.history = []
+        session.history, session.marks = [], []
         session.todos = []  # [lesson 10]
+    elif isinstance(record, RewindRecord):
+        del session.history[record.keep :]
+        session.marks = [mark for mark in session.marks if mark.start < record.keep]
     else:
         session.skipped_lines += 1
         logger.warning("%s:%d: skipping a second header", session.path, number)

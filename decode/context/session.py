@@ -6,6 +6,9 @@ The Agent Loop takes an optional `Session` and calls it at three moments of a tu
 - during the turn: `pruned()`, the model with the tool-output pruning applied to every request (tier 1);
 - after the turn: `record_turn()`, one fsynced line in the Session Log, before the turn is reported finished.
 
+Its `checkpoints` keep what the turn's file tools change (the tools call them through
+`deps.checkpoint`), and `record_rewind()` takes turns back out of the conversation (`/undo`, `/rewind`).
+
 Front ends make one with `Session.start()` or `Session.resume()`, and keep `model` and `mode`
 current when the user switches them, so every turn line says what it ran with.
 """
@@ -17,9 +20,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from decode.config.redaction import redactor_for
+from decode.context.checkpoints import Checkpoints, store_for
 from decode.context.compaction import Compaction, needs_summary, summarise
 from decode.context.pruning import PrunedModel, ToolOutputPruning
-from decode.context.session_log import SessionError, SessionLog
+from decode.context.session_log import SessionError, SessionLog, prompt_preview
 from decode.context.windows import ContextWindow, context_window, fill_fraction
 from decode.entities.events import Notice
 from decode.entities.todos import Todo
@@ -81,6 +85,12 @@ class Session:
         self.pruning = ToolOutputPruning(self.window.tokens)
         self.todos: list[Todo] = []  # the To-do List (`deps.todos` is this list), written each turn  # [lesson 10]
         self.agent: str | None = log.header.agent  # the Primary Agent, written with every turn  # [lesson 12]
+        self.checkpoints = Checkpoints(store_for(log.path))
+        """What each turn's file tools changed (`deps.checkpoint`), for `/undo` and `/rewind`."""
+        if settings is not None:
+            self.checkpoints.max_bytes = settings.checkpoint_max_file_bytes
+        if (origin := log.header.forked_from) is not None:  # a copy: its turns' files are kept in the original's store
+            self.checkpoints.earlier_stores = sorted(log.path.parent.glob(f"*_{origin}.files"))
 
     @classmethod
     def start(cls, home: Path, *, model: str, mode: str | None = None, settings: Settings | None = None) -> Session:
@@ -136,6 +146,7 @@ class Session:
         session = cls(log, model=model or loaded.model, mode=loaded.mode, settings=settings)
         session.todos = list(loaded.todos)  # [lesson 10]
         session.agent = loaded.agent  # [lesson 12]
+        session.checkpoints.marks, session.checkpoints.length = loaded.marks, len(loaded.history)
         return session, loaded
 
     @classmethod
@@ -203,10 +214,13 @@ class Session:
         self.log.append_compaction(
             compaction.history, replaced=compaction.replaced, usage=compaction.usage, focus=focus
         )
+        self.checkpoints.restarted(len(compaction.history))
         return compaction
 
-    def record_turn(self, messages: Sequence[ModelMessage], usage: Usage) -> None:
-        """Write a completed turn's new messages: one line, on disk when this returns."""
+    def record_turn(self, messages: Sequence[ModelMessage], usage: Usage, *, history_length: int | None = None) -> None:
+        """Write a completed turn's new messages (and the files it changed): one line, on disk when this
+        returns. `history_length`: the whole history's, the turn's messages last (where the turn starts)."""
+        changes = self.checkpoints.written()  # kept for the next turn if the line cannot be written
         self.log.append_turn(
             messages,
             usage,
@@ -214,10 +228,22 @@ class Session:
             mode=self.mode,
             todos=self.todos,  # [lesson 10]
             agent=self.agent,  # [lesson 12]
+            changes=changes,
         )
+        if history_length is not None:
+            self.checkpoints.length = history_length - len(messages)
+        self.checkpoints.turn_recorded(prompt_preview(messages), len(messages), changes)
 
     def record_clear(self) -> None:
         """`/clear`: a resumed session starts from an empty history too."""
         self.todos.clear()  # [lesson 10]
+        self.checkpoints.restarted(0)
         if self.log.path.exists():  # a session with no turn yet has nothing to clear
             self.log.append_clear()
+
+    def record_rewind(self, keep: int) -> None:
+        """`/undo`, `/rewind`: the history goes back to its first `keep` messages, here and in the log."""
+        turns = sum(mark.start >= keep for mark in self.checkpoints.marks)
+        if self.log.path.exists():
+            self.log.append_rewind(keep, turns)
+        self.checkpoints.rewound(keep)

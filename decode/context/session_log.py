@@ -6,11 +6,15 @@
     {"type": "turn", "prompt": "fix the test", "usage": {…}, "messages": [ …pydantic-ai messages… ]}
     {"type": "compaction", "replaced": 12, "messages": [ …the whole history from here on… ]}
     {"type": "clear", …}
+    {"type": "rewind", "keep": 6, …}
 
 Each completed turn adds one line holding that turn's new messages in pydantic-ai's own
 serialised form (`ModelMessagesTypeAdapter`), so any pydantic-ai program can read them back.
 A compaction line holds the compacted history itself (the summary and the kept tail), so
 replaying never depends on how an earlier history was shaped; a clear line empties the history.
+A turn line also says which files the turn's file tools changed (`checkpoints.py`), and a rewind
+line (`/undo`, `/rewind`) cuts the history back to its first `keep` messages: the log is only
+ever appended to.
 
 Every line is flushed and fsynced before the turn is reported finished: when a front end has
 shown an answer, the turn is on disk. A crash (or a power cut) can still tear the line being
@@ -34,6 +38,7 @@ from pydantic_core import to_json
 
 from decode.config.harness_home import HARNESS_DIR, make_parent_dirs, private_open
 from decode.config.redaction import NO_REDACTION
+from decode.context.checkpoints import FileChange
 from decode.context.session_lock import SessionLock, hold
 from decode.entities.todos import Todo
 from decode.entities.usage import Usage
@@ -96,6 +101,8 @@ class TurnFields(_Record):
     usage: Usage = Field(default_factory=Usage)
     todos: list[Todo] | None = None  # the To-do List at the turn's end (None: an older log)  # [lesson 10]
     agent: str | None = None  # the Primary Agent it ran as (`build`, `explore`…)  # [lesson 12]
+    changes: list[FileChange] | None = None
+    """The files its file tools changed, each as it was before (None: an older log)."""
 
 
 class TurnRecord(TurnFields):
@@ -127,7 +134,19 @@ class ClearRecord(_Record):
     at: datetime = Field(default_factory=_now)
 
 
-Record = Annotated[SessionHeader | TurnRecord | CompactionRecord | ClearRecord, Field(discriminator="type")]
+class RewindRecord(_Record):
+    """`/undo`, `/rewind`: the conversation goes back to before a turn, its first `keep` messages."""
+
+    type: Literal["rewind"] = "rewind"
+    at: datetime = Field(default_factory=_now)
+    keep: int
+    turns: int = 0
+    """How many turns it took away."""
+
+
+Record = Annotated[
+    SessionHeader | TurnRecord | CompactionRecord | ClearRecord | RewindRecord, Field(discriminator="type")
+]
 
 
 @cache
@@ -282,8 +301,10 @@ class SessionLog:
         mode: str | None = None,
         todos: Sequence[Todo] = (),  # [lesson 10]
         agent: str | None = None,  # [lesson 12]
+        changes: Sequence[FileChange] = (),
     ) -> None:
         fields = TurnFields(prompt=prompt_preview(messages), model=model, mode=mode, usage=usage)
+        fields.changes = list(changes)
         fields.todos = list(todos)  # [lesson 10]
         fields.agent = agent  # [lesson 12]
         self.append(fields, messages)
@@ -295,3 +316,6 @@ class SessionLog:
 
     def append_clear(self) -> None:
         self.append(ClearRecord())
+
+    def append_rewind(self, keep: int, turns: int) -> None:
+        self.append(RewindRecord(keep=keep, turns=turns))

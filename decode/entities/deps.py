@@ -6,6 +6,7 @@ from pathlib import Path
 
 from decode.config.settings import Settings
 from decode.entities.asking import AskUser, ReviewPlan
+from decode.entities.checkpoint import FileCheckpoint
 from decode.entities.events import ToolOutputDelta
 from decode.entities.executor import CommandExecutor
 from decode.entities.hosts import HostAllowance, PublicOnly
@@ -36,6 +37,7 @@ class AgentDeps:
     # [/lesson 04]
     on_tool_output: Callable[[ToolOutputDelta], None] | None = None
     """Receives the output of long-running tools as it comes."""
+    checkpoint: FileCheckpoint | None = None  # keeps files before write/edit change them (/undo)  # [lesson 08]
     # [lesson 10]
     todos: list[Todo] = field(default_factory=list)
     """The To-do List (`todo_write` replaces its items; the session keeps the same list)."""

@@ -16,6 +16,7 @@ import difflib
 
 from pydantic_ai import ModelRetry, RunContext
 
+from decode.entities.checkpoint import write_kept
 from decode.entities.deps import AgentDeps
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.tools.line_endings import SeenText
@@ -120,7 +121,11 @@ async def edit(
     updated = seen.replace(old, new_string, None if replace_all else 1)
     check = await check_before_edit(ctx.deps, real, text)  # the errors before, to tell the new ones  # [lesson 13]
     try:
-        await executor.write_atomic(real, style.encode(updated))
+        # [lesson 08]
+        await write_kept(ctx.deps, real, style.encode(updated))  # kept first, so the turn can be undone
+        # [before lesson 08]
+        # await executor.write_atomic(real, style.encode(updated))
+        # [/lesson 08]
     except (OSError, ValueError) as exc:
         raise Refusal(f"Could not write {shown}: {describe_os_error(exc)}.") from None
     if (new_stat := await stat_path(executor, real, shown)) is not None:

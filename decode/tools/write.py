@@ -11,6 +11,7 @@ from pathlib import Path
 
 from pydantic_ai import ModelRetry, RunContext
 
+from decode.entities.checkpoint import write_kept
 from decode.entities.deps import AgentDeps
 from decode.entities.executor import FileStat
 from decode.entities.ledger import ReadLedger, require_fresh
@@ -56,7 +57,12 @@ async def write(ctx: RunContext[AgentDeps], path: str, content: str) -> str:
             raise Refusal(f"Could not read {shown}: {describe_os_error(exc)}.") from None
     check = await check_before_edit(ctx.deps, real)  # the errors before, to tell the new ones  # [lesson 13]
     try:
-        await executor.write_atomic(real, style.encode(style.to_file_newlines(content)))
+        # [lesson 08]
+        # The file is kept as it was first (`deps.checkpoint`), so the turn can be undone.
+        await write_kept(ctx.deps, real, style.encode(style.to_file_newlines(content)))
+        # [before lesson 08]
+        # await executor.write_atomic(real, style.encode(style.to_file_newlines(content)))
+        # [/lesson 08]
     except (OSError, ValueError) as exc:
         raise Refusal(f"Could not write {shown}: {describe_os_error(exc)}.") from None
     new_stat = await stat_path(executor, real, shown)

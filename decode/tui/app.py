@@ -45,6 +45,7 @@ from decode.tui.mentions import mention_completer
 from decode.tui.permission_commands import add_permission_commands
 from decode.tui.questions import QuestionLine, answer_keys
 from decode.tui.render import Renderer
+from decode.tui.rewind import add_rewind_commands, add_rewind_keys
 from decode.tui.sessions import add_session_commands
 from decode.tui.ship import add_ship_commands
 from decode.tui.todos import TodoPanel
@@ -156,6 +157,7 @@ class Repl:
             input=input,
             output=output,
         )
+        add_rewind_keys(self)  # Esc Esc on an empty line: /rewind  # [lesson 08]
 
     # -- the session: each a module of its own ------------------------------------------------
 
@@ -309,6 +311,7 @@ def repl_commands() -> CommandRegistry:
     registry = builtin_commands()
     add_permission_commands(registry)  # /permissions  # [lesson 06]
     add_session_commands(registry)  # /compact, /resume  # [lesson 08]
+    add_rewind_commands(registry)  # /undo, /rewind  # [lesson 08]
     add_memory_commands(registry)  # /memory, /init  # [lesson 09]
     add_mcp_commands(registry)  # /mcp  # [lesson 11]
     add_agent_commands(registry)  # /agent  # [lesson 12]

@@ -49,6 +49,7 @@ KEYS = [
     # [/lesson 07]
     ("\\ at the end", "new line"),
     ("Esc", "stop the running turn (what it did is kept)"),  # [lesson 07]
+    ("Esc Esc", "rewind to before an earlier turn (/rewind); with text on the line, clear it"),  # [lesson 08]
     ("Shift+Tab", "switch the permission mode: default → accept-edits → plan"),  # [lesson 06]
     ("!command", "bash mode: run it here as the rules allow, no model; the model sees it next turn"),  # [lesson 06]
     ("Ctrl-C", "stop the running turn, or clear the line; twice quickly: quit"),

@@ -173,7 +173,8 @@ show("decode.context.session_log", "SessionLog.reopen")
 # %% [markdown]
 # And reading a line back (`replay.py`): a line that is not a valid record is skipped with a
 # warning that says whether it was torn; a `compaction` line replaces the history, a `clear`
-# line empties it.
+# line empties it, and a `rewind` line (section 9) cuts it back. Each turn also leaves a mark of
+# where it starts, which section 9's `/rewind` offers.
 
 # %%
 show("decode.context.replay", "_replay")
@@ -454,9 +455,72 @@ print(f"[{notice.level}] {notice.message}")
 print(compacting.history == before)
 
 # %% [markdown]
+# ## 9. Checkpoints: undo a turn
+#
+# A turn that rewrote the wrong file should be one command from undone, and the turn with it. So
+# before `write` or `edit` first change a file in a turn, they hand it to the session's
+# **Checkpoint** (`deps.checkpoint`), which keeps it as it was: its bytes (once, by content hash,
+# in a folder beside the Session Log), its mode bits, or that it did not exist. The tools' one
+# change is a call instead of `executor.write_atomic`:
+
+# %%
+show("decode.entities.checkpoint", "write_kept")
+
+# %% [markdown]
+# A secret file the Permission Gate hides, a file outside the Workspace or one over 2 MiB is
+# recorded without its content (and rewinding says so); what `bash` changes is not tracked at all.
+
+# %%
+show("decode.context.checkpoints", "Checkpoints._kept")
+
+# %% [markdown]
+# Two turns on a loop whose deps carry the session's checkpoints: the first creates `plan.md`,
+# the second rewrites `notes.txt`. Each turn line now lists the files it changed.
+
+# %%
+edits = script(
+    "edits.json",
+    [
+        {"tool_calls": [{"name": "write", "args": {"path": "plan.md", "content": "# Plan\nShip Friday.\n"}}]},
+        {"text": "Wrote plan.md."},
+        {"tool_calls": [{"name": "read", "args": {"path": "notes.txt", "limit": 1}}]},
+        {"tool_calls": [{"name": "write", "args": {"path": "notes.txt", "content": "ship on Monday\n"}}]},
+        {"text": "notes.txt now says Monday."},
+    ],
+)
+kept = Session.start(project, model=edits)
+deps = AgentDeps(LocalExecutor(project), settings, harness_home=project, checkpoint=kept.checkpoints)
+undoable = AgentLoop(build_agent(resolve_model(edits, settings), tools=FILE_TOOLS), deps, session=kept)
+await turn(undoable, "write a plan")
+await turn(undoable, "the notes should say Monday")
+for mark in kept.checkpoints.marks:
+    print(mark.start, repr(mark.prompt), [(Path(c.path).name, c.existed, c.after[:8]) for c in mark.changes])
+
+# %% [markdown]
+# `/undo` is `rewind_to` on the last turn: `plan` works out each file's state before the earliest
+# rewound turn, `changed_since` names a file whose content is neither what the turn wrote nor
+# what it was (you edited it since: the REPL asks before overwriting it), `restore` puts the files
+# back through the executor, and `rewind_conversation` cuts the history back with a `rewind` line
+# appended to the log, so `--resume` sees the rewound conversation. `/rewind` (or Esc Esc) offers
+# any turn since the last compaction or clear, and the code or the conversation alone.
+
+# %%
+from decode.context.rewind import changed_since, plan, restore, rewind_conversation
+
+restoring = plan(kept.checkpoints.marks, 0, undoable.history)  # back to before turn 1: both turns
+print(await changed_since(deps.executor, restoring.files))
+done = await restore(deps.executor, kept.checkpoints, restoring.files)
+print([path.name for path in done.restored], [path.name for path in done.removed])
+undoable.history = rewind_conversation(kept, undoable.history, restoring.keep)
+print(Path("notes.txt").read_text().splitlines()[0], Path("plan.md").exists(), len(undoable.history))
+print([line["type"] for line in map(json.loads, kept.log.path.read_text().splitlines())])
+print(len(load_session(kept.log.path).history))
+
+# %% [markdown]
 # Try it yourself: in a project of yours, `decode run "…"` twice, then `decode sessions` and
-# `decode run --resume ID "…"`; in the REPL, `decode --resume`, and `/compact` when the footer's
-# gauge fills up.
+# `decode run --resume ID "…"`; in the REPL, `decode --resume`, `/compact` when the footer's
+# gauge fills up, and `/undo` or `/rewind` (Esc Esc) after a turn that edited a file
+# (`docs/checkpoints.md`).
 #
 # ## Exercises
 #
@@ -518,6 +582,8 @@ check_prune(prune)
 # - The Context Window of each model, and the Fill of the history, decide when to compact.
 # - Compaction has two tiers: Pruning turns old tool outputs into placeholders past ~60 %; a Summary
 #   replaces the older history past ~80 %, cut at a Safe Cut.
+# - Checkpoints keep each file before a turn's file tools change it; a Rewind (`/undo`, `/rewind`)
+#   puts the files back and appends a rewind line, so a resumed session agrees.
 #
 # **The key idea:** write down what happened before saying it happened, and shrink what the model
 # sees, never what the log keeps.
@@ -527,4 +593,5 @@ check_prune(prune)
 # [Session Lock](../../docs/glossary.md#session-lock),
 # [Context Window](../../docs/glossary.md#context-window), [Fill](../../docs/glossary.md#fill),
 # [Compaction](../../docs/glossary.md#compaction), [Pruning](../../docs/glossary.md#pruning),
-# [Summary](../../docs/glossary.md#summary), [Safe Cut](../../docs/glossary.md#safe-cut).
+# [Summary](../../docs/glossary.md#summary), [Safe Cut](../../docs/glossary.md#safe-cut),
+# [Checkpoint](../../docs/glossary.md#checkpoint), [Rewind](../../docs/glossary.md#rewind).

@@ -40,6 +40,7 @@ def build_deps(b: Build) -> None:
         harness_home=b.options.home,
         search_filter=b.gate,  # searches skip what the rules keep from reads  # [lesson 06]
         on_tool_output=b.options.on_tool_output,  # [lesson 05]
+        checkpoint=b.session.checkpoints,  # each turn's file changes, for /undo and /rewind  # [lesson 08]
         # [lesson 10]
         todos=b.session.todos,  # one list: todo_write changes it, every turn line records it
         ask_user=b.options.ask_user,

@@ -1,7 +1,8 @@
 """The no-persistence step (lesson 15): `decode run --no-session-persistence` keeps nothing on disk.
 
 The session is still a session (its id, its context window, its compaction), but its log writes
-nothing: no file under `.decode/sessions/`, nothing to `--resume` later (Claude Code's option).
+nothing and its checkpoints keep nothing: no file under `.decode/sessions/`, nothing to `--resume`
+later (Claude Code's option).
 """
 
 from collections.abc import Sequence
@@ -28,3 +29,4 @@ def forget_session(b: Build) -> None:
             log.path.unlink(missing_ok=True)
         log.close()  # a resumed session's lock: another decode may continue it
         b.session.log = UnsavedLog(log.path, log.header)
+        b.session.checkpoints.active = False  # no file kept beside the log either
