@@ -112,11 +112,11 @@ def permissions(ctx: click.Context, mode: Mode | None, as_json: bool) -> None:
         click.echo(line)
     for line in describe_settings(gate):
         click.echo(line)
-    for line in _hooks(gate):  # [lesson 09]
+    for line in _hooks(gate):  # [lesson 12]
         click.echo(line)
 
 
-def _hooks(gate: PermissionGate) -> list[str]:  # [lesson 09]
+def _hooks(gate: PermissionGate) -> list[str]:  # [lesson 12]
     """The settings files' hooks, each with its file and whether it runs (a repository's: once trusted)."""
     from decode.hooks.config import describe_hooks, load_hooks
 
@@ -170,7 +170,7 @@ def check(tool: str, argument: str, mode: Mode | None, as_json: bool) -> None:
         raise click.UsageError(str(exc)) from None
     gate = _load(mode)
     verdict = asyncio.run(gate.check(name, tool_arguments(traits, argument), traits))
-    if traits.url is not None and verdict.decision is not Decision.DENY:  # [lesson 10]
+    if traits.url is not None and verdict.decision is not Decision.DENY:  # [lesson 13]
         verdict = asyncio.run(screen_fetch(argument, gate, verdict))
     if as_json:
         click.echo(json.dumps(verdict.to_json()))
@@ -185,10 +185,10 @@ def _describe(verdict: Verdict, mode: Mode) -> str:
     if verdict.rule is not None and source is not None:
         lines.append(f"  rule:   {verdict.rule}")
         lines.append(f"  source: {source} ({source.layer})")
-    # [lesson 10]
+    # [lesson 13]
     elif verdict.reason.startswith(SSRF_GUARD):
         lines.append("  rule:   none (the SSRF Guard decides, in every mode)")
-    # [/lesson 10]
+    # [/lesson 13]
     else:
         lines.append(f"  rule:   none ({mode} mode decides)")
     lines.append(f"  why:    {verdict.reason}")

@@ -1,6 +1,6 @@
 """The File Checkpoint seam: what `write` and `edit` tell before and after they change a file.
 
-Lesson 08's Session keeps each turn's changes (`decode/context/checkpoints.py`) so `/undo` and
+Lesson 11's Session keeps each turn's changes (`decode/context/checkpoints.py`) so `/undo` and
 `/rewind` can put the files back; the tools only know this small protocol, on `deps.checkpoint`.
 """
 

@@ -81,7 +81,7 @@ class Asking(Verdict):
 # The front end's prompt: (tool name, its arguments, the gate's verdict) -> the user's answer.
 ApproveCallback = Callable[[str, dict[str, Any], Verdict], Awaitable[Approval]]
 # (tool name, its arguments, the call's id, the gate's verdict) -> the verdict as the hooks change it.
-PreToolCheck = Callable[[str, dict[str, Any], str, Verdict], Awaitable[Verdict]]  # [lesson 09]
+PreToolCheck = Callable[[str, dict[str, Any], str, Verdict], Awaitable[Verdict]]  # [lesson 12]
 
 
 def refusal(verdict: Verdict, *, headless: bool = False) -> str:
@@ -115,7 +115,7 @@ class PermissionHook(AbstractCapability[Any]):
     gate: PermissionGate
     harness_home: Path
     approve: ApproveCallback | None = None
-    pre_tool: PreToolCheck | None = None  # [lesson 09]
+    pre_tool: PreToolCheck | None = None  # [lesson 12]
     """The PreToolUse hooks (`decode.hooks.tools.pre_tool_use`): they see the gate's verdict first."""
 
     @classmethod
@@ -127,7 +127,7 @@ class PermissionHook(AbstractCapability[Any]):
     ) -> dict[str, Any]:
         traits = traits_of(tool_def.metadata)
         verdict = await self.gate.check(call.tool_name, args, traits)
-        if self.pre_tool is not None:  # the PreToolUse hooks see the verdict first  # [lesson 09]
+        if self.pre_tool is not None:  # the PreToolUse hooks see the verdict first  # [lesson 12]
             verdict = await self.pre_tool(call.tool_name, args, call.tool_call_id, verdict)
         logger.info("%s %s: %s", verdict.decision, call.tool_name, verdict.reason)
         if verdict.decision is Decision.ALLOW:

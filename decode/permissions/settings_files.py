@@ -51,11 +51,11 @@ CACHE_DIR = "settings-cache"
 """Under `~/.decode/`: the last good copy of each settings file, out of any repository's reach."""
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _SHOWN_GRANTS = 5
-# [lesson 09]
+# [lesson 12]
 _USED = ("permissions", "$schema", "hooks")  # `hooks`: decode.hooks reads them
-# [before lesson 09]
+# [before lesson 12]
 # _USED = ("permissions", "$schema")
-# [/lesson 09]
+# [/lesson 12]
 _USED_PERMISSIONS = ("allow", "ask", "deny", "defaultmode")
 _JSON_KINDS: dict[type, str] = {dict: "an object", list: "a list", bool: "true or false", type(None): "null"}
 
@@ -158,7 +158,7 @@ def load_permission_settings(
             message = f"holds keys decode does not use: {', '.join(found.unused)}"
             result.notes.append(SettingsProblem(command_line.path, None, message, level="notice"))
     result.grants.others = list(other_grants)
-    result.grants.others += project_hook_grants(result.files)  # a repository's hooks run once trusted  # [lesson 09]
+    result.grants.others += project_hook_grants(result.files)  # a repository's hooks run once trusted  # [lesson 12]
     result.trusted = trust_project or is_trusted(project, result.grants, home)
     kept: dict[Decision, dict[str, Rule]] = {action: {} for action in _ACTIONS}  # rule text -> rule
     for file, found in read:

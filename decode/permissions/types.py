@@ -68,7 +68,7 @@ class Verdict:
     decision: Decision
     reason: str
     rule: Rule | None = None
-    mode_default: bool = False  # [lesson 09]
+    mode_default: bool = False  # [lesson 12]
     """An ask only because no rule allows the call in this mode (no ask rule, hazard, protected or
     secret file): the one question a PreToolUse hook's allow answers, as an allow rule would."""
 

@@ -119,13 +119,13 @@ async def edit(
         )
     first_line = _line_of(seen.text, seen.text.find(old))
     updated = seen.replace(old, new_string, None if replace_all else 1)
-    check = await check_before_edit(ctx.deps, real, text)  # the errors before, to tell the new ones  # [lesson 13]
+    check = await check_before_edit(ctx.deps, real, text)  # the errors before, to tell the new ones  # [lesson 16]
     try:
-        # [lesson 08]
+        # [lesson 11]
         await write_kept(ctx.deps, real, style.encode(updated))  # kept first, so the turn can be undone
-        # [before lesson 08]
+        # [before lesson 11]
         # await executor.write_atomic(real, style.encode(updated))
-        # [/lesson 08]
+        # [/lesson 11]
     except (OSError, ValueError) as exc:
         raise Refusal(f"Could not write {shown}: {describe_os_error(exc)}.") from None
     if (new_stat := await stat_path(executor, real, shown)) is not None:
@@ -134,7 +134,7 @@ async def edit(
         message = f"Edited {shown}: replaced {count} occurrences."
     else:
         message = f"Edited {shown}: replaced 1 occurrence at line {first_line}."
-    message += await new_errors_note(check, updated)  # [lesson 13]
+    message += await new_errors_note(check, updated)  # [lesson 16]
     return message
 
 

@@ -55,14 +55,14 @@ async def write(ctx: RunContext[AgentDeps], path: str, content: str) -> str:
             style = TextStyle.of(await executor.read_bytes(real, 0, STYLE_SNIFF_BYTES))
         except OSError as exc:
             raise Refusal(f"Could not read {shown}: {describe_os_error(exc)}.") from None
-    check = await check_before_edit(ctx.deps, real)  # the errors before, to tell the new ones  # [lesson 13]
+    check = await check_before_edit(ctx.deps, real)  # the errors before, to tell the new ones  # [lesson 16]
     try:
-        # [lesson 08]
+        # [lesson 11]
         # The file is kept as it was first (`deps.checkpoint`), so the turn can be undone.
         await write_kept(ctx.deps, real, style.encode(style.to_file_newlines(content)))
-        # [before lesson 08]
+        # [before lesson 11]
         # await executor.write_atomic(real, style.encode(style.to_file_newlines(content)))
-        # [/lesson 08]
+        # [/lesson 11]
     except (OSError, ValueError) as exc:
         raise Refusal(f"Could not write {shown}: {describe_os_error(exc)}.") from None
     new_stat = await stat_path(executor, real, shown)
@@ -71,7 +71,7 @@ async def write(ctx: RunContext[AgentDeps], path: str, content: str) -> str:
     lines = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
     verb = "Replaced" if stat is not None else "Created"
     message = f"{verb} {shown} ({lines:,} line{'' if lines == 1 else 's'})."
-    message += await new_errors_note(check, style.to_file_newlines(content))  # [lesson 13]
+    message += await new_errors_note(check, style.to_file_newlines(content))  # [lesson 16]
     return message
 
 

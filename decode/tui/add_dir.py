@@ -1,4 +1,4 @@
-"""`/add-dir DIR` in the REPL (lesson 14): a folder beside the Workspace, added while the session runs.
+"""`/add-dir DIR` in the REPL (lesson 17): a folder beside the Workspace, added while the session runs.
 
 What `decode --add-dir DIR` does at the start, from then on: the file tools may use the folder
 under the Workspace's rules (reads run, a write asks in `default` mode, secrets and protected paths

@@ -1,4 +1,4 @@
-"""The REPL side of hooks (lesson 09): `/hooks` lists them; SessionEnd runs on the way out and on `/clear`.
+"""The REPL side of hooks (lesson 12): `/hooks` lists them; SessionEnd runs on the way out and on `/clear`.
 
 `/hooks` reads the settings files again, so a hook added since the start is listed (it runs from
 the next start), each with its file and line and whether it runs now: a repository's own hooks

@@ -1,4 +1,4 @@
-"""The REPL's checkpoints (lesson 08): `/undo`, `/rewind`, and Esc Esc on an empty line.
+"""The REPL's checkpoints (lesson 11): `/undo`, `/rewind`, and Esc Esc on an empty line.
 
 - `/undo` puts back the files the last turn's file tools changed and takes that turn out of the
   conversation (and of the Session Log, so `--resume` agrees).

@@ -1,6 +1,6 @@
 """Claude Code's `--settings` and `--add-dir` arrive with the lessons that teach what they change
 (ADR-0132): the command-line settings layer with lesson 06's settings layers and gate, an added
-folder with lesson 14's Workspace. The snapshot before each lesson has no such option; the lesson's
+folder with lesson 17's Workspace. The snapshot before each lesson has no such option; the lesson's
 own snapshot runs it for real, in `decode run` and (for `--settings`) `decode permissions`."""
 
 import json

@@ -73,21 +73,21 @@ import a
 
 
 class Loop:
-    run: int = 0  # [lesson 07]
+    run: int = 0  # [lesson 10]
     \"\"\"The turn in progress.\"\"\"
     size: int = 1
 
     @property
-    def pending(self) -> int:  # [lesson 08]
-        if self.run:  # [lesson 10]
+    def pending(self) -> int:  # [lesson 11]
+        if self.run:  # [lesson 13]
             return 1
         return 0
 
     def clear(self) -> None:
         if self.run:  # [lesson 05]
             self.run = 0
-        elif self.size:  # [lesson 09]
-            self.size = 0  # [lesson 09]
+        elif self.size:  # [lesson 12]
+            self.size = 0  # [lesson 12]
         self.size = 1
 """
 
@@ -225,7 +225,7 @@ def test_the_last_snapshot_is_the_whole_package(snapshots: dict[int, Path]) -> N
 
 
 def test_lesson_19s_snapshot_and_diff_hold_the_evals_it_builds(snapshots: dict[int, Path]) -> None:
-    """`builds` (files beside the package) is part of the chapter: `make lesson-diff N=19` shows evals/."""
+    """`builds` (files beside the package) is part of the chapter: `make lesson-diff N=22` shows evals/."""
     assert not (snapshots[18] / "evals").exists()
     trial = snapshots[19] / "evals" / "benchmark" / "trial.py"
     assert trial.read_bytes() == (ROOT / "evals" / "benchmark" / "trial.py").read_bytes()

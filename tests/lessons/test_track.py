@@ -116,7 +116,7 @@ def test_the_learners_check_says_what_is_missing_in_plain_lines(tmp_path: Path) 
         "  missing  An MCP tool is named mcp__<server>__<tool>, each part sanitised. (tool_name is still a stub)"
         in lines
     )
-    assert lines[-1] == "lesson 11: 4 of 4 behaviours still missing"
+    assert lines[-1] == "lesson 14: 4 of 4 behaviours still missing"
     names = tmp_path / "decode" / "mcp" / "names.py"
     names.write_text(names.read_text() + "def broken(:\n")
     broken = subprocess.run([*script, "track-check", "11", str(tmp_path)], capture_output=True, text=True)

@@ -1,4 +1,4 @@
-"""The hooks step (lesson 09): the settings files' hooks, around every tool call and turn.
+"""The hooks step (lesson 12): the settings files' hooks, around every tool call and turn.
 
 `load_hooks` reads the hooks of every settings file (`decode.hooks.config`); when there are any,
 the Permission Hook asks the PreToolUse hooks (`pre_tool_use`), the `ToolHooks` capability runs
@@ -24,14 +24,14 @@ logger = logging.getLogger(__name__)
 def hooks(b: Build) -> None:
     """Read the hooks; with any, wire them into the Permission Hook and the tool calls."""
     config = load_hooks(b.options.home, command_line=b.options.settings_layer)
-    # [lesson 12]
+    # [lesson 15]
     if b.options.parent is None:  # a subagent's hooks are its parent's: their problems are said once
         for problem in config.problems:
             logger.warning("hook %s", problem)
-    # [before lesson 12]
+    # [before lesson 15]
     # for problem in config.problems:
     #     logger.warning("hook %s", problem)
-    # [/lesson 12]
+    # [/lesson 15]
     if not config.hooks:
         return
     gate, session = b.gate, b.session

@@ -26,10 +26,10 @@ def load(name: str) -> ModuleType:
 
 REPORT = """<?xml version="1.0" encoding="utf-8"?>
 <testsuites><testsuite name="pytest" errors="1" failures="1" skipped="0" tests="3" time="9.9">
-<testcase classname="lessons.11-mcp.11-mcp.ipynb" name="Cell 0" time="4.250" />
-<testcase classname="lessons.11-mcp.11-mcp.ipynb" name="Cell 1" time="1.500">
+<testcase classname="lessons.14-mcp.14-mcp.ipynb" name="Cell 0" time="4.250" />
+<testcase classname="lessons.14-mcp.14-mcp.ipynb" name="Cell 1" time="1.500">
 <failure message="Cell outputs differ" /></testcase>
-<testcase classname="lessons.11-mcp.11-mcp.ipynb" name="Cell 2" time="0.250"><error message="kernel died" /></testcase>
+<testcase classname="lessons.14-mcp.14-mcp.ipynb" name="Cell 2" time="0.250"><error message="kernel died" /></testcase>
 </testsuite></testsuites>
 """
 """What pytest's `--junitxml` writes for a notebook under nbval (a cell a test case), written here:
@@ -48,7 +48,7 @@ def test_the_notebooks_are_every_lessons_or_those_named(monkeypatch: pytest.Monk
     every = bench.chosen_notebooks(ROOT)
     monkeypatch.setenv("DECODE_BENCH_NOTEBOOKS", "18, 11")
 
-    assert [path.stem for path in bench.chosen_notebooks(ROOT)] == ["18-recording", "11-mcp"]
+    assert [path.stem for path in bench.chosen_notebooks(ROOT)] == ["21-recording", "14-mcp"]
     assert len(every) == len(list(ROOT.glob("lessons/[0-9][0-9]-*/"))) == len({p.parent for p in every})
 
 

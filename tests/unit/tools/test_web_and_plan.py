@@ -1,4 +1,4 @@
-"""Lesson 10's tools: one entry of the catalog, in the order the model is shown them."""
+"""Lesson 13's tools: one entry of the catalog, in the order the model is shown them."""
 
 from decode.tools.catalog import default_tools
 from decode.tools.web_and_plan import WEB_AND_PLAN_TOOLS
