@@ -72,11 +72,11 @@ class LazyGroup(click.Group):
         # [/lesson 02]
         return super().main(args, *rest, **extra)
 
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:  # [lesson 15]
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:  # [lesson 18]
         # `decode -p "TASK" …` (Claude Code's print mode) is `decode run "TASK" …`.
         return super().parse_args(ctx, print_mode(args, set(self.list_commands(ctx))))
 
-    def resolve_command(  # [lesson 15]
+    def resolve_command(  # [lesson 18]
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
         try:
@@ -117,7 +117,7 @@ class LazyGroup(click.Group):
             ctx.meta["decode.listing_commands"] = False
 
 
-def print_mode(args: list[str], commands: set[str]) -> list[str]:  # [lesson 15]
+def print_mode(args: list[str], commands: set[str]) -> list[str]:  # [lesson 18]
     """`-p`/`--print` before any subcommand (Claude Code's `claude -p "TASK"`): the same arguments as
     `decode run`'s, that option taken out. Anything else as it is."""
     ends = args.index("--") if "--" in args else len(args)
@@ -128,7 +128,7 @@ def print_mode(args: list[str], commands: set[str]) -> list[str]:  # [lesson 15]
     return ["run", *args[: flags[0]], *args[flags[0] + 1 :]]
 
 
-def _dotenv_needs_care() -> bool:  # [lesson 13]
+def _dotenv_needs_care() -> bool:  # [lesson 16]
     """Is `./.env` something other than a small regular file (a FIFO, a device, a huge file)? One stat, no read."""
     import os
     import stat
@@ -158,11 +158,11 @@ def cli(ctx: click.Context, **options: Any) -> None:
         from decode.config.secrets import hide_credentials
 
         hide_credentials()
-    if _dotenv_needs_care():  # [lesson 13]
+    if _dotenv_needs_care():  # [lesson 16]
         # fastmcp reads the project's `.env` when pydantic_ai is imported, before decode's settings do:
         # decode's safe reader takes over that read first (config/project_env.py), so a FIFO cannot hang it.
         import decode.config.project_env  # noqa: F401
-    ctx.meta["decode.other_grants"] = _agent_grants  # `decode permissions` trusts agents too  # [lesson 12]
+    ctx.meta["decode.other_grants"] = _agent_grants  # `decode permissions` trusts agents too  # [lesson 15]
     if ctx.invoked_subcommand is not None:
         if any(value is not None for value in options.values()):
             raise click.UsageError(f"options go after the subcommand: decode {ctx.invoked_subcommand} --model …")
@@ -178,7 +178,7 @@ def cli(ctx: click.Context, **options: Any) -> None:
     from decode.agent.options import LoopOptions
     from decode.tui.launch import run_repl
 
-    check_session_choice(options)  # `decode --resume ID --fork-session`  # [lesson 15]
+    check_session_choice(options)  # `decode --resume ID --fork-session`  # [lesson 18]
     settle_shared(options, Path.cwd())  # `--settings` read (14: `--add-dir` checked): exit 2 if unusable  # [lesson 06]
     ctx.exit(run_repl(LoopOptions(Path.cwd(), **options)))
     # [before lesson 03]
@@ -186,7 +186,7 @@ def cli(ctx: click.Context, **options: Any) -> None:
     # [/lesson 03]
 
 
-def _agent_grants(project: Path) -> list[Any]:  # [lesson 12]
+def _agent_grants(project: Path) -> list[Any]:  # [lesson 15]
     """What the project's agent files grant (`decode.agents.trust`), for `decode permissions`."""
     from decode.agents.catalog import discover_agents
 

@@ -56,29 +56,29 @@ class Build:
     """The permission mode asked for; None: the settings files'."""
     gate: PermissionGate = field(init=False)
     # [/lesson 06]
-    # [lesson 08]
+    # [lesson 11]
     session: Session = field(init=False)
     history: list[ModelMessage] = field(default_factory=list)
     resumed_mode: bool = False
     problems: list[str] = field(default_factory=list)
     """What the user is told about the session log, beside the gate's problems with the settings files."""
-    # [/lesson 08]
-    mcp: McpServers | None = None  # [lesson 11]
-    # [lesson 12]
+    # [/lesson 11]
+    mcp: McpServers | None = None  # [lesson 14]
+    # [lesson 15]
     catalog: AgentCatalog = field(init=False)
     definition: AgentDefinition = field(init=False)
     restored: bool = False
     """The agent is the resumed session's own (so is its mode)."""
     subagents: Subagents | None = None
     active: ActiveAgent = field(init=False)
-    # [/lesson 12]
-    workspace: Workspace | None = None  # the `--repo` clone, if any  # [lesson 14]
-    planted: bool = False  # the resumed log came with the repository: it chooses nothing  # [lesson 15]
+    # [/lesson 15]
+    workspace: Workspace | None = None  # the `--repo` clone, if any  # [lesson 17]
+    planted: bool = False  # the resumed log came with the repository: it chooses nothing  # [lesson 18]
 
     def conversation(self) -> Conversation:
         """What the front end gets: each field of `Conversation`, the part of the same name."""
         parts = {part.name: getattr(self, part.name) for part in fields(Conversation)}
-        parts["agent"] = self.active  # the Active Agent; `self.agent` is the pydantic-ai Agent  # [lesson 12]
+        parts["agent"] = self.active  # the Active Agent; `self.agent` is the pydantic-ai Agent  # [lesson 15]
         return Conversation(**parts)
 
 

@@ -32,36 +32,36 @@ from decode.config.settings import Settings
 from decode.models.gateway import resolve_model
 
 STEPS: list[Step] = [
-    choose_agent,  # the catalogue's agent, or the one asked for  # [lesson 12]
-    open_session,  # new or resumed  # [lesson 08]
-    forget_session,  # `--no-session-persistence`  # [lesson 15]
-    resume_agent,  # [lesson 12]
-    distrust_planted,  # [lesson 15]
-    resume_sandbox,  # [lesson 14]
+    choose_agent,  # the catalogue's agent, or the one asked for  # [lesson 15]
+    open_session,  # new or resumed  # [lesson 11]
+    forget_session,  # `--no-session-persistence`  # [lesson 18]
+    resume_agent,  # [lesson 15]
+    distrust_planted,  # [lesson 18]
+    resume_sandbox,  # [lesson 17]
     decode_tools,  # unless given  # [lesson 04]
     choose_tools,
     choose_model,  # the Model Gateway
-    open_workspace,  # a `--repo` clone  # [lesson 14]
-    open_sandbox,  # [lesson 14]
+    open_workspace,  # a `--repo` clone  # [lesson 17]
+    open_sandbox,  # [lesson 17]
     open_executor,  # local unless given  # [lesson 04]
     choose_mode,  # [lesson 06]
-    agent_mode,  # [lesson 12]
-    resume_mode,  # [lesson 08]
+    agent_mode,  # [lesson 15]
+    resume_mode,  # [lesson 11]
     build_gate,  # the Permission Gate: the rules files, the mode  # [lesson 06]
-    confine,  # [lesson 12]
-    keep_mode,  # [lesson 08]
-    isolate_network,  # [lesson 14]
-    add_dirs,  # `--add-dir`: the executor's, the sandbox's and the gate's  # [lesson 14]
+    confine,  # [lesson 15]
+    keep_mode,  # [lesson 11]
+    isolate_network,  # [lesson 17]
+    add_dirs,  # `--add-dir`: the executor's, the sandbox's and the gate's  # [lesson 17]
     guard,  # the Permission Hook, Permission Situation  # [lesson 06]
     build_deps,
-    language_servers,  # [lesson 13]
-    load_mcp,  # [lesson 11]
-    build_subagents,  # [lesson 12]
+    language_servers,  # [lesson 16]
+    load_mcp,  # [lesson 14]
+    build_subagents,  # [lesson 15]
     make_agent,  # the tools, their traits, the capabilities
-    structured_output,  # `--json-schema`  # [lesson 15]
-    record,  # [lesson 18]
+    structured_output,  # `--json-schema`  # [lesson 18]
+    record,  # [lesson 21]
     make_loop,  # history, usage
-    attach_subagents,  # [lesson 12]
+    attach_subagents,  # [lesson 15]
 ]
 """What `build_loop()` wires, in order, for every front end."""
 
@@ -78,7 +78,7 @@ def build_loop(options: LoopOptions, settings: Settings) -> Conversation:
     return run_steps(STEPS, Build(options, settings))
 
 
-async def close_conversation(conversation: Conversation) -> None:  # [lesson 13]
+async def close_conversation(conversation: Conversation) -> None:  # [lesson 16]
     """End what a conversation keeps running between turns: its language servers."""
     if (lsp := conversation.loop.deps.lsp) is not None:
         await lsp.close()
@@ -89,4 +89,4 @@ def switch_model(conversation: Conversation, model: str) -> None:
     conversation has built up stays. Raises `ModelConfigError` and changes nothing."""
     resolved = resolve_model(model, conversation.settings, on_retry=conversation.options.on_retry)
     conversation.loop.model = resolved
-    conversation.session.switch_model(model)  # [lesson 08]
+    conversation.session.switch_model(model)  # [lesson 11]

@@ -1,4 +1,4 @@
-"""What lesson 12 adds to the composition root: a subagent's conversation, and switching agent.
+"""What lesson 15 adds to the composition root: a subagent's conversation, and switching agent.
 
 A subagent is built by the same `STEPS` as any conversation, with four of its own in place of the
 primary's (`steps.agents.SUBAGENT_STEPS`). `switch_agent()` is `/agent`: another agent from the next

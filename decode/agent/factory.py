@@ -40,13 +40,13 @@ Keep answers short and concrete. Refer to code as path:line. Never invent file c
 @dynamic_instruction
 async def environment_instructions(ctx: RunContext[AgentDeps]) -> str:
     """Facts the model cannot know that hold for the whole session: where it is, on what system."""
-    # [lesson 14]
+    # [lesson 17]
     added = ", ".join(str(folder) for folder in ctx.deps.executor.more_roots)  # fixed for the session (ADR-0101)
     more = f"\nAdditional directories the file tools may also use (--add-dir): {added}" if added else ""
     return f"Working directory: {ctx.deps.workspace}{more}\nPlatform: {platform.system()}"
-    # [before lesson 14]
+    # [before lesson 17]
     # return f"Working directory: {ctx.deps.workspace}\nPlatform: {platform.system()}"
-    # [/lesson 14]
+    # [/lesson 17]
 
 
 def today(ctx: RunContext[AgentDeps]) -> str:
@@ -61,17 +61,17 @@ def turn_facts() -> list[Fact]:
     return [
         today,
         GitStatus().instructions,  # the branch and a short status, taken once per turn  # [lesson 05]
-        # [lesson 09]
+        # [lesson 12]
         # Memory and the skills catalogue are read again on every request, so edits apply at once.
         memory_instructions,
         skills_instructions,
-        # [/lesson 09]
-        todo_instructions,  # the To-do List as it stands: it survives a resume and a compaction  # [lesson 10]
+        # [/lesson 12]
+        todo_instructions,  # the To-do List as it stands: it survives a resume and a compaction  # [lesson 13]
     ]
 
 
 ALWAYS_TOOLS: list[ToolSpec] = [
-    SKILL_TOOL,  # how the model loads a skill's body (the catalogue comes with the instructions)  # [lesson 09]
+    SKILL_TOOL,  # how the model loads a skill's body (the catalogue comes with the instructions)  # [lesson 12]
 ]
 """Tools every agent has, whatever it is given."""
 

@@ -59,7 +59,7 @@ class AgentLoop:
         *,
         model: Model | str | None = None,
         max_requests: int = 50,
-        session: Session | None = None,  # [lesson 08]
+        session: Session | None = None,  # [lesson 11]
     ) -> None:
         self.agent = agent
         self.deps = deps
@@ -71,8 +71,8 @@ class AgentLoop:
         self.max_requests = max_requests
         self.history: list[ModelMessage] = []
         self.usage = Usage()
-        self.usage_elsewhere = Usage()  # [lesson 12]
-        # [lesson 08]
+        self.usage_elsewhere = Usage()  # [lesson 15]
+        # [lesson 11]
         # Optional: the Session Log and compaction. Without it, nothing is saved.
         self.session = session
         self.unfinished: UnfinishedTurn | None = None
@@ -80,8 +80,8 @@ class AgentLoop:
         it (`decode run` saves it, so the run can be resumed); None after a turn that finished."""
         self.saved = False
         """Whether the last turn, finished or kept partial (`keep_turn`), is in the Session Log."""
-        # [/lesson 08]
-        self.run: AgentRun[AgentDeps, str] | None = None  # [lesson 07]
+        # [/lesson 11]
+        self.run: AgentRun[AgentDeps, str] | None = None  # [lesson 10]
         """The pydantic-ai run of the turn in progress, None between turns. The Harness enqueues the
         user's steering messages into it; the loop reports each one the model receives (`MessageDelivered`)."""
 
@@ -92,49 +92,49 @@ class AgentLoop:
         history is only extended when the turn completes, so a failed or cancelled turn leaves it
         valid.
         """
-        # [lesson 08]
+        # [lesson 11]
         self.unfinished, self.saved = None, False
         if self.session is not None and self.session.needs_summary(self.history):
             yield await self.compact()
-        # [/lesson 08]
+        # [/lesson 11]
         turn_usage = Usage()
-        self.usage_elsewhere = Usage()  # [lesson 12]
+        self.usage_elsewhere = Usage()  # [lesson 15]
         limits = UsageLimits(request_limit=self.max_requests)
         model = self.model
-        if self.session is not None:  # [lesson 08]
+        if self.session is not None:  # [lesson 11]
             model = self.session.pruned(model)  # tier-1 pruning, at the model layer
         async with self.agent.iter(
             prompt, deps=self.deps, message_history=self.history, model=model, usage_limits=limits
         ) as run:
-            # [lesson 07]
+            # [lesson 10]
             self.run = run
             try:
                 async for event in self._walk(run):
                     if isinstance(event, UsageUpdated):
                         turn_usage = turn_usage + event.request
                     yield event
-            # [lesson 08]
+            # [lesson 11]
             except BaseException:
                 self.unfinished = UnfinishedTurn(list(run.all_messages()), list(run.new_messages()), turn_usage)
                 raise
-            # [/lesson 08]
+            # [/lesson 11]
             finally:
                 self.run = None
-            # [before lesson 07]
+            # [before lesson 10]
             # async for event in self._walk(run):
             #     if isinstance(event, UsageUpdated):
             #         turn_usage = turn_usage + event.request
             #     yield event
-            # [/lesson 07]
+            # [/lesson 10]
             assert run.result is not None  # the walk ends only at the End node
-            turn_usage = turn_usage + self.usage_elsewhere  # its subagents spent it for this turn  # [lesson 12]
+            turn_usage = turn_usage + self.usage_elsewhere  # its subagents spent it for this turn  # [lesson 15]
             for event in self._finish(run.result, turn_usage):
                 yield event
 
     async def _walk(self, run: AgentRun[AgentDeps, str]) -> AsyncIterator[AgentEvent]:
         """The run's nodes as events: a model request streams its answer, a tool node its calls and results."""
         started: dict[str, float] = {}  # tool call id -> when it started
-        todos = list(self.deps.todos)  # [lesson 10]
+        todos = list(self.deps.todos)  # [lesson 13]
         async for node in run:
             if Agent.is_model_request_node(node):
                 async with node.stream(run.ctx) as stream:
@@ -143,8 +143,8 @@ class AgentLoop:
                         if (delta := _model_delta(event)) is not None:
                             delta.text = valid_text(delta.text)
                             yield delta
-                        elif (message := delivered(event)) is not None:  # [lesson 07]
-                            yield message  # a steer or follow-up reached the model  # [lesson 07]
+                        elif (message := delivered(event)) is not None:  # [lesson 10]
+                            yield message  # a steer or follow-up reached the model  # [lesson 10]
                 request = response_usage(stream.response)
                 self.usage = self.usage + request
                 yield UsageUpdated(request=request, total=self.usage)
@@ -158,11 +158,11 @@ class AgentLoop:
                             keep_safe(event.part)  # JSON-safe before it is shown, kept or sent
                             began = started.pop(event.tool_call_id, time.monotonic())
                             yield ToolCallFinished(result=_tool_result(event, time.monotonic() - began))
-                            if self.deps.todos != todos:  # a tool (todo_write) changed the To-do List  # [lesson 10]
+                            if self.deps.todos != todos:  # a tool (todo_write) changed the To-do List  # [lesson 13]
                                 todos = list(self.deps.todos)
                                 yield TodosUpdated(todos=todos)
 
-    def add_usage(self, usage: Usage) -> None:  # [lesson 12]
+    def add_usage(self, usage: Usage) -> None:  # [lesson 15]
         """Count what work done for this conversation outside its own requests cost (a subagent's):
         in the running total now, and in the turn's usage when it finishes."""
         self.usage = self.usage + usage
@@ -171,26 +171,26 @@ class AgentLoop:
     def _finish(self, result: AgentRunResult[str], usage: Usage) -> list[AgentEvent]:
         """Keep the finished turn, then say it finished: the events that close a turn."""
         finished = TurnFinished(output=valid_text(str(result.output)), usage=usage)
-        # [lesson 08]
+        # [lesson 11]
         # On disk before anyone is told the turn finished; a disk that refuses (read-only, full, a
         # message that cannot be written) loses no answer: a warning follows `TurnFinished`.
         try:
             self.keep_turn(result.all_messages(), result.new_messages(), usage)
         except (OSError, ValueError) as exc:
             return [finished, unsaved(exc)]
-        # [before lesson 08]
+        # [before lesson 11]
         # self.keep_turn(result.all_messages(), result.new_messages(), usage)
-        # [/lesson 08]
+        # [/lesson 11]
         return [finished]
 
     def keep_turn(self, history: Sequence[ModelMessage], new_messages: Sequence[ModelMessage], usage: Usage) -> None:
         """Make `history` the conversation once a turn is over; `new_messages` and `usage` are that turn's own."""
         self.history = list(history)
-        if self.session is not None:  # [lesson 08]
+        if self.session is not None:  # [lesson 11]
             self.session.record_turn(new_messages, usage)
             self.saved = True
 
-    async def compact(self, focus: str | None = None) -> Notice:  # [lesson 08]
+    async def compact(self, focus: str | None = None) -> Notice:  # [lesson 11]
         """Summarise the older history now (tier-2 compaction, `/compact`); the notice says how it went."""
         if self.session is None:
             return Notice(level="warning", message="this conversation has no session, so it cannot be compacted")
@@ -206,7 +206,7 @@ class AgentLoop:
     def clear(self) -> None:
         """Forget the conversation (the usage totals stay: they count all this loop has spent)."""
         self.history = []
-        if self.session is not None:  # [lesson 08]
+        if self.session is not None:  # [lesson 11]
             self.session.record_clear()
 
 

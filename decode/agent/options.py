@@ -62,22 +62,22 @@ class LoopOptions:
     settings_layer: CommandLineSettings | None = None
     """`--settings FILE_OR_JSON`: the highest settings layer, for this conversation only."""
     # [/lesson 06]
-    resume: str | None = None  # [lesson 08]
+    resume: str | None = None  # [lesson 11]
     """None: a new session; "" the newest; else an id or prefix (`SessionError`: no such session).
     A resumed session keeps its own model and mode unless `model` or `permission_mode` is given."""
-    # [lesson 10]
+    # [lesson 13]
     ask_user: AskUser | None = None
     """How the `ask_user` tool reaches the user; None means headless: the model is told no one can answer."""
     review_plan: ReviewPlan | None = None
     """How `exit_plan_mode` shows the plan and asks to leave plan mode; None: no one can approve."""
-    # [/lesson 10]
-    # [lesson 11]
+    # [/lesson 13]
+    # [lesson 14]
     mcp: bool = True
     """Offer the tools of the MCP servers in the config files (a subagent may go without them)."""
     trust_project_mcp: bool = False
     """Start the project's `.mcp.json` servers without asking (`decode run --trust-project-mcp`)."""
-    # [/lesson 11]
-    # [lesson 12]
+    # [/lesson 14]
+    # [lesson 15]
     agent: str | AgentDefinition | None = None
     """The agent to be: a name from the catalogue (`build`, `explore`…) or a definition; None: `build`.
     Its model and permission mode apply unless `model` or `permission_mode` is given."""
@@ -85,8 +85,8 @@ class LoopOptions:
     """Told how each subagent is doing (`SubagentProgress`), so the front end can show it."""
     parent: Parent | None = None
     """Set for a subagent: what it takes from the conversation that spawns it."""
-    # [/lesson 12]
-    # [lesson 14]
+    # [/lesson 15]
+    # [lesson 17]
     sandbox: str | None = None
     """Where the agent's commands run: `none`, `bwrap`, `docker` or `modal`; None: the settings'
     `sandbox_mode`. Not used when `executor` is given."""
@@ -97,8 +97,8 @@ class LoopOptions:
     work comes back as branch `decode/<session-id>`); None: the settings' `sandbox_repo`, else none."""
     add_dirs: tuple[Path, ...] = ()
     """`--add-dir DIR`: folders (real paths) the file tools may use besides the Workspace."""
-    # [/lesson 14]
-    # [lesson 15]
+    # [/lesson 17]
+    # [lesson 18]
     system_prompt: str | None = None
     """Instructions instead of decode's own (`decode run --system-prompt`); None: decode's."""
     output_schema: dict[str, Any] | None = None
@@ -113,8 +113,8 @@ class LoopOptions:
     """The new session's id, a UUID (`--session-id`); None: one of decode's own. ADR-0129."""
     fork_session: bool = False
     """With `resume`: go on in a new session holding a copy of the resumed one's log (`--fork-session`)."""
-    # [/lesson 15]
-    trace_name: str = "decode_turn"  # [lesson 17]
+    # [/lesson 18]
+    trace_name: str = "decode_turn"  # [lesson 20]
     """The name of each turn's trace when tracing is on: `chat_turn` (the REPL), `decode_run` (headless)."""
 
 
@@ -127,19 +127,19 @@ class Conversation:
     """What it was built from, as the steps settled it (a resumed session's sandbox, the tools given)."""
     settings: Settings
     gate: PermissionGate  # the Permission Gate the loop's tool calls ask  # [lesson 06]
-    # [lesson 08]
+    # [lesson 11]
     session: Session
     resumed_mode: bool = False
     """The permission mode came from the resumed session (front ends may say so)."""
-    # [/lesson 08]
-    mcp: McpServers | None = None  # [lesson 11]
+    # [/lesson 11]
+    mcp: McpServers | None = None  # [lesson 14]
     """The MCP servers whose tools the agent has (None: no config file names one), not started:
     the front end starts them on its event loop, or the first request does."""
-    # [lesson 12]
+    # [lesson 15]
     agent: ActiveAgent | None = None
     """The agent the conversation is: `switch_agent()` changes it in place."""
     subagents: Subagents | None = None
     """Its `agent` tool's side (None when its agent may not spawn any)."""
-    # [/lesson 12]
-    workspace: Workspace | None = None  # [lesson 14]
+    # [/lesson 15]
+    workspace: Workspace | None = None  # [lesson 17]
     """The `--repo` clone the agent works in (None: the launch directory): the front end hands it back."""

@@ -1,1 +1,1 @@
-"""Agents: named ways of working (tools, instructions, mode) and the subagents that run them (lesson 12)."""
+"""Agents: named ways of working (tools, instructions, mode) and the subagents that run them (lesson 15)."""

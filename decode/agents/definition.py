@@ -174,7 +174,7 @@ class AgentDefinition:
         (no nested spawning), the MCP tools and the ones that talk to the user, unless listed."""
         if any(selects(pattern, tool) for pattern in self.disallowed_tools):
             return False
-        if tool == MCP_SEARCH_TOOL:  # how MCP tools loaded on demand are found (lesson 11)
+        if tool == MCP_SEARCH_TOOL:  # how MCP tools loaded on demand are found (lesson 14)
             return self.lists_mcp or (self.tools is None and not child)
         if self.tools is not None:
             return any(selects(pattern, tool) for pattern in self.tools)

@@ -138,12 +138,12 @@ class Subagents:
         inherit = definition.inherits_model and not settings.subagent_model
         model = (settings.subagent_model or session.model) if definition.inherits_model else definition.model
         label = f"subagent {definition.name}" + (f" ({description})" if description else "")
-        # [lesson 17]
+        # [lesson 20]
         model_object = loop.model if inherit else None
         parent = Parent(gate, session, agent_id, model_object, self.depth + 1, mcp, self.tree, call_id)
-        # [before lesson 17]
+        # [before lesson 20]
         # parent = Parent(gate, session, agent_id, loop.model if inherit else None, self.depth + 1, mcp, self.tree)
-        # [/lesson 17]
+        # [/lesson 20]
         child_options = LoopOptions(
             home=options.home,
             model=model,

@@ -160,7 +160,7 @@ def check(tool: str, argument: str, mode: Mode | None, as_json: bool) -> None:
         raise click.UsageError(str(exc)) from None
     gate = _load(mode)
     verdict = asyncio.run(gate.check(name, tool_arguments(traits, argument), traits))
-    if traits.url is not None and verdict.decision is not Decision.DENY:  # [lesson 10]
+    if traits.url is not None and verdict.decision is not Decision.DENY:  # [lesson 13]
         verdict = asyncio.run(screen_fetch(argument, gate, verdict))
     if as_json:
         click.echo(json.dumps(verdict.to_json()))
@@ -175,10 +175,10 @@ def _describe(verdict: Verdict, mode: Mode) -> str:
     if verdict.rule is not None and source is not None:
         lines.append(f"  rule:   {verdict.rule}")
         lines.append(f"  source: {source} ({source.layer})")
-    # [lesson 10]
+    # [lesson 13]
     elif verdict.reason.startswith(SSRF_GUARD):
         lines.append("  rule:   none (the SSRF Guard decides, in every mode)")
-    # [/lesson 10]
+    # [/lesson 13]
     else:
         lines.append(f"  rule:   none ({mode} mode decides)")
     lines.append(f"  why:    {verdict.reason}")

@@ -63,18 +63,18 @@ def _env(*names: str) -> AliasChoices:
 
 
 class Settings(
-    project_env.ProjectEnvFence,  # a project's `.env` sets no user-only field  # [lesson 13]
-    EvalSettings,  # [lesson 19]
-    RecordingSettings,  # [lesson 18]
-    TracingSettings,  # [lesson 17]
-    RemoteSettings,  # [lesson 16]
-    HeadlessSettings,  # [lesson 15]
-    SandboxSettings,  # [lesson 14]
-    LspSettings,  # [lesson 13]
-    AgentSettings,  # [lesson 12]
-    McpSettings,  # [lesson 11]
-    MemorySettings,  # [lesson 09]
-    SessionSettings,  # [lesson 08]
+    project_env.ProjectEnvFence,  # a project's `.env` sets no user-only field  # [lesson 16]
+    EvalSettings,  # [lesson 22]
+    RecordingSettings,  # [lesson 21]
+    TracingSettings,  # [lesson 20]
+    RemoteSettings,  # [lesson 19]
+    HeadlessSettings,  # [lesson 18]
+    SandboxSettings,  # [lesson 17]
+    LspSettings,  # [lesson 16]
+    AgentSettings,  # [lesson 15]
+    McpSettings,  # [lesson 14]
+    MemorySettings,  # [lesson 12]
+    SessionSettings,  # [lesson 11]
     PermissionSettings,  # [lesson 06]
     CommandSettings,  # [lesson 05]
     ToolSettings,  # [lesson 04]
@@ -97,9 +97,9 @@ class Settings(
     env: Literal["dev", "test", "prod"] = Field(
         "dev",
         validation_alias=_env("DECODE_ENV"),
-        json_schema_extra=DEPLOYS,  # [lesson 16]
+        json_schema_extra=DEPLOYS,  # [lesson 19]
     )
-    """Deployment name: it names what decode deploys (lesson 16's Modal app), never changes behaviour."""
+    """Deployment name: it names what decode deploys (lesson 19's Modal app), never changes behaviour."""
 
     model: str = Field(DEFAULT_MODEL, validation_alias=_env("DECODE_MODEL"))
     """The model string `provider:name` (or an alias: `sonnet`, `gpt-5`…) used when `--model` is not given."""
@@ -135,7 +135,7 @@ class Settings(
     gemini_base_url: str | None = Field(
         None,
         validation_alias=_env("GEMINI_BASE_URL"),
-        json_schema_extra=project_env.SENDS,  # [lesson 13]
+        json_schema_extra=project_env.SENDS,  # [lesson 16]
     )
     """Override the Gemini API address (a proxy, or a local test server)."""
 
@@ -145,7 +145,7 @@ class Settings(
     anthropic_base_url: str | None = Field(
         None,
         validation_alias=_env("ANTHROPIC_BASE_URL"),
-        json_schema_extra=project_env.SENDS,  # [lesson 13]
+        json_schema_extra=project_env.SENDS,  # [lesson 16]
     )
     """Override the Anthropic API address (a proxy, or a local test server)."""
 
@@ -155,14 +155,14 @@ class Settings(
     openrouter_base_url: str = Field(
         "https://openrouter.ai/api/v1",
         validation_alias=_env("OPENROUTER_BASE_URL"),
-        json_schema_extra=project_env.SENDS,  # [lesson 13]
+        json_schema_extra=project_env.SENDS,  # [lesson 16]
     )
     """OpenRouter's OpenAI-compatible address."""
 
     openai_base_url: str | None = Field(
         None,
         validation_alias=_env("OPENAI_BASE_URL"),
-        json_schema_extra=project_env.SENDS,  # [lesson 13]
+        json_schema_extra=project_env.SENDS,  # [lesson 16]
     )
     """Address of the OpenAI-compatible server used by `openai-compatible:NAME` (Ollama, vLLM…); when
     set, `openai:` models are sent there too (a proxy, or a local test server)."""
@@ -192,7 +192,7 @@ class Settings(
     modal_llm_url: str | None = Field(
         None,
         validation_alias=_env("DECODE_MODAL_LLM_URL"),
-        json_schema_extra=project_env.SENDS,  # [lesson 13]
+        json_schema_extra=project_env.SENDS,  # [lesson 16]
     )
     """OpenAI-compatible address of a model served on Modal, for `modal:NAME`."""
 

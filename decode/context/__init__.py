@@ -1,4 +1,4 @@
-"""Context: the conversation kept on disk, and kept inside the model's context window (lesson 08).
+"""Context: the conversation kept on disk, and kept inside the model's context window (lesson 11).
 
 - `session_log.py`: the Session Log, one append-only JSONL file per conversation.
 - `replay.py`: reading a Session Log back into the history to continue from.

@@ -45,8 +45,8 @@ class LoadedSession:
     mode: str | None = None
     turns: int = 0
     skipped_lines: int = 0
-    todos: list[Todo] = field(default_factory=list)  # the To-do List as of the latest turn  # [lesson 10]
-    agent: str | None = None  # the Primary Agent of the latest turn (the header's if there is none)  # [lesson 12]
+    todos: list[Todo] = field(default_factory=list)  # the To-do List as of the latest turn  # [lesson 13]
+    agent: str | None = None  # the Primary Agent of the latest turn (the header's if there is none)  # [lesson 15]
 
     @property
     def session_id(self) -> str:
@@ -60,8 +60,8 @@ class _TurnSettings(BaseModel):
 
     model: str
     mode: str | None = None
-    todos: list[Todo] | None = None  # [lesson 10]
-    agent: str | None = None  # [lesson 12]
+    todos: list[Todo] | None = None  # [lesson 13]
+    agent: str | None = None  # [lesson 15]
 
 
 # How the lines decode writes begin (`type` is every record's first field). A line that begins
@@ -163,16 +163,16 @@ def _opened(path: Path, file: BinaryIO) -> LoadedSession:
     """The session as its header starts it: the model and mode it began with, no history yet."""
     session = LoadedSession(path=path, header=read_header(first_line(file), path))
     session.model, session.mode = session.header.model, session.header.mode
-    session.agent = session.header.agent  # [lesson 12]
+    session.agent = session.header.agent  # [lesson 15]
     return session
 
 
 def _ran_with(session: LoadedSession, turn: _TurnSettings | TurnRecord) -> None:
     """What the session runs with as of `turn`: its model and mode, the latest of what else it keeps."""
     session.model, session.mode = turn.model, turn.mode
-    if turn.todos is not None:  # [lesson 10]
+    if turn.todos is not None:  # [lesson 13]
         session.todos = turn.todos
-    session.agent = turn.agent or session.agent  # [lesson 12]
+    session.agent = turn.agent or session.agent  # [lesson 15]
 
 
 def _replay(session: LoadedSession, number: int, line: bytes) -> bool:
@@ -194,7 +194,7 @@ def _replay(session: LoadedSession, number: int, line: bytes) -> bool:
         session.history = record.messages
     elif isinstance(record, ClearRecord):
         session.history = []
-        session.todos = []  # [lesson 10]
+        session.todos = []  # [lesson 13]
     else:
         session.skipped_lines += 1
         logger.warning("%s:%d: skipping a second header", session.path, number)

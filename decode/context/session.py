@@ -79,8 +79,8 @@ class Session:
         self.model = model
         self.window: ContextWindow = context_window(model, settings)
         self.pruning = ToolOutputPruning(self.window.tokens)
-        self.todos: list[Todo] = []  # the To-do List (`deps.todos` is this list), written each turn  # [lesson 10]
-        self.agent: str | None = log.header.agent  # the Primary Agent, written with every turn  # [lesson 12]
+        self.todos: list[Todo] = []  # the To-do List (`deps.todos` is this list), written each turn  # [lesson 13]
+        self.agent: str | None = log.header.agent  # the Primary Agent, written with every turn  # [lesson 15]
 
     @classmethod
     def start(cls, home: Path, *, model: str, mode: str | None = None, settings: Settings | None = None) -> Session:
@@ -134,8 +134,8 @@ class Session:
             raise
         log.lock = lock
         session = cls(log, model=model or loaded.model, mode=loaded.mode, settings=settings)
-        session.todos = list(loaded.todos)  # [lesson 10]
-        session.agent = loaded.agent  # [lesson 12]
+        session.todos = list(loaded.todos)  # [lesson 13]
+        session.agent = loaded.agent  # [lesson 15]
         return session, loaded
 
     @classmethod
@@ -178,7 +178,7 @@ class Session:
         if not self.log.path.exists():  # the header is not written yet: it should say how the session started
             self.log.header.mode = mode
 
-    def switch_agent(self, agent: str) -> None:  # [lesson 12]
+    def switch_agent(self, agent: str) -> None:  # [lesson 15]
         """The Primary Agent changed (or was settled at start): later turns are recorded with it."""
         self.agent = agent
         if not self.log.path.exists():
@@ -212,12 +212,12 @@ class Session:
             usage,
             model=self.model,
             mode=self.mode,
-            todos=self.todos,  # [lesson 10]
-            agent=self.agent,  # [lesson 12]
+            todos=self.todos,  # [lesson 13]
+            agent=self.agent,  # [lesson 15]
         )
 
     def record_clear(self) -> None:
         """`/clear`: a resumed session starts from an empty history too."""
-        self.todos.clear()  # [lesson 10]
+        self.todos.clear()  # [lesson 13]
         if self.log.path.exists():  # a session with no turn yet has nothing to clear
             self.log.append_clear()

@@ -77,8 +77,8 @@ class SessionHeader(_Record):
     model: str
     mode: str | None = None
     """The permission mode the session started in (`default`, `plan`…), when the front end has one."""
-    agent: str | None = None  # the Primary Agent it started as (None: before there were agents)  # [lesson 12]
-    sandbox: str | None = None  # the sandbox it runs in (`bwrap`…): a resumed session stays in it  # [lesson 14]
+    agent: str | None = None  # the Primary Agent it started as (None: before there were agents)  # [lesson 15]
+    sandbox: str | None = None  # the sandbox it runs in (`bwrap`…): a resumed session stays in it  # [lesson 17]
     created_at: datetime = Field(default_factory=_now)
     forked_from: str | None = None
     """The session this one was copied from, when that one was open in another decode (`session_fork.py`)."""
@@ -94,8 +94,8 @@ class TurnFields(_Record):
     model: str
     mode: str | None = None
     usage: Usage = Field(default_factory=Usage)
-    todos: list[Todo] | None = None  # the To-do List at the turn's end (None: an older log)  # [lesson 10]
-    agent: str | None = None  # the Primary Agent it ran as (`build`, `explore`…)  # [lesson 12]
+    todos: list[Todo] | None = None  # the To-do List at the turn's end (None: an older log)  # [lesson 13]
+    agent: str | None = None  # the Primary Agent it ran as (`build`, `explore`…)  # [lesson 15]
 
 
 class TurnRecord(TurnFields):
@@ -280,12 +280,12 @@ class SessionLog:
         *,
         model: str,
         mode: str | None = None,
-        todos: Sequence[Todo] = (),  # [lesson 10]
-        agent: str | None = None,  # [lesson 12]
+        todos: Sequence[Todo] = (),  # [lesson 13]
+        agent: str | None = None,  # [lesson 15]
     ) -> None:
         fields = TurnFields(prompt=prompt_preview(messages), model=model, mode=mode, usage=usage)
-        fields.todos = list(todos)  # [lesson 10]
-        fields.agent = agent  # [lesson 12]
+        fields.todos = list(todos)  # [lesson 13]
+        fields.agent = agent  # [lesson 15]
         self.append(fields, messages)
 
     def append_compaction(

@@ -36,7 +36,7 @@ class AgentDeps:
     # [/lesson 04]
     on_tool_output: Callable[[ToolOutputDelta], None] | None = None
     """Receives the output of long-running tools as it comes."""
-    # [lesson 10]
+    # [lesson 13]
     todos: list[Todo] = field(default_factory=list)
     """The To-do List (`todo_write` replaces its items; the session keeps the same list)."""
     ask_user: AskUser | None = None
@@ -47,8 +47,8 @@ class AgentDeps:
     """Which hosts `web_fetch` may reach at private addresses (the gate's `WebFetch(domain:…)` allows)."""
     web_cache: dict[str, tuple[float, str]] = field(default_factory=dict)
     """Pages `web_fetch` fetched in this conversation: URL → (monotonic time, text)."""
-    # [/lesson 10]
-    lsp: LanguageServers | None = None  # what `lsp` and the post-edit diagnostics ask (None: none)  # [lesson 13]
+    # [/lesson 13]
+    lsp: LanguageServers | None = None  # what `lsp` and the post-edit diagnostics ask (None: none)  # [lesson 16]
 
     @property
     def workspace(self) -> Path:

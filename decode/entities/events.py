@@ -54,8 +54,8 @@ class ToolOutputDelta(BaseModel):
     text: str
 
 
-class MessageDelivered(BaseModel):  # [lesson 07]
-    """A message the user sent while the turn ran (a steer or a follow-up) reached the model (lesson 07).
+class MessageDelivered(BaseModel):  # [lesson 10]
+    """A message the user sent while the turn ran (a steer or a follow-up) reached the model (lesson 10).
 
     `message_id` is the id the harness got when it handed the message to the running turn.
     """
@@ -65,14 +65,14 @@ class MessageDelivered(BaseModel):  # [lesson 07]
     text: str
 
 
-class TodosUpdated(BaseModel):  # [lesson 10]
+class TodosUpdated(BaseModel):  # [lesson 13]
     """The To-do List changed (`todo_write`): the whole list as it is now."""
 
     kind: Literal["todos"] = "todos"
     todos: list[Todo]
 
 
-class SubagentProgress(BaseModel):  # [lesson 12]
+class SubagentProgress(BaseModel):  # [lesson 15]
     """How a subagent is doing, one line's worth: sent when it starts, calls a tool, and ends.
 
     `call_id` is the parent's `agent` tool call that runs it; `agent_id` the child's own id (its
@@ -128,9 +128,9 @@ AgentEvent = Annotated[
     | ToolCallStarted
     | ToolOutputDelta
     | ToolCallFinished
-    | MessageDelivered  # [lesson 07]
-    | TodosUpdated  # [lesson 10]
-    | SubagentProgress  # [lesson 12]
+    | MessageDelivered  # [lesson 10]
+    | TodosUpdated  # [lesson 13]
+    | SubagentProgress  # [lesson 15]
     | UsageUpdated
     | Notice
     | TurnFinished,

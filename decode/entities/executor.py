@@ -94,7 +94,7 @@ class ExecRequest:
     env: Mapping[str, str] | None = None
     """None: the executor's command environment. Otherwise the whole environment: nothing else passes."""
     stdin: bytes | None = None
-    network: bool = False  # may reach the network where a backend isolates it (a sandbox)  # [lesson 14]
+    network: bool = False  # may reach the network where a backend isolates it (a sandbox)  # [lesson 17]
 
     def with_defaults(self, *, cwd: Path, env: Mapping[str, str]) -> "ExecRequest":
         """This request with the executor's `cwd` and `env` where it leaves them unset."""
@@ -145,7 +145,7 @@ class CommandExecutor(ABC):
 
     workspace: Path
     """The Workspace root, resolved (symlinks followed), as this executor sees it."""
-    more_roots: tuple[Path, ...] = ()  # [lesson 14]
+    more_roots: tuple[Path, ...] = ()  # [lesson 17]
     """Folders besides the Workspace the file tools may use (`--add-dir`), resolved, as this executor sees them."""
 
     @abstractmethod

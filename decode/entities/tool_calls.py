@@ -16,7 +16,7 @@ class ToolCall(BaseModel):
         """A one-line `name(key argument)` for progress lines."""
         first = next(iter(self.args.values()), "") if self.args else ""
         text = " ".join(str(first).split())
-        if isinstance(first, list):  # a list of records (todo_write's steps) reads as its length  # [lesson 10]
+        if isinstance(first, list):  # a list of records (todo_write's steps) reads as its length  # [lesson 13]
             text = f"{len(first)} item{'s' if len(first) != 1 else ''}"
         if len(text) > width:
             text = text[: width - 1] + "…"

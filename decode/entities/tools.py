@@ -41,9 +41,9 @@ class ToolTraits:
     command: str | None = None
     pattern: str | None = None
     searches: bool = False
-    plan_only: bool = False  # offered only in plan mode (`exit_plan_mode`), hidden elsewhere  # [lesson 10]
-    subject: str | None = None  # the argument a rule names exactly: `agent`, in `Agent(explore)`  # [lesson 12]
-    network: str | None = None  # the boolean argument asking for the network (`bash`'s)  # [lesson 14]
+    plan_only: bool = False  # offered only in plan mode (`exit_plan_mode`), hidden elsewhere  # [lesson 13]
+    subject: str | None = None  # the argument a rule names exactly: `agent`, in `Agent(explore)`  # [lesson 15]
+    network: str | None = None  # the boolean argument asking for the network (`bash`'s)  # [lesson 17]
 
     def __post_init__(self) -> None:
         if (self.path or self.url or self.command) and not self.rules:

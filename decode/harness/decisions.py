@@ -1,13 +1,13 @@
 """The Decision Channel: the one place the agent asks the user something, one question at a time.
 
 Two things can stop a turn to ask the user: the Permission Gate (`ask`: may this tool call run?)
-and, from lesson 10, the model itself (`ask_user`: which database?). Parallel tool calls can ask
+and, from lesson 13, the model itself (`ask_user`: which database?). Parallel tool calls can ask
 at the same moment. If each drew its own prompt, the user would see two questions and not know
 which one their answer goes to. So every question goes through a `DecisionChannel`:
 
     approval (lesson 06) ─┐
                           ├─▶ DecisionChannel.ask(question) ──▶ one question on screen ──▶ Reply
-    ask_user (lesson 10) ─┘         (the others wait their turn)        ▲
+    ask_user (lesson 13) ─┘         (the others wait their turn)        ▲
                                                                         │ the user's next line
                                                               DecisionChannel.answer(line)
 

@@ -27,12 +27,12 @@ from decode.tools.mention_text import typed_part
 class Priority(StrEnum):
     """How urgently a message should reach the model."""
 
-    # [lesson 07]
+    # [lesson 10]
     STEER = "steer"
     """Into the running turn, before the model's next request (pydantic-ai's `asap`)."""
     FOLLOW_UP = "follow-up"
     """Into the running turn, when it would otherwise end (pydantic-ai's `when_idle`)."""
-    # [/lesson 07]
+    # [/lesson 10]
     TURN = "turn"
     """A turn of its own, once nothing else runs."""
 
@@ -48,7 +48,7 @@ class Message:
     notes: tuple[tuple[str, str], ...] = ()  # [lesson 04]
     """Lines shown under its echo, each with its level (`info`, `warning`): what its `@path` mentions
     attached (`text` carries it), or why not."""
-    enqueue_id: str | None = None  # [lesson 07]
+    enqueue_id: str | None = None  # [lesson 10]
     """pydantic-ai's id for it, once a running turn has taken it."""
     run: Callable[[AgentLoop], AsyncIterator[AgentEvent]] | None = field(default=None, compare=False)  # [lesson 06]
     """What its turn runs instead of asking the model, with the Agent Loop (a Bash Mode `!command`)."""

@@ -20,14 +20,14 @@ from typing import TYPE_CHECKING, Literal
 
 from decode.agent.failures import Failure, describe_failure
 
-# [lesson 07]
+# [lesson 10]
 # The Priority Gate sits in front of the queue: a steer or a follow-up goes into the running run,
 # and an aborted turn is closed (abort.py, bash kills its process group) and kept in the conversation.
 from decode.harness.priority import PriorityGate
 
-# [before lesson 07]
+# [before lesson 10]
 # from decode.harness.queue import TurnQueue
-# [/lesson 07]
+# [/lesson 10]
 from decode.harness.queue import Message, Priority
 
 if TYPE_CHECKING:
@@ -73,14 +73,14 @@ class TurnRunner:
     ) -> None:
         self.agent_loop = agent_loop
         self.on_event = on_event
-        self.keep_failed = False  # True: a failed turn is kept too, with its cause (`decode run`)  # [lesson 08]
-        # [lesson 07]
+        self.keep_failed = False  # True: a failed turn is kept too, with its cause (`decode run`)  # [lesson 11]
+        # [lesson 10]
         self.queue = PriorityGate()
         self.abort_note: Callable[[], str | None] = lambda: None
         """The note an aborted turn is kept with (None: `[The user interrupted this turn.]`)."""
-        # [before lesson 07]
+        # [before lesson 10]
         # self.queue = TurnQueue()
-        # [/lesson 07]
+        # [/lesson 10]
         self.loop: AgentLoop | None = None
         """The Agent Loop of the running turn."""
         self._turn: asyncio.Task[TurnEnded] | None = None
@@ -93,12 +93,12 @@ class TurnRunner:
 
     def send(self, message: Message) -> Message:
         """Send `message` on its way to the model; returns it as routed (a turn of its own, or into the running one)."""
-        # [lesson 07]
+        # [lesson 10]
         run = self.loop.run if self.loop is not None and self.busy else None
         message = self.queue.send(message, run)
-        # [before lesson 07]
+        # [before lesson 10]
         # message = self.queue.send(message)
-        # [/lesson 07]
+        # [/lesson 10]
         if message.priority is Priority.TURN:
             self._idle.clear()
         return message
@@ -139,7 +139,7 @@ class TurnRunner:
         finished = False
         from decode.entities.usage import Usage
 
-        usage = Usage()  # what the turn's requests cost, kept with the partial turn if it is aborted  # [lesson 07]
+        usage = Usage()  # what the turn's requests cost, kept with the partial turn if it is aborted  # [lesson 10]
         try:
             self.loop = await self.agent_loop()
             events = self.loop.run_turn(message.text)  # an async generator: nothing runs until it is iterated
@@ -148,15 +148,15 @@ class TurnRunner:
             async for event in events:
                 if event.kind == "turn_finished":
                     finished = True
-                # [lesson 07]
+                # [lesson 10]
                 elif event.kind == "usage":
                     usage = usage + event.request
                 elif event.kind == "message_delivered":
                     self.queue.delivered(event.message_id)
-                # [/lesson 07]
+                # [/lesson 10]
                 self.on_event(event)
             ended = TurnEnded("finished")
-        # [lesson 07]
+        # [lesson 10]
         except asyncio.CancelledError as cancelled:
             task = asyncio.current_task()
             if task is not None:
@@ -166,7 +166,7 @@ class TurnRunner:
             ended = TurnEnded(
                 "finished" if finished else "aborted", returned=tuple(self.queue.take_back(queued_turns=True))
             )
-        # [before lesson 07]
+        # [before lesson 10]
         # except asyncio.CancelledError:
         #     task = asyncio.current_task()
         #     if task is not None:
@@ -174,10 +174,10 @@ class TurnRunner:
         #     ended = TurnEnded(
         #         "finished" if finished else "aborted", returned=tuple(self.queue.take_back(queued_turns=True))
         #     )
-        # [/lesson 07]
+        # [/lesson 10]
         except Exception as exc:
             failure = describe_failure(exc, self.loop)
-            if self.keep_failed and self.loop is not None and message.run is None:  # [lesson 08]
+            if self.keep_failed and self.loop is not None and message.run is None:  # [lesson 11]
                 self._keep_partial_turn(self.loop, usage, f"[This turn stopped before it finished: {failure.cause}.]")
             ended = TurnEnded("failed", failure.line, tuple(self.queue.take_back()), failure)
         finally:
@@ -185,7 +185,7 @@ class TurnRunner:
         self.on_event(ended)
         return ended
 
-    def _keep_partial_turn(  # [lesson 07]
+    def _keep_partial_turn(  # [lesson 10]
         self, loop: AgentLoop, usage: Usage, note: str | None, cancelled: BaseException | None = None
     ) -> None:
         """Keep what the stopped run did, its orphan tool calls closed and `note` last (nothing, if
@@ -197,10 +197,10 @@ class TurnRunner:
 
         if cancelled is not None and (state := RunCancelled.from_cancellation(cancelled)) is not None:
             everything, new = state.all_messages(), state.new_messages()
-        # [lesson 08]
+        # [lesson 11]
         elif loop.unfinished is not None:  # stopped where the run attached nothing: the loop's own record
             everything, new = loop.unfinished.history, loop.unfinished.new_messages
-        # [/lesson 08]
+        # [/lesson 11]
         else:  # stopped before the run began (waiting for the warm-up, say): nothing to keep
             return
         if not new:

@@ -1,1 +1,1 @@
-"""MCP servers: other programs' tools, reached over the Model Context Protocol (lesson 11)."""
+"""MCP servers: other programs' tools, reached over the Model Context Protocol (lesson 14)."""

@@ -38,9 +38,9 @@ def load_servers(
     trust_project: bool = False,
     headless: bool = False,
     user_home: Path | None = None,
-    executor: CommandExecutor | None = None,  # [lesson 14]
-    files: Sequence[Path] = (),  # [lesson 15]
-    strict: bool = False,  # [lesson 15]
+    executor: CommandExecutor | None = None,  # [lesson 17]
+    files: Sequence[Path] = (),  # [lesson 18]
+    strict: bool = False,  # [lesson 18]
 ) -> McpServers | None:
     """The configured servers, not started yet; None when no file configures any.
 
@@ -56,7 +56,7 @@ def load_servers(
         if not looks_like_credential(name, value) or passed_through(name, settings.pass_env)
     }
     config = load_mcp_config(home, expansion, user_home, project_env=theirs)
-    config = with_files(config, files, expansion, strict=strict)  # `--mcp-config`  # [lesson 15]
+    config = with_files(config, files, expansion, strict=strict)  # `--mcp-config`  # [lesson 18]
     for problem in config.problems:
         logger.warning("%s", visible(str(problem)))
     if not config.servers:
@@ -64,13 +64,13 @@ def load_servers(
     project = config.project_servers()
     trusted = trust_project or is_trusted(home, project, user_home)
     environment = command_environment(os.environ, secrets, settings.pass_env)
-    environment = _environment(executor) or environment  # a sandbox's, where there is one  # [lesson 14]
+    environment = _environment(executor) or environment  # a sandbox's, where there is one  # [lesson 17]
     servers = build_servers(
         config.servers,
         home,
         environment,
         trusted_project=trusted,
-        executor=executor,  # [lesson 14]
+        executor=executor,  # [lesson 17]
         warm_ahead=not headless,
     )
     if servers.untrusted and headless:
@@ -83,7 +83,7 @@ def load_servers(
     return servers
 
 
-def _environment(executor: CommandExecutor | None) -> dict[str, str] | None:  # [lesson 14]
+def _environment(executor: CommandExecutor | None) -> dict[str, str] | None:  # [lesson 17]
     """What `executor` gives the commands it runs (`env`: the local executor's, a sandbox's); None: unknown.
 
     With a sandbox, "what the agent's commands get" is the sandbox's environment, built from nothing

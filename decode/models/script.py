@@ -102,7 +102,7 @@ class ScriptedModel(FunctionModel):
         return cls(load_script(path), source=str(path))
 
     @classmethod
-    def supported_native_tools(cls) -> frozenset[type[AbstractNativeTool]]:  # [lesson 11]
+    def supported_native_tools(cls) -> frozenset[type[AbstractNativeTool]]:  # [lesson 14]
         """None, as a chat-completions model: deferred tools are then found with `search_tools`
         (a FunctionModel claims every provider-native tool, and hides them behind a native search)."""
         return frozenset()

@@ -45,7 +45,7 @@ async def narrowest_rules(
     argument = traits.argument(args)
     if traits.command is not None:
         rules = await _narrowest_bash(gate, argument or "")
-        rules = with_network(rules, wants_network(gate, args, traits))  # [lesson 14]
+        rules = with_network(rules, wants_network(gate, args, traits))  # [lesson 17]
         return rules
     if traits.path is not None and names[0] in PATH_RULES:
         return [f"{names[0]}({await _path_specifier(gate, argument or '.')})"]
@@ -69,7 +69,7 @@ async def rule_choices(
     if not narrowest or traits.command is None:
         return [tuple(narrowest)] if narrowest else []
     prefixed = await _narrowest_bash(gate, traits.argument(args) or "", prefixes=True)
-    prefixed = with_network(prefixed, wants_network(gate, args, traits))  # [lesson 14]
+    prefixed = with_network(prefixed, wants_network(gate, args, traits))  # [lesson 17]
     return list(dict.fromkeys([tuple(prefixed), tuple(narrowest)]))
 
 

@@ -40,13 +40,13 @@ _UNKNOWN_COMMAND = Check("a command only known at run time", ((None,),), ((None,
 async def check_bash(
     gate: PermissionGate,
     command: str,
-    network: bool = False,  # [lesson 14]
+    network: bool = False,  # [lesson 17]
 ) -> Verdict:
     """The verdict on a bash command: its parts and hazards, in the fixed order."""
     analysis = analyse(command)
     seen: dict[str, plain_names.Looked] = {}  # words resolved once per check (the list's, then as words)
     parts = [await _command_part(gate, check, seen) for check in analysis.checks]
-    parts[:0] = network_parts(analysis.checks, network)  # [lesson 14]
+    parts[:0] = network_parts(analysis.checks, network)  # [lesson 17]
     if analysis.opaque and gate.mode is Mode.BYPASS:
         # Something runs that no one can name, and no hazard asks in bypass: a Bash deny may match it.
         parts.append(Part(_UNKNOWN_COMMAND.text, ("Bash",), check=_UNKNOWN_COMMAND))
@@ -73,7 +73,7 @@ async def check_bash(
     foreign = next((h for h in analysis.hazards if h.startswith((FOREIGN, HIDDEN))), None)
     if foreign and (denies := gate.governing_rules(Decision.DENY, ("Bash",))):  # its string could be denied
         return Verdict(Decision.DENY, f"{foreign}, and it could run what {denies[0]} denies", denies[0])
-    if (denied := read_only_denial(gate, parts, hazards)) is not None:  # [lesson 12]
+    if (denied := read_only_denial(gate, parts, hazards)) is not None:  # [lesson 15]
         return denied
     return finish(gate, parts, hazards, ToolKind.OTHER)
 

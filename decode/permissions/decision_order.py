@@ -50,7 +50,7 @@ class Part:
     sensitive: str | None = None  # why only an allow rule naming it lets it through
     read_only: str | None = None  # a command of the built-in read-only list: why it may run
     not_read_only: str | None = None  # a listed command used in a way that is not read-only: why
-    subject: str | None = None  # what a rule's specifier names exactly (the agent a subagent runs)  # [lesson 12]
+    subject: str | None = None  # what a rule's specifier names exactly (the agent a subagent runs)  # [lesson 15]
 
 
 def finish(gate: PermissionGate, parts: list[Part], hazards: list[str], kind: ToolKind) -> Verdict:
@@ -140,7 +140,7 @@ def matches(gate: PermissionGate, rule: Rule, part: Part, *, broad: bool) -> boo
         return covers(pattern, part.path, part.written, broad=broad, searches=part.searches)
     if part.url is not None:
         return domain_matches(rule.specifier, part.url)
-    if part.subject is not None:  # [lesson 12]
+    if part.subject is not None:  # [lesson 15]
         return rule.specifier.lower() in ("*", part.subject.strip().lower())
     return False
 
@@ -152,7 +152,7 @@ def mode_allows(gate: PermissionGate, part: Part, kind: ToolKind) -> bool:
     if not part.is_path:
         return kind in PLAN_KINDS or (kind is ToolKind.FILE_EDIT and gate.mode is Mode.ACCEPT_EDITS)
     roots: tuple[str, ...] = (gate.workspace,)
-    roots += gate.more_roots  # `--add-dir` folders: the same defaults as the workspace  # [lesson 14]
+    roots += gate.more_roots  # `--add-dir` folders: the same defaults as the workspace  # [lesson 17]
     if part.path is None or not any(paths.is_within(part.path, root) for root in roots):
         return False  # outside the workspace, or unknown: ask
     if not part.writes:

@@ -94,7 +94,7 @@ class PermissionGate:
         # The same folders through symlinks, as they are now (a link cannot hide them).
         self.protected = tuple(dict.fromkeys([*self.protected, *map(os.path.realpath, self.protected)]))
         self._below_protected = tuple(root.rstrip("/") + "/" for root in self.protected)  # one startswith for all
-        self.protected_around: tuple[str, ...] = ()  # protected except inside the workspace  # [lesson 14]
+        self.protected_around: tuple[str, ...] = ()  # protected except inside the workspace  # [lesson 17]
         self.secret_files = tuple(dict.fromkeys([*DEFAULT_SECRET_FILES, *secret_files]))
         self._secret_names = [p for p in self.secret_files if "/" not in p.strip("/")]
         self._secret_paths = [p for p in self.secret_files if "/" in p.strip("/")]
@@ -108,7 +108,7 @@ class PermissionGate:
         self.problems: list[SettingsProblem] = []  # what the settings files got wrong (from_settings)
         self.mode_source: RuleSource | None = None  # the file that set the mode, if one did
         self.settings: PermissionSettings | None = None  # what the files said (from_settings)
-        # [lesson 12]
+        # [lesson 15]
         self.read_only = False
         """A read-only agent's gate: a call that would change something is denied, not asked; of
         commands, only those of the read-only list run."""
@@ -116,9 +116,9 @@ class PermissionGate:
         """A subagent's gate: its parent's, whose verdict on the same call this one never loosens."""
         self.confined: dict[str, list[Rule]] = {}
         """Tools an agent may call only as its allow rules say (`tools: Bash(git diff:*)`): by name."""
-        # [/lesson 12]
-        self.network_isolated = False  # a sandbox without network: asking for it needs a `Network` rule  # [lesson 14]
-        self.more_roots: tuple[str, ...] = ()  # `--add-dir` folders, judged as the workspace  # [lesson 14]
+        # [/lesson 15]
+        self.network_isolated = False  # a sandbox without network: asking for it needs a `Network` rule  # [lesson 17]
+        self.more_roots: tuple[str, ...] = ()  # `--add-dir` folders, judged as the workspace  # [lesson 17]
 
     @classmethod
     def from_settings(
@@ -153,10 +153,10 @@ class PermissionGate:
         default = mode or loaded.default_mode or Mode.DEFAULT
         where = scope or workspace  # the rules are `workspace`'s; the paths they judge, `scope`'s
         gate = cls(loaded.rules, default, workspace=where, home=home, realpath=realpath, secret_files=secret_files)
-        # [lesson 14]
+        # [lesson 17]
         if scope is not None:  # a `--repo` clone: the Harness Home's `.decode/` stays protected, around it
             gate.protected_around = (os.path.join(os.path.realpath(workspace), HARNESS_DIR.name),)
-        # [/lesson 14]
+        # [/lesson 17]
         gate.problems = loaded.problems
         gate.mode_source = None if mode else loaded.mode_source
         gate.settings = loaded
@@ -194,7 +194,7 @@ class PermissionGate:
             return screen.rules if screen.may_cover(part.path, part.written, broad=True, searches=part.searches) else ()
         return screen.rules
 
-    def fenced(self, mode: Mode, *, read_only: bool = False) -> "PermissionGate":  # [lesson 12]
+    def fenced(self, mode: Mode, *, read_only: bool = False) -> "PermissionGate":  # [lesson 15]
         """A subagent's gate: these rules (shared, so an "always" answered for it holds here too),
         its own mode and read-only promise, and this gate as its Permission Fence."""
         child = PermissionGate(
@@ -206,14 +206,14 @@ class PermissionGate:
         )
         child._rules, child._governing, child._screens = self._rules, self._governing, self._screens
         child.read_only, child.fence = read_only, self
-        child.network_isolated = self.network_isolated  # [lesson 14]
-        child.more_roots = self.more_roots  # [lesson 14]
+        child.network_isolated = self.network_isolated  # [lesson 17]
+        child.more_roots = self.more_roots  # [lesson 17]
         return child
 
     async def check(self, tool: str, args: Mapping[str, Any], traits: ToolTraits = UNDECLARED) -> Verdict:
         """Judge one call of `tool` with `args` (as the model sent them), by the tool's traits."""
         verdict = await self.own_verdict(tool, args, traits)
-        verdict = await narrowed(self, verdict, tool, args, traits)  # [lesson 12]
+        verdict = await narrowed(self, verdict, tool, args, traits)  # [lesson 15]
         return verdict
 
     async def own_verdict(self, tool: str, args: Mapping[str, Any], traits: ToolTraits = UNDECLARED) -> Verdict:
@@ -226,7 +226,7 @@ class PermissionGate:
             return await check_bash(
                 self,
                 argument or "",
-                wants_network(self, args, traits),  # [lesson 14]
+                wants_network(self, args, traits),  # [lesson 17]
             )
         if traits.path is not None:
             writes = traits.kind is ToolKind.FILE_EDIT
@@ -235,7 +235,7 @@ class PermissionGate:
         if traits.url is not None:
             return finish(self, [Part(f"fetch {argument}", names, url=argument or "")], [], traits.kind)
         part = Part(tool, names)
-        part.subject = subject_of(args, traits)  # [lesson 12]
+        part.subject = subject_of(args, traits)  # [lesson 15]
         return finish(self, [part], [], traits.kind)
 
     async def resolve(self, path: str) -> plain_names.Looked:
@@ -267,7 +267,7 @@ class PermissionGate:
                 hidden.add(path)
         return hidden
 
-    # [lesson 10]
+    # [lesson 13]
     def allows_private(self, host: str) -> bool:
         """Does an allow rule name `host` (`WebFetch(domain:localhost)`)? Only then does
         `web_fetch`'s SSRF Guard reach its private or loopback addresses: the `HostAllowance`
@@ -285,7 +285,7 @@ class PermissionGate:
         url = f"http://{host}/"
         return any(domain_matches(r.specifier, url) for r in self.governing_rules(Decision.DENY, ("WebFetch",)))
 
-    # [/lesson 10]
+    # [/lesson 13]
     def is_secret(self, path: str) -> bool:
         """Does this absolute path name a file that holds secrets? For a pattern (`.e*`): could it?"""
         name = path.rpartition("/")[2]  # `posixpath.basename`, without its checks
@@ -310,7 +310,7 @@ class PermissionGate:
         return not self._local or isinstance(path, Glob) or os.path.isdir(path)
 
     def in_protected(self, *candidates: str | None) -> bool:
-        # [lesson 14]
+        # [lesson 17]
         # A `--repo` clone lives in the Harness Home's `.decode/`: protected around it, not in it.
         for root in self.protected_around:
             if any(
@@ -318,7 +318,7 @@ class PermissionGate:
                 for c in candidates
             ):
                 return True
-        # [/lesson 14]
+        # [/lesson 17]
         for c in candidates:  # a loop, not `any(…)`: this runs for every word of a command
             if c is not None and (is_protected(c, self.workspace) or c in self.protected):
                 return True

@@ -39,7 +39,7 @@ RULE_NAMES = (
     "Glob",
     "Grep",
     "WebFetch",
-    "Lsp",  # [lesson 13]
+    "Lsp",  # [lesson 16]
 )
 # A file a bash redirection writes (`> out.txt`) or reads (`< in.txt`) is governed like these.
 REDIRECT_WRITE_RULES = ("Write", "Edit")
@@ -173,8 +173,8 @@ _SPECIFIERS: dict[str, Callable[[str, str], str | None]] = {
     "Bash": _command_problem,
     "WebFetch": _domain_problem,
     **dict.fromkeys(PATH_RULES, _path_problem),
-    **dict.fromkeys(SUBAGENT_RULES, agent_name_problem),  # [lesson 12]
-    NETWORK_RULE: network_pattern_problem,  # [lesson 14]
+    **dict.fromkeys(SUBAGENT_RULES, agent_name_problem),  # [lesson 15]
+    NETWORK_RULE: network_pattern_problem,  # [lesson 17]
 }
 _CANONICAL = {name.lower(): name for name in _SPECIFIERS}
 

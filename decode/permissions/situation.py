@@ -29,19 +29,19 @@ from decode.permissions.types import Mode
 MODE_TEXT = {
     Mode.DEFAULT: "read-only tools run; file edits, commands and other tools need the user's approval.",
     Mode.ACCEPT_EDITS: "read-only tools and file edits inside the workspace run; commands need the user's approval.",
-    # [lesson 10]
+    # [lesson 13]
     Mode.PLAN: (
         "you may read and search, and change nothing: only the tools that do not change anything are "
         "offered. Investigate, then call exit_plan_mode with the plan (what you would change, where, and "
         "how you would check it); the user approves it, and you carry it out, or tells you what to change."
     ),
-    # [before lesson 10]
+    # [before lesson 13]
     # Mode.PLAN: (
     #     "you may read and search, and change nothing: only the tools that do not change anything are "
     #     "offered. Investigate, then present a plan (what you would change, where, and how you would "
     #     "check it) as your answer; the user switches the mode when they want it carried out."
     # ),
-    # [/lesson 10]
+    # [/lesson 13]
     Mode.BYPASS: (
         "every tool runs without asking, except what a deny rule forbids or an ask rule asks about; nothing "
         "stops a mistake, so be careful."
@@ -80,9 +80,9 @@ class PermissionSituation(AbstractCapability[Any]):
 
     async def prepare_tools(self, ctx: RunContext[Any], tool_defs: list[ToolDefinition]) -> list[ToolDefinition]:
         if self.gate.mode is not Mode.PLAN:
-            # [lesson 10]
+            # [lesson 13]
             return [tool for tool in tool_defs if not traits_of(tool.metadata).plan_only]  # exit_plan_mode
-            # [before lesson 10]
+            # [before lesson 13]
             # return tool_defs
-            # [/lesson 10]
+            # [/lesson 13]
         return [tool for tool in tool_defs if traits_of(tool.metadata).kind in PLAN_KINDS]

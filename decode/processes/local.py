@@ -158,12 +158,12 @@ class LocalExecutor(CommandExecutor):
     async def write_atomic(self, path: Path, data: bytes) -> None:
         # Confined: no symlink below the Workspace root is followed, whatever a command running
         # meanwhile does to the tree (a directory swapped for a link after the path was checked).
-        # [lesson 14]
+        # [lesson 17]
         root = next((folder for folder in self.more_roots if path.is_relative_to(folder)), self.workspace)
         await asyncio.to_thread(write_atomic, path, data, root=root)  # an `--add-dir` folder is a root too
-        # [before lesson 14]
+        # [before lesson 17]
         # await asyncio.to_thread(write_atomic, path, data, root=self.workspace)
-        # [/lesson 14]
+        # [/lesson 17]
 
     async def which(self, program: str) -> str | None:
         # The PATH commands get (the user's) decides, never decode's own venv first: a user's

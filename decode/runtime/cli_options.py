@@ -25,7 +25,7 @@ SHARED: list[Decorator] = [
         type=click.IntRange(min=1),
         help="Ceiling on model requests in one turn (`decode run` then exits with code 3).",
     ),
-    # [lesson 08]
+    # [lesson 11]
     click.option(
         "-r",
         "--resume",
@@ -35,7 +35,7 @@ SHARED: list[Decorator] = [
         help="Continue saved session ID (or a unique prefix; `decode sessions` lists them), without ID the newest, "
         "with its model unless --model is given. Every session is saved under .decode/sessions/.",
     ),
-    # [/lesson 08]
+    # [/lesson 11]
     # [lesson 06]
     click.option(
         "--permission-mode",
@@ -52,14 +52,14 @@ SHARED: list[Decorator] = [
         "Above every settings file, as in Claude Code; needs no trust (you gave it).",
     ),
     # [/lesson 06]
-    # [lesson 12]
+    # [lesson 15]
     click.option(
         "--agent",
         metavar="NAME",
         help="The agent to be: build (the default), plan, explore, or one of yours (`decode agents` lists them).",
     ),
-    # [/lesson 12]
-    # [lesson 14]
+    # [/lesson 15]
+    # [lesson 17]
     click.option(
         "--sandbox",
         type=click.Choice([mode.value for mode in SandboxMode]),
@@ -81,8 +81,8 @@ SHARED: list[Decorator] = [
         help="A folder the file tools may also work in, under the Workspace's rules (deny rules, secrets, "
         "asking before a write). Repeatable.",
     ),
-    # [/lesson 14]
-    # [lesson 15]
+    # [/lesson 17]
+    # [lesson 18]
     click.option(
         "--session-id",
         metavar="UUID",
@@ -96,7 +96,7 @@ SHARED: list[Decorator] = [
         help="With --resume or --continue: go on in a new session (its id decode's own, or --session-id's) "
         "holding a copy of the resumed one; the original's log is left as it was.",
     ),
-    # [/lesson 15]
+    # [/lesson 18]
 ]
 """What both front ends take."""
 
@@ -109,14 +109,14 @@ RUN_ONLY: list[Decorator] = [
         "it, only those trusted before: `decode permissions trust`).",
     ),
     # [/lesson 06]
-    # [lesson 11]
+    # [lesson 14]
     click.option(
         "--trust-project-mcp",
         is_flag=True,
         help="Start the MCP servers of this project's .mcp.json (without it, only servers it was trusted with before).",
     ),
-    # [/lesson 11]
-    # [lesson 15]
+    # [/lesson 14]
+    # [lesson 18]
     click.option(
         "--system-prompt",
         metavar="TEXT",
@@ -151,12 +151,12 @@ RUN_ONLY: list[Decorator] = [
         default=True,
         help="--no-session-persistence: write nothing of this run's session (it cannot be resumed).",
     ),
-    # [/lesson 15]
+    # [/lesson 18]
 ]
 """What only `decode run` takes."""
 
 
-def _schema(value: str | None) -> dict[str, Any] | None:  # [lesson 15]
+def _schema(value: str | None) -> dict[str, Any] | None:  # [lesson 18]
     """`--json-schema`'s value as a schema; a bad one is a usage error naming the option."""
     if value is None:
         return None
@@ -168,7 +168,7 @@ def _schema(value: str | None) -> dict[str, Any] | None:  # [lesson 15]
         raise click.BadParameter(str(exc), param_hint="--json-schema") from None
 
 
-def check_session_choice(options: dict[str, Any]) -> None:  # [lesson 15]
+def check_session_choice(options: dict[str, Any]) -> None:  # [lesson 18]
     """`--session-id` and `--fork-session` against `--resume` (already holding `--continue`'s ""):
     a usage error (exit 2) for a malformed id or a combination Claude Code refuses too."""
     from decode.context.session_ids import session_options_problem
@@ -188,7 +188,7 @@ class BadOption(click.ClickException):  # [lesson 06]
 
 
 def settle_shared(options: dict[str, Any], cwd: Path) -> None:  # [lesson 06]
-    """The shared options `cwd` settles, in `options`: `--settings` read and checked (lesson 14:
+    """The shared options `cwd` settles, in `options`: `--settings` read and checked (lesson 17:
     `--add-dir`'s folders made real). A value that cannot be used is a `BadOption` (one line, exit 2)
     before anything starts. Both front ends call it once the launch directory is known."""
     from decode.permissions.command_line_settings import SettingsArgumentError, read_command_line_settings
@@ -198,11 +198,11 @@ def settle_shared(options: dict[str, Any], cwd: Path) -> None:  # [lesson 06]
             options["settings_layer"] = read_command_line_settings(value, cwd)
         except SettingsArgumentError as exc:
             raise BadOption(str(exc)) from None
-    if "add_dirs" in options:  # None when not given: no folder  # [lesson 14]
+    if "add_dirs" in options:  # None when not given: no folder  # [lesson 17]
         options["add_dirs"] = tuple(_added_dir(value, cwd) for value in options["add_dirs"] or ())
 
 
-def _added_dir(value: str, cwd: Path) -> Path:  # [lesson 14]
+def _added_dir(value: str, cwd: Path) -> Path:  # [lesson 17]
     """An `--add-dir` value as the real folder it names; `BadOption` when it is not one."""
     path = cwd / Path(value).expanduser()
     if not path.exists():

@@ -36,7 +36,7 @@ class HeadlessRun:
         self.progress = Progress()
         self.view = TurnView(self.progress)
         self.stop: SignalStop | None = None  # [lesson 05]
-        self.handed_back: HandBack | None = None  # `--repo`: what went back  # [lesson 14]
+        self.handed_back: HandBack | None = None  # `--repo`: what went back  # [lesson 17]
 
     def finish(self, code: int) -> int:
         """The run ended with `code`, which it exits with (a run for programs also prints its result)."""
@@ -55,22 +55,22 @@ class HeadlessRun:
         self.stop = end_all_on((signal.SIGTERM, signal.SIGHUP), asyncio.current_task())
         options["on_tool_output"] = self.view.echo
         # [/lesson 05]
-        options["on_subagent"] = self.view.subagent  # each subagent's progress, one line per step  # [lesson 12]
+        options["on_subagent"] = self.view.subagent  # each subagent's progress, one line per step  # [lesson 15]
         conversation = self.build(options)
         await self.start(conversation)
-        task = await self.command_task(conversation, task)  # `decode run "/fix-issue 12"`  # [lesson 09]
+        task = await self.command_task(conversation, task)  # `decode run "/fix-issue 12"`  # [lesson 12]
         runner = TurnRunner(_ready(conversation.loop), self.view.event)
-        # [lesson 08]
+        # [lesson 11]
         runner.keep_failed = True  # a run that stopped early is saved, so `--resume ID` continues it
         runner.abort_note = self.stop_note
-        # [/lesson 08]
+        # [/lesson 11]
         ended = await runner.run_turn(Message(task))
         from decode.agent.compose import close_conversation
 
-        await close_conversation(conversation)  # its language servers stop with the run  # [lesson 13]
-        self.say_saved(conversation)  # [lesson 08]
+        await close_conversation(conversation)  # its language servers stop with the run  # [lesson 16]
+        self.say_saved(conversation)  # [lesson 11]
         code = self.stopped() if ended.outcome == "aborted" else exit_code(ended)  # Ctrl-C, SIGTERM, SIGHUP
-        code = await self.hand_back(conversation, code)  # `--repo`: the work goes back, stopped or not  # [lesson 14]
+        code = await self.hand_back(conversation, code)  # `--repo`: the work goes back, stopped or not  # [lesson 17]
         return await self.end(conversation, code)
 
     def build(self, options: dict[str, Any]) -> "Conversation":
@@ -90,13 +90,13 @@ class HeadlessRun:
             settings = load_settings()
             init_logger(settings.log_level)
             # The Harness Home is the launch directory. Headless: nothing here asks the user anything.
-            options.setdefault("trace_name", "decode_run")  # each turn's trace, when tracing is on  # [lesson 17]
+            options.setdefault("trace_name", "decode_run")  # each turn's trace, when tracing is on  # [lesson 20]
             conversation = build_loop(LoopOptions(home=Path.cwd(), on_retry=on_retry, **options), settings)
         except (
             ConfigError,
             ModelConfigError,
-            SessionError,  # [lesson 08]
-            SandboxError,  # [lesson 14]
+            SessionError,  # [lesson 11]
+            SandboxError,  # [lesson 17]
         ) as exc:
             raise RunError(str(exc)) from None
         self.say_built(conversation, options)
@@ -111,31 +111,31 @@ class HeadlessRun:
         for problem in [*gate.problems, *repository_grants(gate.settings)]:
             self.progress(f"decode: {problem.level}: {problem}")
         # [/lesson 06]
-        # [lesson 08]
+        # [lesson 11]
         from decode.permissions.types import Mode
 
         if conversation.resumed_mode and gate.mode is not Mode.DEFAULT:
             self.progress(f"decode: resuming in permission mode {gate.mode}")
-        # [/lesson 08]
-        # [lesson 12]
+        # [/lesson 11]
+        # [lesson 15]
         agent = conversation.agent.definition.name if conversation.agent is not None else "build"
         if options.get("resume") is not None and options.get("agent") is None and agent != "build":
             self.progress(f"decode: resuming as agent {agent}")  # the agent the session was, as its mode
-        # [/lesson 12]
+        # [/lesson 15]
 
     async def start(self, conversation: "Conversation") -> None:
         """What must be up before the turn: the sandbox, the MCP servers; stream-json's `init`."""
-        # [lesson 14]
+        # [lesson 17]
         from decode.sandbox.backends import start_sandbox
 
         if (problem := await start_sandbox(conversation.loop.deps.executor)) is not None:
             raise RunError(problem)  # the sandbox is closed on the way out (`run`)
-        # [/lesson 14]
-        if conversation.mcp is not None:  # a server's progress on a call: a line on stderr  # [lesson 11]
+        # [/lesson 17]
+        if conversation.mcp is not None:  # a server's progress on a call: a line on stderr  # [lesson 14]
             conversation.mcp.features.on_progress = self.view.mcp_progress
             await conversation.mcp.wait_for_starting()  # the first request would wait too; each failure is named
 
-    async def command_task(self, conversation: "Conversation", task: str) -> str:  # [lesson 09]
+    async def command_task(self, conversation: "Conversation", task: str) -> str:  # [lesson 12]
         """A task naming a custom command (`/fix-issue 12`) becomes its prompt; others stay as they are."""
         from decode.skills.command_shell import command_task
 
@@ -155,13 +155,13 @@ class HeadlessRun:
     async def end(self, conversation: "Conversation", code: int) -> int:
         """The answer and the result are out; then what may take a while (MCP servers stopping)."""
         code = self.finish(code)
-        # [lesson 11]
+        # [lesson 14]
         if conversation.mcp is not None:  # the answer and the result are out first: a slow server delays only the exit
             await conversation.mcp.close(leaving=True)  # a signal now still exits 128 + it (`run`)
-        # [/lesson 11]
+        # [/lesson 14]
         return code
 
-    # [lesson 08]
+    # [lesson 11]
     def stop_note(self) -> str | None:
         """What the kept turn tells the model when a signal stopped it (None: the user's Ctrl-C)."""
         signum = self.stop.signum if self.stop is not None else None
@@ -173,8 +173,8 @@ class HeadlessRun:
             session_id = conversation.session.session_id
             self.progress(f"decode: session {session_id} saved (continue it with --resume {session_id})")
 
-    # [/lesson 08]
-    async def hand_back(self, conversation: "Conversation", code: int) -> int:  # [lesson 14]
+    # [/lesson 11]
+    async def hand_back(self, conversation: "Conversation", code: int) -> int:  # [lesson 17]
         """`--repo`: hand the Workspace back as a branch (`decode.sandbox.handback`) and say what was
         shipped; a push that failed turns a successful run's exit code into 1 (the branch is kept,
         and the report says where). Without a Workspace, `code` as it is."""

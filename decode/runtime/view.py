@@ -56,14 +56,14 @@ class TurnView:
             self.progress(f"  {'✗' if result.is_error else '✓'} {shown} ({result.duration_s:.1f}s)")
             if result.is_error:  # why: a bad argument, a failed command, a refusal…
                 self.progress(f"    {short_line(result.content)}")
-        # [lesson 10]
+        # [lesson 13]
         elif isinstance(event, ev.TodosUpdated):  # the whole checklist, each time it changes
             from decode.entities.todos import checklist
 
             self.progress("  to-do list:" if event.todos else "  to-do list: (empty)")
             for line in checklist(event.todos).splitlines():
                 self.progress(f"    {line}")
-        # [/lesson 10]
+        # [/lesson 13]
         elif isinstance(event, ev.Notice):
             self.progress(f"decode: {event.level}: {event.message}")
         elif isinstance(event, ev.TurnFinished):
@@ -73,11 +73,11 @@ class TurnView:
         """The answer as it is for a file or a pipe; on a terminal, made visible too."""
         click.echo(visible(text) if sys.stdout.isatty() else text)
 
-    def mcp_progress(self, update: "McpProgress") -> None:  # [lesson 11]
+    def mcp_progress(self, update: "McpProgress") -> None:  # [lesson 14]
         """An MCP server's progress on a running call: `  ⋯ mcp__s__t 3/10 (30%) · copying`."""
         self.progress(f"  ⋯ {update.tool} {update.line()}")
 
-    def subagent(self, update: "events.SubagentProgress") -> None:  # [lesson 12]
+    def subagent(self, update: "events.SubagentProgress") -> None:  # [lesson 15]
         """A subagent started, called a tool or ended: `  ⋮ explore-1a2b3c4d · find tests · grep(x) · 2 requests`."""
         self.progress(f"  ⋮ {update.agent_id} · {update.line().removeprefix(update.agent).lstrip(' ·')}")
 

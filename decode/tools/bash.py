@@ -50,9 +50,9 @@ async def bash(
     ctx: RunContext[AgentDeps],
     command: str,
     timeout: float | None = None,  # noqa: ASYNC109
-    network: bool = False,  # [lesson 14]
+    network: bool = False,  # [lesson 17]
 ) -> str:
-    # [lesson 14]
+    # [lesson 17]
     """Run a command with `bash -c` in the working directory; returns exit code, stdout and stderr.
 
     Each call is a new shell: cd and export do not persist. stdin is closed (no interactive
@@ -65,7 +65,7 @@ async def bash(
         network: Set only when the command needs the network (installing packages, fetching);
             in a sandbox the user is asked. Without it, the network may be unreachable.
     """
-    # [before lesson 14]
+    # [before lesson 17]
     # """Run a command with `bash -c` in the working directory; returns exit code, stdout and stderr.
     #
     # Each call is a new shell: cd and export do not persist. stdin is closed (no interactive
@@ -76,7 +76,7 @@ async def bash(
     #     command: The command line, e.g. `pytest -x tests/test_parser.py`.
     #     timeout: Seconds before it is killed (default 120, at most 600).
     # """
-    # [/lesson 14]
+    # [/lesson 17]
     settings = ctx.deps.settings
     if not command.strip():
         raise ModelRetry("The command is empty.")
@@ -97,7 +97,7 @@ async def bash(
                 timeout=limit,
                 on_stdout=_streamer(ctx, captures["stdout"], "stdout"),
                 on_stderr=_streamer(ctx, captures["stderr"], "stderr"),
-                network=network,  # [lesson 14]
+                network=network,  # [lesson 17]
             )
         )
     except (OSError, ValueError) as exc:  # bash could not start (a NUL byte: ValueError): the model reads why
@@ -121,6 +121,6 @@ BASH = ToolSpec(
         ToolKind.OTHER,
         rules=("Bash",),
         command="command",
-        network="network",  # [lesson 14]
+        network="network",  # [lesson 17]
     ),
 )

@@ -23,6 +23,6 @@ def default_tools() -> list[ToolSpec]:
     return [
         *FILE_TOOLS,
         BASH,  # [lesson 05]
-        *WEB_AND_PLAN_TOOLS,  # the web, a to-do list, questions, plan mode  # [lesson 10]
-        LSP,  # what a language server knows: definitions, references, errors  # [lesson 13]
+        *WEB_AND_PLAN_TOOLS,  # the web, a to-do list, questions, plan mode  # [lesson 13]
+        LSP,  # what a language server knows: definitions, references, errors  # [lesson 16]
     ]

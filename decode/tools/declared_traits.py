@@ -17,13 +17,13 @@ DECLARED_TRAITS: dict[str, ToolTraits] = {
         ToolKind.OTHER,
         rules=("Bash",),
         command="command",
-        network="network",  # [lesson 14]
+        network="network",  # [lesson 17]
     ),
-    # [lesson 10]
+    # [lesson 13]
     "web_fetch": ToolTraits(ToolKind.OTHER, rules=("WebFetch",), url="url"),
     "todo_write": ToolTraits(ToolKind.SIDE_EFFECT_FREE),
     "ask_user": ToolTraits(ToolKind.SIDE_EFFECT_FREE),
     "exit_plan_mode": ToolTraits(ToolKind.SIDE_EFFECT_FREE, plan_only=True),
-    # [/lesson 10]
-    "lsp": ToolTraits(ToolKind.READ_ONLY, rules=("Lsp", "Read"), path="path"),  # [lesson 13]
+    # [/lesson 13]
+    "lsp": ToolTraits(ToolKind.READ_ONLY, rules=("Lsp", "Read"), path="path"),  # [lesson 16]
 }

@@ -118,7 +118,7 @@ async def edit(
         )
     first_line = _line_of(seen.text, seen.text.find(old))
     updated = seen.replace(old, new_string, None if replace_all else 1)
-    check = await check_before_edit(ctx.deps, real, text)  # the errors before, to tell the new ones  # [lesson 13]
+    check = await check_before_edit(ctx.deps, real, text)  # the errors before, to tell the new ones  # [lesson 16]
     try:
         await executor.write_atomic(real, style.encode(updated))
     except (OSError, ValueError) as exc:
@@ -129,7 +129,7 @@ async def edit(
         message = f"Edited {shown}: replaced {count} occurrences."
     else:
         message = f"Edited {shown}: replaced 1 occurrence at line {first_line}."
-    message += await new_errors_note(check, updated)  # [lesson 13]
+    message += await new_errors_note(check, updated)  # [lesson 16]
     return message
 
 

@@ -97,7 +97,7 @@ async def resolve_path(executor: "CommandExecutor", raw: str) -> Path:
     root = executor.workspace
     lexical = Path(posixpath.normpath(root / raw))  # absolute `raw` replaces `root`
     roots: tuple[Path, ...] = (root,)
-    roots += executor.more_roots  # `--add-dir` folders, under the same rules  # [lesson 14]
+    roots += executor.more_roots  # `--add-dir` folders, under the same rules  # [lesson 17]
     if not any(lexical.is_relative_to(folder) for folder in roots):
         raise Refusal(f"{raw} is outside the working directory {root}; only paths inside it can be used.")
     _check_length(lexical, raw)

@@ -1,4 +1,4 @@
-"""Lesson 10's tools, one entry of the catalog: the web, the To-do List, questions, plan mode."""
+"""Lesson 13's tools, one entry of the catalog: the web, the To-do List, questions, plan mode."""
 
 from decode.tools.ask import ASK_USER
 from decode.tools.plan import EXIT_PLAN_MODE

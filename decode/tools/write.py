@@ -54,7 +54,7 @@ async def write(ctx: RunContext[AgentDeps], path: str, content: str) -> str:
             style = TextStyle.of(await executor.read_bytes(real, 0, STYLE_SNIFF_BYTES))
         except OSError as exc:
             raise Refusal(f"Could not read {shown}: {describe_os_error(exc)}.") from None
-    check = await check_before_edit(ctx.deps, real)  # the errors before, to tell the new ones  # [lesson 13]
+    check = await check_before_edit(ctx.deps, real)  # the errors before, to tell the new ones  # [lesson 16]
     try:
         await executor.write_atomic(real, style.encode(style.to_file_newlines(content)))
     except (OSError, ValueError) as exc:
@@ -65,7 +65,7 @@ async def write(ctx: RunContext[AgentDeps], path: str, content: str) -> str:
     lines = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
     verb = "Replaced" if stat is not None else "Created"
     message = f"{verb} {shown} ({lines:,} line{'' if lines == 1 else 's'})."
-    message += await new_errors_note(check, style.to_file_newlines(content))  # [lesson 13]
+    message += await new_errors_note(check, style.to_file_newlines(content))  # [lesson 16]
     return message
 
 

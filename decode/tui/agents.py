@@ -1,4 +1,4 @@
-"""The REPL side of agents (lesson 12): `/agent` lists them, `/agent NAME` switches the Primary Agent.
+"""The REPL side of agents (lesson 15): `/agent` lists them, `/agent NAME` switches the Primary Agent.
 
 Switching keeps the conversation: from the next request on the model has the agent's tools and
 instructions, the gate its permission mode (`/agent plan` is plan mode; back to `/agent build`, the

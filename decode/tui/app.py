@@ -104,11 +104,11 @@ class Repl:
             self.questions.channel, self.renderer.notice, workspace, self.questions.attach
         )
         # [/lesson 06]
-        # [lesson 10]
+        # [lesson 13]
         self.agent_questions = AgentQuestions(self)  # ask_user and exit_plan_mode, through the same channel
         # The To-do List above the prompt: the session's own list, which todo_write changes in place.
         self.todos = TodoPanel(lambda: self.conversation.session.todos if self.conversation is not None else ())
-        # [/lesson 10]
+        # [/lesson 13]
         self.turns = TurnRunner(self._agent_loop, self._on_turn_event)
         # What the REPL asks the composition root for: the front end's options and the REPL's callbacks.
         self.options = replace(
@@ -116,12 +116,12 @@ class Repl:
             on_retry=self._on_retry,
             on_tool_output=lambda delta: self.soon(self.renderer.event, delta),  # [lesson 05]
             approve=self.approvals.ask,  # [lesson 06]
-            ask_user=self.agent_questions.ask_user,  # [lesson 10]
-            review_plan=self.agent_questions.review_plan,  # [lesson 10]
-            on_subagent=lambda progress: self.soon(self._on_turn_event, progress),  # [lesson 12]
-            trace_name="chat_turn",  # each turn's trace, when tracing is on  # [lesson 17]
+            ask_user=self.agent_questions.ask_user,  # [lesson 13]
+            review_plan=self.agent_questions.review_plan,  # [lesson 13]
+            on_subagent=lambda progress: self.soon(self._on_turn_event, progress),  # [lesson 15]
+            trace_name="chat_turn",  # each turn's trace, when tracing is on  # [lesson 20]
         )
-        self.status.sandbox = self.options.sandbox or "none"  # until the warm-up knows (SANDBOX_MODE)  # [lesson 14]
+        self.status.sandbox = self.options.sandbox or "none"  # until the warm-up knows (SANDBOX_MODE)  # [lesson 17]
         self.warm: Warm | None = None
         self.event_loop: asyncio.AbstractEventLoop | None = None
         self.early_notices: list[tuple[str, str]] = []
@@ -148,7 +148,7 @@ class Repl:
             turn_keys=TurnKeys(
                 busy=lambda: self.busy,
                 abort=self.abort,
-                follow_up=self.follow_up,  # [lesson 07]
+                follow_up=self.follow_up,  # [lesson 10]
             ),
             history_file=history_file or workspace / HISTORY_FILE,
             extra_commands=self.extra_commands,
@@ -170,7 +170,7 @@ class Repl:
         """Run a parsed slash command (`dispatch.py`)."""
         await dispatch.run_command(self, invocation)
 
-    def follow_up(self, line: str) -> None:  # [lesson 07]
+    def follow_up(self, line: str) -> None:  # [lesson 10]
         """Alt+Enter while a turn runs: `line` goes to the agent when the turn would end."""
         self.alongside(self.submit(line, Priority.FOLLOW_UP))  # the key handler returns at once
 
@@ -307,9 +307,9 @@ def repl_commands() -> CommandRegistry:
     """The REPL's slash commands: the built-in ones and those of later parts of decode."""
     registry = builtin_commands()
     add_permission_commands(registry)  # /permissions  # [lesson 06]
-    add_session_commands(registry)  # /compact, /resume  # [lesson 08]
-    add_memory_commands(registry)  # /memory, /init  # [lesson 09]
-    add_mcp_commands(registry)  # /mcp  # [lesson 11]
-    add_agent_commands(registry)  # /agent  # [lesson 12]
-    add_ship_commands(registry)  # /ship  # [lesson 14]
+    add_session_commands(registry)  # /compact, /resume  # [lesson 11]
+    add_memory_commands(registry)  # /memory, /init  # [lesson 12]
+    add_mcp_commands(registry)  # /mcp  # [lesson 14]
+    add_agent_commands(registry)  # /agent  # [lesson 15]
+    add_ship_commands(registry)  # /ship  # [lesson 17]
     return registry

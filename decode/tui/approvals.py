@@ -201,7 +201,7 @@ def cycle_mode(repl: Repl) -> None:
         return
     gate.mode = gate.mode.next()
     repl.status.permission_mode = gate.mode.value
-    repl.conversation.session.switch_mode(gate.mode.value)  # [lesson 08]
+    repl.conversation.session.switch_mode(gate.mode.value)  # [lesson 11]
     repl.renderer.notice(f"permission mode: {gate.mode} — {MODE_HELP[gate.mode.value]}")
     repl.questions.invalidate()
 

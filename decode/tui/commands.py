@@ -40,15 +40,15 @@ StartCheck = Callable[[Path, str], str | None]
 _COMMAND = re.compile(r"^/([a-z][a-z0-9_:-]*)(?:\s+(.*))?$", re.DOTALL)  # `:`: `/frontend:component`
 
 KEYS = [
-    # [lesson 07]
+    # [lesson 10]
     ("Enter", "send; while the agent works, steer it (it reads your message before its next step)"),
     ("Alt+Enter", "new line; while the agent works, send a follow-up (read when it would stop)"),
-    # [before lesson 07]
+    # [before lesson 10]
     # ("Enter", "send; while the agent works, it waits for its turn"),
     # ("Alt+Enter", "new line"),
-    # [/lesson 07]
+    # [/lesson 10]
     ("\\ at the end", "new line"),
-    ("Esc", "stop the running turn (what it did is kept)"),  # [lesson 07]
+    ("Esc", "stop the running turn (what it did is kept)"),  # [lesson 10]
     ("Shift+Tab", "switch the permission mode: default → accept-edits → plan"),  # [lesson 06]
     ("!command", "bash mode: run it here as the rules allow, no model; the model sees it next turn"),  # [lesson 06]
     ("Ctrl-C", "stop the running turn, or clear the line; twice quickly: quit"),
@@ -228,7 +228,7 @@ async def switch_model(repl: Repl, model: str) -> None:
     repl.status.model = model
     repl.status.phase = "ready"
     repl.unavailable = ""
-    show_fill(repl)  # [lesson 08]
+    show_fill(repl)  # [lesson 11]
     repl.renderer.notice(f"model: {model}")
 
 

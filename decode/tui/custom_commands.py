@@ -1,4 +1,4 @@
-"""Custom slash commands in the REPL (lesson 09): `/name [arguments]` runs `.claude/commands/name.md`.
+"""Custom slash commands in the REPL (lesson 12): `/name [arguments]` runs `.claude/commands/name.md`.
 
 The commands are found again on every `/help`, completion and run (`decode.skills.custom_commands`),
 so a file added during a session is there at once. A REPL command or a skill of the same name wins.

@@ -21,13 +21,13 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-# [lesson 07]
+# [lesson 10]
 ENTER_SENDS = Priority.STEER
 """What Enter sends while a turn runs: a steer (Alt+Enter sends a follow-up)."""
-# [before lesson 07]
+# [before lesson 10]
 # ENTER_SENDS = Priority.TURN
 # """What Enter sends while a turn runs: a prompt that waits for its own turn."""
-# [/lesson 07]
+# [/lesson 10]
 
 
 async def submit(repl: Repl, line: str, priority: Priority = ENTER_SENDS) -> None:
@@ -72,11 +72,11 @@ async def run_command(repl: Repl, invocation: Invocation) -> None:
         repl.renderer.error(f"unknown command /{invocation.name}: {hint}")
         return
     if repl.busy and not command.while_busy:
-        # [lesson 07]
+        # [lesson 10]
         repl.renderer.error(f"/{command.name} waits until the turn is over (Esc stops it)")
-        # [before lesson 07]
+        # [before lesson 10]
         # repl.renderer.error(f"/{command.name} waits until the turn is over (Ctrl-C stops it)")
-        # [/lesson 07]
+        # [/lesson 10]
         return
     try:
         await command.handler(repl, invocation.argument)

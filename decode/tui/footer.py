@@ -50,7 +50,7 @@ class SessionStatus:
     """Why there is no model, when there is none (`GEMINI_API_KEY is not set: …`)."""
     permission_mode: str = "default"  # [lesson 06]
     """The Permission Mode; shown in every mode, `default` too."""
-    sandbox: str = "none"  # [lesson 14]
+    sandbox: str = "none"  # [lesson 17]
     """Where the agent's commands run (`bwrap`, `docker`, `modal`); `none` is not shown."""
 
     def start_turn(self, now: float | None = None) -> None:
@@ -172,7 +172,7 @@ def footer(status: SessionStatus, now: float | None = None, width: int | None = 
     if fraction is not None:
         style = "class:footer.gauge.full" if fraction >= 0.8 else "class:footer.gauge"
         parts["ctx"] = [(style, f"ctx {gauge(fraction)} {fraction:.0%}")]
-    if status.sandbox != "none":  # unsandboxed is how decode always ran: nothing to say  # [lesson 14]
+    if status.sandbox != "none":  # unsandboxed is how decode always ran: nothing to say  # [lesson 17]
         parts["sandbox"] = [("class:footer.mode", f"sandbox {status.sandbox}")]
     parts["mode"] = [("class:footer.mode", f"⏵⏵ {status.permission_mode} (shift+tab)")]  # [lesson 06]
     if width is not None:

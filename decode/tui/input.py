@@ -108,7 +108,7 @@ class TurnKeys:
 
     busy: Callable[[], bool]
     abort: Callable[[], None]
-    follow_up: Callable[[str], None]  # [lesson 07]
+    follow_up: Callable[[str], None]  # [lesson 10]
 
 
 def key_bindings(
@@ -151,7 +151,7 @@ def key_bindings(
     @bindings.add("escape", "enter")
     def _newline_or_follow_up(event: KeyPressEvent) -> None:
         buffer = event.current_buffer
-        if turn_keys is not None and busy() and buffer.text.strip():  # [lesson 07]
+        if turn_keys is not None and busy() and buffer.text.strip():  # [lesson 10]
             text = buffer.text
             buffer.append_to_history()
             buffer.reset()
@@ -160,7 +160,7 @@ def key_bindings(
         buffer.newline(copy_margin=False)
 
     @bindings.add("escape", filter=busy)
-    def _abort(event: KeyPressEvent) -> None:  # [lesson 07]
+    def _abort(event: KeyPressEvent) -> None:  # [lesson 10]
         assert turn_keys is not None
         turn_keys.abort()
 

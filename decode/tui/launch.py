@@ -67,9 +67,9 @@ async def _main(options: LoopOptions, commands: CommandRegistry) -> int:
                     task.uncancel()  # the cancellation was the signal's: this task lives on to close the turn
                 await repl.turns.stop()  # the running turn is aborted, and what it did is kept
                 return 128 + signum
-            # [lesson 14]
+            # [lesson 17]
             finally:
                 from decode.sandbox.backends import close_sandboxes
 
                 await close_sandboxes()  # what still runs in the sandbox stops; its container goes
-            # [/lesson 14]
+            # [/lesson 17]

@@ -1,4 +1,4 @@
-"""The REPL side of memory and skills (lesson 09): `/memory`, `/init`, `/<skill> [text]`, the session note.
+"""The REPL side of memory and skills (lesson 12): `/memory`, `/init`, `/<skill> [text]`, the session note.
 
 - `/memory` shows what goes into the instructions: the memory files (with their paths, and how
   much of `.decode/MEMORY.md` the cap left out) and the skills catalogue, with any skipped skill.

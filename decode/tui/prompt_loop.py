@@ -47,7 +47,7 @@ async def run(repl: Repl) -> int:
             if task is not None:
                 task.cancel()
         await asyncio.gather(*background, return_exceptions=True)
-        if repl.conversation is not None:  # its language servers stop with the REPL  # [lesson 13]
+        if repl.conversation is not None:  # its language servers stop with the REPL  # [lesson 16]
             from decode.agent.compose import close_conversation
 
             await close_conversation(repl.conversation)
@@ -56,7 +56,7 @@ async def run(repl: Repl) -> int:
 
 async def leave(repl: Repl) -> None:
     """What leaving does, once no turn runs: each part's last word, then the background's last seconds."""
-    await ship(repl)  # `--repo`: the work goes back as a branch before decode leaves  # [lesson 14]
+    await ship(repl)  # `--repo`: the work goes back as a branch before decode leaves  # [lesson 17]
     for part in repl.commands.on_leave:
         part(repl)
     if repl.background:  # never longer than LEAVE_WAIT_S; Ctrl-C skips it

@@ -1,6 +1,6 @@
 """Questions in the REPL: the Decision Channel's open question, answered by a key or the next line.
 
-While a question is open (a tool call waits for an approval; from lesson 10, the model asks you
+While a question is open (a tool call waits for an approval; from lesson 13, the model asks you
 something), the lines above the `❯` show it with its options, wrapped to the terminal's width
 (never cut at its edge), and the answer is the next line you send instead of a prompt:
 

@@ -157,10 +157,10 @@ class Renderer:
                     output = self._tool_output.get(event.call_id, "") + event.text  # made visible when shown
                     self._tool_output[event.call_id] = output[-TOOL_OUTPUT_KEEP:]
                     self._tool_lines[event.call_id] = self._tool_lines.get(event.call_id, 0) + event.text.count("\n")
-            # [lesson 12]
+            # [lesson 15]
             case "subagent":  # one line under the `agent` call that runs it, replaced as it goes
                 self.under(event.call_id, "⋮", event.line())
-            # [/lesson 12]
+            # [/lesson 15]
             case "tool_result":
                 self._finish_tool(event.result)
             case "notice":

@@ -37,7 +37,7 @@ def above_input(repl: Repl) -> AnyFormattedText:
 def panels(repl: Repl, width: int) -> list[tuple[str, str]]:
     """`(style, lines)` of each panel above the prompt, top first; a panel with nothing to show is ''."""
     return [
-        ("class:todos", repl.todos.lines(width)),  # the checklist, in place  # [lesson 10]
+        ("class:todos", repl.todos.lines(width)),  # the checklist, in place  # [lesson 13]
         ("class:approval", repl.questions.lines(width)),  # what the next line answers  # [lesson 06]
     ]
 

@@ -1,4 +1,4 @@
-"""The REPL side of sessions and compaction (lesson 08): `/compact`, resuming, the context gauge.
+"""The REPL side of sessions and compaction (lesson 11): `/compact`, resuming, the context gauge.
 
 - Every REPL conversation is a session: the warm-up's composition root opens one, new or, with
   `decode --resume [ID]`, the saved one with its history and model; each turn is logged as it
@@ -59,7 +59,7 @@ def add_session_commands(registry: CommandRegistry) -> CommandRegistry:
     )
     registry.status_lines.append(_status_line)
     registry.start_checks["resume"] = check_resume  # `--resume [ID]`: no such session
-    registry.start_checks["session_id"] = check_session_id  # `--session-id UUID`: taken already  # [lesson 15]
+    registry.start_checks["session_id"] = check_session_id  # `--session-id UUID`: taken already  # [lesson 18]
     registry.on_ready.insert(0, show_session)  # the resumed turns first, then what is said about them
     registry.on_leave.append(show_resume_line)  # the session's id, and how to continue it
     return registry
@@ -85,7 +85,7 @@ def check_resume(home: Path, resume: str) -> str:
     return ""
 
 
-def check_session_id(home: Path, session_id: str) -> str:  # [lesson 15]
+def check_session_id(home: Path, session_id: str) -> str:  # [lesson 18]
     """Why `decode --session-id UUID` cannot start here ("" when it can): a session has that id already."""
     from decode.context.session_ids import SessionIdError, check_unused, given_session_id
 
@@ -239,7 +239,7 @@ async def switch_session(repl: Repl, ref: str) -> None:
     from decode.agent.compose import build_loop
 
     options = replace(repl.options, resume=ref, model=None)  # the session's own model, as `decode --resume`
-    options = replace(options, session_id=None, fork_session=False)  # `--session-id` named the first  # [lesson 15]
+    options = replace(options, session_id=None, fork_session=False)  # `--session-id` named the first  # [lesson 18]
     try:
         conversation = await asyncio.to_thread(build_loop, options, repl.settings)
     except start_errors() as exc:
@@ -247,12 +247,12 @@ async def switch_session(repl: Repl, ref: str) -> None:
         return
     from decode.tui.ship import ship, show_sandbox
 
-    await ship(repl)  # the conversation being left hands its Workspace back first  # [lesson 14]
+    await ship(repl)  # the conversation being left hands its Workspace back first  # [lesson 17]
     left = repl.conversation.session if repl.conversation is not None else None
     repl.options, repl.conversation = options, conversation
     if left is not None:
         left.close()  # its Session Lock: another decode may continue the session left
-    show_sandbox(repl)  # the footer names where the resumed session's commands run  # [lesson 14]
+    show_sandbox(repl)  # the footer names where the resumed session's commands run  # [lesson 17]
     repl.status.model, repl.status.phase, repl.unavailable = conversation.session.model, "ready", ""
     start_permissions(repl)
     show_usage(repl)

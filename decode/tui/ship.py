@@ -1,4 +1,4 @@
-"""The sandbox in the REPL (lesson 14): `/ship`, a last hand-back when the REPL exits, and the
+"""The sandbox in the REPL (lesson 17): `/ship`, a last hand-back when the REPL exits, and the
 start checks of `--sandbox` and `--repo`.
 
 With `decode --repo PATH|URL` the agent works in a clone; `/ship` commits what it did onto

@@ -86,7 +86,7 @@ def views() -> dict[str, View]:
         "edit": edit_view,  # [lesson 04]
         "write": write_view,  # [lesson 04]
         "bash": bash_view,  # [lesson 05]
-        "todo_write": todo_view,  # [lesson 10]
+        "todo_write": todo_view,  # [lesson 13]
     }
 
 

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from decode.tui.footer import Fragments
 
 MARKS = {
-    Priority.STEER: ("↳", "steer"),  # [lesson 07]
-    Priority.FOLLOW_UP: ("⏎", "follow-up"),  # [lesson 07]
+    Priority.STEER: ("↳", "steer"),  # [lesson 10]
+    Priority.FOLLOW_UP: ("⏎", "follow-up"),  # [lesson 10]
     Priority.TURN: ("⧗", "next turn"),
 }
 PENDING_WIDTH = 70
@@ -54,16 +54,16 @@ def show_turn_event(repl: Repl, event: AgentEvent | TurnStarted | TurnEnded) -> 
     repl.renderer.end_turn(interrupted=event.outcome == "aborted")
     repl.status.end_turn()
     hand_back(repl, event.returned)
-    show_fill(repl)  # [lesson 08]
+    show_fill(repl)  # [lesson 11]
     repl.invalidate()
 
 
 def _show_loop_event(repl: Repl, event: AgentEvent) -> None:
     match event.kind:
-        # [lesson 07]
+        # [lesson 10]
         case "message_delivered":
             repl.renderer.user(typed_part(event.text))  # where the model received it, mid-turn (as typed)
-        # [/lesson 07]
+        # [/lesson 10]
         case "usage":
             repl.status.record_usage(
                 requests=event.total.requests,

@@ -73,7 +73,7 @@ def warm_up(options: LoopOptions, settings: Settings | None = None) -> Warm:
     mark = time.perf_counter()
     try:
         warm.conversation = compose.build_loop(options, settings)
-        warm.model = warm.conversation.session.model  # a resumed session's own, unless --model says  # [lesson 08]
+        warm.model = warm.conversation.session.model  # a resumed session's own, unless --model says  # [lesson 11]
     except start_errors() as exc:
         warm.error = str(exc)
     timings["model"] = time.perf_counter() - mark
@@ -89,10 +89,10 @@ def start_errors() -> tuple[type[Exception], ...]:
     errors: tuple[type[Exception], ...] = (ModelConfigError,)
     from decode.context.session_log import SessionError  # a session to resume that cannot be read
 
-    errors += (SessionError,)  # [lesson 08]
+    errors += (SessionError,)  # [lesson 11]
     from decode.sandbox.types import SandboxError  # a sandbox that cannot run here: no agent, no fall back
 
-    errors += (SandboxError,)  # [lesson 14]
+    errors += (SandboxError,)  # [lesson 17]
     return errors
 
 
@@ -138,7 +138,7 @@ async def finish_warm_up(repl: Repl, warm_up: asyncio.Future[Warm]) -> None:
         repl.status.phase = "ready"
         for ready in repl.commands.on_ready:  # what the parts that added commands do now
             ready(repl)
-        show_todos(repl)  # a resumed session's To-do List  # [lesson 10]
+        show_todos(repl)  # a resumed session's To-do List  # [lesson 13]
     else:
         repl.status.phase = "unavailable"
         hint = "; pick another model with /model provider:name" if warm.settings is not None else ""

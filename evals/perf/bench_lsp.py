@@ -1,4 +1,4 @@
-"""Code intelligence (lesson 13): the real `ty server` on a copy of this repository's `decode/`.
+"""Code intelligence (lesson 16): the real `ty server` on a copy of this repository's `decode/`.
 
 - First start: spawn `ty server`, initialize, open a file and pull its diagnostics (median of 5
   fresh servers). Limit 1 s.

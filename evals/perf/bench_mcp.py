@@ -9,7 +9,7 @@
   (ADR-0056) sends `search_tools` instead of the hundred schemas: limit 20,000 characters, the
   fixed-context budget. The same request's size with the tools sent whole is in the note.
 - Time to the first tool answer of a stdio server (start, initialize, list, one call), in process:
-  through the executor's `spawn` (ADR-0067) against fastmcp's own `StdioTransport` (lesson 11's way):
+  through the executor's `spawn` (ADR-0067) against fastmcp's own `StdioTransport` (lesson 14's way):
   limit 0.1 s more; and inside bubblewrap against no sandbox, where bwrap runs: limit 0.3 s more.
 """
 

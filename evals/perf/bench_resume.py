@@ -1,4 +1,4 @@
-"""Sessions (lesson 08): what resuming a long session costs.
+"""Sessions (lesson 11): what resuming a long session costs.
 
 - Resume of a 10,000-message session log (1,000 turns of a coding session: prompts, tool calls,
   ~900-character tool outputs, answers; written by the real `SessionLog`) against plainly parsing

@@ -1,4 +1,4 @@
-"""Sandboxes (lesson 14): what running a command in bubblewrap costs.
+"""Sandboxes (lesson 17): what running a command in bubblewrap costs.
 
 - `bash` round trip (`true`, then `echo hello`) through the tool as the agent calls it, the
   executor a bubblewrap `SandboxExecutor` against the local executor (`--sandbox none`): target

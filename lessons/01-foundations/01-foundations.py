@@ -127,7 +127,7 @@ print("AIza" in repr(with_key), "AIza" in with_key.model_dump_json())
 print(with_key.gemini_api_key.get_secret_value())
 
 # %% [markdown]
-# `DECODE_ENV` (`dev`, `test` or `prod`) only *names* what decode deploys (lesson 16's Modal app);
+# `DECODE_ENV` (`dev`, `test` or `prod`) only *names* what decode deploys (lesson 19's Modal app);
 # it never changes behaviour. An environment that behaves differently is an environment you can't test.
 
 # %%
@@ -347,7 +347,7 @@ check_budget_settings(BudgetSettings)
 # %% [markdown]
 # ### Exercise 2: a new event
 #
-# Lesson 07 lets the user cancel a running turn. Write `TurnCancelled`, an event with a `reason`
+# Lesson 10 lets the user cancel a running turn. Write `TurnCancelled`, an event with a `reason`
 # (a string) whose `kind` is `"turn_cancelled"`, so that it can join the `AgentEvent` union and
 # round-trip through JSON. The check builds that union the way `events.py` spells it,
 # `Annotated[TextDelta | … | TurnCancelled, Field(discriminator="kind")]`, and reads your event back.

@@ -445,7 +445,7 @@ show("decode.agent.loop", "AgentLoop.run_turn")
 
 # %% [markdown]
 # `_finish()` closes the turn: `keep_turn()` first, which in this lesson only replaces the history
-# with the run's messages (lesson 08 also saves the turn to the session log, and adds a warning
+# with the run's messages (lesson 11 also saves the turn to the session log, and adds a warning
 # when the disk refuses), then the `TurnFinished` event. `valid_text()` replaces a lone surrogate
 # a provider's JSON may carry, which no terminal or file could encode.
 

@@ -264,7 +264,7 @@ for path in ["../outside.txt", "/etc/passwd", "sneaky/hostname"]:
 # `run` takes one `ExecRequest`: the program, its timeout, the callbacks its output goes to, and
 # optionally a working directory, an environment and stdin. As httpx hands one `Request` through its
 # transports, the same object goes down through every backend below the executor, so a later lesson
-# adds a field to it (lesson 14: may this command reach the network?) instead of a parameter to each.
+# adds a field to it (lesson 17: may this command reach the network?) instead of a parameter to each.
 
 # %%
 show("decode.entities.executor", "ExecRequest")
@@ -566,7 +566,7 @@ check_head(HEAD)
 # - A long output becomes head + note + tail, the whole of it saved to a file the model can read.
 # - `@path` in the REPL attaches a file as `read` shows it, and counts as its read.
 # - Every tool reaches the disk through `deps.executor`, the Executor Seam: the Workspace may be a
-#   container or another machine (lesson 14).
+#   container or another machine (lesson 17).
 #
 # **The key idea:** a tool's refusal is an answer the model can act on (read first, be more
 # precise), not a crash; the checks live in the tool, where no model can skip them.

@@ -236,7 +236,7 @@ os.kill(escaped, signal.SIGKILL)
 # This lesson replaces lesson 04's plain subprocess in `LocalExecutor` (`decode/processes/local.py`):
 # `run()` and `spawn()` hand over to `decode/processes/run.py` and `spawn.py`, and the environment is
 # scrubbed (`decode/processes/environment.py`). The process machinery is a package of its own,
-# `decode/processes/`, below both the tools and (lesson 14) the sandboxes, which start their `bwrap`
+# `decode/processes/`, below both the tools and (lesson 17) the sandboxes, which start their `bwrap`
 # and `docker` clients through the same functions.
 
 # %%

@@ -660,7 +660,7 @@ print(json.loads((project / ".decode" / "settings.local.json").read_text())["per
 # In the REPL, `approve` is not a function you write: the question goes to the **Decision
 # Channel** (`decode/harness/decisions.py`), the one place decode asks the user anything.
 # Parallel tool calls can ask for approval at the same moment, and later lessons ask questions of
-# their own (lesson 10's `ask_user` tool, lesson 11's trust in a project's MCP servers), while the
+# their own (lesson 13's `ask_user` tool, lesson 14's trust in a project's MCP servers), while the
 # user answers on one input line. So every question goes through one `DecisionChannel`: `ask()`
 # waits its turn, `current` is the one on screen, `answer(line)` answers it. A `Question` has
 # options (a key and a label) and, unless `free_text` is None, takes an answer of your own: for an
@@ -697,7 +697,7 @@ print(await first, await second)
 # %% [markdown]
 # The REPL's `approve` (`decode/tui/approvals.py`) turns the gate's `ask` into one such question,
 # drawn above the prompt (`decode/tui/questions.py`): `y`, `a` (always), `n`, or a reason typed
-# in. Lesson 07 puts the channel under the harness, where a question waits inside a running turn.
+# in. Lesson 10 puts the channel under the harness, where a question waits inside a running turn.
 #
 # `decode run` is headless: its `LoopOptions` set no `approve`, so an `ask` becomes a refusal the
 # model reads, and `--permission-mode` chooses the mode for the run.

@@ -87,11 +87,11 @@ class A:
         # [before lesson 06]
         # value = 0
         # [/lesson 06]
-        # [lesson 08]
+        # [lesson 11]
         value += 1
-        # [before lesson 08]
+        # [before lesson 11]
         # value += 0
-        # [/lesson 08]
+        # [/lesson 11]
         return value
 
 
@@ -141,7 +141,7 @@ def test_each_part_over_the_limits_is_a_problem_of_the_check(checked: subprocess
 
 
 def test_the_count_is_the_lines_holding_a_marker() -> None:
-    assert script.marker_count(CLEAN + "x = 1  # [lesson 07]\n") == 4
+    assert script.marker_count(CLEAN + "x = 1  # [lesson 10]\n") == 4
 
 
 def test_the_markers_command_prints_each_file_and_the_total() -> None:

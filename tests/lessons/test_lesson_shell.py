@@ -190,7 +190,7 @@ def test_lesson_03s_help_names_nothing_a_later_lesson_adds(tmp_path: Path) -> No
     registered, shown = done.stdout.split("\n", 1)
     assert "/model [name]" in shown
     later = {command.name for command in repl_commands()} - set(registered.split())
-    assert {"permissions", "resume"} <= later  # lessons 06 and 08
+    assert {"permissions", "resume"} <= later  # lessons 06 and 11
     named = [word for word in (*LATER, *(f"/{name}" for name in later)) if word in shown.lower()]
     assert not named, f"lesson 03's /help names what later lessons add: {named}\n{shown}"
 

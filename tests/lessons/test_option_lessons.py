@@ -1,6 +1,6 @@
 """Claude Code's `--settings` and `--add-dir` arrive with the lessons that teach what they change
 (ADR-0132): the command-line settings layer with lesson 06's settings layers and gate, an added
-folder with lesson 14's Workspace. The snapshot before each lesson has no such option; the lesson's
+folder with lesson 17's Workspace. The snapshot before each lesson has no such option; the lesson's
 own snapshot runs it for real, in `decode run` and (for `--settings`) `decode permissions`."""
 
 import json
@@ -67,17 +67,17 @@ def test_settings_arrives_with_lesson_06(snapshot: Snapshot, project: Path) -> N
     assert "--settings:1 (command-line)" in checked.stdout
 
 
-def test_add_dir_arrives_with_lesson_14(snapshot: Snapshot, project: Path) -> None:
+def test_add_dir_arrives_with_lesson_17(snapshot: Snapshot, project: Path) -> None:
     shared = project.parent / "shared"
     shared.mkdir()
     (shared / "api.md").write_text("the shared API notes\n")
     read = script(project, {"name": "read", "args": {"path": "../shared/api.md"}})
-    before = decode(snapshot(13), project, "run", "--add-dir", "../shared", "--model", read, "go")
+    before = decode(snapshot(16), project, "run", "--add-dir", "../shared", "--model", read, "go")
     assert before.returncode == 2
     assert "No such option '--add-dir'" in before.stderr
-    done = decode(snapshot(14), project, "run", "--add-dir", "../shared", "--model", read, "go")
+    done = decode(snapshot(17), project, "run", "--add-dir", "../shared", "--model", read, "go")
     assert done.returncode == 0, done.stderr
     assert "the shared API notes" in session_text(project)
-    refused = decode(snapshot(14), project, "run", "--add-dir", str(Path.home()), "--model", read, "go")
+    refused = decode(snapshot(17), project, "run", "--add-dir", str(Path.home()), "--model", read, "go")
     assert refused.returncode == 2
     assert "refused, it holds your home folder" in refused.stderr

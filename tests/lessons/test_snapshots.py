@@ -73,21 +73,21 @@ import a
 
 
 class Loop:
-    run: int = 0  # [lesson 07]
+    run: int = 0  # [lesson 10]
     \"\"\"The turn in progress.\"\"\"
     size: int = 1
 
     @property
-    def pending(self) -> int:  # [lesson 08]
-        if self.run:  # [lesson 10]
+    def pending(self) -> int:  # [lesson 11]
+        if self.run:  # [lesson 13]
             return 1
         return 0
 
     def clear(self) -> None:
         if self.run:  # [lesson 05]
             self.run = 0
-        elif self.size:  # [lesson 09]
-            self.size = 0  # [lesson 09]
+        elif self.size:  # [lesson 12]
+            self.size = 0  # [lesson 12]
         self.size = 1
 """
 
@@ -224,19 +224,19 @@ def test_the_last_snapshot_is_the_whole_package(snapshots: dict[int, Path]) -> N
     assert {p.relative_to(last).as_posix() for p in (last / "decode").rglob("*") if p.is_file()} == package
 
 
-def test_lesson_19s_snapshot_and_diff_hold_the_evals_it_builds(snapshots: dict[int, Path]) -> None:
-    """`builds` (files beside the package) is part of the chapter: `make lesson-diff N=19` shows evals/."""
-    assert not (snapshots[18] / "evals").exists()
-    trial = snapshots[19] / "evals" / "benchmark" / "trial.py"
+def test_lesson_22s_snapshot_and_diff_hold_the_evals_it_builds(snapshots: dict[int, Path]) -> None:
+    """`builds` (files beside the package) is part of the chapter: `make lesson-diff N=22` shows evals/."""
+    assert not (snapshots[21] / "evals").exists()
+    trial = snapshots[22] / "evals" / "benchmark" / "trial.py"
     assert trial.read_bytes() == (ROOT / "evals" / "benchmark" / "trial.py").read_bytes()
-    verifier = snapshots[19] / "evals" / "tasks" / "csv-sales-summary" / "tests" / "test.sh"
+    verifier = snapshots[22] / "evals" / "tasks" / "csv-sales-summary" / "tests" / "test.sh"
     assert os.access(verifier, os.X_OK)  # copied as the task has it
-    assert not (snapshots[19] / "evals" / "perf").exists()  # the project's performance suite, no lesson's
-    diff = script.diff(19)
+    assert not (snapshots[22] / "evals" / "perf").exists()  # the project's performance suite, no lesson's
+    diff = script.diff(22)
     for path in ("evals/benchmark/trial.py", "evals/regression/metrics.py", "evals/tasks/csv-sales-summary/task.toml"):
         assert f"--- /dev/null\n+++ b/{path}\n" in diff
     assert "+def run_trial(" in diff
-    assert "evals/" not in script.diff(18)
+    assert "evals/" not in script.diff(21)
 
 
 def is_package_file(path: Path) -> bool:

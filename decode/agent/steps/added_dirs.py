@@ -1,4 +1,4 @@
-"""The `--add-dir` step (lesson 14): folders besides the Workspace that the file tools may use.
+"""The `--add-dir` step (lesson 17): folders besides the Workspace that the file tools may use.
 
 Claude Code's "additional working directories". Each folder is given to the executor (`read`,
 `write`, `edit`, `grep` and `glob` resolve paths in it as in the Workspace) and to the Permission

@@ -1,4 +1,4 @@
-"""The agent steps (lesson 12): which agent the conversation is, and the subagents it may spawn.
+"""The agent steps (lesson 15): which agent the conversation is, and the subagents it may spawn.
 
 A subagent is built by the same steps with four in place of the primary's (`SUBAGENT_STEPS`): its
 session is a transcript beside its parent's, its model may be its parent's own, its gate is

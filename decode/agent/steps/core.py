@@ -5,12 +5,12 @@ from dataclasses import replace
 from decode.agent.build import Build
 from decode.agent.factory import BASE_INSTRUCTIONS, build_agent
 
-# [lesson 17]
+# [lesson 20]
 from decode.agent.traced_loop import agent_loop
 
-# [before lesson 17]
+# [before lesson 20]
 # from decode.agent.loop import AgentLoop
-# [/lesson 17]
+# [/lesson 20]
 from decode.entities.deps import AgentDeps
 from decode.models.gateway import resolve_model
 
@@ -23,12 +23,12 @@ def choose_tools(b: Build) -> None:
 
 
 def choose_model(b: Build) -> None:
-    """The model asked for, through the Model Gateway (lesson 08: the session's, so a resumed one keeps its own)."""
-    # [lesson 08]
+    """The model asked for, through the Model Gateway (lesson 11: the session's, so a resumed one keeps its own)."""
+    # [lesson 11]
     name = b.session.model
-    # [before lesson 08]
+    # [before lesson 11]
     # name = b.options.model or b.settings.model
-    # [/lesson 08]
+    # [/lesson 11]
     b.model = resolve_model(name, b.settings, on_retry=b.options.on_retry)
 
 
@@ -40,31 +40,31 @@ def build_deps(b: Build) -> None:
         harness_home=b.options.home,
         search_filter=b.gate,  # searches skip what the rules keep from reads  # [lesson 06]
         on_tool_output=b.options.on_tool_output,  # [lesson 05]
-        # [lesson 10]
+        # [lesson 13]
         todos=b.session.todos,  # one list: todo_write changes it, every turn line records it
         ask_user=b.options.ask_user,
         review_plan=b.options.review_plan,
         host_allowance=b.gate,  # web_fetch reaches a private host only when an allow rule names it
-        # [/lesson 10]
+        # [/lesson 13]
     )
 
 
 def make_agent(b: Build) -> None:
     """The pydantic-ai Agent: the model, the tools, and the capabilities the steps before listed."""
-    # [lesson 15]
+    # [lesson 18]
     instructions = b.options.system_prompt or BASE_INSTRUCTIONS  # `--system-prompt`: decode's own replaced
     b.agent = build_agent(b.model, tools=b.tools, capabilities=b.capabilities, instructions=instructions)
-    # [before lesson 15]
+    # [before lesson 18]
     # b.agent = build_agent(b.model, tools=b.tools, capabilities=b.capabilities)
-    # [/lesson 15]
+    # [/lesson 18]
 
 
 def make_loop(b: Build) -> None:
     """The Agent Loop the front end drives, with the session's history."""
     limit = b.options.max_requests or b.settings.max_requests
-    # [lesson 17]
+    # [lesson 20]
     b.loop = agent_loop(b, limit)  # traced only when tracing is configured
-    # [before lesson 17]
+    # [before lesson 20]
     # b.loop = AgentLoop(b.agent, b.deps, model=b.model, max_requests=limit)
-    # [/lesson 17]
-    b.loop.session, b.loop.history = b.session, b.history  # [lesson 08]
+    # [/lesson 20]
+    b.loop.session, b.loop.history = b.session, b.history  # [lesson 11]

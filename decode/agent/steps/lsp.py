@@ -1,4 +1,4 @@
-"""The language-server step (lesson 13): code intelligence, the servers started when first asked."""
+"""The language-server step (lesson 16): code intelligence, the servers started when first asked."""
 
 from decode.agent.build import Build
 from decode.lsp.manager import LspManager

@@ -1,4 +1,4 @@
-"""The MCP step (lesson 11): the servers of the config files, whose tools the agent gets."""
+"""The MCP step (lesson 14): the servers of the config files, whose tools the agent gets."""
 
 from decode.agent.build import Build
 from decode.mcp.loading import load_servers, mcp_capabilities
@@ -12,9 +12,9 @@ def load_mcp(b: Build) -> None:
             b.settings,
             trust_project=b.options.trust_project_mcp,
             headless=b.options.approve is None,
-            executor=b.executor,  # [lesson 14]
-            files=b.options.mcp_config,  # [lesson 15]
-            strict=b.options.strict_mcp_config,  # [lesson 15]
+            executor=b.executor,  # [lesson 17]
+            files=b.options.mcp_config,  # [lesson 18]
+            strict=b.options.strict_mcp_config,  # [lesson 18]
         )
     if b.mcp is not None:  # a server may ask decode's model (gated) and the user (None: headless, declined)
         b.mcp.features.sampling_model, b.mcp.features.sampling = b.model, b.settings.mcp_sampling

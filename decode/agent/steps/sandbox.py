@@ -1,4 +1,4 @@
-"""The sandbox steps (lesson 14): where the agent's commands run, and in which directory.
+"""The sandbox steps (lesson 17): where the agent's commands run, and in which directory.
 
 - `resume_sandbox`: a resumed session stays in the sandbox it started in, unless one is asked for;
 - `open_workspace`: `--repo` clones the Workspace the agent works in, named after the session;
@@ -22,12 +22,12 @@ from decode.sandbox.workspace import discard_workspace, session_workspace
 def resume_sandbox(b: Build) -> None:
     """A resumed session's sandbox, unless `sandbox` is given; a new session records its own."""
     options, header = b.options, b.session.log.header
-    # [lesson 15]
+    # [lesson 18]
     # A log the repository committed chooses no sandbox; a resumed `none` leaves the settings'.
     resumed = header.sandbox if header.sandbox != "none" and not b.planted else None
-    # [before lesson 15]
+    # [before lesson 18]
     # resumed = header.sandbox
-    # [/lesson 15]
+    # [/lesson 18]
     if options.resume is not None and options.sandbox is None and resumed:
         b.options = replace(options, sandbox=resumed)
     elif options.parent is None and not b.session.log.path.exists():

@@ -1,4 +1,4 @@
-"""The session steps (lesson 08): a new session or a resumed one, and the mode a resumed one was in."""
+"""The session steps (lesson 11): a new session or a resumed one, and the mode a resumed one was in."""
 
 from decode.agent.build import Build
 from decode.context.session import Session
@@ -10,13 +10,13 @@ from decode.permissions.types import Mode
 def open_session(b: Build) -> None:
     """A new session, or the saved one `resume` names (`SessionError`: none such), with its history."""
     options = b.options
-    # [lesson 12]
+    # [lesson 15]
     definition = b.definition
     wanted = options.model or (None if definition.inherits_model else definition.model)
-    # [before lesson 12]
+    # [before lesson 15]
     # wanted = options.model
-    # [/lesson 12]
-    if options.session_id is not None or options.fork_session:  # `--session-id UUID`, `--fork-session`  # [lesson 15]
+    # [/lesson 15]
+    if options.session_id is not None or options.fork_session:  # `--session-id UUID`, `--fork-session`  # [lesson 18]
         b.session, b.history = open_chosen(
             options.home,
             resume=options.resume,
@@ -33,11 +33,11 @@ def resume_mode(b: Build) -> None:
     """A resumed session goes on in the mode it was in, unless a mode is asked for. A session log
     lives in the project, where a repository can plant one: it never chooses bypass (only
     --permission-mode or ~/.decode/settings.json do, ADR-0042)."""
-    # [lesson 15]
+    # [lesson 18]
     resumed = b.options.resume is not None and not b.planted
-    # [before lesson 15]
+    # [before lesson 18]
     # resumed = b.options.resume is not None
-    # [/lesson 15]
+    # [/lesson 18]
     b.resumed_mode = b.mode is None and resumed and b.session.mode in {m.value for m in Mode}
     if b.resumed_mode:
         b.mode = Mode.parse(b.session.mode or "")

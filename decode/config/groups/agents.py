@@ -1,4 +1,4 @@
-"""The subagents' settings (lesson 12)."""
+"""The subagents' settings (lesson 15)."""
 
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings

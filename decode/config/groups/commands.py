@@ -41,7 +41,7 @@ class CommandSettings(BaseSettings):
     pass_env: NameList = Field(
         default_factory=list,
         validation_alias=AliasChoices("DECODE_PASS_ENV"),
-        json_schema_extra=user_only("hands your credentials to the agent's commands"),  # [lesson 13]
+        json_schema_extra=user_only("hands your credentials to the agent's commands"),  # [lesson 16]
     )
     """Variables the agent's commands get although they look like credentials (`GITHUB_TOKEN`…), which
     are otherwise left out: names or patterns like `AWS_*`, comma-separated (or a JSON list).

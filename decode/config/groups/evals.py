@@ -1,4 +1,4 @@
-"""The benchmark's settings (lesson 19)."""
+"""The benchmark's settings (lesson 22)."""
 
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings

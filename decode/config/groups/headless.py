@@ -1,4 +1,4 @@
-"""The headless runs' settings (lesson 15)."""
+"""The headless runs' settings (lesson 18)."""
 
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings

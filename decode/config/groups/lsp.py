@@ -1,4 +1,4 @@
-"""The language servers' settings (lesson 13)."""
+"""The language servers' settings (lesson 16)."""
 
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings

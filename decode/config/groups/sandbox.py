@@ -1,4 +1,4 @@
-"""The sandbox's settings (lesson 14)."""
+"""The sandbox's settings (lesson 17)."""
 
 import json
 import os

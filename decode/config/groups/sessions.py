@@ -1,4 +1,4 @@
-"""The sessions' settings (lesson 08)."""
+"""The sessions' settings (lesson 11)."""
 
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings

@@ -26,10 +26,10 @@ def load(name: str) -> ModuleType:
 
 REPORT = """<?xml version="1.0" encoding="utf-8"?>
 <testsuites><testsuite name="pytest" errors="1" failures="1" skipped="0" tests="3" time="9.9">
-<testcase classname="lessons.11-mcp.11-mcp.ipynb" name="Cell 0" time="4.250" />
-<testcase classname="lessons.11-mcp.11-mcp.ipynb" name="Cell 1" time="1.500">
+<testcase classname="lessons.14-mcp.14-mcp.ipynb" name="Cell 0" time="4.250" />
+<testcase classname="lessons.14-mcp.14-mcp.ipynb" name="Cell 1" time="1.500">
 <failure message="Cell outputs differ" /></testcase>
-<testcase classname="lessons.11-mcp.11-mcp.ipynb" name="Cell 2" time="0.250"><error message="kernel died" /></testcase>
+<testcase classname="lessons.14-mcp.14-mcp.ipynb" name="Cell 2" time="0.250"><error message="kernel died" /></testcase>
 </testsuite></testsuites>
 """
 """What pytest's `--junitxml` writes for a notebook under nbval (a cell a test case), written here:
@@ -46,16 +46,16 @@ def test_a_junit_report_gives_the_cells_the_failures_and_their_seconds(tmp_path:
 def test_the_notebooks_are_every_lessons_or_those_named(monkeypatch: pytest.MonkeyPatch) -> None:
     bench = load("bench_notebooks")
     every = bench.chosen_notebooks(ROOT)
-    monkeypatch.setenv("DECODE_BENCH_NOTEBOOKS", "18, 11")
+    monkeypatch.setenv("DECODE_BENCH_NOTEBOOKS", "21, 14")
 
-    assert [path.stem for path in bench.chosen_notebooks(ROOT)] == ["18-recording", "11-mcp"]
+    assert [path.stem for path in bench.chosen_notebooks(ROOT)] == ["21-recording", "14-mcp"]
     assert len(every) == len(list(ROOT.glob("lessons/[0-9][0-9]-*/"))) == len({p.parent for p in every})
 
 
 def test_an_unknown_lesson_is_one_clear_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DECODE_BENCH_NOTEBOOKS", "11,99,x")
+    monkeypatch.setenv("DECODE_BENCH_NOTEBOOKS", "14,99,x")
 
-    with pytest.raises(SystemExit, match=r"^bench_notebooks: no lesson notebook 99, x \(have: 01, .*, 19\)$"):
+    with pytest.raises(SystemExit, match=r"^bench_notebooks: no lesson notebook 99, x \(have: 01, .*, 22\)$"):
         load("bench_notebooks").chosen_notebooks(ROOT)
 
 

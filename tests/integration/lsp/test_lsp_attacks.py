@@ -1,4 +1,4 @@
-"""Lesson 13 attacked: a hostile language server, a hostile project configuration, leaks past the rules.
+"""Lesson 16 attacked: a hostile language server, a hostile project configuration, leaks past the rules.
 
 A hole that is fixed has a plain test; one that is not yet is `xfail(strict=True)` with the reason,
 so it is on record, CI stays green, and the day it is fixed the test says so.

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[3]
 PROBE = Path(__file__).parent / "servers" / "probe_server.py"
-LESSON = ROOT / "lessons" / "11-mcp"
+LESSON = ROOT / "lessons" / "14-mcp"
 TIME_SERVER = Path(sys.executable).parent / "mcp-server-time"
 
 

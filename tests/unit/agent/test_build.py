@@ -18,7 +18,7 @@ from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 
 def test_a_step_that_reads_what_no_step_made_fails_at_once(tmp_path: Path, settings: Settings) -> None:
     build = Build(LoopOptions(tmp_path, model="test"), settings)
-    with pytest.raises(AttributeError, match="session"):  # the model comes from the session (lesson 08)
+    with pytest.raises(AttributeError, match="session"):  # the model comes from the session (lesson 11)
         choose_model(build)
 
 

@@ -143,7 +143,7 @@ async def test_instructions_name_the_workspace(tmp_path: Path) -> None:
 
 
 async def test_a_message_enqueued_into_the_running_turn_is_reported_when_the_model_gets_it(tmp_path: Path) -> None:
-    # Lesson 07: while a turn runs, `loop.run` takes messages; the loop says when one is delivered.
+    # Lesson 10: while a turn runs, `loop.run` takes messages; the loop says when one is delivered.
     seen: list[list[str]] = []
 
     async def record(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator:

@@ -212,7 +212,7 @@ def test_running_out_of_responses_names_the_file(streamed: bool) -> None:
     )
 
 
-# --- a slow model (lesson 07) ----------------------------------------------------------------
+# --- a slow model (lesson 10) ----------------------------------------------------------------
 
 
 def test_delay_s_is_optional_and_must_be_a_sensible_number_of_seconds(tmp_path: Path) -> None:

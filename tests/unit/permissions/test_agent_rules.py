@@ -1,4 +1,4 @@
-"""`Agent(explore)` rules: the `agent` tool's rule names and the agent name they take (lesson 12)."""
+"""`Agent(explore)` rules: the `agent` tool's rule names and the agent name they take (lesson 15)."""
 
 import pytest
 

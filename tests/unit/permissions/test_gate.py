@@ -124,7 +124,7 @@ async def test_bypass_corpus(case: dict, corpus_places: dict[str, Path]) -> None
         corpus_places["workspace"], mode=mode, secret_files=SECRET_FILES, trust_project=trusted
     )
     assert gate.problems == []
-    gate.network_isolated = case.get("sandbox", False)  # lesson 14: a sandbox without network
+    gate.network_isolated = case.get("sandbox", False)  # lesson 17: a sandbox without network
     traits = corpus_traits(case["tool"])
     argument = fill(case["arg"], corpus_places)
     args = {argument_key(traits): argument} if argument else {}

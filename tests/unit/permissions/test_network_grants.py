@@ -1,4 +1,4 @@
-"""Granting the network to a sandboxed command (lesson 14): a `Network` part and rule beside each command."""
+"""Granting the network to a sandboxed command (lesson 17): a `Network` part and rule beside each command."""
 
 from pathlib import Path
 

@@ -1,4 +1,4 @@
-"""`Network(...)` rules: a sandboxed command that asks for the network (lesson 14, ADR-0063).
+"""`Network(...)` rules: a sandboxed command that asks for the network (lesson 17, ADR-0063).
 
 The bypass corpus (class `network`) holds the tricks; here: the rule language, what "always"
 saves, and that nothing changes where no sandbox isolates the network.

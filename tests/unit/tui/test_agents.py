@@ -1,4 +1,4 @@
-"""Lesson 12 in the REPL: `/agent` lists the agents, `/agent NAME` switches; a child's progress is drawn live."""
+"""Lesson 15 in the REPL: `/agent` lists the agents, `/agent NAME` switches; a child's progress is drawn live."""
 
 from pathlib import Path
 

@@ -210,7 +210,7 @@ async def test_ctrl_c_stops_a_running_turn_and_the_next_turn_works(start_repl) -
     # The turn prints its end from inside its task, which is done a moment later.
     await session.wait_until(lambda: not session.repl.busy)
     assert "thinking about it" in output  # what had streamed is kept on screen
-    # ... and in the conversation (lesson 07), closed by a note that the user interrupted.
+    # ... and in the conversation (lesson 10), closed by a note that the user interrupted.
     said = [p.content for m in session.repl.loop.history for p in m.parts if p.part_kind in ("text", "user-prompt")]
     assert said == ["a slow question", "thinking about it for a long time", INTERRUPTED_NOTE]
 

@@ -137,7 +137,7 @@ def test_the_parts_that_add_commands_plug_their_status_lines_start_checks_and_re
 
     registry = repl_commands()
     assert builtin_commands().status_lines == builtin_commands().on_ready == []  # lesson 03's REPL: none
-    assert list(registry.start_checks) == ["resume", "session_id", "agent", "sandbox", "repo"]  # lessons 08, 15, 12, 14
+    assert list(registry.start_checks) == ["resume", "session_id", "agent", "sandbox", "repo"]  # lessons 11, 18, 15, 17
     assert [ready.__name__ for ready in registry.on_ready] == [
         "show_session",  # a resumed conversation first, then what is said about it
         "start_permissions",
@@ -148,6 +148,6 @@ def test_the_parts_that_add_commands_plug_their_status_lines_start_checks_and_re
     assert len(registry.status_lines) == 3  # the mode, the session, the sandbox and its Workspace
     assert [leave.__name__ for leave in registry.on_leave] == ["show_resume_line", "note_session"]
     assert [clear.__name__ for clear in registry.on_clear] == ["note_session"]
-    # lesson 09: a skill is /name, and so is a custom command
+    # lesson 12: a skill is /name, and so is a custom command
     assert [more.__name__ for more in registry.more_commands] == ["skill_commands", "custom_command_list"]
     assert [run.__name__ for run in registry.run_more] == ["run_skill", "run_custom_command"]

@@ -127,7 +127,7 @@ def test_prompts_get_no_completions() -> None:
     assert completions("/help\nmore") == []
 
 
-# -- while a turn runs (lesson 07) ---------------------------------------------------------------
+# -- while a turn runs (lesson 10) ---------------------------------------------------------------
 
 ESC = "\x1b"
 

@@ -1,4 +1,4 @@
-"""Lesson 09 in the REPL: /memory, /init, /<skill> [text], and the session note on exit and /clear.
+"""Lesson 12 in the REPL: /memory, /init, /<skill> [text], and the session note on exit and /clear.
 
 Driven like a user: keys through a pipe, a scripted model, real files in the project and in HOME.
 """

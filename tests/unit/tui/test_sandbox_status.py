@@ -1,4 +1,4 @@
-"""The footer and /status name the sandbox (lesson 14); `none` shows nothing in the footer."""
+"""The footer and /status name the sandbox (lesson 17); `none` shows nothing in the footer."""
 
 import shutil
 

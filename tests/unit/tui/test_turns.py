@@ -1,4 +1,4 @@
-"""Lesson 07 in the REPL, through prompt_toolkit's pipe: steer, follow up, abort, hand back, leave."""
+"""Lesson 10 in the REPL, through prompt_toolkit's pipe: steer, follow up, abort, hand back, leave."""
 
 import subprocess
 from pathlib import Path

@@ -1,6 +1,6 @@
 #!/bin/sh
 # An MCP server in POSIX sh, for a sandbox image without Python: one JSON-RPC message a line on
-# stdin and stdout (what lessons/11-mcp/tiny_server.py does in Python). One tool, `where`, says
+# stdin and stdout (what lessons/14-mcp/tiny_server.py does in Python). One tool, `where`, says
 # where the server runs: its HOME, folder, host name, and whether it sees a host secret.
 while IFS= read -r line; do
   id=$(printf '%s' "$line" | sed -n 's/.*"id":\([0-9][0-9]*\).*/\1/p')
