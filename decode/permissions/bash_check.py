@@ -23,7 +23,8 @@ from decode.permissions.network_grants import network_parts
 from decode.permissions.protected import WHY as PROTECTED
 from decode.permissions.readonly import ReadOnly, judge
 from decode.permissions.rules import REDIRECT_READ_RULES, REDIRECT_WRITE_RULES
-from decode.permissions.shell import TOO_DEEP, Glob
+from decode.permissions.shell_glob import Glob
+from decode.permissions.shell_script import TOO_DEEP
 from decode.permissions.types import Decision, Mode, Verdict
 from decode.permissions.written_files import written_files
 

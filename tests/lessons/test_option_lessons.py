@@ -4,38 +4,9 @@ folder with lesson 17's Workspace. The snapshot before each lesson has no such o
 own snapshot runs it for real, in `decode run` and (for `--settings`) `decode permissions`."""
 
 import json
-import os
-import subprocess
-import sys
-from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
-from tests.lessons.conftest import lesson_script
-
-Snapshot = Callable[[int], Path]
-
-
-@pytest.fixture(scope="module")
-def snapshot(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
-    """Lesson NN's package, written once for this module when first asked for."""
-    written: dict[int, Path] = {}
-
-    def at(lesson: int) -> Path:
-        if lesson not in written:
-            written[lesson] = tmp_path_factory.mktemp(f"lesson{lesson:02}")
-            lesson_script.write_snapshot(lesson, written[lesson])
-        return written[lesson]
-
-    return at
-
-
-def decode(package: Path, project: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """`decode ARGS` with only `package` (a snapshot) on the path, in `project`."""
-    env = {**os.environ, "PYTHONPATH": str(package), "PYTHONDONTWRITEBYTECODE": "1"}
-    argv = [sys.executable, "-P", "-m", "decode", *args]
-    return subprocess.run(argv, cwd=project, env=env, capture_output=True, text=True, timeout=120)
+from tests.lessons.conftest import Snapshot, decode
 
 
 def script(project: Path, *calls: dict) -> str:

@@ -1,0 +1,44 @@
+"""Lesson 06's gate reads bash by a simple split; lesson 07's reads it with tree-sitter-bash (ADR-0135).
+
+Lesson 06's snapshot has no parser: a script of plain words between `;`, `&&`, `||` and newlines is
+judged command by command, and anything else (a pipe, a quote, `$`, `X=1 cmd`) asks, a deny rule
+included. Lesson 07's snapshot reads the same scripts as bash does. Both run for real, through
+`decode permissions check` in a snapshot of their own."""
+
+from pathlib import Path
+
+from tests.lessons.conftest import Snapshot, decode
+
+DENY_RM = '{"permissions": {"deny": ["Bash(rm:*)"], "allow": ["Bash(ls:*)", "Bash(grep:*)"]}}'
+
+
+def check(package: Path, project: Path, command: str) -> tuple[int, str]:
+    done = decode(package, project, "permissions", "check", "bash", command, "--settings", DENY_RM)
+    assert done.returncode in (0, 3, 4), done.stderr
+    return done.returncode, done.stdout
+
+
+def test_lesson_06_splits_and_asks_about_what_it_cannot_read(snapshot: Snapshot, project: Path) -> None:
+    package = snapshot(6)
+    assert not (package / "decode" / "permissions" / "shell.py").exists()
+    assert (package / "decode" / "permissions" / "shell_script.py").exists()
+    (project / "README.md").write_text("hello\n")
+    assert check(package, project, "git status; rm -rf build")[0] == 4  # the split finds `rm`
+    assert check(package, project, "git status && cat README.md")[0] == 0  # both on the read-only list
+    for unreadable in ["cat README.md | wc -l", "X=1 rm -rf build", "'r'm -rf build", "echo $(rm -rf build)"]:
+        code, out = check(package, project, unreadable)
+        assert code == 3, (unreadable, out)
+        assert "shell syntax beyond plain words" in out, (unreadable, out)
+    for secret in ["ls .env.production", "grep -f.env src"]:  # a word the split finds may name a secret file
+        code, out = check(package, project, secret)
+        assert code == 3, (secret, out)
+        assert "holds secrets" in out, (secret, out)
+
+
+def test_lesson_07_reads_bash_as_bash_does(snapshot: Snapshot, project: Path) -> None:
+    package = snapshot(7)
+    (project / "README.md").write_text("hello\n")
+    assert check(package, project, "cat README.md | wc -l")[0] == 0
+    assert check(package, project, "'r'm -rf build")[0] == 4
+    code, out = check(package, project, "echo $(rm -rf build)")
+    assert code == 4, out  # the command inside the substitution is found, and denied
