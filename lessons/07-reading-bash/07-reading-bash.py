@@ -16,6 +16,19 @@
 #
 # Everything runs offline, in a scratch folder with its own `HOME`.
 
+# %% [markdown]
+# **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
+# your own copy of lesson 07's package; until you write them, each raises `NotImplementedError`
+# with a hint:
+#
+# - `expand_braces` in `decode/permissions/shell_braces.py`
+# - `printed` in `decode/permissions/shell_output.py`
+# - `attached_values` in `decode/permissions/option_values.py`
+#
+# `make lesson-start N=07` writes your copy into `build/07/`, and `make lesson-check N=07`
+# runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
+# This notebook shows the package's own versions: read them when you are done, or stuck.
+
 # %%
 import os
 import subprocess
