@@ -26,13 +26,13 @@ command could not be known at all, the analysis is `opaque`: every Bash deny rul
 import posixpath
 from dataclasses import dataclass, field
 
-from decode.permissions.command_reading import VARIABLES, Check, Found, Words
+from decode.permissions.command_reading import VARIABLES, Check, CommandAnalysis, Found, Words
 from decode.permissions.foreign_shells import FOREIGN, FOREIGN_SHELLS, is_foreign_shell, program_name, runs_a_string
 from decode.permissions.launchers import ALIASES, launched
 from decode.permissions.risky_options import git_config, replace_string, replaced, risky_set
-from decode.permissions.shell import parse_script
+from decode.permissions.script_reading import read_script
 from decode.permissions.shell_glob import Glob, glob_matches
-from decode.permissions.shell_script import ARITHMETIC, SETS_VARIABLES, Redirect, ShellScript, SimpleCommand, quiet_name
+from decode.permissions.shell_script import ARITHMETIC, SETS_VARIABLES, Redirect, SimpleCommand, quiet_name
 from decode.permissions.string_runners import (
     SHELL_NAME,
     SHELLS,
@@ -56,19 +56,6 @@ _UNKNOWN_NAME = "the command's name is only known at run time"
 _KNOWN = frozenset(
     {*WRAPPERS, *SHELLS, *STRING_RUNNERS, *GLOBAL_OPTIONS, *FOREIGN_SHELLS, "xargs", "find", "source", "."}
 )
-
-
-@dataclass(frozen=True)
-class CommandAnalysis:
-    """A bash command as the gate sees it: commands to check, files touched, reasons to ask."""
-
-    checks: tuple[Check, ...]
-    redirects: tuple[Redirect, ...]
-    hazards: tuple[str, ...]
-    opaque: bool = field(default=False, repr=False)
-    """Some command it runs cannot be known before it runs: every Bash deny rule may match it."""
-    files: tuple[str, ...] = field(default=(), repr=False)
-    """Words of its commands that may name files (checked for secret files and Read rules)."""
 
 
 @dataclass
@@ -98,7 +85,7 @@ def _analyse(script: str, depth: int, out: _Out) -> None:
         out.hazards.append("scripts nested too deep to follow")
         out.opaque = True
         return
-    parsed = _read(script)
+    parsed = read_script(script)
     out.redirects.extend(parsed.redirects)
     out.hazards.extend(parsed.hazards)
     out.opaque = out.opaque or parsed.opaque
@@ -108,21 +95,6 @@ def _analyse(script: str, depth: int, out: _Out) -> None:
                 out.opaque = True
             else:
                 _analyse(nested, depth + 1, out)
-
-
-def _read(script: str) -> ShellScript:
-    """The simple commands, redirections and hazards of `script`, read as bash will read it."""
-    # [lesson 07]
-    return parse_script(script)
-    # [before lesson 07]
-    # lines = script.replace("&&", ";").replace("||", ";").replace("\n", ";")
-    # if not all(char.isalnum() or char in " \t._/:@%+,-;" for char in lines):  # quotes, $, |, >, *, =…
-    #     return ShellScript((), (), ("shell syntax beyond plain words, ;, && and ||",), opaque=True)
-    # found = [tuple(line.split()) for line in lines.split(";") if line.split()]
-    # # any argument may name a file (`cat .env`), a short option's glued value too (`grep -f.env`)
-    # named = [(*w[1:], *(a[2:] for a in w[1:] if a.startswith("-") and a[2:])) for w in found]
-    # return ShellScript(tuple(SimpleCommand(w, " ".join(w), files=f) for w, f in zip(found, named, strict=True)))
-    # [/lesson 07]
 
 
 def _explain(command: SimpleCommand, out: _Out) -> list[str | None]:

@@ -330,7 +330,7 @@ print(undeclared.decision, "|", undeclared.reason)
 
 # %% [markdown]
 # `check` returns this verdict (a later lesson narrows it for subagents). A bash command is split
-# into *parts* (`bash_check`): each command it runs (as `analyse_command` found them), each file a
+# into *parts* (`bash_check`): each command it runs (as the script's reading found them), each file a
 # redirection writes or reads, each word that may name a file.
 
 # %%
@@ -358,25 +358,20 @@ show("decode.permissions.bash_check", "check_bash")
 # 6. a **hazard** asks;
 # 7. every part needs an **allow** rule, or the **mode's default** to allow it.
 #
-# `matches(gate, rule, part, broad=…)`: deny and ask rules match *broadly* (`Bash(rm:*)` sees `sudo rm`,
-# `/bin/rm`, `xargs rm`; `Bash(git push:*)` sees `git -C x push`; `Bash(rm -rf:*)` sees `rm -r -f`,
-# `options.deny_matches`), allow rules *narrowly* (the command as written), ADR-0021, ADR-0083.
-# A string for a shell decode cannot parse (`pwsh -c …`) is denied while any Bash deny rule is in force.
+# `matches(gate, rule, part, broad=…)`: deny and ask rules match *broadly* (`Bash(rm -rf:*)` sees
+# `rm -r -f`, `options.deny_matches`; lesson 08 adds what wrappers run: `sudo rm`, `/bin/rm`,
+# `xargs rm`), allow rules *narrowly* (the command as written), ADR-0021, ADR-0083.
 
 # %%
 show("decode.permissions.decision_order", "finish")
 
 # %% [markdown]
-# Three small modules feed those parts. A deny rule reads a command's options the way the program
-# does (`rm -fr` is `rm -rf`, `git -C x push` is `git push`); a command that writes a file it names
-# (`tee`, `cp`, `sed -i`) makes that file a write part, judged by Edit rules; and a write into
-# `.git` at any depth, `.decode/` or `.claude/` asks whatever an allow rule covers.
+# Two small modules feed those parts. A deny rule reads a command's options the way the program
+# does (`rm -fr` is `rm -rf`); and a write into `.git` at any depth, `.decode/` or `.claude/` asks
+# whatever an allow rule covers.
 
 # %%
 show("decode.permissions.options", "deny_matches")
-
-# %%
-show("decode.permissions.written_files", "written_files")
 
 # %%
 show("decode.permissions.protected", "is_protected")
@@ -499,14 +494,7 @@ after = await PermissionGate.from_settings(project).check("bash", request, TRAIT
 print(after.decision, "<-", after.rule, shown(after.source))
 
 # %% [markdown]
-# The exact command is rarely typed twice, so the REPL's `a` offers a wider rule first and shows it
-# before the key is pressed (`gate.rule_choices`, ADR-0085): the words that name what ran — an
-# interpreter's script or module, a CLI's subcommand path — never the bare program. Code given
-# inline, and a reading command (`cat`, `head`) whose file could be any file, save only themselves.
-
-# %%
-for command in ["python3 -m pytest -x", "aws s3 ls s3://logs", "python3 -c pass", "cat /etc/hosts"]:
-    print(f"{command:24}", await gate.rule_choices("bash", {"command": command}, TRAITS["bash"]))
+# The exact command is rarely typed twice; lesson 08 offers a wider rule first (`gate.rule_choices`).
 
 # %% [markdown]
 # ## 8. In the agent

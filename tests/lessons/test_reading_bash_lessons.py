@@ -1,8 +1,10 @@
-"""Lesson 06's gate reads bash by a simple split; lesson 07's reads it with tree-sitter-bash (ADR-0135).
+"""Lesson 06's gate reads bash by a simple split, lesson 07's with tree-sitter-bash, and lesson 08's
+sees what wrappers run (ADR-0135).
 
 Lesson 06's snapshot has no parser: a script of plain words between `;`, `&&`, `||` and newlines is
 judged command by command, and anything else (a pipe, a quote, `$`, `X=1 cmd`) asks, a deny rule
-included. Lesson 07's snapshot reads the same scripts as bash does. Both run for real, through
+included. Lesson 07's snapshot reads the same scripts as bash does, each command as written;
+lesson 08's denies `rm` inside `sudo`, `timeout` and `bash -c`. Each runs for real, through
 `decode permissions check` in a snapshot of their own."""
 
 from pathlib import Path
@@ -42,3 +44,11 @@ def test_lesson_07_reads_bash_as_bash_does(snapshot: Snapshot, project: Path) ->
     assert check(package, project, "'r'm -rf build")[0] == 4
     code, out = check(package, project, "echo $(rm -rf build)")
     assert code == 4, out  # the command inside the substitution is found, and denied
+
+
+def test_lesson_08_denies_through_wrappers(snapshot: Snapshot, project: Path) -> None:
+    wrapped = ["sudo /bin/rm -rf build", "timeout 5 rm -rf build", "bash -c 'rm -rf build'"]
+    assert not (snapshot(7) / "decode" / "permissions" / "commands.py").exists()
+    for command in wrapped:  # lesson 07 judges each as written: nothing allows `sudo`, so it asks
+        assert check(snapshot(7), project, command)[0] == 3, command
+        assert check(snapshot(8), project, command)[0] == 4, command
