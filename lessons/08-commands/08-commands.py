@@ -16,6 +16,19 @@
 #
 # Everything runs offline, in a scratch folder with its own `HOME`.
 
+# %% [markdown]
+# **Build it yourself.** The build-along track leaves 3 functions of this lesson to you, in
+# your own copy of lesson 08's package; until you write them, each raises `NotImplementedError`
+# with a hint:
+#
+# - `written_files` in `decode/permissions/written_files.py`
+# - `risky_set` in `decode/permissions/risky_options.py`
+# - `replace_string` in `decode/permissions/risky_options.py`
+#
+# `make lesson-start N=08` writes your copy into `build/08/`, and `make lesson-check N=08`
+# runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
+# This notebook shows the package's own versions: read them when you are done, or stuck.
+
 # %%
 import os
 import subprocess
