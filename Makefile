@@ -29,9 +29,9 @@ XDIST := -n $(WORKERS) --dist loadscope
 NBVAL := --nbval --nbval-current-env
 
 # The suite starts decode's own modules in hundreds of processes (a REPL in tmux, a CLI beside MCP
-# servers). Where PYTHONDONTWRITEBYTECODE is set (CI images set it) none of them writes the bytecode
-# cache, so each would compile every module it imports: they are compiled once, first, as `make install`
-# compiles the dependencies'. py_compile writes whatever that variable says. Only decode/: elsewhere
+# servers). Where PYTHONDONTWRITEBYTECODE is set none of them writes the bytecode cache, so each
+# would compile every module it imports: they are compiled once, first, as `make install` compiles
+# the dependencies'. py_compile writes whatever that variable says. Only decode/: elsewhere
 # are folders the tests copy whole (benchmark tasks, fixtures), which must hold only their own files.
 define bytecode
 	@$(RUN) python -m compileall -q -j 0 decode >/dev/null
@@ -56,8 +56,11 @@ help: ## Show this list
 
 # --compile-bytecode: `decode` then starts from .pyc files instead of compiling every module it
 # imports, which is most of its start-up wherever PYTHONDONTWRITEBYTECODE is set (see evals/perf).
+# CI installs with BYTECODE_AT_INSTALL= and lets Python write each module's bytecode when it is
+# first imported: the suite imports about a third of the dependencies' files (ADR-0134).
+BYTECODE_AT_INSTALL ?= --compile-bytecode
 install: ## Install uv if missing, then the locked dependencies (with the dev group) into .venv
-	@uv_bin=$$(scripts/ensure-uv) && "$$uv_bin" sync --locked --all-extras --compile-bytecode
+	@uv_bin=$$(scripts/ensure-uv) && "$$uv_bin" sync --locked --all-extras $(BYTECODE_AT_INSTALL)
 
 # The official npm MCP servers the reference-server tests run, at the versions (and hashes) of
 # tests/integration/mcp/reference/package-lock.json, in .cache/ (the test installs them itself when missing).

@@ -9,8 +9,8 @@
 # 1. **stdout carries only what the output format says**: the answer (`text`), one result object
 #    (`json`), or one JSON event per line (`stream-json`), with a JSON Schema for every event.
 # 2. **stderr carries progress** for the person who may read the log later (`-q` silences it).
-# 3. **The exit code says how it ended**: 0 done, 1 failed, 2 usage, 3 request ceiling, 130
-#    interrupted, 128+N a signal.
+# 3. **The exit code says how it ended**: 0 done, 1 failed, 2 usage, 3 request ceiling, 4 an answer
+#    that does not match `--json-schema`, 130 interrupted, 128+N a signal.
 # 4. **Options a script needs**: `--cwd`, `--allowed-tools`/`--disallowed-tools` (session rules),
 #    `--append-system-prompt`, `--continue`, `--summary-json PATH`, the task from stdin.
 #

@@ -158,9 +158,9 @@ for row in describe(build_app(nightly_settings)):
 
 # %% [markdown]
 # The image, as the Dockerfile commands Modal will build: Python 3.12, git, this checkout copied in
-# (without `.git`, `.venv`, `.decode` and every `.env`: no secret is baked into an image) and
-# installed, and the deploy-time settings as environment, so the container that imports the module
-# again builds the same app.
+# (without `.git`, `.venv`, `.decode`, the tests, lessons and evals, and every `.env`: no secret is
+# baked into an image) and installed, and the deploy-time settings as environment, so the container
+# that imports the module again builds the same app.
 
 # %%
 for command in image_commands(build_image(Settings()))[-8:]:
@@ -278,7 +278,7 @@ check_best_attempt(best_attempt)
 #   stdin, the result object back, the work as a branch; a credential in the URL never comes back.
 # - A Modal app is a local object until `deploy`: its functions, schedule and image are checked
 #   offline, and `.local()` runs a function's body here.
-# - Attempts run N at once and compare them in one table; the Runner is the one seam to Modal's
+# - N attempts run at once and are compared in one table; the Runner is the one seam to Modal's
 #   cloud (`ModalRunner`), with `LocalRunner` running the same body in threads.
 # - The best attempt is a passing, shipped one with the smallest diff, not the smallest diff.
 #
