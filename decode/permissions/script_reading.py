@@ -1,6 +1,7 @@
 """How the gate reads a bash script: its simple commands, the files its redirections touch, its hazards.
 
-Lesson 06 reads plain words between `;`, `&&`, `||` and newlines, and asks about anything more;
+Lesson 06 reads plain words between `;`, `&&`, `||` and newlines, and asks about anything more
+(a quote, `$`, a pipe, a reserved word such as `if` or `time` that makes bash run what follows);
 from lesson 07 on, `parse_script` reads the script with bash's own grammar (tree-sitter-bash).
 """
 
@@ -15,9 +16,10 @@ def read_script(script: str) -> ShellScript:
     # [before lesson 07]
     # from decode.permissions.shell_script import SimpleCommand
     # lines = script.replace("&&", ";").replace("||", ";").replace("\n", ";")
-    # if not all(char.isalnum() or char in " \t._/:@%+,-;" for char in lines):  # quotes, $, |, >, *, =…
-    #     return ShellScript((), (), ("shell syntax beyond plain words, ;, && and ||",), opaque=True)
     # found = [tuple(line.split()) for line in lines.split(";") if line.split()]
+    # bash_words = " if then elif else fi do done while until for case select function time coproc "
+    # if not all(c.isalnum() or c in " \t._/:@%+,-;" for c in lines) or any(f" {w[0]} " in bash_words for w in found):
+    #     return ShellScript((), (), ("shell syntax beyond plain words, ;, && and ||",), opaque=True)
     # # any argument may name a file (`cat .env`), a short option's glued value too (`grep -f.env`)
     # named = [(*w[1:], *(a[2:] for a in w[1:] if a.startswith("-") and a[2:])) for w in found]
     # return ShellScript(tuple(SimpleCommand(w, " ".join(w), files=f) for w, f in zip(found, named, strict=True)))

@@ -3,9 +3,10 @@
 #
 # Lesson 07's gate finds every simple command a script runs, and judges each *as written*:
 # `sudo rm -rf build` is a command named `sudo`, `bash -c 'rm -rf build'` one named `bash`,
-# `find . -exec rm {} ;` one named `find`. Nothing allows them, so they ask; but a deny rule on
-# `rm` does not see the `rm` inside, and in bypass mode, where only a deny stops a command, they
-# would run. This lesson teaches the gate what commands *do*:
+# `find . -exec rm {} ;` one named `find`. Unless a rule allows the wrapper, they ask; but a deny
+# rule on `rm` does not see the `rm` inside, so in bypass mode, where only a deny stops a command,
+# or under an allow such as `Bash(*)` or `Bash(sudo:*)`, they would run. This lesson teaches the
+# gate what commands *do*:
 #
 # 1. **Wrappers run another command**: `timeout 5 npm test` is judged as `npm test`, and a deny on
 #    `rm` sees through `sudo`, `/bin/rm`, `xargs rm` and `find -exec rm`.

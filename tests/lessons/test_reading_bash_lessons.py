@@ -14,8 +14,8 @@ from tests.lessons.conftest import Snapshot, decode
 DENY_RM = '{"permissions": {"deny": ["Bash(rm:*)"], "allow": ["Bash(ls:*)", "Bash(grep:*)"]}}'
 
 
-def check(package: Path, project: Path, command: str) -> tuple[int, str]:
-    done = decode(package, project, "permissions", "check", "bash", command, "--settings", DENY_RM)
+def check(package: Path, project: Path, command: str, *options: str, settings: str = DENY_RM) -> tuple[int, str]:
+    done = decode(package, project, "permissions", "check", "bash", command, "--settings", settings, *options)
     assert done.returncode in (0, 3, 4), done.stderr
     return done.returncode, done.stdout
 
@@ -37,6 +37,20 @@ def test_lesson_06_splits_and_asks_about_what_it_cannot_read(snapshot: Snapshot,
         assert "holds secrets" in out, (secret, out)
 
 
+def test_lesson_06_asks_about_bash_s_reserved_words(snapshot: Snapshot, project: Path) -> None:
+    """`if`, `then`, `time`… are plain words to the split, but bash runs what follows them: a deny on
+    `rm` must not miss `then rm`. They are read as nothing: even bypass mode asks, a Bash deny could match."""
+    package = snapshot(6)
+    for keyword in ["time rm -rf build", "if ls; then rm -rf build; fi", "while ls; do rm -rf build; done"]:
+        code, out = check(package, project, keyword, "--permission-mode", "bypass")
+        assert code == 3, (keyword, out)
+        assert "might match deny rule Bash(rm:*)" in out, (keyword, out)
+        code, out = check(package, project, keyword)
+        assert code == 3, (keyword, out)
+        assert "shell syntax beyond plain words" in out, (keyword, out)
+    assert check(package, project, "ls timeout; ls fi")[0] == 0  # a reserved word as an argument is a word
+
+
 def test_lesson_07_reads_bash_as_bash_does(snapshot: Snapshot, project: Path) -> None:
     package = snapshot(7)
     (project / "README.md").write_text("hello\n")
@@ -52,3 +66,16 @@ def test_lesson_08_denies_through_wrappers(snapshot: Snapshot, project: Path) ->
     for command in wrapped:  # lesson 07 judges each as written: nothing allows `sudo`, so it asks
         assert check(snapshot(7), project, command)[0] == 3, command
         assert check(snapshot(8), project, command)[0] == 4, command
+
+
+def test_lessons_06_and_07_judge_a_wrapper_as_written_where_an_allow_names_it(
+    snapshot: Snapshot, project: Path
+) -> None:
+    """The known limit (ADR-0135): until lesson 08 a deny sees each command as written, so where an
+    allow rule lets the wrapper run (here `Bash(*)`; bypass mode is the other case) the command inside
+    it runs past a deny. Lesson 08 denies it."""
+    allow_all = '{"permissions": {"deny": ["Bash(rm:*)"], "allow": ["Bash(*)"]}}'
+    for command in ["sudo rm -rf build", "timeout 5 rm -rf build", "xargs rm -rf build"]:
+        for lesson in (6, 7):
+            assert check(snapshot(lesson), project, command, settings=allow_all)[0] == 0, (lesson, command)
+        assert check(snapshot(8), project, command, settings=allow_all)[0] == 4, command
