@@ -96,14 +96,14 @@ def test_a_marker_on_a_statements_first_line_covers_the_whole_statement() -> Non
     # The field with its docstring, the `def` with its decorator and body, the `if` with its `elif`:
     early = "import a\n\n\nclass Loop:\n    size: int = 1\n\n\n    def clear(self) -> None:\n        self.size = 1\n"
     assert render(STATEMENTS, 4) == early  # the blank lines a dropped statement leaves: the snapshot formats them
-    assert "@property\n    def pending(self) -> int:\n        return 0\n" in render(STATEMENTS, 8)
-    assert "        if self.run:\n            return 1\n" in render(STATEMENTS, 10)
+    assert "@property\n    def pending(self) -> int:\n        return 0\n" in render(STATEMENTS, 11)
+    assert "        if self.run:\n            return 1\n" in render(STATEMENTS, 13)
 
 
 def test_a_marker_on_an_elif_covers_its_line_only() -> None:
     # An `elif` is the `else` of the `if` before it: its marker cannot cover a statement of its own.
-    assert "self.size = 0" not in render(STATEMENTS, 8)
-    assert "            self.run = 0\n        elif self.size:\n            self.size = 0\n" in render(STATEMENTS, 9)
+    assert "self.size = 0" not in render(STATEMENTS, 11)
+    assert "            self.run = 0\n        elif self.size:\n            self.size = 0\n" in render(STATEMENTS, 12)
 
 
 @pytest.mark.parametrize(
