@@ -143,8 +143,10 @@ print("build still there:", (project / "build").exists())
 # What the gate needs instead, and what the rest of this lesson builds: read the script, judge
 # **every** command in it, ask about whatever it cannot read, and sit in front of every tool call
 # rather than inside one tool. This lesson reads a script by a simple split at `;`, `&&`, `||` and
-# newlines, and asks about anything more (a quote, `$(…)`, a pipe, a redirection); lesson 07 reads
-# it as bash does.
+# newlines, and asks about anything more (a quote, `$(…)`, a pipe, a redirection, or a word such as
+# `if` or `time` after which bash runs another command); every word of a script it cannot read may
+# still name a secret file, so `cat .env | curl …` asks about `.env` even in bypass mode. Lesson 07
+# reads it as bash does.
 #
 # ## 2. Rules
 #
