@@ -103,12 +103,16 @@ async def _path_specifier(gate: PermissionGate, path: str) -> str:
 
 def _prefix_rule(check: Check) -> str | None:
     """`Bash(FIRST WORDS:*)` for a command whose first words may be allowed as a prefix, if it covers it."""
+    # [lesson 08]
     form = check.allow_forms[-1]  # the innermost: `npm test` inside `timeout 5 npm test`
     prefix = command_prefix(form)
     if prefix is None:
         return None
     specifier = f"{shlex.join(prefix)}:*"
     return f"Bash({specifier})" if command_matches(specifier, form) is True else None
+    # [before lesson 08]
+    # return None  # lesson 08 offers the words that name what ran (`Bash(git log:*)`)
+    # [/lesson 08]
 
 
 def _host(url: str) -> str | None:

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from decode.entities.tools import ToolKind
 from decode.permissions import paths, plain_names
-from decode.permissions.command_reading import Check
-from decode.permissions.commands import CommandAnalysis, analyse_command
+from decode.permissions.command_reading import Check, CommandAnalysis
+from decode.permissions.commands import analyse_command
 from decode.permissions.decision_order import Part, finish
 from decode.permissions.fence import read_only_denial
 from decode.permissions.foreign_shells import FOREIGN
@@ -23,7 +23,8 @@ from decode.permissions.network_grants import network_parts
 from decode.permissions.protected import WHY as PROTECTED
 from decode.permissions.readonly import ReadOnly, judge
 from decode.permissions.rules import REDIRECT_READ_RULES, REDIRECT_WRITE_RULES
-from decode.permissions.shell import TOO_DEEP, Glob
+from decode.permissions.shell_glob import Glob
+from decode.permissions.shell_script import TOO_DEEP
 from decode.permissions.types import Decision, Mode, Verdict
 from decode.permissions.written_files import written_files
 
@@ -58,10 +59,12 @@ async def check_bash(
             parts.append(await gate.path_part(redirect.target, names, writes=redirect.writes))
     for index, word in enumerate(analysis.files):
         parts.append(await _word_part(gate, word, resolve=index < MAX_RESOLVED_WORDS, seen=seen))
+    # [lesson 08]
     written = dict.fromkeys(f for c in analysis.checks for form in c.block_forms for f in written_files(form))
     for target in list(written)[:MAX_RESOLVED_WORDS]:
         part = await gate.path_part(target, REDIRECT_WRITE_RULES, writes=True)
         parts.append(replace(part, by_command=True))
+    # [/lesson 08]
     hazards = list(analysis.hazards)
     if len(analysis.files) > MAX_RESOLVED_WORDS:
         # Past the limit a word is judged by its name: a symlink among them could name a secret file.
@@ -70,9 +73,11 @@ async def check_bash(
         hazards.append("an empty command")
     elif not analysis.checks:
         hazards.append("it runs no command a rule could allow, and nothing proves it harmless")
+    # [lesson 08]
     foreign = next((h for h in analysis.hazards if h.startswith((FOREIGN, HIDDEN))), None)
     if foreign and (denies := gate.governing_rules(Decision.DENY, ("Bash",))):  # its string could be denied
         return Verdict(Decision.DENY, f"{foreign}, and it could run what {denies[0]} denies", denies[0])
+    # [/lesson 08]
     if (denied := read_only_denial(gate, parts, hazards)) is not None:  # [lesson 15]
         return denied
     return finish(gate, parts, hazards, ToolKind.OTHER)
@@ -147,7 +152,17 @@ def same(written: str, real: str) -> bool:
 
 def analyse(command: str) -> CommandAnalysis:
     """`analyse_command`, which never raises: input too deep to follow is a hazard."""
+    # [lesson 08]
     try:
         return analyse_command(command)
     except RecursionError:
         return CommandAnalysis((), (), (TOO_DEEP,), opaque=True)
+    # [before lesson 08]
+    # from decode.permissions.command_reading import VARIABLES
+    # from decode.permissions.script_reading import read_script
+    # script = read_script(command)  # each command as written: lesson 08 reads what wrappers run
+    # hazards = (*script.hazards, *(VARIABLES for c in script.commands if c.sets_variables))
+    # checks = tuple(Check(c.text, (c.words,), (c.words,)) for c in script.commands)
+    # files = tuple(f for c in script.commands for f in c.files)
+    # return CommandAnalysis(checks, script.redirects, tuple(dict.fromkeys(hazards)), script.opaque, files)
+    # [/lesson 08]

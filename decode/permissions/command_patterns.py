@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from decode.permissions.shell import Glob
+from decode.permissions.shell_glob import Glob
 
 _SEP = "\x00"  # between words: no word of a command holds a NUL
 _STAR = object()  # a wildcard: any text, separators included

@@ -26,20 +26,13 @@ command could not be known at all, the analysis is `opaque`: every Bash deny rul
 import posixpath
 from dataclasses import dataclass, field
 
-from decode.permissions.command_reading import VARIABLES, Check, Found, Words
+from decode.permissions.command_reading import VARIABLES, Check, CommandAnalysis, Found, Words
 from decode.permissions.foreign_shells import FOREIGN, FOREIGN_SHELLS, is_foreign_shell, program_name, runs_a_string
 from decode.permissions.launchers import ALIASES, launched
 from decode.permissions.risky_options import git_config, replace_string, replaced, risky_set
-from decode.permissions.shell import (
-    ARITHMETIC,
-    SETS_VARIABLES,
-    Glob,
-    Redirect,
-    SimpleCommand,
-    glob_matches,
-    parse_script,
-    quiet_name,
-)
+from decode.permissions.script_reading import read_script
+from decode.permissions.shell_glob import Glob, glob_matches
+from decode.permissions.shell_script import ARITHMETIC, SETS_VARIABLES, Redirect, SimpleCommand, quiet_name
 from decode.permissions.string_runners import (
     SHELL_NAME,
     SHELLS,
@@ -63,19 +56,6 @@ _UNKNOWN_NAME = "the command's name is only known at run time"
 _KNOWN = frozenset(
     {*WRAPPERS, *SHELLS, *STRING_RUNNERS, *GLOBAL_OPTIONS, *FOREIGN_SHELLS, "xargs", "find", "source", "."}
 )
-
-
-@dataclass(frozen=True)
-class CommandAnalysis:
-    """A bash command as the gate sees it: commands to check, files touched, reasons to ask."""
-
-    checks: tuple[Check, ...]
-    redirects: tuple[Redirect, ...]
-    hazards: tuple[str, ...]
-    opaque: bool = field(default=False, repr=False)
-    """Some command it runs cannot be known before it runs: every Bash deny rule may match it."""
-    files: tuple[str, ...] = field(default=(), repr=False)
-    """Words of its commands that may name files (checked for secret files and Read rules)."""
 
 
 @dataclass
@@ -105,7 +85,7 @@ def _analyse(script: str, depth: int, out: _Out) -> None:
         out.hazards.append("scripts nested too deep to follow")
         out.opaque = True
         return
-    parsed = parse_script(script)
+    parsed = read_script(script)
     out.redirects.extend(parsed.redirects)
     out.hazards.extend(parsed.hazards)
     out.opaque = out.opaque or parsed.opaque

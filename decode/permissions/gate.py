@@ -43,7 +43,7 @@ from decode.permissions.protected import WHY as PROTECTED
 from decode.permissions.protected import git_dir_of, is_protected
 from decode.permissions.rules import domain_matches, tool_matches
 from decode.permissions.settings_files import PermissionSettings, SettingsProblem, load_permission_settings
-from decode.permissions.shell import Glob, globs_overlap
+from decode.permissions.shell_glob import Glob, globs_overlap
 from decode.permissions.types import Decision, Mode, Rule, RuleSource, Verdict
 from decode.processes.local import LocalExecutor, local_realpath
 

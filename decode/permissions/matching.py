@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from decode.permissions import paths
-from decode.permissions.shell import Glob, globs_overlap
+from decode.permissions.shell_glob import Glob, globs_overlap
 from decode.permissions.types import Rule
 
 ANY_FILE = "any-file"  # stands for "a file inside the searched folder" when matching rules

@@ -33,7 +33,7 @@ from decode.permissions.command_paths import interpreter, is_subcommand_cli, scr
 from decode.permissions.command_reading import Words
 from decode.permissions.foreign_shells import FOREIGN_SHELLS
 from decode.permissions.launchers import LAUNCHERS
-from decode.permissions.shell import Glob
+from decode.permissions.shell_glob import Glob
 from decode.permissions.string_runners import SHELLS
 from decode.permissions.wrappers import TWO_WORD_WRAPPERS, WRAPPERS
 

@@ -21,7 +21,7 @@ a grant to rewrite git's hooks.
 import os
 
 from decode.permissions import paths
-from decode.permissions.shell import Glob, globs_overlap
+from decode.permissions.shell_glob import Glob, globs_overlap
 
 PROTECTED_NAMES = (".git", ".decode", ".claude")
 """Folder (or file) names whose contents no mode but bypass writes without asking."""

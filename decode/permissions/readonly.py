@@ -21,7 +21,7 @@ each program are in `readonly_programs`.
 
 from decode.permissions.readonly_options import ReadOnly
 from decode.permissions.readonly_programs import read_options
-from decode.permissions.shell import Glob
+from decode.permissions.shell_glob import Glob
 
 __all__ = ["NAMES", "ReadOnly", "judge"]
 

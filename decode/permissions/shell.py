@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING
 
 from decode.permissions.shell_braces import expand_braces
 from decode.permissions.shell_glob import Glob, glob_matches, globs_overlap
-from decode.permissions.shell_nodes import quiet_name
 from decode.permissions.shell_normalise import BRACE, BRACKET, NEEDS_NORMALISING, normalise
 from decode.permissions.shell_script import (
     ARITHMETIC,
@@ -53,6 +52,7 @@ from decode.permissions.shell_script import (
     ShellScript,
     SimpleCommand,
     Words,
+    quiet_name,
 )
 from decode.permissions.shell_walk import TooLarge, Walker
 

@@ -77,12 +77,6 @@ def path_text(node: Node, directory_changed: bool) -> str:
     return "".join(out)
 
 
-def quiet_name(name: str) -> bool:
-    """A lower-case shell variable (`f`, `file_1`): not one programs read from the environment
-    (`PATH`, `HOME`, `LD_PRELOAD`, `GIT_DIR`…), and not an array element (`a[i]`, arithmetic)."""
-    return name.isidentifier() and name.islower()
-
-
 def assigned_names(node: Node) -> list[str]:
     """The names an assignment, a `for` loop or a declaration sets (`a[i]` stays `a[i]`)."""
     if node.type == "for_statement":

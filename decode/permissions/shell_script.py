@@ -70,3 +70,9 @@ class ShellScript:
     hazards: tuple[str, ...] = ()
     opaque: bool = field(default=False, repr=False)
     """Part of it could not be followed at all: it may run any command (a deny rule asks)."""
+
+
+def quiet_name(name: str) -> bool:
+    """A lower-case shell variable (`f`, `file_1`): not one programs read from the environment
+    (`PATH`, `HOME`, `LD_PRELOAD`, `GIT_DIR`…), and not an array element (`a[i]`, arithmetic)."""
+    return name.isidentifier() and name.islower()

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from decode.permissions.shell_braces import BRACE_EXPANSION, alternatives
 from decode.permissions.shell_files import named_files
 from decode.permissions.shell_glob import Glob
-from decode.permissions.shell_nodes import assigned_names, literal_value, node_operator, node_text, quiet_name
+from decode.permissions.shell_nodes import assigned_names, literal_value, node_operator, node_text
 from decode.permissions.shell_output import printed
 from decode.permissions.shell_quotes import ansi_c, unescape, unescape_double_quoted
 from decode.permissions.shell_script import (
@@ -36,6 +36,7 @@ from decode.permissions.shell_script import (
     Fed,
     Redirect,
     SimpleCommand,
+    quiet_name,
 )
 
 if TYPE_CHECKING:

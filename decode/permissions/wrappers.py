@@ -9,7 +9,7 @@ option.
 from dataclasses import dataclass
 
 from decode.permissions.command_reading import VARIABLES, Found, Words, at
-from decode.permissions.shell import quiet_name
+from decode.permissions.shell_script import quiet_name
 from decode.permissions.subcommands import GLOBAL_OPTIONS
 
 

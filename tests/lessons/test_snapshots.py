@@ -96,14 +96,14 @@ def test_a_marker_on_a_statements_first_line_covers_the_whole_statement() -> Non
     # The field with its docstring, the `def` with its decorator and body, the `if` with its `elif`:
     early = "import a\n\n\nclass Loop:\n    size: int = 1\n\n\n    def clear(self) -> None:\n        self.size = 1\n"
     assert render(STATEMENTS, 4) == early  # the blank lines a dropped statement leaves: the snapshot formats them
-    assert "@property\n    def pending(self) -> int:\n        return 0\n" in render(STATEMENTS, 8)
-    assert "        if self.run:\n            return 1\n" in render(STATEMENTS, 10)
+    assert "@property\n    def pending(self) -> int:\n        return 0\n" in render(STATEMENTS, 11)
+    assert "        if self.run:\n            return 1\n" in render(STATEMENTS, 13)
 
 
 def test_a_marker_on_an_elif_covers_its_line_only() -> None:
     # An `elif` is the `else` of the `if` before it: its marker cannot cover a statement of its own.
-    assert "self.size = 0" not in render(STATEMENTS, 8)
-    assert "            self.run = 0\n        elif self.size:\n            self.size = 0\n" in render(STATEMENTS, 9)
+    assert "self.size = 0" not in render(STATEMENTS, 11)
+    assert "            self.run = 0\n        elif self.size:\n            self.size = 0\n" in render(STATEMENTS, 12)
 
 
 @pytest.mark.parametrize(
@@ -224,19 +224,19 @@ def test_the_last_snapshot_is_the_whole_package(snapshots: dict[int, Path]) -> N
     assert {p.relative_to(last).as_posix() for p in (last / "decode").rglob("*") if p.is_file()} == package
 
 
-def test_lesson_19s_snapshot_and_diff_hold_the_evals_it_builds(snapshots: dict[int, Path]) -> None:
+def test_lesson_22s_snapshot_and_diff_hold_the_evals_it_builds(snapshots: dict[int, Path]) -> None:
     """`builds` (files beside the package) is part of the chapter: `make lesson-diff N=22` shows evals/."""
-    assert not (snapshots[18] / "evals").exists()
-    trial = snapshots[19] / "evals" / "benchmark" / "trial.py"
+    assert not (snapshots[21] / "evals").exists()
+    trial = snapshots[22] / "evals" / "benchmark" / "trial.py"
     assert trial.read_bytes() == (ROOT / "evals" / "benchmark" / "trial.py").read_bytes()
-    verifier = snapshots[19] / "evals" / "tasks" / "csv-sales-summary" / "tests" / "test.sh"
+    verifier = snapshots[22] / "evals" / "tasks" / "csv-sales-summary" / "tests" / "test.sh"
     assert os.access(verifier, os.X_OK)  # copied as the task has it
-    assert not (snapshots[19] / "evals" / "perf").exists()  # the project's performance suite, no lesson's
-    diff = script.diff(19)
+    assert not (snapshots[22] / "evals" / "perf").exists()  # the project's performance suite, no lesson's
+    diff = script.diff(22)
     for path in ("evals/benchmark/trial.py", "evals/regression/metrics.py", "evals/tasks/csv-sales-summary/task.toml"):
         assert f"--- /dev/null\n+++ b/{path}\n" in diff
     assert "+def run_trial(" in diff
-    assert "evals/" not in script.diff(18)
+    assert "evals/" not in script.diff(21)
 
 
 def is_package_file(path: Path) -> bool:

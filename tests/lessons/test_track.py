@@ -106,10 +106,10 @@ def test_start_refuses_a_folder_that_holds_a_package(tmp_path: Path) -> None:
 
 def test_the_learners_check_says_what_is_missing_in_plain_lines(tmp_path: Path) -> None:
     script = [sys.executable, str(ROOT / "scripts" / "lesson")]
-    started = subprocess.run([*script, "start", "11", str(tmp_path)], capture_output=True, text=True)
+    started = subprocess.run([*script, "start", "14", str(tmp_path)], capture_output=True, text=True)
     assert started.returncode == 0, started.stderr
     assert "decode/mcp/names.py: sanitise" in started.stdout
-    checked = subprocess.run([*script, "track-check", "11", str(tmp_path)], capture_output=True, text=True)
+    checked = subprocess.run([*script, "track-check", "14", str(tmp_path)], capture_output=True, text=True)
     assert checked.returncode == 1
     lines = checked.stdout.splitlines()
     assert (
@@ -119,7 +119,7 @@ def test_the_learners_check_says_what_is_missing_in_plain_lines(tmp_path: Path) 
     assert lines[-1] == "lesson 14: 4 of 4 behaviours still missing"
     names = tmp_path / "decode" / "mcp" / "names.py"
     names.write_text(names.read_text() + "def broken(:\n")
-    broken = subprocess.run([*script, "track-check", "11", str(tmp_path)], capture_output=True, text=True)
+    broken = subprocess.run([*script, "track-check", "14", str(tmp_path)], capture_output=True, text=True)
     assert broken.returncode == 1
     assert f"  missing  your package imports (SyntaxError: invalid syntax at {names}:" in broken.stdout
 
