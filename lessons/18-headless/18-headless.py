@@ -229,6 +229,49 @@ print(done.returncode, json.loads(done.stdout)["result"])
 print("summary.json is the same object:", json.loads((project / "summary.json").read_text()) == json.loads(done.stdout))
 
 # %% [markdown]
+# ### An answer a script can parse: `--json-schema`
+#
+# A CI step that labels an issue wants an object, not prose. `--json-schema SCHEMA` (Claude Code's
+# spelling; Codex's is `--output-schema FILE`) makes the final answer a JSON object valid against the
+# schema: the model answers through an output tool, and an answer that does not validate goes back to
+# it with the errors. Here the scripted model first answers with a severity the schema does not
+# allow, then with one it does:
+
+# %%
+triage = {
+    "type": "object",
+    "properties": {"severity": {"enum": ["low", "medium", "high"]}, "labels": {"type": "array"}},
+    "required": ["severity", "labels"],
+}
+answers = str(scratch / "triage.json")
+Path(answers).write_text(
+    json.dumps(
+        [
+            {"tool_calls": [{"name": "final_result", "args": {"severity": "urgent", "labels": ["crash"]}}]},
+            {"tool_calls": [{"name": "final_result", "args": {"severity": "high", "labels": ["crash"]}}]},
+        ]
+    )
+)
+done = decode_run(
+    "--json-schema", json.dumps(triage), "--output-format", "json", "--model", f"script:{answers}", "triage"
+)
+summary = json.loads(done.stdout)
+print(done.returncode, summary["structured_output"], "requests:", summary["num_requests"])
+
+# %% [markdown]
+# A model that never gives a valid object ends the run with exit 4 after three retries: the script
+# can tell "no answer in the shape I need" from a failed run (1).
+
+# %%
+Path(answers).write_text(
+    json.dumps([{"tool_calls": [{"name": "final_result", "args": {"severity": "urgent", "labels": []}}]}] * 4)
+)
+done = decode_run(
+    "--json-schema", json.dumps(triage), "--output-format", "json", "--model", f"script:{answers}", "triage"
+)
+print(done.returncode, shown(json.loads(done.stdout)["error"]))
+
+# %% [markdown]
 # ### Exit codes, each for real
 #
 # A script that ran out (1), the request ceiling (3), a rule that cannot be read (2): the result
@@ -385,6 +428,8 @@ check_tool_outcomes(tool_outcomes)
 # - The Run Summary has every key, always; the last `stream-json` line is the result.
 # - Options a script needs: `--cwd`, `--allowed-tools`, `--append-system-prompt`, `--continue`,
 #   `--summary-json`, the task from stdin.
+# - An answer in the shape a script needs (`--json-schema`): validated, sent back with the errors
+#   when it does not fit, exit 4 when it never does.
 # - A session the script names (`--session-id UUID`), and a fork of it; a session log that came
 #   with the repository chooses nothing.
 # - Scripts written for `claude -p` and `codex exec --json` read their own events: a dialect turns
