@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import script
+from tests.conftest import git, script
 from tests.integration.conftest import bash
 
 pytestmark = pytest.mark.integration
@@ -128,3 +128,24 @@ def test_a_downloaded_archives_local_settings_hooks_wait_for_trust(tmp_path: Pat
 
     assert done.returncode == 0, done.stderr
     assert _ran(project) == []
+
+
+def test_a_clones_local_and_symlinked_settings_hooks_wait_for_trust(tmp_path: Path, decode_cmd) -> None:
+    # Held: a committed `settings.local.json`, and one that is a committed link to another file.
+    project = tmp_path / "clone"
+    project.mkdir()
+    _settings(project, {"UserPromptSubmit": [_hook(MARK.format("local"))]}, where=".claude/settings.local.json")
+    _settings(project, {"SessionStart": [_hook(MARK.format("linked"))]}, where="shared/hooks.json")
+    (project / ".decode").mkdir()
+    (project / ".decode" / "settings.local.json").symlink_to("../shared/hooks.json")
+    git(project, "init", "-q")
+    git(project, "add", "-A")
+    model = script(tmp_path / "model.json", [{"text": "ok"}])
+
+    done = decode_cmd("run", "--model", model, "hi", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert _ran(project) == []
+
+    done = decode_cmd("run", "--model", model, "--trust-project-settings", "hi", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert _ran(project) == ["linked", "local"]
