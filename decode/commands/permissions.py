@@ -22,6 +22,7 @@ from decode.permissions.project_trust import OTHER_GRANTS, OtherGrant
 from decode.permissions.report import describe_rules, describe_settings, rules_json
 from decode.permissions.tool_lookup import UnknownTool, find_tool, tool_arguments
 from decode.permissions.types import Decision, Mode, Verdict
+from decode.visible import visible
 
 if TYPE_CHECKING:
     from decode.permissions.command_line_settings import CommandLineSettings
@@ -108,12 +109,13 @@ def permissions(ctx: click.Context, mode: Mode | None, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(rules_json(gate, where)))
         return
+    # What a repository wrote (a rule, a hook's command) may hold escape sequences: shown, never obeyed.
     for line in describe_rules(gate, where):
-        click.echo(line)
+        click.echo(visible(line))
     for line in describe_settings(gate):
-        click.echo(line)
+        click.echo(visible(line))
     for line in _hooks(gate):  # [lesson 12]
-        click.echo(line)
+        click.echo(visible(line))
 
 
 def _hooks(gate: PermissionGate) -> list[str]:  # [lesson 12]
@@ -143,7 +145,7 @@ def trust_project() -> None:
     except OSError as exc:  # the store cannot be written, or another decode kept it locked
         raise click.ClickException(f"could not remember the trust: {exc}") from None
     for grant in loaded.grants.describe():
-        click.echo(f"trusted: {grant}")
+        click.echo(visible(f"trusted: {grant}"))
     click.echo(f"for {project} (remembered in {path}, until these grants change)")
 
 

@@ -64,14 +64,15 @@ class Hooks:
         trusted = self.trusted()
         chosen = []
         for hook in self.config.hooks:
-            if hook.event is not event or (subject is not None and not matches(hook.matcher, subject)):
+            if hook.event is not event:
                 continue
-            if hook.source.shared and not trusted:
+            if hook.source.shared and not trusted:  # before its matcher: an untrusted expression never runs
                 if event not in self.waiting_logged:
                     self.waiting_logged.add(event)
                     logger.info("the repository's %s hooks wait for the project's settings to be trusted", event)
                 continue
-            chosen.append(hook)
+            if subject is None or matches(hook.matcher, subject):
+                chosen.append(hook)
         return chosen
 
     def tool_input(self, tool: str, args: Mapping[str, Any]) -> dict[str, Any]:

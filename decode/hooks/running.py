@@ -55,6 +55,25 @@ class _Capped:
         return f"{text}\n[{self.dropped} more bytes dropped]" if self.dropped else text
 
 
+def hook_input(payload: Mapping[str, Any]) -> bytes:
+    """`payload` as the JSON a hook reads: UTF-8, or all ASCII when a file name that is not UTF-8
+    left a lone surrogate in it (`\\udcff`, still valid JSON); an image or other value JSON has no
+    word for is named, never sent."""
+    text = json.dumps(payload, ensure_ascii=False, default=_named)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(payload, default=_named).encode("ascii")
+
+
+def _named(value: object) -> str:
+    """What JSON cannot spell: bytes and images by their size (`[image/png, 8 bytes]`), the rest as text."""
+    data, media = getattr(value, "data", value), getattr(value, "media_type", None)
+    if not isinstance(data, bytes | bytearray):
+        return str(value)
+    return f"[{media}, {len(data)} bytes]" if isinstance(media, str) else f"[{len(data)} bytes]"
+
+
 async def run_hook(hook: HookCommand, payload: Mapping[str, Any], cwd: Path, env: Mapping[str, str]) -> HookRun:
     """Run one hook with `payload` as JSON on stdin; a program that cannot start exits 127, as in a shell."""
     out, err = _Capped(), _Capped()
@@ -65,7 +84,7 @@ async def run_hook(hook: HookCommand, payload: Mapping[str, Any], cwd: Path, env
         on_stderr=err,
         cwd=cwd,
         env={**env, "CLAUDE_PROJECT_DIR": str(cwd)},
-        stdin=json.dumps(payload, ensure_ascii=False).encode("utf-8"),
+        stdin=hook_input(payload),
     )
     try:
         result = await run_process(request)

@@ -206,6 +206,7 @@ class PermissionGate:
         )
         child._rules, child._governing, child._screens = self._rules, self._governing, self._screens
         child.read_only, child.fence = read_only, self
+        child.settings = self.settings  # its parent's files, and their Project Trust (a repository's hooks wait for it)
         child.network_isolated = self.network_isolated  # [lesson 17]
         child.more_roots = self.more_roots  # [lesson 17]
         return child

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from decode.tui.commands import CommandRegistry, SlashCommand
+from decode.visible import visible
 
 if TYPE_CHECKING:
     from decode.tui.app import Repl
@@ -59,9 +60,10 @@ async def _hooks(repl: Repl, argument: str) -> None:
         repl.renderer.info(Text("Hooks, in the order the settings files are read", style="bold underline"))
         for hook in config.hooks:
             state = "waits for trust" if hook.source.shared and not trusted else "runs"
-            line = Text.assemble((str(hook.event), "bold"), f" {hook.matcher or '*'}: {hook.command}")
+            # The repository wrote the matcher and command: their escape sequences are shown, never obeyed.
+            line = Text.assemble((str(hook.event), "bold"), visible(f" {hook.matcher or '*'}: {hook.command}"))
             repl.renderer.info(line)
-            repl.renderer.info(Text(f"  {hook.where} · {state}", style="dim"))
+            repl.renderer.info(Text(visible(f"  {hook.where} · {state}"), style="dim"))
         if any(hook.source.shared for hook in config.hooks) and not trusted:
             repl.renderer.notice("the repository's hooks run once you trust its settings: /permissions trust")
     for problem in config.problems:

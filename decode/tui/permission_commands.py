@@ -13,6 +13,7 @@ from rich.text import Text
 
 from decode.tui.approvals import start_permissions
 from decode.tui.commands import CommandRegistry, SlashCommand
+from decode.visible import visible
 
 if TYPE_CHECKING:
     from decode.tui.app import Repl
@@ -49,4 +50,4 @@ async def _permissions(repl: Repl, argument: str) -> None:
     where = "Shift+Tab switches"
     lines = [*describe_rules(gate, where), *describe_settings(gate)]
     lines.append("what one call gets: decode permissions check TOOL ARGUMENT")
-    repl.renderer.info(Text("\n".join(lines)))
+    repl.renderer.info(Text(visible("\n".join(lines))))  # a repository's rule or hook may hold escape sequences

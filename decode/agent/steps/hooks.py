@@ -40,7 +40,7 @@ def hooks(b: Build) -> None:
         project=b.options.home,
         env=inherited_environment(),
         tool_root=Path(gate.workspace),  # a `--repo` clone's paths are the clone's
-        trusted=lambda: gate.settings is None or gate.settings.trusted,
+        trusted=lambda: gate.settings is not None and gate.settings.trusted,  # no settings read: nothing trusted
         session_id=lambda: session.session_id,
         transcript_path=lambda: str(session.log.path),
         permission_mode=lambda: gate.mode.value,

@@ -4,6 +4,8 @@ import json
 import os
 from pathlib import Path
 
+from pydantic_ai.messages import BinaryContent
+
 from decode.hooks.events import HookEvent
 from decode.hooks.running import run_hook, run_hooks
 from decode.processes.environment import inherited_environment
@@ -60,3 +62,33 @@ async def test_a_hook_that_cannot_start_is_a_failed_hook(tmp_path: Path, make_ho
 
     assert run.exit_code == 127
     assert "could not run the hook" in run.stderr
+
+
+async def test_what_json_cannot_spell_reaches_a_hook_as_json(tmp_path: Path, make_hook: MakeHook) -> None:
+    # A name that is not UTF-8 (a lone surrogate once decoded) and an MCP tool's image made the
+    # payload impossible to encode: the tool call failed instead of the hook running.
+    hook = make_hook(HookEvent.POST_TOOL_USE, "cat > got.json")
+    image = BinaryContent(data=b"\x89PNG\r\n\x1a\n", media_type="image/png")
+    payload = {"tool_input": {"file_path": "caf\udce9.txt"}, "tool_response": [image, "é"]}
+
+    run = await run_hook(hook, payload, tmp_path, {"PATH": os.environ["PATH"]})
+
+    assert run.exit_code == 0, run.stderr
+    got = json.loads((tmp_path / "got.json").read_bytes())
+    assert got == {"tool_input": {"file_path": "caf\udce9.txt"}, "tool_response": ["[image/png, 8 bytes]", "é"]}
+
+
+async def test_a_flooding_daemonising_hook_costs_decode_64_kib_and_leaves_nothing(
+    tmp_path: Path, make_hook: MakeHook
+) -> None:
+    # 32 MB on stdout, bytes that are not UTF-8, and a daemon in a session of its own holding the pipe.
+    command = "head -c 33554432 /dev/zero; printf '\\377\\376' >&2; setsid sleep 300 & echo $! > daemon.pid"
+    hook = make_hook(HookEvent.POST_TOOL_USE, command, timeout=30)
+
+    run = await run_hook(hook, {}, tmp_path, {"PATH": os.environ["PATH"]})
+
+    assert run.exit_code == 0
+    assert len(run.stdout) < 70 * 1024
+    assert run.stdout.endswith(f"[{33554432 - 64 * 1024} more bytes dropped]")
+    assert run.stderr == "\ufffd\ufffd"
+    assert not process_alive(int((tmp_path / "daemon.pid").read_text()))
