@@ -172,7 +172,11 @@ async def _in_folder(executor: CommandExecutor, path: Path, command: str) -> Non
 
 def _inside(executor: CommandExecutor, path: Path) -> bool:
     """Is `path` absolute, without `.` or `..`, and below the Workspace (or an `--add-dir` folder)?"""
-    roots = (executor.workspace, *executor.more_roots)
+    # [lesson 17]
+    roots = (executor.workspace, *executor.more_roots)  # an `--add-dir` folder too
+    # [before lesson 17]
+    # roots = (executor.workspace,)
+    # [/lesson 17]
     text = str(path)
     return (
         os.path.isabs(text)
