@@ -18,9 +18,12 @@ Workspace, and a file the Permission Gate hides from searches (a secret such as 
 from __future__ import annotations
 
 import asyncio
+import errno
 import hashlib
 import logging
 import os
+import secrets
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -71,6 +74,16 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def _read_blob(blob: Path, limit: int) -> bytes:
+    """The bytes of the plain file `blob`, at most `limit` of them (`OSError` past that): no link, no FIFO."""
+    descriptor = os.open(blob, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(descriptor, "rb") as file:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            raise OSError(errno.EFBIG, f"not a kept file of at most {limit} bytes", str(blob))
+        return file.read(limit + 1)
+
+
 def store_for(log_path: Path) -> Path:
     """The checkpoint store of the Session Log at `log_path`."""
     return log_path.with_suffix(STORE_SUFFIX)
@@ -100,7 +113,12 @@ class Checkpoints:
             return
         change = FileChange(path=key, existed=True)
         try:
-            change = await self._kept(executor, hidden, path)
+            # A link on the way out of the Workspace: what is there is not the Workspace's to keep.
+            real = await executor.realpath(path)
+            if real.is_relative_to(executor.workspace) or not path.is_relative_to(executor.workspace):
+                change = await self._kept(executor, hidden, path)
+            else:
+                change.unkept = "outside the Workspace (through a symbolic link)"
         except OSError as exc:
             logger.warning("checkpoint: could not keep %s: %s", path, exc)
             change.unkept = f"could not be kept ({exc.strerror or exc})"
@@ -132,10 +150,12 @@ class Checkpoints:
         """Store `data` once (0600, in a private folder); its hash."""
         name = digest(data)
         blob = self.store / name
-        if not blob.exists():
-            make_parent_dirs(blob)
-            partial = self.store / f".{name}.{os.getpid()}.part"
-            with private_open(partial, "wb") as file:
+        if not self._holds(blob, data):  # missing, or planted under that name with other bytes
+            # A new file of a random name (`xb`: never through a link planted in a store a repository shipped),
+            # renamed over whatever is in the blob's place (a link there is replaced, not followed).
+            partial = self.store / f".{name}.{secrets.token_hex(8)}.part"
+            make_parent_dirs(partial)
+            with private_open(partial, "xb") as file:
                 file.write(data)
                 file.flush()
                 os.fsync(file.fileno())
@@ -144,13 +164,26 @@ class Checkpoints:
 
     def load(self, name: str) -> bytes:
         """The content stored as `name` (here, or in a store this session was copied from); `OSError` when
-        missing. Never read through a symbolic link: a store planted in a repository cannot point elsewhere."""
+        missing or not what the name says. Never read through a symbolic link, never a FIFO's wait, never
+        more than a kept file can hold: a store planted in a repository cannot point elsewhere or lie."""
+        limit = max(self.max_bytes, DEFAULT_MAX_FILE_BYTES)
         for store in [*self.earlier_stores, self.store]:
             if not store.is_symlink() and (store / name).is_file():
-                descriptor = os.open(store / name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-                with os.fdopen(descriptor, "rb") as file:
-                    return file.read()
-        raise FileNotFoundError(f"its kept copy ({name[:12]}…) is missing from {self.store}")
+                try:
+                    data = _read_blob(store / name, limit)
+                except OSError:
+                    continue
+                if digest(data) == name:  # a copy whose bytes are not what its name says is no copy
+                    return data
+        raise FileNotFoundError(f"its kept copy ({name[:12]}…) is missing from {self.store} (or not what it was)")
+
+    @staticmethod
+    def _holds(blob: Path, data: bytes) -> bool:
+        """Is `blob` a plain file holding exactly `data`?"""
+        try:
+            return _read_blob(blob, len(data)) == data
+        except OSError:
+            return False
 
     def written(self) -> list[FileChange]:
         """The changes of the turn that ends (those whose write happened)."""

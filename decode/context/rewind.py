@@ -12,6 +12,7 @@ before `restore` overwrites it. Nothing here runs git: the index, branches and s
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -123,6 +124,9 @@ async def restore(
     for item in files:
         if item.path in skip:
             continue
+        if not _inside(executor, item.path):  # a Session Log edited by hand, or a planted one, names anything
+            done.failed.append((item.path, "not a path inside the Workspace: never restored"))
+            continue
         try:
             if not item.first.existed:
                 if await _remove(executor, item.path):
@@ -142,19 +146,44 @@ async def _put_back(executor: CommandExecutor, checkpoints: Checkpoints, item: F
     if await _current(executor, item.path) != item.first.before:
         await executor.write_atomic(item.path, data)  # confined: never through a link below the Workspace
     stat = await executor.stat(item.path)
-    if item.first.mode is not None and stat is not None and stat.mode & 0o7777 != item.first.mode:
-        await _run(executor, ["chmod", f"{item.first.mode:o}", "--", str(item.path)])
+    mode = None if item.first.mode is None else item.first.mode & 0o7777
+    if mode is not None and stat is not None and stat.mode & 0o7777 != mode:
+        link = 'echo "$1/$2 is a symbolic link: its mode is never changed through it" >&2; exit 1'
+        await _in_folder(executor, item.path, f'if [ -L "./$2" ]; then {link}; fi; chmod {mode:o} -- "./$2"')
 
 
 async def _remove(executor: CommandExecutor, path: Path) -> bool:
     """Remove the file a rewound turn created; False when it is gone already."""
     if await executor.stat(path) is None:
         return False
-    parent = await executor.realpath(path.parent)
-    if parent != path.parent or not parent.is_relative_to(executor.workspace):
-        raise OSError(f"{path.parent} leads outside the Workspace (a symbolic link)")
-    await _run(executor, ["rm", "-f", "--", str(path)])
+    await _in_folder(executor, path, 'rm -f -- "./$2"')
     return True
+
+
+_REFUSE = 'echo "$1/$2 leads outside the Workspace (a symbolic link)" >&2; exit 1'
+
+
+async def _in_folder(executor: CommandExecutor, path: Path, command: str) -> None:
+    """Run `command` ($2: the file's name) in `path`'s folder, only when its real path is its path: once
+    there, a folder swapped for a link meanwhile changes nothing (a check, then `rm` by path, would)."""
+    script = f'cd -P -- "$1" && [ "$(pwd -P)" = "$1" ] || {{ {_REFUSE}; }}; {command}'
+    await _run(executor, ["sh", "-c", script, "sh", str(path.parent), path.name])
+
+
+def _inside(executor: CommandExecutor, path: Path) -> bool:
+    """Is `path` absolute, without `.` or `..`, and below the Workspace (or an `--add-dir` folder)?"""
+    # [lesson 17]
+    roots = (executor.workspace, *executor.more_roots)  # an `--add-dir` folder too
+    # [before lesson 17]
+    # roots = (executor.workspace,)
+    # [/lesson 17]
+    text = str(path)
+    return (
+        os.path.isabs(text)
+        and os.path.normpath(text) == text
+        and any(path.is_relative_to(r) for r in roots)
+        and path not in roots
+    )
 
 
 async def _run(executor: CommandExecutor, argv: list[str]) -> None:

@@ -89,8 +89,9 @@ class Session:
         """What each turn's file tools changed (`deps.checkpoint`), for `/undo` and `/rewind`."""
         if settings is not None:
             self.checkpoints.max_bytes = settings.checkpoint_max_file_bytes
-        if (origin := log.header.forked_from) is not None:  # a copy: its turns' files are kept in the original's store
-            self.checkpoints.earlier_stores = sorted(log.path.parent.glob(f"*_{origin}.files"))
+        origin = (log.header.forked_from or "").replace("-", "")  # an id, never a pattern for the glob below
+        if origin.isalnum():  # a copy: its turns' files are kept in the original's store
+            self.checkpoints.earlier_stores = sorted(log.path.parent.glob(f"*_{log.header.forked_from}.files"))
 
     @classmethod
     def start(cls, home: Path, *, model: str, mode: str | None = None, settings: Settings | None = None) -> Session:
