@@ -22,6 +22,7 @@ from pydantic_ai.messages import (
     TextPartDelta,
     ThinkingPart,
     ThinkingPartDelta,
+    UserContent,
 )
 from pydantic_ai.models import Model
 from pydantic_ai.run import AgentRun, AgentRunResult
@@ -88,7 +89,11 @@ class AgentLoop:
         """The pydantic-ai run of the turn in progress, None between turns. The Harness enqueues the
         user's steering messages into it; the loop reports each one the model receives (`MessageDelivered`)."""
 
-    async def run_turn(self, prompt: str) -> AsyncIterator[AgentEvent]:
+    # [lesson 04]
+    async def run_turn(self, prompt: str | Sequence[UserContent]) -> AsyncIterator[AgentEvent]:
+        # [before lesson 04]
+        # async def run_turn(self, prompt: str) -> AsyncIterator[AgentEvent]:
+        # [/lesson 04]
         """Run one user turn, yielding events as they happen; the last one is `TurnFinished`.
 
         Errors (a model failure, the request ceiling) propagate as pydantic-ai's exceptions; the

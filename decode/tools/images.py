@@ -16,13 +16,15 @@ import struct
 from dataclasses import dataclass
 
 from pydantic_ai.messages import BinaryImage
-from pydantic_ai.models import Model
+from pydantic_ai.models import AbstractModel
 
 from decode.entities.deps import AgentDeps
 from decode.entities.executor import EntryKind
 from decode.tools.harness_files import locate
 from decode.tools.paths import Refusal, describe_os_error, stat_path
 
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp")
+"""Names that look like images: a pasted path with one, when refused, is said to be."""
 HEAD_BYTES = 32  # enough for every magic number below
 READ_CHUNK = 1024 * 1024
 
@@ -102,23 +104,27 @@ def image_info(data: bytes) -> ImageInfo | None:
     return ImageInfo(media_type, name, size_of(data))
 
 
-_VISION_PREFIXES = ("claude", "gpt-4o", "gpt-4.1", "gpt-4-turbo", "gpt-4.5", "gpt-5", "o1", "o3", "o4", "gemini")
+_VISION_PREFIXES = ("claude", "gpt-4o", "gpt-4.1", "gpt-4-turbo", "gpt-4.5", "gpt-5", "o1", "o3", "o4", "gemini", "sonnet", "opus", "haiku")
 _NO_VISION = ("o1-mini", "o3-mini", "gpt-5-chat-latest-audio")
 
 
-def accepts_images(model: Model) -> bool:
-    """Does `model` take images in its input? (The table in this module's docstring.)"""
-    if model.system in ("test", "function"):  # pydantic-ai's TestModel, the scripted model
+def accepts_images(model: AbstractModel | str) -> bool:
+    """Does `model` (or a model string, `openai:gpt-4o`) take images? (The table in the module docstring.)"""
+    system, name = model.partition(":")[::2] if isinstance(model, str) else (model.system, model.model_name)
+    if system in ("test", "function", "script"):  # pydantic-ai's TestModel, the scripted model
         return True
-    name = model.model_name.lower().rpartition("/")[2]  # `anthropic/claude-…` on OpenRouter
+    name = (name or system).lower().rpartition("/")[2]  # an alias (`sonnet`) has no provider  # `anthropic/claude-…` on OpenRouter
     name = name.removeprefix("us.").removeprefix("eu.").removeprefix("anthropic.")  # Bedrock's ids
     return name.startswith(_VISION_PREFIXES) and not name.startswith(_NO_VISION)
 
 
-async def read_image(deps: AgentDeps, path: str, model: Model) -> list[str | BinaryImage] | str | None:
+async def read_image(
+    deps: AgentDeps, path: str, model: AbstractModel | str | None
+) -> list[str | BinaryImage] | str | None:
     """What `read` answers for an image file: a line and the image, or a one-line refusal.
 
-    None when `path` is not an image (or not a regular file): `read` goes on as for text.
+    None when `path` is not an image (or not a regular file): `read` goes on as for text. `model`
+    None: a model not known yet (the REPL before its warm-up), taken to accept images.
     """
     executor, real, shown = await locate(deps, path)
     stat = await stat_path(executor, real, shown)
@@ -143,6 +149,7 @@ async def read_image(deps: AgentDeps, path: str, model: Model) -> list[str | Bin
     deps.read_ledger.record(real, stat)
     width, height = info.size
     line = f"{shown}: {info.name} image, {width}×{height} pixels, {len(data):,} bytes."
-    if not accepts_images(model):
-        return f"{line} The model {model.model_name} does not take images, so it is not shown."
+    if model is not None and not accepts_images(model):
+        name = model if isinstance(model, str) else model.model_name
+        return f"{line} The model {name} does not take images, so it is not shown."
     return [line, BinaryImage(data=data, media_type=info.media_type, identifier=shown)]

@@ -48,7 +48,7 @@ async def test_a_text_file_named_png_is_read_as_text(ctx: RunContext[AgentDeps],
 
 async def test_a_truncated_header_is_refused_in_one_line(ctx: RunContext[AgentDeps], workspace: Path) -> None:
     (workspace / "cut.png").write_bytes(png()[:20])
-    with pytest.raises(ToolFailed, match="cut.png starts like an image but its header is cut short or damaged"):
+    with pytest.raises(ToolFailed, match=r"cut\.png starts like an image but its header is cut short or damaged"):
         await read(ctx, "cut.png")
 
 
@@ -64,7 +64,7 @@ async def test_an_image_over_the_limit_is_refused_before_it_is_read(
 
 async def test_a_fifo_named_png_is_refused_without_hanging(ctx: RunContext[AgentDeps], workspace: Path) -> None:
     os.mkfifo(workspace / "pipe.png")
-    with pytest.raises(ToolFailed, match="pipe.png is not a regular file"):
+    with pytest.raises(ToolFailed, match=r"pipe\.png is not a regular file"):
         await read(ctx, "pipe.png")
 
 
