@@ -20,7 +20,7 @@ from decode.hooks.events import HookEvent
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from pydantic_ai.messages import BinaryImage
+    from pydantic_ai.messages import UserContent
 
     from decode.agent.loop import AgentLoop
     from decode.entities.events import AgentEvent
@@ -40,7 +40,7 @@ def with_context(prompt: str, context: list[str]) -> str:
 
 
 async def hooked_turn(
-    loop: AgentLoop, hooks: Hooks, prompt: str, images: Sequence[BinaryImage] = ()
+    loop: AgentLoop, hooks: Hooks, prompt: str, images: Sequence[UserContent] = ()
 ) -> AsyncIterator[AgentEvent]:
     """`loop.run_turn(prompt)` with the hooks around it (see the module docstring); `images` (attached
     to the prompt in the REPL) go with the first prompt."""

@@ -142,11 +142,7 @@ class TurnRunner:
         usage = Usage()  # what the turn's requests cost, kept with the partial turn if it is aborted  # [lesson 10]
         try:
             self.loop = await self.agent_loop()
-            # [lesson 04]
             events = self.loop.run_turn(message.prompt)  # an async generator: nothing runs until it is iterated
-            # [before lesson 04]
-            # events = self.loop.run_turn(message.text)  # an async generator: nothing runs until it is iterated
-            # [/lesson 04]
             if self.loop.hooks is not None:  # UserPromptSubmit, Stop…: the hooks around the turn  # [lesson 12]
                 from decode.harness.hook_turns import hooked_turn
 

@@ -104,7 +104,21 @@ def image_info(data: bytes) -> ImageInfo | None:
     return ImageInfo(media_type, name, size_of(data))
 
 
-_VISION_PREFIXES = ("claude", "gpt-4o", "gpt-4.1", "gpt-4-turbo", "gpt-4.5", "gpt-5", "o1", "o3", "o4", "gemini", "sonnet", "opus", "haiku")
+_VISION_PREFIXES = (
+    "claude",
+    "gpt-4o",
+    "gpt-4.1",
+    "gpt-4-turbo",
+    "gpt-4.5",
+    "gpt-5",
+    "o1",
+    "o3",
+    "o4",
+    "gemini",
+    "sonnet",
+    "opus",
+    "haiku",
+)
 _NO_VISION = ("o1-mini", "o3-mini", "gpt-5-chat-latest-audio")
 
 
@@ -113,7 +127,9 @@ def accepts_images(model: AbstractModel | str) -> bool:
     system, name = model.partition(":")[::2] if isinstance(model, str) else (model.system, model.model_name)
     if system in ("test", "function", "script"):  # pydantic-ai's TestModel, the scripted model
         return True
-    name = (name or system).lower().rpartition("/")[2]  # an alias (`sonnet`) has no provider  # `anthropic/claude-…` on OpenRouter
+    name = (
+        (name or system).lower().rpartition("/")[2]
+    )  # an alias (`sonnet`) has no provider  # `anthropic/claude-…` on OpenRouter
     name = name.removeprefix("us.").removeprefix("eu.").removeprefix("anthropic.")  # Bedrock's ids
     return name.startswith(_VISION_PREFIXES) and not name.startswith(_NO_VISION)
 

@@ -49,7 +49,7 @@ class Attachment:
     path: str
     block: str
     summary: str
-    image: BinaryImage | None = None  # [lesson 04]
+    image: BinaryImage | None = None
     """An image file's bytes: they go to the model after the prompt's text."""
 
 
