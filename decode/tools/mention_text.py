@@ -98,6 +98,15 @@ def with_attachments(prompt: str, attached: list[Attachment]) -> str:
     return prompt + OPEN + NOTE + "".join(item.block for item in attached) + CLOSE
 
 
+def prompt_text(content: object) -> str | None:
+    """The text of a user prompt's content: itself, or the first text of a prompt sent with images."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list | tuple):
+        return next((item for item in content if isinstance(item, str)), None)
+    return None
+
+
 def typed_part(text: str) -> str:
     """A prompt as the user typed it: `text` without the attachments `with_attachments` added."""
     return text.split(OPEN, 1)[0]
