@@ -9,13 +9,13 @@ from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from contextlib import aclosing
 from typing import TYPE_CHECKING, Any, cast
 
+from pydantic_ai.messages import UserContent
+
 from decode.agent.loop import AgentLoop
 from decode.entities.events import AgentEvent
 from decode.observability.config import tracing_configured
 
 if TYPE_CHECKING:
-    from pydantic_ai.messages import UserContent
-
     from decode.agent.build import Build
     from decode.observability.observer import Describe, TurnInfo
     from decode.observability.sink import TraceSink
