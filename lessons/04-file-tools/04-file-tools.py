@@ -237,7 +237,6 @@ except ModelRetry as exc:
     show_retry(exc)
 
 # %% [markdown]
-# %% [markdown]
 # An image is different: Claude and the other vision models can *look* at a PNG, JPEG, GIF or WebP.
 # `read` knows one by its first bytes (its magic number, not its name: a text file named `notes.png`
 # is text) and answers with a line and the image itself, pydantic-ai's `BinaryImage`, which the
