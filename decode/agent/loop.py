@@ -22,6 +22,7 @@ from pydantic_ai.messages import (
     TextPartDelta,
     ThinkingPart,
     ThinkingPartDelta,
+    UserContent,
 )
 from pydantic_ai.models import Model
 from pydantic_ai.run import AgentRun, AgentRunResult
@@ -88,8 +89,10 @@ class AgentLoop:
         """The pydantic-ai run of the turn in progress, None between turns. The Harness enqueues the
         user's steering messages into it; the loop reports each one the model receives (`MessageDelivered`)."""
 
-    async def run_turn(self, prompt: str) -> AsyncIterator[AgentEvent]:
+    async def run_turn(self, prompt: str | Sequence[UserContent]) -> AsyncIterator[AgentEvent]:
         """Run one user turn, yielding events as they happen; the last one is `TurnFinished`.
+
+        `prompt` is the user's text, or pydantic-ai's user content: the text and the images attached to it.
 
         Errors (a model failure, the request ceiling) propagate as pydantic-ai's exceptions; the
         history is only extended when the turn completes, so a failed or cancelled turn leaves it

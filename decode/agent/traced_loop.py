@@ -5,9 +5,11 @@ no tracing module is imported, but its tiny `config`), a `TracedLoop` with the t
 (model, agent, permission mode, sandbox) when it is on.
 """
 
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from contextlib import aclosing
 from typing import TYPE_CHECKING, Any, cast
+
+from pydantic_ai.messages import UserContent
 
 from decode.agent.loop import AgentLoop
 from decode.entities.events import AgentEvent
@@ -28,14 +30,15 @@ class TracedLoop(AgentLoop):
     def trace_with(self, sink: "TraceSink", describe: "Describe") -> None:
         self.sink, self.describe = sink, describe
 
-    async def run_turn(self, prompt: str) -> AsyncIterator[AgentEvent]:
+    async def run_turn(self, prompt: str | Sequence[UserContent]) -> AsyncIterator[AgentEvent]:
         if self.sink is None or self.describe is None:
             async for event in super().run_turn(prompt):
                 yield event
             return
         from decode.observability.observer import TurnObserver
 
-        observer = TurnObserver(self.sink, self.describe(), prompt)
+        text = prompt if isinstance(prompt, str) else " ".join(item for item in prompt if isinstance(item, str))
+        observer = TurnObserver(self.sink, self.describe(), text)  # the prompt's text, not its images
         # Closed here, not when garbage collected: an abandoned turn (Esc) ends its trace at once.
         turn = cast(AsyncGenerator[AgentEvent, None], super().run_turn(prompt))
         async with aclosing(turn) as events, aclosing(observer.watch(events)) as watched:

@@ -18,6 +18,10 @@ from typing import TYPE_CHECKING
 from decode.hooks.events import HookEvent
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from pydantic_ai.messages import UserContent
+
     from decode.agent.loop import AgentLoop
     from decode.entities.events import AgentEvent
     from decode.hooks.dispatch import Hooks
@@ -35,8 +39,11 @@ def with_context(prompt: str, context: list[str]) -> str:
     return f"{prompt}\n\n<{CONTEXT_TAG}>\n{joined}\n</{CONTEXT_TAG}>"
 
 
-async def hooked_turn(loop: AgentLoop, hooks: Hooks, prompt: str) -> AsyncIterator[AgentEvent]:
-    """`loop.run_turn(prompt)` with the hooks around it (see the module docstring)."""
+async def hooked_turn(
+    loop: AgentLoop, hooks: Hooks, prompt: str, images: Sequence[UserContent] = ()
+) -> AsyncIterator[AgentEvent]:
+    """`loop.run_turn(prompt)` with the hooks around it (see the module docstring); `images` (attached
+    to the prompt in the REPL) go with the first prompt."""
     from decode.entities.events import Notice, TurnFinished
     from decode.entities.usage import Usage
 
@@ -54,7 +61,7 @@ async def hooked_turn(loop: AgentLoop, hooks: Hooks, prompt: str) -> AsyncIterat
         return
     text = with_context(prompt, context + submitted.context)
     for continuation in range(MAX_CONTINUATIONS + 1):
-        async for event in loop.run_turn(text):
+        async for event in loop.run_turn([text, *images] if images and not continuation else text):
             yield event
         stop = await hooks.fire(HookEvent.STOP, stop_hook_active=continuation > 0)
         if not stop.blocked or stop.stopped:

@@ -73,6 +73,6 @@ def _enqueue(run: AgentRun[Any, Any], message: Message) -> str | None:
     from pydantic_ai.exceptions import UserError
 
     try:
-        return run.enqueue(message.text, priority=_ENQUEUE_PRIORITY[message.priority])
+        return run.enqueue(message.text, *message.images, priority=_ENQUEUE_PRIORITY[message.priority])
     except UserError:  # the run closed its queue on its way out: the message becomes a turn
         return None

@@ -18,6 +18,8 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pydantic_ai.messages import UserContent
+
     from decode.agent.loop import AgentLoop
     from decode.entities.events import AgentEvent
 
@@ -52,6 +54,17 @@ class Message:
     """pydantic-ai's id for it, once a running turn has taken it."""
     run: Callable[[AgentLoop], AsyncIterator[AgentEvent]] | None = field(default=None, compare=False)  # [lesson 06]
     """What its turn runs instead of asking the model, with the Agent Loop (a Bash Mode `!command`)."""
+    images: tuple[UserContent, ...] = field(default=(), compare=False)  # [lesson 04]
+    """Images its `@path`s (or pasted image paths) attached: they go to the model after `text`."""
+
+    @property
+    def prompt(self) -> str | list[UserContent]:
+        """What the model gets: `text` (and, from lesson 04 on, the images attached to it)."""
+        # [lesson 04]
+        return [self.text, *self.images] if self.images else self.text
+        # [before lesson 04]
+        # return self.text
+        # [/lesson 04]
 
     @property
     def display(self) -> str:

@@ -142,11 +142,11 @@ class TurnRunner:
         usage = Usage()  # what the turn's requests cost, kept with the partial turn if it is aborted  # [lesson 10]
         try:
             self.loop = await self.agent_loop()
-            events = self.loop.run_turn(message.text)  # an async generator: nothing runs until it is iterated
+            events = self.loop.run_turn(message.prompt)  # an async generator: nothing runs until it is iterated
             if self.loop.hooks is not None:  # UserPromptSubmit, Stop…: the hooks around the turn  # [lesson 12]
                 from decode.harness.hook_turns import hooked_turn
 
-                events = hooked_turn(self.loop, self.loop.hooks, message.text)
+                events = hooked_turn(self.loop, self.loop.hooks, message.text, message.images)
             if message.run is not None:  # a Bash Mode `!command`: its own work, no model  # [lesson 06]
                 events = message.run(self.loop)
             async for event in events:

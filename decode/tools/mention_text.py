@@ -12,9 +12,15 @@ transcript, a resumed session and the session list show. This module imports not
 REPL uses it before the agent is loaded.
 """
 
+from __future__ import annotations
+
 import html
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pydantic_ai.messages import BinaryImage
 
 OPEN = "\n\n<mentions>\n"
 NOTE = (
@@ -24,6 +30,7 @@ NOTE = (
 CLOSE = "</mentions>"
 _MENTION = re.compile(r'(?:^|(?<=[\s(\[{]))@(?:"([^"\n]+)"|([^\s"]+))')
 _TRAILING = ",;:!?)]}'"
+_ABSOLUTE = re.compile(r"(?:^|(?<=\s))(/[^\s@\"]+)")
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,8 @@ class Attachment:
     path: str
     block: str
     summary: str
+    image: BinaryImage | None = None
+    """An image file's bytes: they go to the model after the prompt's text."""
 
 
 def find_mentions(text: str) -> list[Mention]:
@@ -49,6 +58,12 @@ def find_mentions(text: str) -> list[Mention]:
     if "@" not in text:
         return []
     return [Mention(m.start(), m.end(), m.group(1) or m.group(2)) for m in _MENTION.finditer(text)]
+
+
+def absolute_paths(text: str) -> list[Mention]:
+    """Whole words of `text` that are absolute paths (`/tmp/shot.png`, pasted or dropped): an image
+    file among them is attached like an `@path` mention."""
+    return [Mention(m.start(), m.end(), m.group(1)) for m in _ABSOLUTE.finditer(text.split(OPEN, 1)[0])]
 
 
 def candidates(path: str) -> list[str]:
@@ -61,6 +76,10 @@ def candidates(path: str) -> list[str]:
 
 def file_block(path: str, text: str) -> str:
     return f'<file path="{_attribute(path)}">\n{text}\n</file>\n'
+
+
+def image_block(path: str, line: str) -> str:
+    return f'<image path="{_attribute(path)}">{html.escape(line, quote=False)} (sent after this text)</image>\n'
 
 
 def folder_block(path: str, entries: str) -> str:
@@ -77,6 +96,15 @@ def with_attachments(prompt: str, attached: list[Attachment]) -> str:
     if not attached:
         return prompt
     return prompt + OPEN + NOTE + "".join(item.block for item in attached) + CLOSE
+
+
+def prompt_text(content: object) -> str | None:
+    """The text of a user prompt's content: itself, or the first text of a prompt sent with images."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list | tuple):
+        return next((item for item in content if isinstance(item, str)), None)
+    return None
 
 
 def typed_part(text: str) -> str:

@@ -21,14 +21,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic_ai import ModelRetry
+from pydantic_ai.messages import BinaryImage
+from pydantic_ai.models import AbstractModel
 
 from decode.config.redaction import redactor_for
 from decode.entities.deps import AgentDeps
 from decode.entities.executor import CommandExecutor, EntryKind, FileStat
 from decode.entities.tools import ToolSpec
 from decode.tools.glob import GLOB, first_shown
+from decode.tools.images import IMAGE_SUFFIXES, read_image
 from decode.tools.listing import list_files
-from decode.tools.mention_text import Attachment, candidates, file_block, find_mentions, folder_block, with_attachments
+from decode.tools.mention_text import (
+    Attachment,
+    absolute_paths,
+    candidates,
+    file_block,
+    find_mentions,
+    folder_block,
+    image_block,
+    with_attachments,
+)
 from decode.tools.paths import Refusal, display_path, resolve_path, stat_path
 from decode.tools.read import READ, read_page
 from decode.tools.text import SNIFF_BYTES, binary_kind
@@ -60,20 +72,34 @@ class Mentioned:
     refused: list[str] = field(default_factory=list)
     """One line for the user per mention not attached, and why (`@.env not attached: …`)."""
 
+    @property
+    def images(self) -> list[BinaryImage]:
+        """The images attached: they go to the model after `text`."""
+        return [item.image for item in self.attached if item.image is not None]
 
-async def attach_mentions(deps: AgentDeps, prompt: str, check: Check | None = None) -> Mentioned:
-    """`prompt` with the files and folders its mentions name attached; `check` None allows every read."""
+
+async def attach_mentions(
+    deps: AgentDeps, prompt: str, check: Check | None = None, model: AbstractModel | str | None = None
+) -> Mentioned:
+    """`prompt` with the files and folders its mentions name attached; `check` None allows every read.
+
+    An image file (`@shot.png`, or a pasted absolute path of one) is attached as the image, if `model`
+    takes images (None: taken to); a pasted path that is no image stays text, without a word.
+    """
     result = Mentioned(prompt)
     seen: set[str] = set()
-    for mention in find_mentions(prompt):
+    pasted = [(mention, True) for mention in absolute_paths(prompt)]
+    for mention, bare in [(mention, False) for mention in find_mentions(prompt)] + pasted:
         if len(result.attached) == MAX_ATTACHED:  # not even looked at: a read would be recorded
             result.refused.append(f"@{mention.path} not looked at: a prompt attaches at most {MAX_ATTACHED}")
             continue
-        found = await attach(deps, mention.path, check)
+        found = await attach(deps, mention.path, check, model)
+        if bare and not _image_or_named_so(found, mention.path):
+            continue  # a pasted path of a text file, a folder, nothing: text
         if found is None or (isinstance(found, Attachment) and found.path in seen):
             continue  # names nothing (it stays text), or attached already
         if isinstance(found, Refused):
-            result.refused.append(f"@{found.path} not attached: {found.why}")
+            result.refused.append(f"{'' if bare else '@'}{found.path} not attached: {found.why}")
         else:
             seen.add(found.path)
             result.attached.append(found)
@@ -81,7 +107,15 @@ async def attach_mentions(deps: AgentDeps, prompt: str, check: Check | None = No
     return result
 
 
-async def attach(deps: AgentDeps, written: str, check: Check | None = None) -> Attachment | Refused | None:
+def _image_or_named_so(found: Attachment | Refused | None, path: str) -> bool:
+    if isinstance(found, Attachment):
+        return found.image is not None
+    return found is not None and path.lower().endswith(IMAGE_SUFFIXES)
+
+
+async def attach(
+    deps: AgentDeps, written: str, check: Check | None = None, model: AbstractModel | str | None = None
+) -> Attachment | Refused | None:
     """The attachment `@written` makes, or why there is none; None when it names nothing (it stays text)."""
     for path in candidates(written):
         try:
@@ -93,7 +127,7 @@ async def attach(deps: AgentDeps, written: str, check: Check | None = None) -> A
                 return Refused(path, why)
             if stat.is_dir:
                 return await _folder(deps, real)
-            made = await _file(deps, path, real, stat)
+            made = await _image(deps, path, model) or await _file(deps, path, real, stat)
             return Refused(path, made) if isinstance(made, str) else made
         except (Refusal, OSError, ValueError) as exc:  # refused like a read, or the system would not look
             return Refused(path, str(exc).rstrip("."))
@@ -122,6 +156,19 @@ async def _locate(executor: CommandExecutor, path: str) -> tuple[Path, FileStat]
         return None
     stat = await stat_path(executor, real, path)
     return None if stat is None else (real, stat)
+
+
+async def _image(deps: AgentDeps, path: str, model: AbstractModel | str | None) -> Attachment | str | None:
+    """The attachment of an image file (None when `path` is no image); a one-line reason when it is
+    one the model is not sent."""
+    found = await read_image(deps, path, model)  # records it in the Read Ledger
+    if found is None or isinstance(found, str):
+        return found
+    line, image = found
+    assert isinstance(line, str)
+    assert isinstance(image, BinaryImage)
+    shown = image.identifier
+    return Attachment(shown, image_block(shown, line), line.partition(": ")[2].rstrip("."), image)
 
 
 async def _file(deps: AgentDeps, path: str, real: Path, stat: FileStat) -> Attachment | str:

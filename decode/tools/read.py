@@ -10,7 +10,8 @@ file starts that count in the background (`count_ahead.py`). Lines are counted i
 4 GB only (`MAX_COUNTED`): a file sparse-extended to a terabyte would take minutes, so a line past
 them is refused and an over-long line is skipped only that far.
 
-Binary files, images, directories and anything that is not a regular file (a FIFO or a device
+A PNG, JPEG, GIF or WebP file (by its first bytes) goes to the model as an image (`images.py`).
+Other binary files, directories and anything that is not a regular file (a FIFO or a device
 would block or never end) are refused before they are opened, as an answer the model reads
 (`paths.py`); text that is not valid UTF-8 is shown with replacement characters rather than
 failing. Reading records the file in the Read Ledger, which `edit` checks. `read_page` does it all
@@ -21,6 +22,7 @@ import difflib
 from pathlib import Path
 
 from pydantic_ai import ModelRetry, RunContext
+from pydantic_ai.messages import BinaryImage
 
 from decode.entities.deps import AgentDeps
 from decode.entities.executor import CommandExecutor, EntryKind
@@ -28,6 +30,7 @@ from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.tools import line_index
 from decode.tools.count_ahead import count_ahead
 from decode.tools.harness_files import is_harness_path, locate
+from decode.tools.images import read_image
 from decode.tools.line_index import PastTheCount, line_start
 from decode.tools.paths import Refusal, describe_os_error, display_path, stat_path
 from decode.tools.text import SNIFF_BYTES, binary_kind
@@ -126,16 +129,21 @@ async def missing_file_message(deps: AgentDeps, path: str) -> str:
     return f"{path} does not exist.{hint} Use glob to find files."
 
 
-async def read(ctx: RunContext[AgentDeps], path: str, offset: int = 1, limit: int = MAX_LINES) -> str:
+async def read(
+    ctx: RunContext[AgentDeps], path: str, offset: int = 1, limit: int = MAX_LINES
+) -> str | list[str | BinaryImage]:
     """Read a text file. Lines come numbered like `cat -n` (number, tab, text).
 
     At most 2000 lines or 50 KB per call; a note at the end tells how to continue.
+    A PNG, JPEG, GIF or WebP image is shown to you as an image.
 
     Args:
         path: File path, relative to the working directory.
         offset: First line to show (1-based).
         limit: Number of lines to show (at most 2000).
     """
+    if (image := await read_image(ctx.deps, path, ctx.model)) is not None:
+        return image
     return await read_page(ctx.deps, path, offset, limit)
 
 

@@ -16,15 +16,27 @@ SNIFF_BYTES = 8192
 def binary_kind(path: Path, head: bytes) -> str | None:
     """What a non-text file is (`"image/png"`, `"binary"`), or None when it is text.
 
-    Images, audio and video go by their name; anything else with a NUL byte in its first 8 KB is
-    binary, as git and grep decide it.
+    Images, audio and video go by their name unless their first bytes are plain UTF-8 text (a text
+    file named `notes.png` is text); anything else with a NUL byte in its first 8 KB is binary, as
+    git and grep decide it.
     """
     mime, _ = mimetypes.guess_type(path.name)
-    if mime is not None and mime.startswith(("image/", "audio/", "video/")):
+    if mime is not None and mime.startswith(("image/", "audio/", "video/")) and not _plain_text(head):
         return mime
     if b"\x00" in head[:SNIFF_BYTES]:
         return f"binary, {mime}" if mime else "binary"
     return None
+
+
+def _plain_text(head: bytes) -> bool:
+    """Is `head` (a file's start, maybe cut inside a character) UTF-8 text with no NUL byte?"""
+    if not head or b"\x00" in head:
+        return False
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head[:SNIFF_BYTES], final=False)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)

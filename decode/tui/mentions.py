@@ -26,7 +26,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from decode.tools.listing import MAX_LISTED, list_files
-from decode.tools.mention_text import find_mentions
+from decode.tools.mention_text import absolute_paths, find_mentions
 
 if TYPE_CHECKING:
     from decode.entities.executor import CommandExecutor
@@ -150,7 +150,7 @@ def mention_completer(repl: Repl) -> MentionCompleter:
 
 async def mentioned(repl: Repl, message: Message) -> Message:
     """`message` with what its `@path`s name attached (each one refused is a line for the user)."""
-    if not find_mentions(message.text):
+    if not find_mentions(message.text) and not absolute_paths(message.text):
         return message
     await repl.warmed_up()  # the executor, the Read Ledger (and the gate) are the conversation's
     conversation = repl.conversation
@@ -164,18 +164,23 @@ async def mentioned(repl: Repl, message: Message) -> Message:
     # check = None  # no Permission Gate yet: every file of the Workspace may be read
     # [/lesson 06]
     try:
-        result = await attach_mentions(conversation.loop.deps, message.text, check)
+        result = await attach_mentions(conversation.loop.deps, message.text, check, conversation.loop.model)
     except Exception as exc:  # the prompt still goes, as typed
         logger.debug("attaching mentions failed", exc_info=True)
         repl.renderer.error(f"@ mentions not attached: {exc}")
         return message
-    notes = [(f"  ⎿ attached {item.path} ({item.summary})", "info") for item in result.attached]
+    notes = [(_attached(item.path, item.summary, item.image is not None), "info") for item in result.attached]
     notes += [(f"  ⎿ {line}", "warning") for line in result.refused]
     if repl.busy:  # into the running turn, most likely: echoed when the model has it, so the notes now
         for line, level in notes:
             repl.renderer.notice(line, level)
         notes = []
-    return replace(message, text=result.text, notes=tuple(notes))
+    return replace(message, text=result.text, notes=tuple(notes), images=tuple(result.images))
+
+
+def _attached(path: str, summary: str, image: bool) -> str:
+    """The line under the prompt for one attachment: `[image: shot.png]` for an image."""
+    return f"  ⎿ [image: {path}] ({summary})" if image else f"  ⎿ attached {path} ({summary})"
 
 
 def gate_check(gate: PermissionGate) -> Check:  # [lesson 06]

@@ -244,11 +244,11 @@ def _full_prompt(history: Sequence[object], start: int) -> str:
     """The prompt the user typed for the turn starting at `history[start]` (as typed, mentions left out)."""
     from pydantic_ai.messages import ModelRequest, UserPromptPart
 
-    from decode.tools.mention_text import typed_part
+    from decode.tools.mention_text import prompt_text, typed_part
 
     message = history[start] if start < len(history) else None
     if isinstance(message, ModelRequest):
         for part in message.parts:
-            if isinstance(part, UserPromptPart) and isinstance(part.content, str):
-                return typed_part(part.content)
+            if isinstance(part, UserPromptPart) and (text := prompt_text(part.content)) is not None:
+                return typed_part(text)
     return ""

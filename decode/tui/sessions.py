@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 from rich.text import Text
 
-from decode.tools.mention_text import typed_part
+from decode.tools.mention_text import prompt_text, typed_part
 from decode.tui.commands import CommandRegistry, SlashCommand
 
 if TYPE_CHECKING:
@@ -124,7 +124,8 @@ def earlier_turns(history: list[ModelMessage]) -> tuple[list[tuple[str, str]], b
     compacted = False
     for message in history:
         if isinstance(message, ModelRequest):
-            prompts = [p.content for p in message.parts if isinstance(p, UserPromptPart) and isinstance(p.content, str)]
+            parts = [p.content for p in message.parts if isinstance(p, UserPromptPart)]
+            prompts = [text for content in parts if (text := prompt_text(content)) is not None]  # images left out
             if message.metadata and SUMMARY_MARK in message.metadata and prompts:
                 compacted, prompts = True, prompts[1:]
             turns.extend((shown_as(prompt) or prompt, "") for prompt in prompts)  # a `!command` as typed

@@ -53,7 +53,11 @@ Path("calc.py").write_bytes(b"def add(a, b):\r\n    return a - b\r\n\r\n\r\ndef 
 Path("README.md").write_text("# calc\n\nTODO: document add and sub\n")
 Path(".gitignore").write_text("*.log\n")
 Path("debug.log").write_text("TODO this log is ignored\n")
-Path("logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
+Path("logo.png").write_bytes(  # a real PNG: 2×2 grey pixels
+    bytes.fromhex("89504e470d0a1a0a0000000d494844520000000200000002080000000057dd52f8")
+    + bytes.fromhex("0000000e49444154789c6368686068680000060602012cc150d70000000049454e44ae426082")
+)
+Path("tool.bin").write_bytes(bytes(range(256)))
 for age, name in enumerate(["calc.py", "README.md", ".gitignore"]):  # fixed times: calc.py is the newest
     os.utime(name, (1_750_000_000 - age * 60,) * 2)
 print(sorted(path.name for path in project.iterdir()))
@@ -222,15 +226,33 @@ page = await read(ctx, "big.txt", offset=1990, limit=3)
 print(page)
 
 # %% [markdown]
-# Images and binary files are refused with a clear message instead of a screen of garbage (or an
+# Binary files are refused with a clear message instead of a screen of garbage (or an
 # exception). A file that is not there is a `Refusal`, with a hint when there is one.
 
 # %%
-print(await read(ctx, "logo.png"))
+print(await read(ctx, "tool.bin"))
 try:
     await read(ctx, "calc.pyy")
 except ModelRetry as exc:
     show_retry(exc)
+
+# %% [markdown]
+# An image is different: Claude and the other vision models can *look* at a PNG, JPEG, GIF or WebP.
+# `read` knows one by its first bytes (its magic number, not its name: a text file named `notes.png`
+# is text) and answers with a line and the image itself, pydantic-ai's `BinaryImage`, which the
+# provider receives as an image part. Bounded like the rest: past `DECODE_IMAGE_MAX_BYTES` (5 MiB)
+# it is refused in one line, and a model that takes no images gets the line alone (`accepts_images`).
+
+# %%
+show("decode.tools.images", "read_image")
+
+# %%
+from decode.tools.images import accepts_images
+
+line, image = await read(ctx, "logo.png")
+print(line)
+print(type(image).__name__, image.media_type, len(image.data), "bytes")
+print(accepts_images("openai:gpt-4o"), accepts_images("openai:gpt-3.5-turbo"))
 
 # %% [markdown]
 # ## 3. Paths stay inside the Workspace
@@ -488,14 +510,17 @@ show("decode.tools.mentions", "attach")
 from decode.tools.mentions import attach_mentions
 
 Path("todo.md").write_text("- fix sub\n")
-mentioned = await attach_mentions(deps, "tick off @todo.md (and @logo.png), ask @alice or me@calc.py")
+mentioned = await attach_mentions(deps, "tick off @todo.md (not @tool.bin), see @logo.png, ask @alice or me@calc.py")
 print(mentioned.text)
 print(mentioned.refused)
+print([image.media_type for image in mentioned.images])  # sent after the text, as image parts
 print(await edit(ctx, "todo.md", "- fix sub", "- [x] fix sub"))  # no read first: the mention was one
 
 # %% [markdown]
-# The model gets the prompt exactly as typed, then one `<mentions>` element; the transcript shows
-# only what was typed (`typed_part`). In the REPL, typing `@` completes the Workspace's files and
+# The model gets the prompt exactly as typed, then one `<mentions>` element, then each image; the
+# transcript shows only what was typed (`typed_part`), and `[image: logo.png]` under it. A pasted
+# absolute path of an image (`/tmp/shot.png`, dropped into the terminal) attaches it too.
+# In the REPL, typing `@` completes the Workspace's files and
 # folders from a listing that respects `.gitignore` and is bounded in size and time
 # (`decode/tools/listing.py`), ranked by `rank`: the typed characters in order, names that start
 # with them first.

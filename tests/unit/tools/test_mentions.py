@@ -71,10 +71,10 @@ async def test_a_name_that_is_nothing_an_email_and_a_word_stay_text(deps: AgentD
 
 
 async def test_a_binary_file_is_refused_in_one_line_and_not_sent(deps: AgentDeps, workspace: Path) -> None:
-    (workspace / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
-    result = await attach_mentions(deps, "what is @logo.png?")
-    assert result.text == "what is @logo.png?"
-    assert result.refused == ["@logo.png not attached: logo.png is not a text file (image/png, 72 bytes)"]
+    (workspace / "song.mp3").write_bytes(b"ID3" + bytes(64))
+    result = await attach_mentions(deps, "what is @song.mp3?")
+    assert result.text == "what is @song.mp3?"
+    assert result.refused == ["@song.mp3 not attached: song.mp3 is not a text file (audio/mpeg, 67 bytes)"]
 
 
 async def test_a_file_outside_the_workspace_is_refused(deps: AgentDeps, workspace: Path) -> None:
