@@ -41,7 +41,7 @@ async def _permissions(repl: Repl, argument: str) -> None:
     from decode.permissions.report import describe_rules, describe_settings
 
     gate = repl.conversation.gate
-    if argument.strip() == "trust":
+    if argument.strip() == "trust":  # [lesson 09]
         from decode.tui.settings_trust import trust_settings
 
         trust_settings(repl, gate)
