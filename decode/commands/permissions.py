@@ -146,6 +146,8 @@ def trust_project() -> None:
     for grant in loaded.grants.describe():
         click.echo(f"trusted: {grant}")
     click.echo(f"for {project} (remembered in {path}, until these grants change)")
+
+
 # [/lesson 09]
 
 
