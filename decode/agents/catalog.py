@@ -24,7 +24,7 @@ from decode.agents.trust import grants_of, held_back
 from decode.config.harness_home import HARNESS_DIR
 from decode.config.loading import ConfigError
 from decode.config.safe_read import beyond_cap
-from decode.permissions.project_trust import OtherGrant
+from decode.permissions.project_grants import OtherGrant
 from decode.permissions.types import Mode
 
 DEFAULT_AGENT = "build"

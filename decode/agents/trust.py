@@ -19,7 +19,7 @@ from pathlib import Path
 
 from decode.agents.definition import AgentDefinition, AgentSource
 from decode.config.safe_read import UnreadableFile, read_text
-from decode.permissions.project_trust import GRANTING_MODES, OtherGrant
+from decode.permissions.project_grants import GRANTING_MODES, OtherGrant
 
 REPOSITORY = (AgentSource.CLAUDE, AgentSource.PROJECT)
 """The sources a repository brings (its own folders)."""

@@ -18,7 +18,7 @@ import click
 
 from decode.permissions.fetch_screen import SSRF_GUARD, screen_fetch
 from decode.permissions.gate import PermissionGate
-from decode.permissions.project_trust import OTHER_GRANTS, OtherGrant
+from decode.permissions.project_grants import OTHER_GRANTS, OtherGrant
 from decode.permissions.report import describe_rules, describe_settings, rules_json
 from decode.permissions.tool_lookup import UnknownTool, find_tool, tool_arguments
 from decode.permissions.types import Decision, Mode, Verdict
@@ -126,6 +126,7 @@ def _hooks(gate: PermissionGate) -> list[str]:  # [lesson 12]
     return describe_hooks(load_hooks(Path.cwd(), command_line=_command_line()), trusted)
 
 
+# [lesson 09]
 @permissions.command("trust", context_settings={"help_option_names": ["-h", "--help"]})
 def trust_project() -> None:
     """Trust this project's settings files and agents: their allow rules and modes are in force from now on.
@@ -147,6 +148,9 @@ def trust_project() -> None:
     for grant in loaded.grants.describe():
         click.echo(visible(f"trusted: {grant}"))
     click.echo(f"for {project} (remembered in {path}, until these grants change)")
+
+
+# [/lesson 09]
 
 
 @permissions.command(context_settings={"help_option_names": ["-h", "--help"]})

@@ -19,7 +19,7 @@ from typing import Any
 from decode.hooks.events import HookEvent
 from decode.hooks.matching import matcher_error
 from decode.permissions.command_line_settings import CommandLineSettings
-from decode.permissions.project_trust import OtherGrant
+from decode.permissions.project_grants import OtherGrant
 from decode.permissions.settings_json import BrokenFile, find_entry, line_of, parse_json, read_text
 from decode.permissions.settings_layers import SettingsFile, settings_files
 from decode.permissions.types import Layer

@@ -38,7 +38,7 @@ from decode.permissions.decision_order import PLAN_GUIDANCE, PLAN_KINDS, Part, f
 from decode.permissions.fence import narrowed
 from decode.permissions.matching import RuleScreen
 from decode.permissions.network_grants import wants_network
-from decode.permissions.project_trust import OtherGrant
+from decode.permissions.project_grants import OtherGrant
 from decode.permissions.protected import WHY as PROTECTED
 from decode.permissions.protected import git_dir_of, is_protected
 from decode.permissions.rules import domain_matches, tool_matches

@@ -6,7 +6,7 @@ Lines of text and JSON fields, built from a `PermissionGate`; the front ends pri
 from typing import Any
 
 from decode.permissions.gate import PermissionGate
-from decode.permissions.project_trust import NOT_TRUSTED
+from decode.permissions.project_grants import NOT_TRUSTED
 
 
 def describe_rules(gate: PermissionGate, where: str) -> list[str]:

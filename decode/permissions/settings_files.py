@@ -35,7 +35,8 @@ from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
 from decode.config.locked_write import locked
 from decode.files import write_atomic
 from decode.hooks.config import project_hook_grants
-from decode.permissions.project_trust import GRANTING_MODES, OtherGrant, ProjectGrants, is_trusted
+from decode.permissions.project_grants import GRANTING_MODES, OtherGrant, ProjectGrants
+from decode.permissions.project_trust import is_trusted
 from decode.permissions.rules import RULE_NAMES, ForeignRule, RuleError, parse_rule
 from decode.permissions.settings_json import BrokenFile, find_entry, line_of, parse_json, read_text
 from decode.permissions.settings_layers import SettingsFile, brought, remember_own_write, settings_files
@@ -159,7 +160,11 @@ def load_permission_settings(
             result.notes.append(SettingsProblem(command_line.path, None, message, level="notice"))
     result.grants.others = list(other_grants)
     result.grants.others += project_hook_grants(result.files)  # a repository's hooks run once trusted  # [lesson 12]
+    # [lesson 09]
     result.trusted = trust_project or is_trusted(project, result.grants, home)
+    # [before lesson 09]
+    # result.trusted = trust_project  # no Project Trust yet: only `--trust-project-settings` puts them in force
+    # [/lesson 09]
     kept: dict[Decision, dict[str, Rule]] = {action: {} for action in _ACTIONS}  # rule text -> rule
     for file, found in read:
         held = file.shared and not result.trusted  # its grants wait for Project Trust
@@ -218,10 +223,14 @@ def repository_grants(settings: PermissionSettings | None) -> list[SettingsProbl
     if settings.trusted:
         message = f"this repository's settings (trusted) let these run without asking: {', '.join(granted)}"
     else:
+        # [lesson 09]
         message = (
             f"this repository's settings would let these run without asking, not in force until you trust "
             f"them (decode permissions trust, or --trust-project-settings for one run): {', '.join(granted)}"
         )
+        # [before lesson 09]
+        # message = f"not in force (--trust-project-settings: one run), the repository grants {', '.join(granted)}"
+        # [/lesson 09]
     return [SettingsProblem(path, line, message, level="notice")]
 
 

@@ -190,7 +190,7 @@ def start_permissions(repl: Repl) -> None:
     for problem in [*gate.problems, *repository_grants(gate.settings)]:  # once
         repl.renderer.notice(f"permissions: {problem}", "warning" if problem.level == "warning" else "info")
     repl.status.permission_mode = gate.mode.value
-    ask_settings_trust(repl, gate)  # the repository's grants wait for a yes
+    ask_settings_trust(repl, gate)  # the repository's grants wait for a yes  # [lesson 09]
 
 
 def cycle_mode(repl: Repl) -> None:

@@ -19,16 +19,15 @@ if TYPE_CHECKING:
     from decode.tui.app import Repl
 
 
+_DESCRIPTION = "Show the permission mode and the rules in force"
+_DESCRIPTION += " (/permissions trust: the repository's settings)"  # [lesson 09]
+_SUBCOMMANDS: list[str] = []
+_SUBCOMMANDS.append("trust")  # [lesson 09]
+
+
 def add_permission_commands(registry: CommandRegistry) -> CommandRegistry:
     """Add `/permissions` to `registry` (and return it)."""
-    registry.add(
-        SlashCommand(
-            "permissions",
-            "Show the permission mode and the rules in force (/permissions trust: the repository's settings)",
-            _permissions,
-            suggest=lambda repl: ["trust"],
-        )
-    )
+    registry.add(SlashCommand("permissions", _DESCRIPTION, _permissions, suggest=lambda repl: list(_SUBCOMMANDS)))
     registry.status_lines.append(lambda repl: [f"mode:      {repl.status.permission_mode}"])
     registry.on_ready.append(start_permissions)  # the settings files' problems, the mode it starts in
     return registry
@@ -42,7 +41,7 @@ async def _permissions(repl: Repl, argument: str) -> None:
     from decode.permissions.report import describe_rules, describe_settings
 
     gate = repl.conversation.gate
-    if argument.strip() == "trust":
+    if argument.strip() == "trust":  # [lesson 09]
         from decode.tui.settings_trust import trust_settings
 
         trust_settings(repl, gate)

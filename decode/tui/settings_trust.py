@@ -17,7 +17,7 @@ from decode.tui.questions import answered_yes
 
 if TYPE_CHECKING:
     from decode.permissions.gate import PermissionGate
-    from decode.permissions.project_trust import ProjectGrants
+    from decode.permissions.project_grants import ProjectGrants
     from decode.tui.app import Repl
 
 logger = logging.getLogger(__name__)

@@ -10,7 +10,7 @@
 # 3. **A simple split** for now: `git status && rm -rf build` is two commands; whatever the split
 #    cannot read (quotes, `$`, pipes, redirections) asks. Lesson 07 reads bash as bash does.
 # 4. **Paths compared resolved**: `src/../.env` and a symlink to `.env` are `.env`.
-# 5. **Six settings files** (Claude Code's too), merged; what the project's grant waits for trust; a
+# 5. **Six settings files** (Claude Code's too), merged; what the project's files grant is held aside; a
 #    broken one is reported, and its denies never vanish. `--settings` is a layer above them all.
 # 6. **The gate**, in a fixed order; then **modes** (`default`, `accept-edits`, `plan`, `bypass`)
 #    and **"always"** (the narrowest rule that covers a request, saved to the local settings file).
@@ -248,22 +248,17 @@ from decode.permissions.settings_files import load_permission_settings
 loaded = load_permission_settings(project)
 for rule in loaded.rules:
     print(f"{rule.action:5} {rule.text:20} {shown(rule.source)} ({rule.source.layer})")
-print("waiting for trust:", [rule.text for rule in loaded.grants.rules])
+print("held aside:", [rule.text for rule in loaded.grants.rules])
 
 # %% [markdown]
 # The project's allow rules are missing: the project's files come with `git clone`, so what they
-# *grant* waits for the user's yes (Project Trust, as for `.mcp.json`); what they deny or ask holds
-# at once. The REPL asks; `decode permissions trust` says yes from a shell. The yes is kept in the
-# user's home for a hash of the grants: a changed grant asks again.
+# *grant* is held aside (`loaded.grants`), never merged with your rules; what they deny or ask holds
+# at once. Nothing a repository ships grants itself anything. In this lesson only you put them in
+# force, for one run: `decode run --trust-project-settings` (`trust_project=True` below). Lesson 09
+# adds **Project Trust**: a yes the REPL asks for once, kept for a hash of the grants.
 
 # %%
-show("decode.permissions.project_trust", "is_trusted")
-
-# %%
-from decode.permissions.project_trust import trust
-
-trust(project, loaded.grants)
-trusted = load_permission_settings(project)
+trusted = load_permission_settings(project, trust_project=True)
 print([rule.text for rule in trusted.rules if rule.action == "allow"])
 
 # %% [markdown]
@@ -319,7 +314,7 @@ show("decode.permissions.gate", "PermissionGate.own_verdict")
 from decode.permissions.gate import PermissionGate
 from decode.tools.read import READ
 
-gate = PermissionGate.from_settings(project)
+gate = PermissionGate.from_settings(project, trust_project=True)
 by_traits = await gate.check("read", {"path": ".env"}, READ.traits)
 print(by_traits.decision, "|", by_traits.reason)
 
@@ -470,7 +465,10 @@ requests = [
 by_mode = {}
 print(f"{'':26}" + "".join(f"{mode.value:14}" for mode in Mode))
 for tool, args, traits in requests:
-    row = [(await PermissionGate.from_settings(project, mode=mode).check(tool, args, traits)).decision for mode in Mode]
+    row = [
+        (await PermissionGate.from_settings(project, mode=mode, trust_project=True).check(tool, args, traits)).decision
+        for mode in Mode
+    ]
     by_mode[tool + ":" + next(iter(args.values()))] = dict(zip([m.value for m in Mode], row, strict=True))
     print(f"{tool + '(' + next(iter(args.values())) + ')':26}" + "".join(f"{d.value:14}" for d in row))
 print([mode.value for mode in (Mode.DEFAULT, Mode.DEFAULT.next(), Mode.DEFAULT.next().next())])
@@ -492,7 +490,7 @@ print(await gate.narrowest_rules("bash", {"command": "echo $(date)"}, TRAITS["ba
 local = add_allow_rules(project, narrowest)
 print(shown(local))
 print(local.read_text())
-after = await PermissionGate.from_settings(project).check("bash", request, TRAITS["bash"])
+after = await PermissionGate.from_settings(project, trust_project=True).check("bash", request, TRAITS["bash"])
 print(after.decision, "<-", after.rule, shown(after.source))
 
 # %% [markdown]
