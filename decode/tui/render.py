@@ -29,7 +29,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from rich.console import Console, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
@@ -210,9 +210,8 @@ class Renderer:
         run = ToolRun(call, result, output=output, output_lines=lines, streamed=streamed)
         self.last_call = run
         view = view_of(run, TOOL_OUTPUT_LINES)
-        self._print_line(tool_line(call, result, view))
-        if view is not None and view.body is not None:
-            self.console.print(view.body)
+        body = view.body if view is not None else None
+        self._print_line(tool_line(call, result, view), body)  # one write: the prompt never redraws between
 
     # -- the live area ------------------------------------------------------------------------
 
@@ -305,8 +304,8 @@ class Renderer:
         self.console.print(trimmed(self.console, markdown(text)))
         self._last = "block"
 
-    def _print_line(self, line: Text) -> None:
+    def _print_line(self, line: Text, body: RenderableType | None = None) -> None:
         if self._last == "block":
             self.console.print()
-        self.console.print(line)
+        self.console.print(line if body is None else Group(line, body))
         self._last = "line"
