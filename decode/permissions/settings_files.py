@@ -39,7 +39,7 @@ from decode.permissions.project_grants import GRANTING_MODES, OtherGrant, Projec
 from decode.permissions.project_trust import is_trusted
 from decode.permissions.rules import RULE_NAMES, ForeignRule, RuleError, parse_rule
 from decode.permissions.settings_json import BrokenFile, find_entry, line_of, parse_json, read_text
-from decode.permissions.settings_layers import SettingsFile, settings_files
+from decode.permissions.settings_layers import SettingsFile, brought, remember_own_write, settings_files
 from decode.permissions.types import Decision, Layer, Mode, Rule, RuleSource
 
 if TYPE_CHECKING:
@@ -367,15 +367,19 @@ def add_allow_rules(project: Path, rules: list[str]) -> Path:
     object: it is never overwritten, because that would lose what the user wrote.
     """
     path = settings_paths(project)[Layer.LOCAL]
+    # A file an archive brought stays the archive's: a rule added to it does not make it the user's.
+    own = not path.exists() or not brought(path, Path.home())
     make_parent_dirs(path)  # a new `.decode/` gets its .gitignore first; a link out of the project is refused
     with locked(path):  # another decode saving a rule now waits: neither loses the other's (TimeoutError)
-        _add_allow_rules(path, rules)
+        written = _add_allow_rules(path, rules)
+        if own:
+            remember_own_write(path, written, Path.home())
     logger.info("added %s to %s", ", ".join(rules), path)
     return path
 
 
-def _add_allow_rules(path: Path, rules: list[str]) -> None:
-    """Read `path`, add `rules` to its allow list, replace it (under the caller's lock)."""
+def _add_allow_rules(path: Path, rules: list[str]) -> bytes:
+    """Read `path`, add `rules` to its allow list, replace it (under the caller's lock); the bytes written."""
     try:
         text = read_text(path) or ""
         data = parse_json(text)
@@ -388,4 +392,6 @@ def _add_allow_rules(path: Path, rules: list[str]) -> None:
     if not isinstance(allow, list):
         raise ValueError(f'{path}: "allow" is not a list; not changed')
     allow.extend(rule for rule in rules if rule not in allow)
-    write_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    written = (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    write_atomic(path, written)
+    return written

@@ -11,13 +11,17 @@ The more specific scope wins (local over project over user), as in Claude Code; 
 decode's file wins over Claude Code's. A file the repository brings (`shared`) speaks for whoever
 wrote the repository, not for the user: its allow rules and `defaultMode` wait for Project Trust.
 That is the project scope's files and a `*.local.json` that git tracks (it came with a clone).
+Outside any git checkout (a downloaded archive) nothing says who wrote a `*.local.json`: it is
+the user's only while it holds exactly what decode last wrote there (`own_writes`).
 """
 
+import hashlib
 import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from decode.config import trust_store
 from decode.config.harness_home import HARNESS_DIR
 from decode.permissions.types import Layer
 
@@ -25,6 +29,8 @@ CLAUDE_DIR = Path(".claude")
 _SCOPES = ((Layer.USER, "settings.json"), (Layer.PROJECT, "settings.json"), (Layer.LOCAL, "settings.local.json"))
 # Nothing a repository configures runs: no fsmonitor program, no hooks (ls-files runs none), no pager.
 _SAFE_GIT = ("git", "--no-pager", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false")
+OWN_WRITES = HARNESS_DIR / "own-settings.json"
+"""In the user's home: each local settings file decode wrote outside a git checkout -> a hash of its bytes."""
 
 
 @dataclass(frozen=True)
@@ -47,13 +53,34 @@ def settings_files(project: Path, home: Path | None = None) -> list[SettingsFile
             path = base / folder / name
             if layer is not Layer.USER and _same_file(path, home / folder / "settings.json"):
                 continue  # started in the home directory: that file is the user's, read once
-            shared = layer is Layer.PROJECT or (layer is Layer.LOCAL and path.is_file() and is_tracked(path))
+            shared = layer is Layer.PROJECT or (layer is Layer.LOCAL and path.is_file() and brought(path, home))
             found.append(SettingsFile(layer, path, shared))
     return found
 
 
 def _same_file(path: Path, other: Path) -> bool:
     return os.path.realpath(path) == os.path.realpath(other)
+
+
+def brought(path: Path, home: Path) -> bool:
+    """Did the repository (or an archive) bring this local settings file, rather than the user?"""
+    if is_tracked(path):
+        return True
+    return not _in_repository(path.parent) and not written_by_decode(path, home)
+
+
+def written_by_decode(path: Path, home: Path) -> bool:
+    """Does `path` hold exactly what decode last wrote there (`remember_own_write`)?"""
+    try:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return False
+    return trust_store.is_trusted(home / OWN_WRITES, path, digest)
+
+
+def remember_own_write(path: Path, data: bytes, home: Path) -> None:
+    """Note that decode wrote `data` to the local settings file `path` (the user's own answer)."""
+    trust_store.remember(home / OWN_WRITES, path, hashlib.sha256(data).hexdigest())
 
 
 def is_tracked(path: Path) -> bool:

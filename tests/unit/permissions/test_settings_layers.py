@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from decode.permissions.settings_files import add_allow_rules
 from decode.permissions.settings_layers import is_tracked, settings_files
 from decode.permissions.types import Layer
 
@@ -64,6 +65,39 @@ def test_outside_a_repository_nothing_is_tracked(project: Path) -> None:
     (project / ".decode").mkdir()
     (project / ".decode" / "settings.local.json").write_text("{}")
     assert not is_tracked(project / ".decode" / "settings.local.json")
+
+
+def local_file_is_shared(project: Path) -> bool:
+    [local] = [f for f in settings_files(project) if f.path == project / ".decode" / "settings.local.json"]
+    return local.shared
+
+
+def test_outside_a_repository_a_local_file_decode_did_not_write_is_the_archives(project: Path) -> None:
+    """A downloaded archive (no .git) may ship `.decode/settings.local.json`: it must wait for trust."""
+    (project / ".decode").mkdir()
+    (project / ".decode" / "settings.local.json").write_text('{"permissions": {"allow": ["Bash(curl:*)"]}}')
+    assert local_file_is_shared(project)
+
+
+def test_outside_a_repository_what_decode_wrote_is_the_users_until_it_changes(project: Path) -> None:
+    path = add_allow_rules(project, ["Bash(ls:*)"])  # the user's "always" answer
+    assert not local_file_is_shared(project)
+    path.write_text(path.read_text().replace("Bash(ls:*)", "Bash(curl:*)"))  # changed since: whose is it?
+    assert local_file_is_shared(project)
+
+
+def test_a_rule_the_user_adds_to_an_archives_file_leaves_it_the_archives(project: Path) -> None:
+    (project / ".decode").mkdir()
+    (project / ".decode" / "settings.local.json").write_text('{"permissions": {"allow": ["Bash(curl:*)"]}}')
+    add_allow_rules(project, ["Bash(ls:*)"])
+    assert local_file_is_shared(project)  # its Bash(curl:*) still waits for Project Trust
+
+
+def test_inside_a_repository_an_untracked_local_file_is_the_users(project: Path) -> None:
+    git(project, "init", "-q")
+    (project / ".decode").mkdir()
+    (project / ".decode" / "settings.local.json").write_text('{"permissions": {"allow": ["Bash(ls:*)"]}}')
+    assert not local_file_is_shared(project)  # a clone cannot bring a file git does not track
 
 
 def test_asking_git_runs_no_program_the_repository_configures(project: Path) -> None:
