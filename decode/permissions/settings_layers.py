@@ -16,13 +16,16 @@ the user's only while it holds exactly what decode last wrote there (`own_writes
 """
 
 import hashlib
+import json
 import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from decode.config import trust_store
-from decode.config.harness_home import HARNESS_DIR
+from decode.config import safe_read
+from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
+from decode.config.locked_write import locked
+from decode.files import write_atomic
 from decode.permissions.types import Layer
 
 CLAUDE_DIR = Path(".claude")
@@ -72,15 +75,31 @@ def brought(path: Path, home: Path) -> bool:
 def written_by_decode(path: Path, home: Path) -> bool:
     """Does `path` hold exactly what decode last wrote there (`remember_own_write`)?"""
     try:
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
+        data = safe_read.read_bytes(path, what="a settings file")  # a FIFO or /dev/zero: never a wait
+    except (OSError, safe_read.UnreadableFile):
         return False
-    return trust_store.is_trusted(home / OWN_WRITES, path, digest)
+    if data is None:
+        return False
+    return _own_writes(home / OWN_WRITES).get(str(path.resolve())) == hashlib.sha256(data).hexdigest()
 
 
 def remember_own_write(path: Path, data: bytes, home: Path) -> None:
     """Note that decode wrote `data` to the local settings file `path` (the user's own answer)."""
-    trust_store.remember(home / OWN_WRITES, path, hashlib.sha256(data).hexdigest())
+    store = home / OWN_WRITES
+    make_parent_dirs(store)
+    with locked(store):  # read afresh under the lock: another decode's note written meanwhile is kept
+        notes = _own_writes(store)
+        notes[str(path.resolve())] = hashlib.sha256(data).hexdigest()
+        write_atomic(store, (json.dumps(notes, indent=2, sort_keys=True) + "\n").encode())
+
+
+def _own_writes(store: Path) -> dict[str, str]:
+    """The notes of `remember_own_write`; none when the file is missing or unreadable (a file asks again)."""
+    try:
+        data = json.loads(store.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {key: value for key, value in data.items() if isinstance(value, str)} if isinstance(data, dict) else {}
 
 
 def is_tracked(path: Path) -> bool:

@@ -533,7 +533,7 @@ def test_what_the_project_file_allows_is_one_notice(project: Path) -> None:
     )
     path = write(paths[Layer.PROJECT], text)
     write(paths[Layer.USER], {"permissions": {"allow": ["Bash(git status)"]}})
-    write(paths[Layer.LOCAL], {"permissions": {"allow": ["Bash(ls)"]}})
+    add_allow_rules(project, ["Bash(ls)"])  # the user's own "always" answer
     gate = PermissionGate.from_settings(project, trust_project=True)
     assert gate.mode is Mode.ACCEPT_EDITS  # Claude Code users expect the team's settings to work
     assert gate.problems == []
