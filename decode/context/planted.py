@@ -3,19 +3,25 @@
 Resuming such a log must not let it choose what only the user chooses: the sandbox the run leaves
 and the permission mode it runs in (the composition root asks `came_with_repository`). A fork of
 such a log (`--fork-session`, or a resumed session another decode held) is a copy of what it
-wrote: `lineage` follows a log back to the ones it was forked from.
+wrote: `lineage` follows a log back to the ones it was forked from. In a folder that is not a git
+checkout (an unpacked archive) git cannot say; there a log is the user's only when decode noted it
+as its own when it began it (`own_files`).
 """
 
 import re
 from pathlib import Path
 
+from decode.config import own_files
 from decode.sandbox.host_git import GitError, git_sync
 
 
 def came_with_repository(log: Path) -> bool:
-    """True when `log` is a file git tracks in the repository around it (`git ls-files`)."""
+    """True when `log` is a file git tracks in the repository around it (`git ls-files`), or, outside
+    any git checkout, a log decode did not begin there."""
     if not log.is_file():
         return False
+    if not own_files.in_checkout(log.parent):
+        return not own_files.wrote(log, Path.home())
     try:
         result = git_sync("ls-files", "--error-unmatch", "--", log.name, cwd=log.parent)
     except GitError:  # no git here: nothing can be tracked

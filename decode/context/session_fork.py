@@ -13,6 +13,7 @@ import os
 from datetime import UTC, datetime
 from pathlib import Path
 
+from decode.config import own_files
 from decode.config.harness_home import private_open
 from decode.context.catalog import session_id_of
 from decode.context.session_lock import SessionBusy, SessionLock, hold
@@ -50,6 +51,7 @@ def copy_log(log: Path, header: SessionHeader, session_id: str) -> tuple[Path, S
         update={"session_id": session_id, "created_at": created, "forked_from": session_id_of(log)}
     )
     path = log.with_name(f"{created:%Y%m%dT%H%M%SZ}_{session_id}.jsonl")
+    own_files.remember_outside_checkout(path)  # outside git, what tells it from a log a folder brought
     try:
         lock = hold(path)  # before the file exists: no other decode can take the new session either
     except (OSError, SessionBusy) as exc:  # a read-only folder; a planted link in the lock file's place

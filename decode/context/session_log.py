@@ -36,6 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from pydantic_ai.messages import ModelMessage, ModelRequest, UserPromptPart
 from pydantic_core import to_json
 
+from decode.config import own_files
 from decode.config.harness_home import HARNESS_DIR, make_parent_dirs, private_open
 from decode.config.redaction import NO_REDACTION
 from decode.context.checkpoints import FileChange
@@ -233,6 +234,7 @@ class SessionLog:
         header = SessionHeader(session_id=new_session_id(), cwd=str(home), model=model, mode=mode)
         log = cls(log_path(home, header.session_id, header.created_at), header)
         log.exclusive = True
+        own_files.remember_outside_checkout(log.path)  # outside git, what tells it from a log a folder brought
         return log
 
     @classmethod

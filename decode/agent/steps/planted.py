@@ -9,8 +9,8 @@ from decode.agent.build import Build
 from decode.context.planted import came_with_repository, lineage
 
 PLANTED = (
-    "this session log is tracked by git (it came with the repository): its sandbox and mode are not resumed, "
-    "and its turns' files are never restored"
+    "this session log came with the repository (git tracks it, or, outside a git checkout, decode did not "
+    "begin it here): its sandbox and mode are not resumed, and its turns' files are never restored"
 )
 UNTRUSTED = "the session log came with the repository"
 

@@ -3,6 +3,7 @@ session, a fork of a log the repository committed chooses no mode, and a fork th
 kept leaves nothing."""
 
 import json
+import shutil
 from pathlib import Path
 
 from decode.agent.compose import Conversation, LoopOptions, build_loop
@@ -65,3 +66,34 @@ async def test_a_fork_without_persistence_leaves_no_copy(home: Path, settings: S
     await _turn(fork, "again")
 
     assert [path.name for path in (home / ".decode" / "sessions").glob("*.jsonl")] == [first.session.log.path.name]
+
+
+async def test_outside_git_a_log_decode_began_resumes_its_mode_and_an_unpacked_one_does_not(
+    home: Path, settings: Settings, tmp_path: Path
+) -> None:
+    """No git says where a log came from in an unpacked archive: decode notes the logs it begins."""
+    own = build_loop(LoopOptions(home, model=_model(tmp_path), permission_mode=Mode.ACCEPT_EDITS), settings)
+    await _turn(own, "hi")
+    archive = tmp_path / "unpacked"  # the same log, as a downloaded archive would bring it
+    (archive / ".decode" / "sessions").mkdir(parents=True)
+    shutil.copy2(own.session.log.path, archive / ".decode" / "sessions" / own.session.log.path.name)
+
+    mine = build_loop(LoopOptions(home, resume=""), settings)
+    brought = build_loop(LoopOptions(archive, resume=""), settings)
+
+    assert (mine.gate.mode, PLANTED in [problem.message for problem in mine.gate.problems]) == (
+        Mode.ACCEPT_EDITS,
+        False,
+    )
+    assert (brought.gate.mode, PLANTED in [problem.message for problem in brought.gate.problems]) == (
+        Mode.DEFAULT,
+        True,
+    )
+    mine.session.close()
+    fork = build_loop(LoopOptions(home, resume="", fork_session=True), settings)  # a fork of one's own log is one's own
+    await _turn(fork, "and then?")
+    again = build_loop(LoopOptions(home, resume=fork.session.session_id), settings)
+    assert (again.gate.mode, PLANTED in [problem.message for problem in again.gate.problems]) == (
+        Mode.ACCEPT_EDITS,
+        False,
+    )
