@@ -2,6 +2,7 @@
 
     scripts/lesson shell NN                 a shell (your $SHELL, or bash) whose `decode` and `python`
                                             are lesson NN's package, in a fresh scratch folder
+                                            (an empty git checkout, as a project usually is)
     scripts/lesson shell NN -c 'COMMANDS'   the same, non-interactive: `bash -o pipefail -c COMMANDS`
     scripts/lesson lab [--lesson NN]        JupyterLab whose kernels run each notebook on its own
                                             lesson's package (every notebook on NN's with NN)
@@ -157,11 +158,20 @@ def _start_files(lesson: int, folder: Path, env: dict[str, str]) -> list[str]:
     return [shell, "-i"]
 
 
+def _scratch_checkout(lesson: int) -> Path:
+    """A new empty folder, a git checkout as a project usually is: an untracked local settings file
+    there is the learner's own (in a folder git does not know, it is an archive's until trusted)."""
+    scratch = Path(tempfile.mkdtemp(prefix=f"decode-lesson{lesson:02}-"))
+    if shutil.which("git"):
+        subprocess.run(["git", "init", "-q"], cwd=scratch, check=False)
+    return scratch
+
+
 def shell(lesson: int, write: Write, *, command: str | None, directory: Path | None, snapshots: Path) -> int:
     """Run `command` (or an interactive shell) with lesson `lesson`'s decode; its exit code."""
     folder = prepare(lesson, snapshots / f"{lesson:02}", write)
     env = environment(lesson, folder)
-    scratch = None if directory else Path(tempfile.mkdtemp(prefix=f"decode-lesson{lesson:02}-"))
+    scratch = None if directory else _scratch_checkout(lesson)
     where = directory or scratch
     assert where is not None
     try:

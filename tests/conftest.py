@@ -64,6 +64,16 @@ def write() -> WriteText:
     return _write
 
 
+def own_settings(path: Path, text: str, home: Path | None = None) -> Path:
+    """Write a local settings file as the user's own, as decode's "always" answer does: its bytes are
+    noted in `home` (HOME by default). Outside a git checkout any other local file is a repository's (ADR-0141)."""
+    from decode.config import own_files
+
+    _write(path, text)
+    own_files.remember(path, home or Path.home(), text.encode("utf-8"))
+    return path
+
+
 def _trust_settings(project: Path) -> Path:
     from decode.agents.catalog import discover_agents
     from decode.permissions.project_trust import trust

@@ -31,6 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from decode.config import own_files
 from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
 from decode.config.locked_write import locked
 from decode.files import write_atomic
@@ -39,7 +40,7 @@ from decode.permissions.project_grants import GRANTING_MODES, OtherGrant, Projec
 from decode.permissions.project_trust import is_trusted
 from decode.permissions.rules import RULE_NAMES, ForeignRule, RuleError, parse_rule
 from decode.permissions.settings_json import BrokenFile, find_entry, line_of, parse_json, read_text
-from decode.permissions.settings_layers import SettingsFile, brought, remember_own_write, settings_files
+from decode.permissions.settings_layers import SettingsFile, brought, settings_files
 from decode.permissions.types import Decision, Layer, Mode, Rule, RuleSource
 
 if TYPE_CHECKING:
@@ -373,7 +374,7 @@ def add_allow_rules(project: Path, rules: list[str]) -> Path:
     with locked(path):  # another decode saving a rule now waits: neither loses the other's (TimeoutError)
         written = _add_allow_rules(path, rules)
         if own:
-            remember_own_write(path, written, Path.home())
+            own_files.remember(path, Path.home(), written)
     logger.info("added %s to %s", ", ".join(rules), path)
     return path
 

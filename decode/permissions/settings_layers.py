@@ -12,28 +12,23 @@ decode's file wins over Claude Code's. A file the repository brings (`shared`) s
 wrote the repository, not for the user: its allow rules and `defaultMode` wait for Project Trust.
 That is the project scope's files and a `*.local.json` that git tracks (it came with a clone).
 Outside any git checkout (a downloaded archive) nothing says who wrote a `*.local.json`: it is
-the user's only while it holds exactly what decode last wrote there (`own_writes`).
+the user's only while it holds exactly what decode last wrote there (`own_files`).
 """
 
-import hashlib
-import json
 import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from decode.config import safe_read
-from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
-from decode.config.locked_write import locked
-from decode.files import write_atomic
+from decode.config import own_files, safe_read
+from decode.config.harness_home import HARNESS_DIR
+from decode.config.own_files import in_checkout
 from decode.permissions.types import Layer
 
 CLAUDE_DIR = Path(".claude")
 _SCOPES = ((Layer.USER, "settings.json"), (Layer.PROJECT, "settings.json"), (Layer.LOCAL, "settings.local.json"))
 # Nothing a repository configures runs: no fsmonitor program, no hooks (ls-files runs none), no pager.
 _SAFE_GIT = ("git", "--no-pager", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false")
-OWN_WRITES = HARNESS_DIR / "own-settings.json"
-"""In the user's home: each local settings file decode wrote outside a git checkout -> a hash of its bytes."""
 
 
 @dataclass(frozen=True)
@@ -69,37 +64,16 @@ def brought(path: Path, home: Path) -> bool:
     """Did the repository (or an archive) bring this local settings file, rather than the user?"""
     if is_tracked(path):
         return True
-    return not _in_repository(path.parent) and not written_by_decode(path, home)
+    return not in_checkout(path.parent) and not written_by_decode(path, home)
 
 
 def written_by_decode(path: Path, home: Path) -> bool:
-    """Does `path` hold exactly what decode last wrote there (`remember_own_write`)?"""
+    """Does `path` hold exactly what decode last wrote there (`own_files.remember`)?"""
     try:
         data = safe_read.read_bytes(path, what="a settings file")  # a FIFO or /dev/zero: never a wait
     except (OSError, safe_read.UnreadableFile):
         return False
-    if data is None:
-        return False
-    return _own_writes(home / OWN_WRITES).get(str(path.resolve())) == hashlib.sha256(data).hexdigest()
-
-
-def remember_own_write(path: Path, data: bytes, home: Path) -> None:
-    """Note that decode wrote `data` to the local settings file `path` (the user's own answer)."""
-    store = home / OWN_WRITES
-    make_parent_dirs(store)
-    with locked(store):  # read afresh under the lock: another decode's note written meanwhile is kept
-        notes = _own_writes(store)
-        notes[str(path.resolve())] = hashlib.sha256(data).hexdigest()
-        write_atomic(store, (json.dumps(notes, indent=2, sort_keys=True) + "\n").encode())
-
-
-def _own_writes(store: Path) -> dict[str, str]:
-    """The notes of `remember_own_write`; none when the file is missing or unreadable (a file asks again)."""
-    try:
-        data = json.loads(store.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return {key: value for key, value in data.items() if isinstance(value, str)} if isinstance(data, dict) else {}
+    return data is not None and own_files.wrote(path, home, data)
 
 
 def is_tracked(path: Path) -> bool:
@@ -120,13 +94,8 @@ def is_tracked(path: Path) -> bool:
             env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", "LANGUAGE": ""},
         )
     except (OSError, subprocess.TimeoutExpired):
-        return _in_repository(path.parent)
+        return in_checkout(path.parent)
     if done.returncode == 0:
         return True
     error = done.stderr.decode("utf-8", errors="replace").lower()
     return not ("did not match any file" in error or "not a git repository" in error)
-
-
-def _in_repository(folder: Path) -> bool:
-    """Is there a `.git` in `folder` or above it (git itself could not be asked)?"""
-    return any((parent / ".git").exists() for parent in (folder, *folder.parents))

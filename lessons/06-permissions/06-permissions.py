@@ -256,6 +256,19 @@ print("held aside:", [rule.text for rule in loaded.grants.rules])
 # at once. Nothing a repository ships grants itself anything. In this lesson only you put them in
 # force, for one run: `decode run --trust-project-settings` (`trust_project=True` below). Lesson 09
 # adds **Project Trust**: a yes the REPL asks for once, kept for a hash of the grants.
+#
+# A local file is yours only when no repository could have brought it: in a git checkout, when git
+# does not track it. A folder that is not a checkout (a downloaded ZIP, a release tarball) says nothing
+# about who wrote its files, so there a local file is yours only while it holds exactly what decode
+# last wrote (its "always" answers, noted in `~/.decode/own-files.json`; ADR-0141).
+
+# %%
+archive = project.parent / "downloaded-archive"  # unpacked from a ZIP: no `.git` anywhere above it
+local = '{"permissions": {"allow": ["Bash(curl:*)"], "defaultMode": "acceptEdits"}}'
+write(archive / ".claude" / "settings.local.json", local)
+shipped = load_permission_settings(archive)
+print("in force:", [f"{rule.action} {rule.text}" for rule in shipped.rules], "mode:", shipped.default_mode)
+print("held aside:", [rule.text for rule in shipped.grants.rules], "mode:", shipped.grants.mode)
 
 # %%
 trusted = load_permission_settings(project, trust_project=True)
@@ -375,11 +388,12 @@ show("decode.permissions.protected", "is_protected")
 
 # %% [markdown]
 # Where rules come from: six settings files, Claude Code's beside decode's. A file the repository
-# brought (the project's, or a `*.local.json` git tracks) speaks for the repository's author, so
-# its allow rules wait for Project Trust.
+# brought (the project's, a `*.local.json` git tracks, or one decode did not write in a folder that
+# is not a git checkout) speaks for the repository's author, so its allow rules wait for Project Trust.
 
 # %%
 show("decode.permissions.settings_layers", "settings_files")
+show("decode.permissions.settings_layers", "brought")
 
 # %% [markdown]
 # First, the naive gate's own allow-list as rules, and nothing else: the commands that beat it

@@ -229,9 +229,9 @@ await fetch_once(Mode.BYPASS)
 # host, the same call gets the page, as Markdown, headed by what the model asked:
 
 # %%
-settings_file = web_home / ".decode" / "settings.local.json"
-settings_file.parent.mkdir(exist_ok=True)
-settings_file.write_text(json.dumps({"permissions": {"allow": ["WebFetch(domain:127.0.0.1)"]}}))
+from decode.permissions.settings_files import add_allow_rules
+
+add_allow_rules(web_home, ["WebFetch(domain:127.0.0.1)"])  # as an "always" answer saves it, in your local file
 await fetch_once(Mode.DEFAULT)
 
 # %% [markdown]

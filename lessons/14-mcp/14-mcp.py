@@ -299,10 +299,11 @@ show_diff(14, "decode/agent/compose.py")
 from decode.agent.compose import LoopOptions, build_loop
 from decode.config.settings import Settings
 from decode.entities.events import ToolCallFinished
+from decode.permissions.settings_files import add_allow_rules
 
 (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"notes": entries["notes"]}}))
 trust(project, load_mcp_config(project, {}).project_servers())
-(project / ".decode" / "settings.local.json").write_text(json.dumps({"permissions": {"allow": ["mcp__notes"]}}))
+add_allow_rules(project, ["mcp__notes"])  # as an "always" answer saves it, in your local file
 
 conversation = build_loop(LoopOptions(project, model=f"script:{LESSON / 'notes.json'}"), Settings(_env_file=None))
 async for event in conversation.loop.run_turn("Remember where the login bug is."):

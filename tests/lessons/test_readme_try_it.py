@@ -8,7 +8,7 @@ A README marks what a reader can paste as a fenced block whose info string is `s
     ```
 
 The README tells the reader to paste it into the lesson's shell (`make lesson-shell N=NN`, an empty
-scratch folder where `decode` and `python` are the lesson's package and `$LESSON` its folder). The
+scratch git checkout where `decode` and `python` are the lesson's package and `$LESSON` its folder). The
 test runs each block that way: once, through that shell's non-interactive form, `scripts/lesson
 shell NN -c BLOCK` (`bash -o pipefail`, so a pipeline fails when any part of it does), its lines one
 after the other in one shell, as pasted; with its own HOME, no key, no `DECODE_*` setting. Between
@@ -112,6 +112,7 @@ def test_a_try_it_block_runs_as_the_readme_says(
     project, home, notes = tmp_path / "project", tmp_path / "home", tmp_path / "notes"
     for folder in (project, home, notes):
         folder.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)  # as the shell's scratch folder is
     # The interpreter the shell's `decode` runs: `python -P -m decode ARGS` forked from the warm process.
     python = tmp_path / "python"
     python.write_text(f'#!/bin/sh\n[ "$1 $2 $3" = "-P -m decode" ] || exit 99\nshift 3\n{warm.command()}\n')

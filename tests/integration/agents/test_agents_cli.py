@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import script
+from tests.conftest import own_settings, script
 from tests.integration.conftest import RunDecode
 
 pytestmark = pytest.mark.integration
@@ -117,7 +117,7 @@ def test_run_resume_continues_as_the_agent_the_session_was(project: Path, decode
 def test_a_subagent_stop_hook_hears_each_subagent(project: Path, decode_cmd: RunDecode) -> None:
     hooks = {"SubagentStop": [{"hooks": [{"type": "command", "command": "cat >> stops.jsonl; echo >> stops.jsonl"}]}]}
     (project / ".decode").mkdir()
-    (project / ".decode" / "settings.local.json").write_text(json.dumps({"hooks": hooks}))  # the user's own
+    own_settings(project / ".decode" / "settings.local.json", json.dumps({"hooks": hooks}))  # the user's own
     call = {"name": "agent", "args": {"prompt": "Where are the tests?", "agent": "explore", "description": "tests"}}
     parent = script(project.parent / "parent.json", [{"tool_calls": [call]}, {"text": "It reported."}])
     child = script(project.parent / "child.json", [{"text": "No tests yet."}])

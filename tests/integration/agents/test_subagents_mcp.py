@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import own_settings
 from tests.integration.conftest import RunDecode
 
 pytestmark = pytest.mark.integration
@@ -17,7 +18,7 @@ def test_only_the_child_whose_agent_lists_the_server_gets_its_tools(project: Pat
     servers = {"time": {"command": str(TIME_SERVER), "args": ["--local-timezone", "UTC"]}}
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
     (project / ".decode" / "agents").mkdir(parents=True)
-    (project / ".decode" / "settings.local.json").write_text(json.dumps({"permissions": {"allow": ["mcp__time"]}}))
+    own_settings(project / ".decode" / "settings.local.json", json.dumps({"permissions": {"allow": ["mcp__time"]}}))
     (project / ".decode" / "agents" / "clock.md").write_text(
         "---\nname: clock\ndescription: Tells the time.\ntools: mcp__time\n---\nAnswer with the time.\n"
     )

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import own_settings
 from tests.integration.conftest import DECODE
 from tests.integration.forkserver import as_text, run_forked
 from tests.integration.mcp.conftest import checked
@@ -22,7 +23,7 @@ FEATURES = {"command": sys.executable, "args": [str(Path(__file__).parent / "ser
 def run(project: Path, script: list[dict], *options: str, env: dict | None = None) -> subprocess.CompletedProcess[str]:
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"features": FEATURES}}))
     (project / ".decode").mkdir(exist_ok=True)
-    (project / ".decode" / "settings.local.json").write_text(json.dumps({"permissions": {"allow": ["mcp__features"]}}))
+    own_settings(project / ".decode" / "settings.local.json", json.dumps({"permissions": {"allow": ["mcp__features"]}}))
     path = project.parent / "script.json"
     path.write_text(json.dumps(script))
     argv = [str(DECODE), "run", "--model", f"script:{path}", "--trust-project-mcp", *options, "go"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import wait_for
+from tests.conftest import own_settings, wait_for
 from tests.integration.forkserver import as_text, run_forked
 
 pytestmark = pytest.mark.integration
@@ -34,7 +34,7 @@ def configure(project: Path, servers: dict, rules: dict | None = None) -> None:
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
     if rules is not None:
         (project / ".decode").mkdir(exist_ok=True)
-        (project / ".decode" / "settings.local.json").write_text(json.dumps({"permissions": rules}))
+        own_settings(project / ".decode" / "settings.local.json", json.dumps({"permissions": rules}))
 
 
 def time_server() -> dict:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import own_settings
 from tests.integration.conftest import DECODE
 from tests.integration.forkserver import as_text, run_forked
 from tests.integration.mcp.conftest import checked
@@ -23,7 +24,7 @@ def run(project: Path, servers: dict, calls: list[dict], *options: str) -> subpr
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
     (project / ".decode").mkdir(exist_ok=True)
     rules = {"permissions": {"allow": [f"mcp__{name}" for name in servers]}}
-    (project / ".decode" / "settings.local.json").write_text(json.dumps(rules))
+    own_settings(project / ".decode" / "settings.local.json", json.dumps(rules))
     script = project.parent / "script.json"
     script.write_text(json.dumps([{"tool_calls": calls}, {"text": "done"}] if calls else [{"text": "done"}]))
     argv = [str(DECODE), "run", "--model", f"script:{script}", "--trust-project-mcp", *options, "go"]

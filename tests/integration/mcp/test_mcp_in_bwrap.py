@@ -22,6 +22,7 @@ from decode.mcp.servers import McpServer, McpServers
 from decode.sandbox.backends import open_sandbox
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.types import SandboxError, SandboxMode
+from tests.conftest import own_settings
 
 pytestmark = [
     pytest.mark.integration,
@@ -144,7 +145,7 @@ def test_decode_run_in_bwrap_starts_the_projects_server_inside(project: Path, tm
         json.dumps({"mcpServers": {"probe": {"command": sys.executable, "args": [str(inside(project))]}}})
     )
     (project / ".decode").mkdir()
-    (project / ".decode" / "settings.local.json").write_text(json.dumps({"permissions": {"allow": ["mcp__probe"]}}))
+    own_settings(project / ".decode" / "settings.local.json", json.dumps({"permissions": {"allow": ["mcp__probe"]}}))
     script = tmp_path / "script.json"
     script.write_text(json.dumps([{"tool_calls": [{"name": "mcp__probe__where", "args": {}}]}, {"text": "done"}]))
     decode = Path(sys.executable).parent / "decode"

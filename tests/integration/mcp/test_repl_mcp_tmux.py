@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import own_settings
 from tests.integration.conftest import WAIT_S, Terminal
 
 pytestmark = pytest.mark.integration
@@ -34,7 +35,7 @@ def test_project_servers_are_trusted_once_and_their_tools_used(terminal: Termina
     entry = {"command": sys.executable, "args": [str(SERVERS / "marker_server.py"), str(marker)]}
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"marker": entry}}))
     (project / ".decode").mkdir()
-    (project / ".decode" / "settings.local.json").write_text(json.dumps({"permissions": {"allow": ["mcp__marker"]}}))
+    own_settings(project / ".decode" / "settings.local.json", json.dumps({"permissions": {"allow": ["mcp__marker"]}}))
     turns = project.parent / "turns.json"
     turns.write_text(json.dumps([{"tool_calls": [{"name": "mcp__marker__ping", "args": {}}]}, {"text": "Pinged."}]))
     command = f"{decode} --model script:{turns}; echo decode-exited-$?; sleep 60"
@@ -75,7 +76,7 @@ def test_a_binary_resource_keeps_the_turn_for_the_next_request(terminal: Termina
     entry = {"command": sys.executable, "args": [str(SERVERS / "content_server.py")]}
     (home / "mcp.json").write_text(json.dumps({"mcpServers": {"content": entry}}))
     (project / ".decode").mkdir()
-    (project / ".decode" / "settings.local.json").write_text(json.dumps({"permissions": {"allow": ["mcp__content"]}}))
+    own_settings(project / ".decode" / "settings.local.json", json.dumps({"permissions": {"allow": ["mcp__content"]}}))
     server = OpenAIServer()
     try:
         server.plan(Turn(calls=(Call("mcp__content__blob", {}),)), Turn(text="Zipped."), Turn(text="Still here."))

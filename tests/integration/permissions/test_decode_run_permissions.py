@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import own_settings
 from tests.integration.permissions.conftest import bash, decode_run
 
 pytestmark = pytest.mark.integration
@@ -17,9 +18,8 @@ def session_text(project: Path) -> str:
 
 @pytest.fixture
 def settings(project: Path) -> Path:
-    path = project / ".decode" / "settings.local.json"
-    path.parent.mkdir()
-    path.write_text(json.dumps({"permissions": {"allow": ["Bash(touch allowed.txt)"], "deny": ["Bash(rm:*)"]}}))
+    rules = {"allow": ["Bash(touch allowed.txt)"], "deny": ["Bash(rm:*)"]}
+    path = own_settings(project / ".decode" / "settings.local.json", json.dumps({"permissions": rules}))
     (project / "build").mkdir()
     return path
 

@@ -3,6 +3,7 @@ every file it read and what is not in force; `decode permissions trust` puts the
 in force until they change; `decode run` keeps them off until then (or `--trust-project-settings`)."""
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -21,8 +22,10 @@ CLAUDE_PROJECT = (
 
 @pytest.fixture
 def claude_files(project: Path, write: WriteText) -> dict[str, Path]:
-    """Claude Code's three files and decode's user file, as a Claude Code user has them."""
+    """Claude Code's three files and decode's user file, as a Claude Code user has them: in a git
+    checkout, where an untracked local file is the user's."""
     home = Path.home()
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
     return {
         "claude_user": write(home / ".claude" / "settings.json", '{"permissions": {"ask": ["Bash(git push:*)"]}}'),
         "decode_user": write(home / ".decode" / "settings.json", '{"permissions": {"deny": ["Read(./secrets/**)"]}}'),

@@ -21,7 +21,7 @@ from decode.config.settings import Settings
 from decode.sandbox.backends import close_sandboxes, open_sandbox
 from decode.sandbox.executor import SandboxExecutor
 from decode.sandbox.types import SandboxError, SandboxMode
-from tests.conftest import gone, wait_for
+from tests.conftest import gone, own_settings, wait_for
 from tests.integration.sandbox.conftest import marked, run
 
 pytestmark = [
@@ -345,7 +345,7 @@ def test_decode_run_in_bwrap_end_to_end(project: Path, tmp_path: Path, http_serv
     fetch = FETCH.format(python=sys.executable, url=http_server)
     rules = {"allow": ["Bash(env)", "Bash(touch made.txt)", f"Bash({sys.executable} -c:*)"]}
     rules["allow"].append(f"Network({sys.executable} -c:*)")
-    (project / ".decode" / "settings.local.json").write_text(json.dumps({"permissions": rules}))
+    own_settings(project / ".decode" / "settings.local.json", json.dumps({"permissions": rules}))
     calls = [
         {"name": "bash", "args": {"command": "env"}},
         {"name": "bash", "args": {"command": "touch made.txt"}},

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import own_settings
 from tests.integration.forkserver import as_text, run_forked
 from tests.unit.tools.web.web_server import Route, WebServer, running
 
@@ -32,9 +33,7 @@ def web() -> Iterator[WebServer]:
 
 
 def allow(project: Path, *rules: str) -> None:
-    path = project / ".decode" / "settings.local.json"
-    path.parent.mkdir(exist_ok=True)
-    path.write_text(json.dumps({"permissions": {"allow": list(rules)}}), encoding="utf-8")
+    own_settings(project / ".decode" / "settings.local.json", json.dumps({"permissions": {"allow": list(rules)}}))
 
 
 def decode(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -109,13 +108,11 @@ def test_a_redirect_from_an_allowed_host_to_a_private_one_is_refused(project: Pa
 
 def test_a_redirect_to_a_host_a_rule_denies_is_refused_even_in_bypass(project: Path, web: WebServer) -> None:
     # The gate judges the URL the model gave; the hop to a denied host is judged by the tool.
-    path = project / ".decode" / "settings.local.json"
-    path.parent.mkdir(exist_ok=True)
     rules = {
         "allow": ["WebFetch(domain:127.0.0.1)", "WebFetch(domain:localhost)"],
         "deny": ["WebFetch(domain:localhost)"],
     }
-    path.write_text(json.dumps({"permissions": rules}), encoding="utf-8")
+    own_settings(project / ".decode" / "settings.local.json", json.dumps({"permissions": rules}))
     web.page("/secret", "denied page")
     done = fetch_run(project, web.redirect("/go", web.url("/secret", "localhost")), "--permission-mode", "bypass")
     assert done.returncode == 0, done.stderr

@@ -7,6 +7,7 @@ import pytest
 
 from decode.agent.compose import LoopOptions, build_loop
 from decode.config.settings import Settings
+from tests.conftest import own_settings
 
 
 @pytest.fixture
@@ -63,7 +64,7 @@ async def test_glob_does_not_list_them_either(project: Path, tmp_path: Path) -> 
 
 async def test_an_allow_rule_naming_the_secret_file_shows_it(project: Path, tmp_path: Path) -> None:
     (project / ".decode" / "settings.json").write_text("{}")
-    (project / ".decode" / "settings.local.json").write_text(json.dumps({"permissions": {"allow": ["Read(.env)"]}}))
+    own_settings(project / ".decode" / "settings.local.json", json.dumps({"permissions": {"allow": ["Read(.env)"]}}))
     [content] = await run_tools(
         project, tmp_path, [{"name": "grep", "args": {"pattern": "sk-", "output_mode": "content"}}]
     )

@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from decode.commands.permissions import permissions
+from tests.conftest import own_settings
 
 SETTINGS = """{"permissions": {
   "allow": ["Bash(git status)"],
@@ -130,9 +131,9 @@ def test_check_of_a_fetch_explains_the_ssrf_guards_refusal(project: Path, url: s
 
 
 def test_a_rule_naming_a_private_host_lets_the_fetch_through(project: Path) -> None:
-    path = project / ".decode" / "settings.local.json"
-    path.parent.mkdir()
-    path.write_text('{"permissions": {"allow": ["WebFetch(domain:127.0.0.1)"]}}', encoding="utf-8")
+    own_settings(
+        project / ".decode" / "settings.local.json", '{"permissions": {"allow": ["WebFetch(domain:127.0.0.1)"]}}'
+    )
     code, out, _ = invoke("check", "WebFetch", "http://127.0.0.1:8000/")
     assert code == 0
     assert out.splitlines()[1] == "  rule:   WebFetch(domain:127.0.0.1)"

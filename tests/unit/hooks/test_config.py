@@ -10,7 +10,7 @@ from decode.permissions.command_line_settings import CommandLineSettings
 from decode.permissions.project_trust import trust
 from decode.permissions.settings_files import load_permission_settings
 from decode.permissions.types import Layer
-from tests.conftest import WriteText
+from tests.conftest import WriteText, own_settings
 
 
 def _hooks(event: str, command: str, matcher: str = "", **extra: object) -> str:
@@ -22,7 +22,7 @@ def test_hooks_come_from_every_layer_with_their_file_and_line(tmp_path: Path, wr
     home, project = tmp_path / "home", tmp_path / "project"
     write(home / ".claude/settings.json", _hooks("PreToolUse", "user-check", "Bash"))
     write(project / ".claude/settings.json", _hooks("PostToolUse", "npx prettier --write", "Edit|Write", timeout=30))
-    write(project / ".decode/settings.local.json", _hooks("Stop", "notify-send done"))
+    own_settings(project / ".decode/settings.local.json", _hooks("Stop", "notify-send done"), home)
     line = CommandLineSettings(Path("--settings"), _hooks("SessionStart", "echo hi", "startup"))
 
     config = load_hooks(project, home, command_line=line)
@@ -82,7 +82,7 @@ def test_a_repositorys_hooks_wait_for_trust_and_a_changed_hook_asks_again(tmp_pa
 def test_the_users_own_hooks_need_no_trust(tmp_path: Path, write: WriteText) -> None:
     home, project = tmp_path / "home", tmp_path / "project"
     write(home / ".decode/settings.json", _hooks("PreToolUse", "./check.sh", "Bash"))
-    write(project / ".decode/settings.local.json", _hooks("Stop", "say done"))  # not tracked: the user's
+    own_settings(project / ".decode/settings.local.json", _hooks("Stop", "say done"), home)  # not tracked: the user's
 
     loaded = load_permission_settings(project, home)
 

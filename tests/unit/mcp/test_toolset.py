@@ -20,6 +20,7 @@ from decode.entities.events import ToolCallFinished
 from decode.entities.tools import ToolKind, traits_of
 from decode.permissions.types import Mode
 from decode.tools.truncate import OUTPUT_DIR
+from tests.conftest import own_settings
 from tests.unit.mcp.conftest import ServerEntry
 
 
@@ -67,8 +68,8 @@ def project_with(tmp_path: Path, user_home: Path, server_entry: ServerEntry) -> 
         entries = {name: {**server_entry(script), **extra} for name, (script, extra) in servers.items()}
         (user_home / ".decode").mkdir(parents=True, exist_ok=True)
         (user_home / ".decode" / "mcp.json").write_text(json.dumps({"mcpServers": entries}))
-        (home / ".decode" / "settings.local.json").write_text(
-            json.dumps({"permissions": rules or {"allow": ["mcp__echo"]}})
+        own_settings(
+            home / ".decode" / "settings.local.json", json.dumps({"permissions": rules or {"allow": ["mcp__echo"]}})
         )
         return home
 

@@ -10,6 +10,7 @@ from decode.permissions.gate import PermissionGate
 from decode.permissions.settings_files import load_permission_settings
 from decode.permissions.types import Decision, Mode
 from decode.tools.catalog import default_tools
+from tests.conftest import own_settings
 
 LAYOUTS = tomllib.loads((Path(__file__).parent / "claude_layouts.toml").read_text(encoding="utf-8"))["layout"]
 FILES = {
@@ -27,8 +28,12 @@ async def test_claude_code_layout(layout: dict, project: Path) -> None:
     for key, (in_home, name) in FILES.items():
         if key in layout:
             path = (Path.home() if in_home else project) / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps({"permissions": layout[key]}, indent=2), encoding="utf-8")
+            text = json.dumps({"permissions": layout[key]}, indent=2)
+            if key.endswith("local"):  # the user's own, as an "always" answer writes it
+                own_settings(path, text)
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
     (project / "src").mkdir()
     (project / "src" / "app.py").write_text("x = 1\n")
     gate = PermissionGate.from_settings(project, secret_files=(), trust_project=layout.get("trusted", False))

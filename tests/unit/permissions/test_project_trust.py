@@ -66,6 +66,7 @@ def test_an_untrusted_allow_cannot_outvote_a_users_ask(project: Path) -> None:
 
 
 def test_the_users_and_the_local_files_need_no_trust(project: Path) -> None:
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)  # a checkout: an untracked local file is the user's
     write(Path.home() / ".claude" / "settings.json", {"permissions": {"allow": ["Bash(make:*)"]}})
     write(project / ".claude" / "settings.local.json", {"permissions": {"allow": ["Bash(npm test)"]}})
     write(project / ".decode" / "settings.local.json", {"permissions": {"defaultMode": "acceptEdits"}})
