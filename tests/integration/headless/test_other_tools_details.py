@@ -3,6 +3,7 @@ beyond the messages and items: the prompt cache's token counts, a retried reques
 messages. Run unchanged with `decode` in the tool's place, against a model on a loopback HTTP
 server that reports cached tokens, fails and then answers, or runs a subagent."""
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,33 @@ def test_a_subagents_messages_name_the_call_that_runs_it(
     parents = blocks[3:-1]
     assert parents == ["1 main", "3 call_0", "2 main"]  # the agent call; the subagent's read, result, text; …
     valid(repo / "events.jsonl", "stream-json")
+
+
+CODEX_SANDBOXES = """
+codex exec -s read-only --json "Note it" > ro.jsonl
+jq -r 'select(.type=="item.completed" and .item.type=="file_change") | "read-only: \\(.item.status)"' ro.jsonl
+codex exec --sandbox workspace-write --output-format stream-json "Note it" > ww.jsonl
+jq -r 'select(.type=="init") | "workspace-write: \\(.permission_mode) \\(.sandbox)"' ww.jsonl
+codex exec --sandbox danger-full-access --output-format stream-json "Say hi" > full.jsonl
+jq -r 'select(.type=="init") | "danger-full-access: \\(.permission_mode) \\(.sandbox)"' full.jsonl
+codex exec -s read-only --permission-mode bypass "Say hi" 2> err.txt || echo "exit $?: $(cat err.txt)"
+"""
+
+
+def test_codexs_sandbox_values_choose_a_mode_and_a_sandbox(
+    tmp_path: Path, snippet: Snippet, openai_server: OpenAIServer
+) -> None:
+    repo = source_repository(tmp_path)
+    note = Call("write", {"path": "NOTES.md", "content": "noted\n"})
+    openai_server.plan(Turn(calls=(note,)), Turn(text="Could not."), Turn(calls=(note,)), Turn(text="Noted."))
+    openai_server.plan(Turn(text="Hi."))
+    done = snippet(served(openai_server, CODEX_SANDBOXES), cwd=repo, model=MODEL)
+    sandbox = "bwrap" if shutil.which("bwrap") else "none"
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "read-only: failed",  # plan mode: nothing is written
+        f"workspace-write: accept-edits {sandbox}",  # its commands in bubblewrap, where it is installed
+        "danger-full-access: bypass none",
+        "exit 2: Error: --sandbox read-only and --permission-mode bypass disagree",
+    ]
+    assert (repo / "NOTES.md").read_text() == "noted\n"  # written under workspace-write
