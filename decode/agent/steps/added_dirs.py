@@ -32,8 +32,13 @@ class AddDirError(ValueError):
 
 
 def add_dirs(b: Build) -> None:
-    """Give `--add-dir`'s folders to the executor, the sandbox and the gate."""
+    """Give `--add-dir`'s folders to the executor, the sandbox and the gate (lesson 18: and a resumed
+    session's own, which it keeps with each turn)."""
     folders = b.options.add_dirs
+    # [lesson 18]
+    folders = tuple(dict.fromkeys((*resumed_dirs(b), *folders)))
+    b.session.add_dirs = [str(folder) for folder in folders]
+    # [/lesson 18]
     if not folders:
         return
     if isinstance(b.executor, SandboxExecutor):
@@ -50,6 +55,28 @@ def add_dirs(b: Build) -> None:
         backend.added = folders
     b.executor.more_roots = folders
     b.gate.more_roots = tuple(str(folder) for folder in folders)
+
+
+def resumed_dirs(b: Build) -> list[Path]:  # [lesson 18]
+    """The folders a resumed session ran with, each checked again as `--add-dir`'s are. One that is no
+    longer there (or no longer allowed) is named in one line and skipped; a log the repository
+    brought adds none (`b.planted`), and neither does a sandbox that cannot see them."""
+    from decode.permissions.settings_files import SettingsProblem
+
+    saved = b.session.add_dirs if b.options.resume is not None and not b.planted else []
+    folders: list[Path] = []
+    for value in saved:
+        problem = ""
+        if isinstance(b.executor, SandboxExecutor) and b.executor.mode not in ("none", "bwrap"):
+            problem = f"not added: the {b.executor.mode} sandbox cannot see it"
+        else:
+            try:
+                folders.append(added_dir(value, b.options.home, "the resumed session's folder"))
+            except AddDirError as exc:
+                problem = str(exc).removeprefix(f"the resumed session's folder {value}: ") + "; skipped"
+        if problem:
+            b.gate.problems.append(SettingsProblem(b.session.log.path, None, f"added folder {value}: {problem}"))
+    return folders
 
 
 def added_dir(value: str, cwd: Path, spelled: str = "--add-dir") -> Path:
@@ -77,4 +104,5 @@ def add_dir_now(conversation: "Conversation", folder: Path) -> bool:
         return False
     executor.more_roots = (*executor.more_roots, folder)
     conversation.gate.more_roots = (*conversation.gate.more_roots, str(folder))
+    conversation.session.add_dirs.append(str(folder))  # kept with each turn: `--resume` brings it back  # [lesson 18]
     return True
