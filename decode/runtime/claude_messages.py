@@ -14,6 +14,12 @@ A script written for `claude -p --output-format stream-json --verbose` reads the
   "content", "is_error"}]}, …}` for each tool's result, a refused or failed one with `is_error`;
 - with `--include-partial-messages`, `{"type": "stream_event", "event": {"type": "content_block_delta",
   "delta": {"type": "text_delta", "text"}}}` per streamed piece of text;
+- `{"type": "system", "subtype": "api_retry", "attempt", "max_retries", "retry_delay_ms",
+  "error_status", "error"}` when a failed model request is retried (`error`: `rate_limit`,
+  `server_error`…, from the HTTP status);
+- a subagent's `assistant` and `user` messages too, their `parent_tool_use_id` the id of the
+  parent's `agent` call that runs it (null on the run's own); each response's `usage` carries the
+  provider's prompt-cache counts (`cache_read_input_tokens`, `cache_creation_input_tokens`);
 - the result object last (decode's own, which carries Claude Code's keys). A run that failed
   after its turn began first says why in an assistant message of model `<synthetic>`, as Claude
   Code shows an API error.

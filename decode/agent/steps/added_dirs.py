@@ -12,7 +12,9 @@ read-only, their `.env` files hidden). docker and modal cannot take them yet: th
 with one line (exit 2), never run with folders the sandbox cannot see.
 
 `added_dir` checks a folder the user names (`--add-dir DIR`, the REPL's `/add-dir DIR`);
-`add_dir_now` gives one to a conversation already built, as the REPL's `/add-dir` does.
+`add_dir_now` gives one to a conversation already built, as the REPL's `/add-dir` does. From
+lesson 18 the session keeps its folders with each turn, and a resumed session's come back
+(`resumed_dirs`), checked again.
 """
 
 from pathlib import Path
