@@ -34,10 +34,10 @@ class AddDirError(ValueError):
 
 
 def add_dirs(b: Build) -> None:
-    """Give `--add-dir`'s folders to the executor, the sandbox and the gate (lesson 18: and a resumed
-    session's own, which it keeps with each turn)."""
+    """Give `--add-dir`'s folders to the executor, the sandbox and the gate."""
     folders = b.options.add_dirs
     # [lesson 18]
+    # A resumed session's folders too (it keeps them with each turn), each once.
     folders = tuple(dict.fromkeys((*resumed_dirs(b), *folders)))
     b.session.add_dirs = [str(folder) for folder in folders]
     # [/lesson 18]
