@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from decode.agent.loop import AgentLoop
     from decode.agents.active import ActiveAgent
     from decode.agents.definition import AgentDefinition
-    from decode.agents.lineage import OnSubagent, Parent
+    from decode.agents.lineage import OnSubagent, OnSubagentEvent, Parent
     from decode.agents.subagents import Subagents
     from decode.config.settings import Settings
     from decode.context.session import Session
@@ -113,6 +113,9 @@ class LoopOptions:
     """The new session's id, a UUID (`--session-id`); None: one of decode's own. ADR-0129."""
     fork_session: bool = False
     """With `resume`: go on in a new session holding a copy of the resumed one's log (`--fork-session`)."""
+    on_subagent_event: OnSubagentEvent | None = None
+    """Told each event of each subagent's turn, with the parent's `agent` call id (stream-json's
+    subagent messages, `parent_tool_use_id`); a subagent's subagents too."""
     # [/lesson 18]
     trace_name: str = "decode_turn"  # [lesson 20]
     """The name of each turn's trace when tracing is on: `chat_turn` (the REPL), `decode_run` (headless)."""

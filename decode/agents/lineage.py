@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from decode.context.session import Session
 from decode.context.session_log import SessionHeader, SessionLog
-from decode.entities.events import SubagentProgress
+from decode.entities.events import AgentEvent, SubagentProgress
 from decode.permissions.hook import ApproveCallback, Asking
 from decode.permissions.types import Mode, Verdict
 
@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 OnSubagent = Callable[[SubagentProgress], None]
 """How a front end hears of each subagent's progress (`LoopOptions.on_subagent`)."""
+OnSubagentEvent = Callable[[str, AgentEvent], None]  # [lesson 18]
+"""How a front end hears each event of a subagent's turn, with the parent's `agent` call id
+(`LoopOptions.on_subagent_event`: stream-json's subagent messages)."""
 LOOSENESS = (Mode.PLAN, Mode.DEFAULT, Mode.ACCEPT_EDITS, Mode.BYPASS)
 """The modes from the strictest to the loosest."""
 

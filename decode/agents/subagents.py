@@ -31,7 +31,14 @@ from decode.agents.catalog import AgentCatalog, UnknownAgentError
 from decode.agents.definition import AGENT_TOOL, AgentDefinition
 from decode.agents.lineage import Parent, Tree, child_mode, labelled
 from decode.entities.deps import AgentDeps
-from decode.entities.events import SubagentProgress, TextDelta, ToolCallStarted, TurnFinished, UsageUpdated
+from decode.entities.events import (
+    AgentEvent,
+    SubagentProgress,
+    TextDelta,
+    ToolCallStarted,
+    TurnFinished,
+    UsageUpdated,
+)
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.hooks.events import HookEvent
 from decode.permissions.rules import SUBAGENT_RULES
@@ -156,6 +163,7 @@ class Subagents:
             approve=labelled(options.approve, label, call_id) if options.approve is not None else None,
             agent=definition,
             on_subagent=options.on_subagent,
+            on_subagent_event=options.on_subagent_event,  # [lesson 18]
             parent=parent,
             mcp=False,  # its parent's servers, if its agent lists them: none of its own
         )
@@ -171,6 +179,7 @@ class Subagents:
         try:
             async with asyncio.timeout(settings.subagent_timeout):
                 async for event in child.loop.run_turn(prompt):
+                    self._relay(progress.call_id, event)  # [lesson 18]
                     if isinstance(event, ToolCallStarted):
                         said.clear()
                         progress.last_tool = event.call.summary(40)
@@ -212,6 +221,11 @@ class Subagents:
     def _tell(self, progress: SubagentProgress) -> None:
         if self.options.on_subagent is not None:
             self.options.on_subagent(progress.model_copy())
+
+    def _relay(self, call_id: str, event: AgentEvent) -> None:  # [lesson 18]
+        """A child's event, to the front end that streams subagents' messages (stream-json)."""
+        if self.options.on_subagent_event is not None:
+            self.options.on_subagent_event(call_id, event)
 
 
 def _requests(count: int) -> str:

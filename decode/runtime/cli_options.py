@@ -18,6 +18,9 @@ from decode.sandbox.modes import SandboxMode
 
 type Decorator = Callable[[Any], Any]
 
+CODEX_SANDBOXES = ("read-only", "workspace-write", "danger-full-access")  # [lesson 18]
+"""Codex's `--sandbox` values, which say what the agent may write: decode's mode and sandbox (`codex_sandbox`)."""
+
 SHARED: list[Decorator] = [
     click.option("-m", "--model", help="Model string, e.g. google-gla:gemini-flash-latest or script:turns.json."),
     click.option(
@@ -61,9 +64,16 @@ SHARED: list[Decorator] = [
     # [/lesson 15]
     # [lesson 17]
     click.option(
+        "-s",  # [lesson 18]
         "--sandbox",
-        type=click.Choice([mode.value for mode in SandboxMode]),
-        help="Where the agent's commands run: none (here), bwrap, docker or modal. Default: SANDBOX_MODE, else none.",
+        # [lesson 18]
+        type=click.Choice([*(mode.value for mode in SandboxMode), *CODEX_SANDBOXES]),
+        help="Where the agent's commands run: none (here), bwrap, docker or modal. Default: SANDBOX_MODE, else none. "
+        "Codex's read-only, workspace-write and danger-full-access choose a permission mode too (docs/headless.md).",
+        # [before lesson 18]
+        # type=click.Choice([mode.value for mode in SandboxMode]),
+        # help="Where the agent's commands run: none (here), bwrap, docker or modal. Default: SANDBOX_MODE, else none.",
+        # [/lesson 18]
     ),
     click.option(
         "--repo",
@@ -193,6 +203,7 @@ def settle_shared(options: dict[str, Any], cwd: Path) -> None:  # [lesson 06]
     before anything starts. Both front ends call it once the launch directory is known."""
     from decode.permissions.command_line_settings import SettingsArgumentError, read_command_line_settings
 
+    codex_sandbox(options)  # Codex's `--sandbox read-only|workspace-write|danger-full-access`  # [lesson 18]
     if (value := options.get("settings_layer")) is not None:
         try:
             options["settings_layer"] = read_command_line_settings(value, cwd)
@@ -200,6 +211,23 @@ def settle_shared(options: dict[str, Any], cwd: Path) -> None:  # [lesson 06]
             raise BadOption(str(exc)) from None
     if "add_dirs" in options:  # None when not given: no folder  # [lesson 17]
         options["add_dirs"] = tuple(_added_dir(value, cwd) for value in options["add_dirs"] or ())
+
+
+def codex_sandbox(options: dict[str, Any]) -> None:  # [lesson 18]
+    """Codex's `--sandbox` value as decode's permission mode and sandbox (ADR-0145): `read-only` is
+    plan mode; `workspace-write` accept-edits, its commands in bwrap where bubblewrap is installed;
+    `danger-full-access` bypass, unsandboxed. A `--permission-mode` naming another is a `BadOption`."""
+    import shutil
+
+    value = options.get("sandbox")
+    if value not in CODEX_SANDBOXES:
+        return
+    mode = {"read-only": Mode.PLAN, "workspace-write": Mode.ACCEPT_EDITS, "danger-full-access": Mode.BYPASS}[value]
+    if options.get("permission_mode") not in (None, mode):
+        raise BadOption(f"--sandbox {value} and --permission-mode {options['permission_mode']} disagree")
+    options["permission_mode"] = mode
+    bwrap = "bwrap" if shutil.which("bwrap") else None  # else the settings' sandbox, and accept-edits' rules
+    options["sandbox"] = {"read-only": None, "workspace-write": bwrap, "danger-full-access": "none"}[value]
 
 
 def _added_dir(value: str, cwd: Path) -> Path:  # [lesson 17]

@@ -18,12 +18,13 @@ and a `type`:
   one after, completed with the turn.
 
 `turn.completed` carries the usage (`input_tokens`, `cached_input_tokens`, `output_tokens`); a run
-that failed ends with `error` and `turn.failed` (`error.message`), as Codex's do.
+that failed ends with `error` and `turn.failed` (`error.message`), as Codex's do. A retried model
+request is an `error` event too (`Reconnecting... 1/3 (why)`), after which the turn goes on, as in Codex.
 """
 
 from typing import TYPE_CHECKING, Any
 
-from decode.runtime.dialect import Dialect, Line, command_outcome, refused
+from decode.runtime.dialect import Dialect, Line, Retry, command_outcome, refused
 
 if TYPE_CHECKING:
     from decode.entities import events
@@ -73,6 +74,10 @@ class CodexEvents(Dialect):
             self._todos = {**(self._todos or self._item("todo_list")), "items": items}
             lines.append({"type": kind, "item": self._todos})
         return lines
+
+    def retry(self, retry: Retry) -> list[Line]:
+        """Codex's words for a retried request: an `error` event the turn goes on after."""
+        return [{"type": "error", "message": f"Reconnecting... {retry.attempt}/{retry.max_retries} ({retry.error})"}]
 
     def finish(self, result: Line) -> list[Line]:
         lines = self._said()

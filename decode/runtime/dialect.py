@@ -10,6 +10,7 @@ A tool's outcome as both tools tell it is read here too: a refusal of the Permis
 `bash` command's exit code and output.
 """
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -20,6 +21,30 @@ type Line = dict[str, Any]
 
 REFUSALS = ("Permission denied", "Permission needed")
 """How the Permission Hook's refusals begin (`decode.permissions.hook.refusal`)."""
+
+
+@dataclass(frozen=True)
+class Retry:
+    """A failed model request about to be retried, as each tool's stream tells it."""
+
+    attempt: int
+    """Which retry this is (1, 2…)."""
+    max_retries: int
+    delay_s: float
+    status: int | None
+    """The HTTP status the provider answered with; None for a timeout or a dropped connection."""
+    error: str
+    """What went wrong, one line (`decode.agent.failures.describe_error`)."""
+
+
+def retry_of(error: BaseException, attempt: int, delay: float, max_retries: int) -> Retry:
+    """The retry of a request that failed with `error` (`RetryingModel`'s `on_retry`)."""
+    from pydantic_ai.exceptions import ModelHTTPError
+
+    from decode.agent.failures import describe_error
+
+    status = error.status_code if isinstance(error, ModelHTTPError) else None
+    return Retry(attempt, max(max_retries, attempt), delay, status, describe_error(error))
 
 
 class Dialect:
@@ -35,6 +60,14 @@ class Dialect:
 
     def event(self, event: "events.AgentEvent") -> list[Line]:
         """One event of the turn."""
+        return []
+
+    def retry(self, retry: Retry) -> list[Line]:
+        """A failed model request is retried."""
+        return []
+
+    def subagent_event(self, call_id: str, event: "events.AgentEvent") -> list[Line]:
+        """One event of a subagent's turn; `call_id` is the parent's `agent` call that runs it."""
         return []
 
     def finish(self, result: Line) -> list[Line]:

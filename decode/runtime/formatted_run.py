@@ -9,8 +9,6 @@ only warnings and errors, and the first error is the summary's).
 
 import json
 import signal
-from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from decode.runtime.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_SCHEMA
@@ -31,13 +29,6 @@ class FormattedProgress(Progress):
         self.quiet = quiet
         self.first_error: str | None = None
         """The first error line of the run: the Run Summary's `error`."""
-        self.on_retry: Callable[[str, int, float], None] | None = None
-        """Told of each retry too (stream-json's `retry` event)."""
-
-    def retry(self, error: str, attempt: int, delay: float) -> None:
-        super().retry(error, attempt, delay)
-        if self.on_retry is not None:
-            self.on_retry(error, attempt, delay)
 
     def __call__(self, text: str, *, nl: bool = True) -> None:
         if text.startswith(ERROR) and self.first_error is None:
@@ -59,12 +50,19 @@ class FormattedRun(HeadlessRun):
             from decode.context.windows import no_guess_warning
 
             no_guess_warning()
-        self.progress.on_retry = self.output.retry
         self.view = FormattedView(self.progress, self.output)  # it and its tool-output echo write to this progress
         self.finished: int | None = None
         """The code the run finished with, once its result is out (before its MCP servers are stopped)."""
         self.conversation: Conversation | None = None
-        self.began = datetime.now(UTC)
+
+    def build(self, options: dict[str, Any]) -> "Conversation":
+        if self.output.dialect is not None:  # each subagent's messages too, in the other tool's words
+            options["on_subagent_event"] = self.output.subagent_event
+        return super().build(options)
+
+    def retried(self, error: BaseException, attempt: int, delay: float) -> None:
+        super().retried(error, attempt, delay)
+        self.output.retry(error, attempt, delay)  # stream-json's `retry` event, the other tool's too
 
     async def start(self, conversation: "Conversation") -> None:
         self.conversation = conversation
@@ -85,7 +83,6 @@ class FormattedRun(HeadlessRun):
         elif code > 128:
             summary.error = summary.error or f"stopped by {signal.Signals(code - 128).name}"
         summary.handback = self.handed_back
-        summary.cache_read, summary.cache_write = self.cache_tokens()
         if self.conversation is not None and self.conversation.options.output_schema is not None and summary.result:
             summary.structured = json.loads(summary.result)  # `--json-schema`: the validated object's JSON
         result = self.output.finish(code)
@@ -105,17 +102,6 @@ class FormattedRun(HeadlessRun):
         for what, problem in written:
             if problem is not None:
                 self.progress.warning(f"could not write {what}: {problem}")
-
-    def cache_tokens(self) -> tuple[int, int]:
-        """The prompt-cache tokens (read, written) of this run's model responses (its subagents' not)."""
-        from pydantic_ai.messages import ModelResponse
-
-        if self.conversation is None:
-            return 0, 0
-        loop = self.conversation.loop
-        messages = [*loop.history, *(loop.unfinished.new_messages if loop.unfinished else ())]
-        mine = [m for m in messages if isinstance(m, ModelResponse) and m.timestamp >= self.began]
-        return sum(m.usage.cache_read_tokens for m in mine), sum(m.usage.cache_write_tokens for m in mine)
 
     def say_saved(self, conversation: "Conversation") -> None:
         if conversation.options.session_persistence:  # else nothing was saved

@@ -78,22 +78,18 @@ class HeadlessRun:
     def build(self, options: dict[str, Any]) -> "Conversation":
         """The Agent Loop of this run, from the composition root; `RunError` if it cannot be built."""
         from decode.agent.compose import build_loop
-        from decode.agent.failures import describe_error
         from decode.agent.options import LoopOptions
         from decode.config.loading import ConfigError, load_settings
         from decode.context.session_log import SessionError
         from decode.models.errors import ModelConfigError
         from decode.sandbox.types import SandboxError
 
-        def on_retry(error: BaseException, attempt: int, delay: float) -> None:
-            self.progress.retry(describe_error(error), attempt, delay)
-
         try:
             settings = load_settings()
             init_logger(settings.log_level)
             # The Harness Home is the launch directory. Headless: nothing here asks the user anything.
             options.setdefault("trace_name", "decode_run")  # each turn's trace, when tracing is on  # [lesson 20]
-            conversation = build_loop(LoopOptions(home=Path.cwd(), on_retry=on_retry, **options), settings)
+            conversation = build_loop(LoopOptions(home=Path.cwd(), on_retry=self.retried, **options), settings)
         except (
             ConfigError,
             ModelConfigError,
@@ -103,6 +99,12 @@ class HeadlessRun:
             raise RunError(str(exc)) from None
         self.say_built(conversation, options)
         return conversation
+
+    def retried(self, error: BaseException, attempt: int, delay: float) -> None:
+        """A failed model request is retried (`RetryingModel`'s `on_retry`): say so on stderr."""
+        from decode.agent.failures import describe_error
+
+        self.progress.retry(describe_error(error), attempt, delay)
 
     def say_built(self, conversation: "Conversation", options: dict[str, Any]) -> None:
         """What the user should know before the turn: broken settings, the mode and agent a session resumes."""

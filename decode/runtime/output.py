@@ -72,6 +72,8 @@ class RunOutput:
         self._calls: dict[str, events.ToolCall] = {}  # running calls, by id
         self._waiting_since: float | None = None
         """When the model was last asked and has not answered yet (for `duration_api_ms`)."""
+        self.max_retries = 0
+        """How many times a failed model request is retried (the settings', known once the run starts)."""
 
     def turn_started(self) -> None:
         """The task went to the model."""
@@ -105,6 +107,7 @@ class RunOutput:
 
         session = conversation.session
         self.summary.session_id = session.session_id
+        self.max_retries = conversation.settings.max_retries
         agent = conversation.agent
         definition = agent.definition if agent is not None else None
         tools = [spec.name for spec in conversation.options.tools or ()]
@@ -198,9 +201,19 @@ class RunOutput:
             self.emit({"type": "text", "text": text})
         self._text.clear()
 
-    def retry(self, error: str, attempt: int, delay: float) -> None:
+    def retry(self, error: BaseException, attempt: int, delay: float) -> None:
         """A failed model request is retried: `attempt` (1, 2…) in `delay` seconds."""
-        self.emit({"type": "retry", "attempt": attempt, "delay_s": round(delay, 3), "error": error})
+        from decode.runtime.dialect import retry_of
+
+        retry = retry_of(error, attempt, delay, self.max_retries)
+        self.emit({"type": "retry", "attempt": attempt, "delay_s": round(delay, 3), "error": retry.error})
+        if self.dialect is not None:
+            self._say(self.dialect.retry(retry))
+
+    def subagent_event(self, call_id: str, event: "events.AgentEvent") -> None:
+        """One event of a subagent's turn (`LoopOptions.on_subagent_event`): the other tool's lines for it."""
+        if self.dialect is not None:
+            self._say(self.dialect.subagent_event(call_id, event))
 
     def mcp_progress(self, update: "McpProgress") -> None:
         """An MCP server's progress on a running call (`progress` of `total`, a message)."""

@@ -34,8 +34,6 @@ class RunSummary:
     handback: "HandBack | None" = None
     api_s: float = 0.0
     """Seconds spent waiting on the model (`duration_api_ms`)."""
-    cache_read: int = 0
-    cache_write: int = 0
     structured: dict[str, Any] | None = None
     """With `--json-schema`: the answer as the object it is."""
     denials: list[dict[str, Any]] = field(default_factory=list)
@@ -60,8 +58,8 @@ class RunSummary:
                 "input_tokens": usage.input_tokens if usage else 0,
                 "output_tokens": usage.output_tokens if usage else 0,
                 "total_tokens": usage.total_tokens if usage else 0,
-                "cache_creation_input_tokens": self.cache_write,
-                "cache_read_input_tokens": self.cache_read,
+                "cache_creation_input_tokens": usage.cache_write_tokens if usage else 0,
+                "cache_read_input_tokens": usage.cache_read_tokens if usage else 0,
             },
             "cost_usd": usage.cost_usd if usage else None,
             "total_cost_usd": usage.cost_usd if usage else None,

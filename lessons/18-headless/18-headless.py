@@ -399,6 +399,41 @@ for event in map(json.loads, codex.stdout.splitlines()):
     print("codex: ", event["type"], item.get("type", ""), what)
 
 # %% [markdown]
+# A dialect hears more than the turn's events. A retried model request (a 429, a 5xx) is Claude
+# Code's `system` message of subtype `api_retry` beside decode's `retry` event, and Codex's `error`
+# event (`Reconnecting... 1/3 (why)`) after which the turn goes on. A subagent's events reach it
+# too (`LoopOptions.on_subagent_event`): its messages carry `parent_tool_use_id`, the parent's
+# `agent` call. And each response's `usage` has the provider's prompt-cache counts, which `Usage`
+# now keeps (`cache_read_tokens`, `cache_write_tokens`).
+
+# %%
+from decode.entities.events import TextDelta, UsageUpdated
+from decode.entities.usage import Usage
+from decode.runtime.claude_messages import ClaudeMessages
+from decode.runtime.dialect import Retry
+
+dialect = ClaudeMessages()
+retry = dialect.retry(Retry(attempt=1, max_retries=3, delay_s=2.0, status=429, error="HTTP 429 from m: slow down"))
+print({key: retry[0][key] for key in ("subtype", "attempt", "max_retries", "retry_delay_ms", "error_status", "error")})
+used = Usage(requests=1, input_tokens=150, output_tokens=9, cache_read_tokens=96)
+dialect.subagent_event("call_7", TextDelta(text="a.txt:1"))
+child = dialect.subagent_event("call_7", UsageUpdated(request=used, total=used))[0]
+print(child["parent_tool_use_id"], child["message"]["content"], child["message"]["usage"]["cache_read_input_tokens"])
+
+# %% [markdown]
+# Codex's `-s/--sandbox` says what the agent may write, decode's where commands run: Codex's three
+# values become a permission mode (and a sandbox) before anything starts. `workspace-write` is
+# `accept-edits`, its commands in bwrap where bubblewrap is installed (ADR-0145).
+
+# %%
+from decode.runtime.cli_options import codex_sandbox
+
+for value in ("read-only", "danger-full-access"):
+    options = {"sandbox": value}
+    codex_sandbox(options)
+    print(value, "->", str(options["permission_mode"]), options["sandbox"])
+
+# %% [markdown]
 # ## 4. Exercise: read a transcript as CI does
 #
 # Write `tool_outcomes(stream)`: from the stdout of a `stream-json` run, the tools called in call

@@ -12,7 +12,9 @@ read-only, their `.env` files hidden). docker and modal cannot take them yet: th
 with one line (exit 2), never run with folders the sandbox cannot see.
 
 `added_dir` checks a folder the user names (`--add-dir DIR`, the REPL's `/add-dir DIR`);
-`add_dir_now` gives one to a conversation already built, as the REPL's `/add-dir` does.
+`add_dir_now` gives one to a conversation already built, as the REPL's `/add-dir` does. From
+lesson 18 the session keeps its folders with each turn, and a resumed session's come back
+(`resumed_dirs`), checked again.
 """
 
 from pathlib import Path
@@ -34,6 +36,11 @@ class AddDirError(ValueError):
 def add_dirs(b: Build) -> None:
     """Give `--add-dir`'s folders to the executor, the sandbox and the gate."""
     folders = b.options.add_dirs
+    # [lesson 18]
+    # A resumed session's folders too (it keeps them with each turn), each once.
+    folders = tuple(dict.fromkeys((*resumed_dirs(b), *folders)))
+    b.session.add_dirs = [str(folder) for folder in folders]
+    # [/lesson 18]
     if not folders:
         return
     if isinstance(b.executor, SandboxExecutor):
@@ -50,6 +57,28 @@ def add_dirs(b: Build) -> None:
         backend.added = folders
     b.executor.more_roots = folders
     b.gate.more_roots = tuple(str(folder) for folder in folders)
+
+
+def resumed_dirs(b: Build) -> list[Path]:  # [lesson 18]
+    """The folders a resumed session ran with, each checked again as `--add-dir`'s are. One that is no
+    longer there (or no longer allowed) is named in one line and skipped; a log the repository
+    brought adds none (`b.planted`), and neither does a sandbox that cannot see them."""
+    from decode.permissions.settings_files import SettingsProblem
+
+    saved = b.session.add_dirs if b.options.resume is not None and not b.planted else []
+    folders: list[Path] = []
+    for value in saved:
+        problem = ""
+        if isinstance(b.executor, SandboxExecutor) and b.executor.mode not in ("none", "bwrap"):
+            problem = f"not added: the {b.executor.mode} sandbox cannot see it"
+        else:
+            try:
+                folders.append(added_dir(value, b.options.home, "the resumed session's folder"))
+            except AddDirError as exc:
+                problem = str(exc).removeprefix(f"the resumed session's folder {value}: ") + "; skipped"
+        if problem:
+            b.gate.problems.append(SettingsProblem(b.session.log.path, None, f"added folder {value}: {problem}"))
+    return folders
 
 
 def added_dir(value: str, cwd: Path, spelled: str = "--add-dir") -> Path:
@@ -77,4 +106,5 @@ def add_dir_now(conversation: "Conversation", folder: Path) -> bool:
         return False
     executor.more_roots = (*executor.more_roots, folder)
     conversation.gate.more_roots = (*conversation.gate.more_roots, str(folder))
+    conversation.session.add_dirs.append(str(folder))  # kept with each turn: `--resume` brings it back  # [lesson 18]
     return True

@@ -129,3 +129,19 @@ def test_a_bwrap_sandbox_sees_the_added_dir_writable(project: Path, other: Path)
     assert done.returncode == 0, done.stderr
     assert (project / "seen.txt").read_text() == NOTES
     assert (other / "from-sandbox.txt").read_text() == "inside\n"
+
+
+def test_a_resumed_session_gets_its_added_dirs_back_and_names_one_gone(project: Path, other: Path) -> None:
+    first = decode_run(project, [], "--add-dir", "../other")
+    assert first.returncode == 0, first.stderr
+    resumed = decode_run(project, [read("../other/notes.txt")], "--resume")  # no --add-dir this time
+    assert resumed.returncode == 0, resumed.stderr
+    assert session_text(project).count(NOTES.strip()) == 1  # the read ran
+    folder = other.resolve()
+    shutil.rmtree(other)
+    again = decode_run(project, [], "--resume")
+    assert again.returncode == 0, again.stderr
+    gone = [line for line in again.stderr.splitlines() if str(folder) in line]
+    assert len(gone) == 1, again.stderr
+    assert gone[0].startswith("decode: warning: ")
+    assert gone[0].endswith(f"added folder {folder}: no such directory; skipped")

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.conftest import RunDecode, Terminal
+from tests.integration.permissions.conftest import decode_run
 
 pytestmark = pytest.mark.integration
 
@@ -73,3 +74,12 @@ def test_add_dir_in_the_repl_lets_the_next_read_run(terminal: Terminal, project:
     assert str(other.resolve()) in "".join(listed.split())  # a long path wraps
     terminal.submit("/quit")
     terminal.wait_for_text("decode-exited-0")
+    before = logged(project).count("shared notes")
+    resumed = decode_run(project, [{"name": "read", "args": {"path": "../other/notes.txt"}}], "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert logged(project).count("shared notes") == before + 1  # the folder came back with the session
+
+
+def logged(project: Path) -> str:
+    """The session logs' text."""
+    return "".join(path.read_text() for path in (project / ".decode" / "sessions").glob("*.jsonl"))

@@ -47,6 +47,9 @@ class Turn:
     """Reasoning streamed before the answer (the wire formats that carry it: Anthropic's, OpenAI Responses')."""
     input_tokens: int = 11
     output_tokens: int = 7
+    cached_tokens: int = 0
+    """Of `input_tokens`, those the provider says it read from its prompt cache (OpenAI's
+    `prompt_tokens_details.cached_tokens`)."""
 
 
 @dataclass(frozen=True)
@@ -360,9 +363,16 @@ class OpenAIServer(FakeProvider):
         return {"id": "chatcmpl-fake", "object": kind, "created": 1700000000, "model": model, "provider": "fake"}
 
     @staticmethod
-    def _usage(turn: Turn) -> dict[str, int]:
+    def _usage(turn: Turn) -> dict[str, Any]:
         total = turn.input_tokens + turn.output_tokens
-        return {"prompt_tokens": turn.input_tokens, "completion_tokens": turn.output_tokens, "total_tokens": total}
+        usage: dict[str, Any] = {
+            "prompt_tokens": turn.input_tokens,
+            "completion_tokens": turn.output_tokens,
+            "total_tokens": total,
+        }
+        if turn.cached_tokens:
+            usage["prompt_tokens_details"] = {"cached_tokens": turn.cached_tokens}
+        return usage
 
 
 GEMINI_PATH = re.compile(r"/v1(beta)?/models/(?P<model>[^:/]+):(generateContent|streamGenerateContent)\b")

@@ -79,3 +79,20 @@ def test_a_run_that_failed_says_why_as_a_synthetic_assistant_message() -> None:
     assert said["message"]["model"] == "<synthetic>"
     assert said["message"]["content"] == [{"type": "text", "text": "model request failed: 529 overloaded"}]
     assert messages.finish({"is_error": False, "error": None}) == []
+
+
+def test_claude_codes_error_names_for_a_status() -> None:
+    from decode.runtime.claude_messages import api_error
+
+    names = [api_error(status) for status in (None, 401, 402, 400, 429, 408, 500, 529, 302)]
+    assert names == [
+        "unknown",
+        "authentication_failed",
+        "billing_error",
+        "invalid_request",
+        "rate_limit",
+        "server_error",
+        "server_error",
+        "server_error",
+        "unknown",
+    ]

@@ -176,17 +176,25 @@ def test_a_command_that_failed_is_an_error_result_and_a_refusal_a_permission_den
     ]
 
 
-def test_a_retry_is_an_event(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_retry_is_an_event_in_decodes_words_and_claude_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    from pydantic_ai.exceptions import ModelHTTPError
+
     from decode.runtime.formatted_run import FormattedRun
     from decode.runtime.options import HeadlessOptions
 
     run = FormattedRun(HeadlessOptions(output_format="stream-json"))
-    run.progress.retry("HTTP 429 from m: slow down", 1, 0.5)
+    run.output.max_retries = 3
+    run.retried(ModelHTTPError(429, "m", body={"error": {"message": "slow down"}}), 1, 0.5)
     captured = capsys.readouterr()
-    assert json.loads(captured.out) == {
-        "type": "retry",
+    own, claude = (json.loads(line) for line in captured.out.splitlines())
+    assert own == {"type": "retry", "attempt": 1, "delay_s": 0.5, "error": "HTTP 429 from m: slow down"}
+    assert claude["type"] == "system"
+    assert {key: claude[key] for key in ("subtype", "attempt", "max_retries", "retry_delay_ms", "error_status")} == {
+        "subtype": "api_retry",
         "attempt": 1,
-        "delay_s": 0.5,
-        "error": "HTTP 429 from m: slow down",
+        "max_retries": 3,
+        "retry_delay_ms": 500,
+        "error_status": 429,
     }
+    assert claude["error"] == "rate_limit"
     assert captured.err == "decode: model error (HTTP 429 from m: slow down); retry 1 in 0.5s\n"

@@ -57,8 +57,8 @@ def test_a_failure_no_error_line_named_still_has_an_error(tmp_path: Path) -> Non
 
 
 def test_claude_codes_keys_say_how_the_run_ended_in_its_words() -> None:
-    usage = Usage(requests=3, input_tokens=10, output_tokens=5, cost_usd=0.5)
-    done = RunSummary(result="ok", usage=usage, api_s=1.2345, cache_read=7, cache_write=2).to_json(0)
+    usage = Usage(requests=3, input_tokens=10, output_tokens=5, cost_usd=0.5, cache_read_tokens=7, cache_write_tokens=2)
+    done = RunSummary(result="ok", usage=usage, api_s=1.2345).to_json(0)
     assert (done["subtype"], done["num_turns"], done["total_cost_usd"], done["duration_api_ms"]) == (
         "success",
         3,
