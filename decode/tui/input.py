@@ -6,7 +6,7 @@
 - Ctrl-D on an empty line ends the session (prompt_toolkit raises `EOFError`).
 - While a turn runs, some keys do more: `TurnKeys` says which.
 - Shift+Tab calls `on_cycle_mode`, when the REPL gives one.
-- Ctrl+O calls `on_show_last` (the REPL prints the last tool call whole), when it gives one.
+- Ctrl+O calls `on_show_last` (the REPL opens the call pager, `pager.py`), when it gives one.
 - `extra_keys` adds the bindings of later parts (the single-key answers to a question).
 - History is kept in a file under `.decode/` of the launch directory, so it survives restarts
   and stays with the project.

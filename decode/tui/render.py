@@ -11,7 +11,8 @@ Everything the `Renderer` prints lands above the prompt and stays in the termina
 - thinking, dimmed;
 - one compact line per tool call: `✓ read(README.md) · 12 lines · 0.1s` (`tool_lines.py`), and
   under it what the tool's view shows (a diff, a command's last lines: `tool_views.py`);
-  `show_last()` prints the last call whole (`/last`, Ctrl+O);
+  `show_last()` prints the last call whole (`/last`); every call is kept in `calls` for the
+  pager (Ctrl+O, `pager.py`), which shows any of them whole without printing it;
 - notices and errors, each in its own style.
 
 What is still being written (the block the model is in the middle of, the tools still running)
@@ -26,7 +27,10 @@ importing pydantic, and the REPL keeps that off the path to its first prompt.
 
 from __future__ import annotations
 
+import io
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from rich.console import Console, Group, RenderableType
@@ -72,6 +76,7 @@ class Renderer:
         self.clocks = HeldClocks()  # the calls that wait for the user, their clocks stopped  # [lesson 06]
         self.last_call: ToolRun | None = None
         """The last finished tool call, for `show_last()`."""
+        self.calls: list[ToolRun] = []  # the session's finished calls, for the pager (Ctrl+O)
         self._last: str | None = None  # what was printed last: "user", "block" or "line"
         self._live_cache: tuple[tuple[str, str, int], str] | None = None
         self._turns = 0  # turns started, for `separator()`
@@ -207,11 +212,27 @@ class Renderer:
         streamed = result.call_id in self._tool_output
         output = self._tool_output.pop(result.call_id, "")
         lines = self._tool_lines.pop(result.call_id, 0) + (1 if output and not output.endswith("\n") else 0)
-        run = ToolRun(call, result, output=output, output_lines=lines, streamed=streamed)
+        self.shown_call(ToolRun(call, result, output=output, output_lines=lines, streamed=streamed))
+
+    def shown_call(self, run: ToolRun) -> None:
+        """Print a finished call's line and its view's body (a resumed session's too), and keep it for Ctrl+O."""
         self.last_call = run
+        self.calls.append(run)
         view = view_of(run, TOOL_OUTPUT_LINES)
         body = view.body if view is not None else None
-        self._print_line(tool_line(call, result, view), body)  # one write: the prompt never redraws between
+        self._print_line(tool_line(run.call, run.result, view), body)  # one write: the prompt never redraws between
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """Hold what is printed meanwhile (the pager covers the screen), and print it when done."""
+        screen, self.console.file = self.console.file, io.StringIO()
+        try:
+            yield
+        finally:
+            held, self.console.file = self.console.file, screen
+            if text := held.getvalue():  # type: ignore[attr-defined]
+                screen.write(text)
+                screen.flush()
 
     # -- the live area ------------------------------------------------------------------------
 
