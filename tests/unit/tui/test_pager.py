@@ -40,32 +40,36 @@ def test_a_page_shows_the_call_whole() -> None:
     assert "  line 49 of f0" in lines
 
 
-def test_the_keys_move_between_calls_scroll_and_leave() -> None:
+def after(keys: str) -> tuple[int, int]:
+    """Open a pager on three calls of 50 lines, press `keys` (the last one leaves): (call shown, first line)."""
     renderer, _ = make_renderer()
     run_calls(renderer, 3)
     pager = CallPager(renderer.calls, color_system=None)
-    assert pager.index == 2  # it opens on the last call
-    seen: list[tuple[int, int]] = []
 
     async def drive() -> None:
         with create_pipe_input() as pipe:
             app = pager.application(input=pipe, output=DummyOutput())
-            task = asyncio.ensure_future(app.run_async())
-            for key in ("p", "\x1b[A", "\x1b[A", "j", "j", "n", " ", "q"):  # p, up, up (stays), j, j, n, space, q
-                pipe.send_text(key)
-                await asyncio.sleep(0)
-                while app.is_running and not app.is_done and app.key_processor.input_queue:
-                    await asyncio.sleep(0.01)
-                await asyncio.sleep(0.02)
-                seen.append((pager.index, pager.top))
-            await asyncio.wait_for(task, 5)
+            pipe.send_text(keys)
+            await asyncio.wait_for(app.run_async(), 10)
 
     asyncio.run(drive())
-    indexes = [index for index, _ in seen]
-    assert indexes[:3] == [1, 0, 0]
-    assert seen[4] == (0, 2)  # two lines down
-    assert seen[5] == (1, 0)  # the next call, from its top
-    assert seen[6][1] > 0  # space: a screen down
+    return pager.index, pager.top
+
+
+UP, DOWN = "\x1b[A", "\x1b[B"
+
+
+def test_the_keys_move_between_calls_scroll_and_leave() -> None:
+    assert after("q") == (2, 0)  # it opens on the last call
+    assert after("pq") == (1, 0)
+    assert after(UP + UP + UP + "q") == (0, 0)  # never before the first
+    assert after(UP + DOWN + DOWN + "n" + "q") == (2, 0)  # nor after the last
+    assert after("pjjq") == (1, 2)  # j scrolls a line
+    assert after("pjjnq") == (2, 0)  # another call starts at its top
+    assert after(" q")[1] > 2  # space: a screen
+    assert after(" bq") == (2, 0)
+    assert after("Gkq")[1] > 0
+    assert after("\x0f") == (2, 0)  # Ctrl+O again leaves too
 
 
 def test_a_running_turn_prints_after_the_pager_closes() -> None:

@@ -1,0 +1,37 @@
+"""The transcript in a real terminal: a long paste collapsed, a resumed session's tool lines, the bell."""
+
+from pathlib import Path
+
+import pytest
+
+from tests.integration.conftest import Terminal
+from tests.integration.context.conftest import last_user_text, model_server
+
+pytestmark = pytest.mark.integration
+
+__all__ = ["model_server"]  # the loopback model server, a fixture of this module too
+
+PASTE = "".join(f"traceback line {n}\n" for n in range(95))
+
+
+def test_a_long_paste_is_collapsed_on_screen_and_sent_whole(
+    terminal: Terminal, project: Path, decode: str, model_server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server, env = model_server(lambda request: {"text": "Got the traceback."})
+    for name in ("DECODE_MODEL", "OPENAI_BASE_URL", "DECODE_MAX_RETRIES", "DECODE_CONTEXT_WINDOW"):
+        monkeypatch.setenv(name, env[name])  # the terminal's server starts with this environment
+    terminal.start(f"{decode}; echo decode-exited-$?; sleep 60", project)
+    terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer")
+
+    terminal.type("what is wrong here? ")
+    terminal.tmux("set-buffer", "-b", "p", PASTE, check=True)
+    terminal.tmux("paste-buffer", "-p", "-b", "p", "-t", "t", check=True)  # -p: as a bracketed paste
+    terminal.wait_for(
+        lambda _: "❯ what is wrong here? [Pasted text #1 +95 lines]" in terminal.pane(), "the placeholder"
+    )
+    terminal.keys("Enter")
+    screen = terminal.wait_for_text("Got the traceback.")
+    assert "❯ what is wrong here? [Pasted text #1 +95 lines]" in screen  # the transcript's echo
+    assert "traceback line 50" not in screen
+    (request,) = server.requests
+    assert last_user_text(request) == "what is wrong here? " + PASTE  # the model reads it all
