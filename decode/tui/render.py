@@ -214,13 +214,17 @@ class Renderer:
         lines = self._tool_lines.pop(result.call_id, 0) + (1 if output and not output.endswith("\n") else 0)
         self.shown_call(ToolRun(call, result, output=output, output_lines=lines, streamed=streamed))
 
-    def shown_call(self, run: ToolRun) -> None:
-        """Print a finished call's line and its view's body (a resumed session's too), and keep it for Ctrl+O."""
+    def shown_call(self, run: ToolRun, *, timed: bool = True) -> None:
+        """Print a finished call's line and its view's body, and keep it for Ctrl+O; `timed` False: a
+        resumed session's call, whose time is not known (the line ends with its outcome)."""
         self.last_call = run
         self.calls.append(run)
         view = view_of(run, TOOL_OUTPUT_LINES)
         body = view.body if view is not None else None
-        self._print_line(tool_line(run.call, run.result, view), body)  # one write: the prompt never redraws between
+        line = tool_line(run.call, run.result, view)
+        if not timed:
+            line = line[: len(line) - len(f" · {format_duration(run.result.duration_s)}")]
+        self._print_line(line, body)  # one write: the prompt never redraws between
 
     @contextmanager
     def held(self) -> Iterator[None]:

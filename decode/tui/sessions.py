@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 from rich.text import Text
 
-from decode.tools.mention_text import prompt_text, typed_part
 from decode.tui.commands import CommandRegistry, SlashCommand
+from decode.tui.resumed import show_turns, turns_shown
 
 if TYPE_CHECKING:
     from pydantic_ai.messages import ModelMessage
@@ -110,42 +110,23 @@ RESUME_SHOWN_TURNS = 10
 
 
 def earlier_turns(history: list[ModelMessage]) -> tuple[list[tuple[str, str]], bool]:
-    """The (prompt, final answer) pairs of a history, oldest first, and whether it was compacted.
+    """The (prompt as typed, final answer) pairs of a history, oldest first, and whether it was compacted.
 
-    A compaction summary travels as a user prompt marked in its request's metadata: it is not a
-    turn the user typed, so it is left out (the flag says it was there).
+    A compaction summary travels as a user prompt marked in its request's metadata, and an
+    interrupted turn ends with a note for the model: neither is a turn the user typed (`resumed.py`).
     """
-    from pydantic_ai.messages import ModelRequest, ModelResponse, TextPart, UserPromptPart
-
-    from decode.context.windows import SUMMARY_MARK
-    from decode.harness.bash_mode import shown_as
-
-    turns: list[tuple[str, str]] = []
-    compacted = False
-    for message in history:
-        if isinstance(message, ModelRequest):
-            parts = [p.content for p in message.parts if isinstance(p, UserPromptPart)]
-            prompts = [text for content in parts if (text := prompt_text(content)) is not None]  # images left out
-            if message.metadata and SUMMARY_MARK in message.metadata and prompts:
-                compacted, prompts = True, prompts[1:]
-            turns.extend((shown_as(prompt) or prompt, "") for prompt in prompts)  # a `!command` as typed
-        elif isinstance(message, ModelResponse) and turns:
-            text = "".join(part.content for part in message.parts if isinstance(part, TextPart))
-            if text.strip():  # the last text of a turn is its answer
-                turns[-1] = (turns[-1][0], text)
-    return turns, compacted
+    turns, compacted = turns_shown(history)
+    return [(turn.prompt, turn.answer) for turn in turns], compacted
 
 
 def show_earlier_turns(repl: Repl, history: list[ModelMessage]) -> None:
-    """Print a resumed conversation's last turns again, so the user sees where they left off."""
-    turns, compacted = earlier_turns(history)
+    """Print a resumed conversation's last turns again, tool lines too, so the user sees where they left off."""
+    turns, compacted = turns_shown(history)
     hidden = max(len(turns) - RESUME_SHOWN_TURNS, 0)
     if compacted or hidden:
         what = "the conversation before them was compacted" if compacted else f"{hidden} earlier turns not shown"
         repl.renderer.notice(f"… {what}")
-    for prompt, answer in turns[hidden:]:
-        repl.renderer.user(typed_part(prompt))  # as typed: without what its `@path`s attached
-        repl.renderer.answer(answer)
+    show_turns(repl.renderer, turns[hidden:])
 
 
 def resumed_notice(warm: Warm) -> str:

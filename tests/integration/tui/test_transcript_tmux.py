@@ -1,5 +1,6 @@
 """The transcript in a real terminal: a long paste collapsed, a resumed session's tool lines, the bell."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -35,3 +36,43 @@ def test_a_long_paste_is_collapsed_on_screen_and_sent_whole(
     assert "traceback line 50" not in screen
     (request,) = server.requests
     assert last_user_text(request) == "what is wrong here? " + PASTE  # the model reads it all
+
+
+def test_a_resumed_session_replays_its_tool_lines_and_an_interruption_is_no_prompt(
+    terminal: Terminal, project: Path, decode: str
+) -> None:
+    turns = project.parent / "turns.json"
+    turns.write_text(
+        json.dumps(
+            [
+                {"tool_calls": [{"name": "bash", "args": {"command": "echo replayed-output"}}]},
+                {"text": "It printed."},
+                {"tool_calls": [{"name": "bash", "args": {"command": "sleep 30"}}]},
+                {"text": "unused"},
+            ]
+        )
+    )
+    start = f"{decode} --model script:{turns} --permission-mode bypass"
+    terminal.start(f"{start}; sleep 60", project, size=(120, 40))
+    terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer")
+    terminal.submit("say something")
+    terminal.wait_for_text("It printed.")
+    terminal.submit("wait a while")
+    terminal.wait_for(lambda _: "bash(sleep 30) · " in terminal.pane(), "the running command")
+    terminal.keys("Escape")
+    terminal.wait_for_text("✗ bash(sleep 30) · stopped")
+    terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer again")
+    terminal.submit("/quit")
+    terminal.wait_for_text("continue it with: decode --resume")
+
+    terminal.start(f"{start} --resume; sleep 60", project, size=(120, 40))
+    screen = terminal.wait_for_text("resumed session")
+    lines = [line.rstrip() for line in screen.splitlines()]
+    assert "❯ say something" in lines
+    assert "✓ bash(echo replayed-output) · exit 0 · 1 line" in lines  # as it was shown, without the time
+    assert "  │ replayed-output" in lines
+    assert "It printed." in lines
+    assert "❯ wait a while" in lines
+    assert any(line.startswith("✗ bash(sleep 30) · Interrupted by the user") for line in lines)
+    assert "interrupted" in lines
+    assert "The user interrupted this turn" not in screen  # the note is the model's, not a prompt
