@@ -23,11 +23,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.table import Table
+from rich.console import Group
 from rich.text import Text
 
 from decode.tui.commands import CommandRegistry, SlashCommand
 from decode.tui.resumed import show_turns, turns_shown
+from decode.tui.session_list import session_rows
 
 if TYPE_CHECKING:
     from pydantic_ai.messages import ModelMessage
@@ -198,13 +199,9 @@ async def _resume(repl: Repl, argument: str) -> None:
             repl.renderer.notice("no saved sessions in this directory yet")
             return
         current = repl.loop.session.session_id if repl.loop is not None and repl.loop.session else ""
-        table = Table.grid(padding=(0, 2))
-        table.add_column(style="bold cyan")
-        for info in found:
-            mark = " (this one)" if info.session_id == current else ""
-            table.add_row(info.session_id, f"{info.turns} turns{mark}", info.first_prompt[:60])
+        rows = session_rows(found, repl.renderer.console.width, current=current)  # id and date first, never cut
         repl.renderer.info(Text("Sessions, most recent first (/resume ID continues one)", style="bold underline"))
-        repl.renderer.info(table)
+        repl.renderer.info(Group(*rows))
         return
     await switch_session(repl, argument.split()[0])
 

@@ -76,3 +76,24 @@ def test_a_resumed_session_replays_its_tool_lines_and_an_interruption_is_no_prom
     assert any(line.startswith("✗ bash(sleep 30) · Interrupted by the user") for line in lines)
     assert "interrupted" in lines
     assert "The user interrupted this turn" not in screen  # the note is the model's, not a prompt
+
+
+def test_decode_sessions_in_a_narrow_terminal_cuts_the_prompt_never_the_id(
+    terminal: Terminal, project: Path, decode: str
+) -> None:
+    from pydantic_ai.messages import ModelRequest, ModelResponse, TextPart, UserPromptPart
+
+    from decode.context.session_log import SessionLog
+    from decode.entities.usage import Usage
+
+    log = SessionLog.new(project, model="script:s.json")
+    prompt = "look at the failing build on the main branch and tell me why it broke " * 3
+    log.append_turn(
+        [ModelRequest(parts=[UserPromptPart(prompt)]), ModelResponse(parts=[TextPart("ok")])], Usage(), model="m"
+    )
+    terminal.start(f"{decode} sessions; echo listed-$?; sleep 60", project, size=(50, 20))
+    screen = terminal.wait_for_text("listed-0")
+    row = next(line for line in screen.splitlines() if log.session_id in line)
+    assert row.startswith(log.session_id + "  just now")  # id and date first, whole
+    assert row.rstrip().endswith("…")  # the prompt cut to the 50 columns, on one line
+    assert "look at the" in row
