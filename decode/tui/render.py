@@ -80,6 +80,8 @@ class Renderer:
         self._last: str | None = None  # what was printed last: "user", "block" or "line"
         self._live_cache: tuple[tuple[str, str, int], str] | None = None
         self._turns = 0  # turns started, for `separator()`
+        self.ring = True
+        """Does `bell()` ring (the `DECODE_BELL` setting)?"""
 
     # -- what the REPL prints itself ----------------------------------------------------------
 
@@ -191,6 +193,12 @@ class Renderer:
         self._streamed = False
         if interrupted:
             self.notice("interrupted", "warning")
+
+    def bell(self) -> None:
+        """Ring the terminal's bell (`\\a`): decode waits for the user. Only on a terminal, when `ring` is on."""
+        if self.ring and self.console.is_terminal:
+            self.console.file.write("\a")
+            self.console.file.flush()
 
     def show_last(self) -> None:
         """Print the last finished tool call whole: every argument, the whole result (`/last`, Ctrl+O)."""

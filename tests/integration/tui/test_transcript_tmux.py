@@ -97,3 +97,26 @@ def test_decode_sessions_in_a_narrow_terminal_cuts_the_prompt_never_the_id(
     assert row.startswith(log.session_id + "  just now")  # id and date first, whole
     assert row.rstrip().endswith("…")  # the prompt cut to the 50 columns, on one line
     assert "look at the" in row
+
+
+@pytest.mark.parametrize("bell", ["", "false"])
+def test_an_approval_rings_the_terminals_bell_unless_turned_off(
+    terminal: Terminal, project: Path, decode: str, bell: str
+) -> None:
+    turns = project.parent / "turns.json"
+    turns.write_text(json.dumps([{"tool_calls": [{"name": "bash", "args": {"command": "touch f.txt"}}]}]))
+    setting = f"DECODE_BELL={bell} " if bell else ""
+    terminal.start(f"{setting}{decode} --model script:{turns}; sleep 60", project)
+    terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer")
+
+    def bell_flag() -> str:
+        return terminal.tmux("display-message", "-p", "-t", "t", "#{window_bell_flag}").strip()
+
+    assert bell_flag() == "0"
+    terminal.submit("make a file")
+    terminal.wait_for_text("allow bash(touch f.txt)?")
+    if not bell:
+        terminal.wait_for(lambda _: bell_flag() == "1", "the bell")
+    terminal.type("n")
+    terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the ready footer again")
+    assert bell_flag() == ("0" if bell else "1")
