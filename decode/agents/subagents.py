@@ -173,7 +173,7 @@ class Subagents:
                 async for event in child.loop.run_turn(prompt):
                     if isinstance(event, ToolCallStarted):
                         said.clear()
-                        progress.last_tool = event.call.summary(40)
+                        progress.last_tool, progress.tools = event.call.summary(40), progress.tools + 1
                         self._tell(progress)
                     elif isinstance(event, UsageUpdated):
                         progress.requests = event.total.requests

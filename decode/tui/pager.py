@@ -42,8 +42,12 @@ HINT = "↑↓ n p: another call · j k space b: scroll · q Esc: back"
 def call_page(run: ToolRun, width: int, color_system: str | None = "standard") -> list[str]:
     """The lines (ANSI) that show `run` whole at `width` columns."""
     console = Console(
-        file=io.StringIO(), width=max(width, 20), force_terminal=color_system is not None, color_system=color_system
-    )  # type: ignore[arg-type]
+        file=io.StringIO(),
+        width=max(width, 20),
+        force_terminal=color_system is not None,
+        force_jupyter=False,  # a notebook's console would display it instead of writing it
+        color_system=color_system,  # type: ignore[arg-type]
+    )
     console.print(full_call(run))
     return console.file.getvalue().splitlines()  # type: ignore[attr-defined]
 

@@ -31,6 +31,7 @@ import io
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rich.console import Console, Group, RenderableType
@@ -73,6 +74,7 @@ class Renderer:
         self._tool_output: dict[str, str] = {}  # call id -> the tail of its output so far
         self._tool_lines: dict[str, int] = {}  # call id -> how many lines it has streamed
         self._under: dict[str, dict[str, str]] = {}  # call id -> the lines under it, by their mark
+        self._folded: dict[str, list[str]] = {}  # an `agent` call's id -> its subagent's tool calls  # [lesson 15]
         self.clocks = HeldClocks()  # the calls that wait for the user, their clocks stopped  # [lesson 06]
         self.last_call: ToolRun | None = None
         """The last finished tool call, for `show_last()`."""
@@ -167,6 +169,9 @@ class Renderer:
             # [lesson 15]
             case "subagent":  # one line under the `agent` call that runs it, replaced as it goes
                 self.under(event.call_id, "⋮", event.line())
+                folded = self._folded.setdefault(event.call_id, [])
+                if event.tools > len(folded) and event.call_id in self._running:  # its own calls, folded under
+                    folded.append(visible(event.last_tool))
             # [/lesson 15]
             case "tool_result":
                 self._finish_tool(event.result)
@@ -189,6 +194,7 @@ class Renderer:
         self._tool_output.clear()
         self._tool_lines.clear()
         self._under.clear()
+        self._folded.clear()  # [lesson 15]
         self.clocks.clear()  # [lesson 06]
         self._streamed = False
         if interrupted:
@@ -220,7 +226,9 @@ class Renderer:
         streamed = result.call_id in self._tool_output
         output = self._tool_output.pop(result.call_id, "")
         lines = self._tool_lines.pop(result.call_id, 0) + (1 if output and not output.endswith("\n") else 0)
-        self.shown_call(ToolRun(call, result, output=output, output_lines=lines, streamed=streamed))
+        run = ToolRun(call, result, output=output, output_lines=lines, streamed=streamed)
+        run = replace(run, folded=tuple(self._folded.pop(result.call_id, ())))  # a subagent's calls  # [lesson 15]
+        self.shown_call(run)
 
     def shown_call(self, run: ToolRun, *, timed: bool = True) -> None:
         """Print a finished call's line and its view's body, and keep it for Ctrl+O; `timed` False: a
