@@ -18,8 +18,8 @@ same keys everywhere, and moving between calls is a key, not a search.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.formatted_text import ANSI, StyleAndTextTuples
@@ -41,15 +41,16 @@ HINT = "↑↓ n p: another call · j k space b: scroll · q Esc: back"
 
 def call_page(run: ToolRun, width: int, color_system: str | None = "standard") -> list[str]:
     """The lines (ANSI) that show `run` whole at `width` columns."""
+    screen = io.StringIO()
     console = Console(
-        file=io.StringIO(),
+        file=screen,
         width=max(width, 20),
         force_terminal=color_system is not None,
         force_jupyter=False,  # a notebook's console would display it instead of writing it
-        color_system=color_system,  # type: ignore[arg-type]
+        color_system=cast("Any", color_system),  # Rich names its systems in a Literal
     )
     console.print(full_call(run))
-    return console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    return screen.getvalue().splitlines()
 
 
 class CallPager:
@@ -94,9 +95,9 @@ class CallPager:
 
         keys = KeyBindings()
 
-        def bind(*names: str, action: object) -> None:
+        def bind(*names: str, action: Callable[[KeyPressEvent], object]) -> None:
             for name in names:
-                keys.add(name)(action)  # type: ignore[arg-type]
+                keys.add(name)(action)
 
         def page(step: int) -> None:
             width, height = size()

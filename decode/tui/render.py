@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -243,14 +243,15 @@ class Renderer:
         self._print_line(line, body)  # one write: the prompt never redraws between
 
     @contextmanager
-    def held(self) -> Iterator[None]:
+    def held(self) -> Generator[None]:
         """Hold what is printed meanwhile (the pager covers the screen), and print it when done."""
-        screen, self.console.file = self.console.file, io.StringIO()
+        held = io.StringIO()
+        screen, self.console.file = self.console.file, held
         try:
             yield
         finally:
-            held, self.console.file = self.console.file, screen
-            if text := held.getvalue():  # type: ignore[attr-defined]
+            self.console.file = screen
+            if text := held.getvalue():
                 screen.write(text)
                 screen.flush()
 
