@@ -78,3 +78,12 @@ def test_a_running_turn_prints_after_the_pager_closes() -> None:
         renderer.notice("printed while the pager was open")
         assert "printed while" not in file.getvalue()
     assert "printed while the pager was open" in file.getvalue()
+
+
+async def test_ctrl_o_before_any_call_says_so(start_repl) -> None:
+    from decode.tui.pager import browse
+
+    session = await start_repl("test")
+    await browse(session.repl)
+    assert "no tool call yet: ctrl+o browses them, whole, once there is one" in session.output()
+    assert not session.repl.paging
