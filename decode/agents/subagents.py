@@ -182,7 +182,7 @@ class Subagents:
                     self._relay(progress.call_id, event)  # [lesson 18]
                     if isinstance(event, ToolCallStarted):
                         said.clear()
-                        progress.last_tool = event.call.summary(40)
+                        progress.last_tool, progress.tools = event.call.summary(40), progress.tools + 1
                         self._tell(progress)
                     elif isinstance(event, UsageUpdated):
                         progress.requests = event.total.requests

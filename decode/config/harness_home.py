@@ -3,7 +3,8 @@
 Everything decode writes for itself lives there: the prompt history, session logs, full tool
 outputs, the notes file and the local permission rules. Some of it is one person's and must
 never reach the team's repository, so the first write into a new `.decode/` also puts a
-`.gitignore` there naming those files. What a team shares (`settings.json`, `skills/`) stays
+`.gitignore` there naming those files (and, in a git checkout, that file in the clone's own
+`.git/info/exclude`: `git_exclude.py`). What a team shares (`settings.json`, `skills/`) stays
 committable.
 
 The personal entries are private as well: what the user typed, what the model answered and what
@@ -21,6 +22,7 @@ import stat
 from pathlib import Path
 from typing import BinaryIO
 
+from decode.config.git_exclude import exclude_locally
 from decode.files import write_atomic
 
 logger = logging.getLogger(__name__)
@@ -58,6 +60,7 @@ def make_parent_dirs(path: Path) -> None:
         ignore = home / ".gitignore"
         if not ignore.exists():  # whole or not at all: an empty one on a full disk would stay forever
             write_atomic(ignore, _IGNORE_TEXT.encode("utf-8"))
+            exclude_locally(home)  # and that file stays out of `git status` (this clone's .git/info/exclude)
     path.parent.mkdir(parents=True, exist_ok=True)
     if home is None:
         return

@@ -86,6 +86,8 @@ class SubagentProgress(BaseModel):  # [lesson 15]
     description: str = ""
     last_tool: str = ""
     """The child's latest tool call, `grep(def test_)`; '' before its first."""
+    tools: int = 0
+    """How many tool calls the child has made so far (the REPL folds them under the `agent` call)."""
     requests: int = 0
     state: Literal["running", "finished", "failed"] = "running"
 

@@ -42,6 +42,8 @@ from decode.tui.input import HISTORY_FILE, TurnKeys, build_prompt_session
 from decode.tui.mcp_servers import add_mcp_commands
 from decode.tui.memory_skills import add_memory_commands
 from decode.tui.mentions import mention_completer
+from decode.tui.pager import browse
+from decode.tui.pastes import Pastes
 from decode.tui.permission_commands import add_permission_commands
 from decode.tui.questions import QuestionLine, answer_keys
 from decode.tui.render import Renderer
@@ -134,6 +136,8 @@ class Repl:
         self.warming: asyncio.Future[None] | None = None  # the task that finishes the warm-up
         self.leaving = False  # set by /quit: the prompt loop ends after the current input
         self.kept = ""  # kept while no prompt runs: the next prompt starts with it
+        self.paging = False  # the call pager (Ctrl+O) is open
+        self.pastes = Pastes()  # the long pastes, collapsed in the input line
         self._turn_message: Message | None = None  # the prompt of the running turn
         self.unawaited: set[asyncio.Future[None]] = set()
         """Work nobody waits for and leaving does not wait for either (`alongside`)."""
@@ -143,7 +147,8 @@ class Repl:
             message=self._message,
             footer=lambda: screen.footer_line(self),
             on_interrupt=self.interrupt,
-            on_show_last=self.renderer.show_last,
+            on_show_last=lambda: self.alongside(browse(self)),  # Ctrl+O: the call pager
+            pastes=self.pastes,  # a long paste: `[Pasted text #1 +95 lines]`
             on_cycle_mode=lambda: cycle_mode(self),  # [lesson 06]
             extra_keys=answer_keys(self.questions),  # y / a / n answer without Enter  # [lesson 06]
             completers=[mention_completer(self)],  # `@path`: the Workspace's files and folders  # [lesson 04]

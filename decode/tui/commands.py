@@ -57,7 +57,7 @@ KEYS = [
     ("↑ / ↓, Ctrl-R", "history (kept in .decode/history)"),
     ("Tab", "complete a /command"),
     ("@path", "attach a file or folder of the project to the prompt (Tab completes it)"),  # [lesson 04]
-    ("Ctrl+O", "show the last tool call whole: its input and all its output (as /last)"),
+    ("Ctrl+O", "browse the tool calls, each whole, in a pager (↑↓ another call, q back)"),
 ]
 
 

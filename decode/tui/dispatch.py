@@ -38,12 +38,13 @@ async def submit(repl: Repl, line: str, priority: Priority = ENTER_SENDS) -> Non
     """
     if repl.questions.answer(line):  # a question is open: this line is its answer  # [lesson 06]
         return
-    text = line.strip()
-    if not text:
+    shown = line.strip()
+    if not shown:
         return
+    text = repl.pastes.expand(shown)  # a long paste was collapsed in the input line: the whole text
     invocation = repl.commands.parse(text)
     if invocation is not None:
-        repl.renderer.command(text)  # echoed like a prompt
+        repl.renderer.command(shown)  # echoed like a prompt
         await run_command(repl, invocation)
         return
     if repl.status.phase == "unavailable" and not repl.busy:  # no model: the prompt would be lost

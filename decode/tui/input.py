@@ -6,7 +6,9 @@
 - Ctrl-D on an empty line ends the session (prompt_toolkit raises `EOFError`).
 - While a turn runs, some keys do more: `TurnKeys` says which.
 - Shift+Tab calls `on_cycle_mode`, when the REPL gives one.
-- Ctrl+O calls `on_show_last` (the REPL prints the last tool call whole), when it gives one.
+- A paste of many lines goes into the line as a placeholder, `[Pasted text #1 +95 lines]`, when the
+  REPL gives a `Pastes` (`pastes.py`): the line sent gets the text back.
+- Ctrl+O calls `on_show_last` (the REPL opens the call pager, `pager.py`), when it gives one.
 - `extra_keys` adds the bindings of later parts (the single-key answers to a question).
 - History is kept in a file under `.decode/` of the launch directory, so it survives restarts
   and stays with the project.
@@ -32,11 +34,13 @@ from prompt_toolkit.formatted_text import AnyFormattedText
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent, merge_key_bindings
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
 from decode.config.harness_home import HARNESS_DIR, make_parent_dirs
 from decode.tui.commands import CommandRegistry
+from decode.tui.pastes import Pastes
 
 logger = logging.getLogger(__name__)
 
@@ -116,6 +120,7 @@ def key_bindings(
     on_cycle_mode: Callable[[], None] | None = None,
     turn_keys: TurnKeys | None = None,
     on_show_last: Callable[[], None] | None = None,
+    pastes: Pastes | None = None,
 ) -> KeyBindings:
     """The keys as the module docstring describes them."""
     bindings = KeyBindings()
@@ -133,6 +138,12 @@ def key_bindings(
         @bindings.add("c-o")
         def _show_last(event: KeyPressEvent) -> None:
             on_show_last()
+
+    if pastes is not None:
+
+        @bindings.add(Keys.BracketedPaste)
+        def _paste(event: KeyPressEvent) -> None:
+            event.current_buffer.insert_text(pastes.collapse(event.data))
 
     @bindings.add("enter")
     def _send(event: KeyPressEvent) -> None:
@@ -194,6 +205,7 @@ def build_prompt_session(
     on_cycle_mode: Callable[[], None] | None = None,
     turn_keys: TurnKeys | None = None,
     on_show_last: Callable[[], None] | None = None,
+    pastes: Pastes | None = None,
     extra_keys: KeyBindingsBase | None = None,
     completers: Sequence[Completer] = (),
     input: Input | None = None,
@@ -212,7 +224,7 @@ def build_prompt_session(
         multiline=True,
         prompt_continuation=lambda width, line_number, is_soft_wrap: [("class:continuation", CONTINUATION)],
         key_bindings=merge_key_bindings(
-            [key_bindings(on_interrupt, on_cycle_mode, turn_keys, on_show_last), extra_keys or KeyBindings()]
+            [key_bindings(on_interrupt, on_cycle_mode, turn_keys, on_show_last, pastes), extra_keys or KeyBindings()]
         ),
         history=history,
         auto_suggest=AutoSuggestFromHistory(),

@@ -12,7 +12,8 @@ An option whose key is one character answers as soon as that key is pressed on a
 line (`answer_keys`); any other key starts a line of your own. An empty line, or one that
 matches no option when only options count, shows the options again and leaves the question
 open. When a question comes up, its detail line (and its body, whole, in a panel) is printed
-once above, with what the approval's caller attached (`attach`: an edit's diff). The channel
+once above, with what the approval's caller attached (`attach`: an edit's diff), and the terminal's
+bell rings (`DECODE_BELL`). The channel
 asks one question at a time; the next appears when the first is answered. Stopping the turn
 takes its questions away. A tool call whose question waits is held: its clock stops
 (`Renderer.hold`).
@@ -95,6 +96,7 @@ class QuestionLine:
     def _changed(self) -> None:
         question = self.channel.current
         if question is not None and question is not self._shown:  # once, when the question comes up
+            self.renderer.bell()  # heard from another window: decode waits for you
             if question.detail:
                 self.renderer.notice(question.detail, "warning")
             if question.body:

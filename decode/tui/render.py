@@ -11,7 +11,8 @@ Everything the `Renderer` prints lands above the prompt and stays in the termina
 - thinking, dimmed;
 - one compact line per tool call: `✓ read(README.md) · 12 lines · 0.1s` (`tool_lines.py`), and
   under it what the tool's view shows (a diff, a command's last lines: `tool_views.py`);
-  `show_last()` prints the last call whole (`/last`, Ctrl+O);
+  `show_last()` prints the last call whole (`/last`); every call is kept in `calls` for the
+  pager (Ctrl+O, `pager.py`), which shows any of them whole without printing it;
 - notices and errors, each in its own style.
 
 What is still being written (the block the model is in the middle of, the tools still running)
@@ -26,7 +27,11 @@ importing pydantic, and the REPL keeps that off the path to its first prompt.
 
 from __future__ import annotations
 
+import io
 import time
+from collections.abc import Generator
+from contextlib import contextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rich.console import Console, Group, RenderableType
@@ -69,12 +74,16 @@ class Renderer:
         self._tool_output: dict[str, str] = {}  # call id -> the tail of its output so far
         self._tool_lines: dict[str, int] = {}  # call id -> how many lines it has streamed
         self._under: dict[str, dict[str, str]] = {}  # call id -> the lines under it, by their mark
+        self._folded: dict[str, list[str]] = {}  # an `agent` call's id -> its subagent's tool calls  # [lesson 15]
         self.clocks = HeldClocks()  # the calls that wait for the user, their clocks stopped  # [lesson 06]
         self.last_call: ToolRun | None = None
         """The last finished tool call, for `show_last()`."""
+        self.calls: list[ToolRun] = []  # the session's finished calls, for the pager (Ctrl+O)
         self._last: str | None = None  # what was printed last: "user", "block" or "line"
         self._live_cache: tuple[tuple[str, str, int], str] | None = None
         self._turns = 0  # turns started, for `separator()`
+        self.ring = True
+        """Does `bell()` ring (the `DECODE_BELL` setting)?"""
 
     # -- what the REPL prints itself ----------------------------------------------------------
 
@@ -160,6 +169,9 @@ class Renderer:
             # [lesson 15]
             case "subagent":  # one line under the `agent` call that runs it, replaced as it goes
                 self.under(event.call_id, "⋮", event.line())
+                folded = self._folded.setdefault(event.call_id, [])
+                if event.tools > len(folded) and event.call_id in self._running:  # its own calls, folded under
+                    folded.append(visible(event.last_tool))
             # [/lesson 15]
             case "tool_result":
                 self._finish_tool(event.result)
@@ -182,10 +194,17 @@ class Renderer:
         self._tool_output.clear()
         self._tool_lines.clear()
         self._under.clear()
+        self._folded.clear()  # [lesson 15]
         self.clocks.clear()  # [lesson 06]
         self._streamed = False
         if interrupted:
             self.notice("interrupted", "warning")
+
+    def bell(self) -> None:
+        """Ring the terminal's bell (`\\a`): decode waits for the user. Only on a terminal, when `ring` is on."""
+        if self.ring and self.console.is_terminal:
+            self.console.file.write("\a")
+            self.console.file.flush()
 
     def show_last(self) -> None:
         """Print the last finished tool call whole: every argument, the whole result (`/last`, Ctrl+O)."""
@@ -208,10 +227,33 @@ class Renderer:
         output = self._tool_output.pop(result.call_id, "")
         lines = self._tool_lines.pop(result.call_id, 0) + (1 if output and not output.endswith("\n") else 0)
         run = ToolRun(call, result, output=output, output_lines=lines, streamed=streamed)
+        run = replace(run, folded=tuple(self._folded.pop(result.call_id, ())))  # a subagent's calls  # [lesson 15]
+        self.shown_call(run)
+
+    def shown_call(self, run: ToolRun, *, timed: bool = True) -> None:
+        """Print a finished call's line and its view's body, and keep it for Ctrl+O; `timed` False: a
+        resumed session's call, whose time is not known (the line ends with its outcome)."""
         self.last_call = run
+        self.calls.append(run)
         view = view_of(run, TOOL_OUTPUT_LINES)
         body = view.body if view is not None else None
-        self._print_line(tool_line(call, result, view), body)  # one write: the prompt never redraws between
+        line = tool_line(run.call, run.result, view)
+        if not timed:
+            line = line[: len(line) - len(f" · {format_duration(run.result.duration_s)}")]
+        self._print_line(line, body)  # one write: the prompt never redraws between
+
+    @contextmanager
+    def held(self) -> Generator[None]:
+        """Hold what is printed meanwhile (the pager covers the screen), and print it when done."""
+        held = io.StringIO()
+        screen, self.console.file = self.console.file, held
+        try:
+            yield
+        finally:
+            self.console.file = screen
+            if text := held.getvalue():
+                screen.write(text)
+                screen.flush()
 
     # -- the live area ------------------------------------------------------------------------
 

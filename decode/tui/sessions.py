@@ -23,11 +23,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.table import Table
+from rich.console import Group
 from rich.text import Text
 
-from decode.tools.mention_text import prompt_text, typed_part
 from decode.tui.commands import CommandRegistry, SlashCommand
+from decode.tui.resumed import show_turns, turns_shown
+from decode.tui.session_list import session_rows
 
 if TYPE_CHECKING:
     from pydantic_ai.messages import ModelMessage
@@ -110,42 +111,23 @@ RESUME_SHOWN_TURNS = 10
 
 
 def earlier_turns(history: list[ModelMessage]) -> tuple[list[tuple[str, str]], bool]:
-    """The (prompt, final answer) pairs of a history, oldest first, and whether it was compacted.
+    """The (prompt as typed, final answer) pairs of a history, oldest first, and whether it was compacted.
 
-    A compaction summary travels as a user prompt marked in its request's metadata: it is not a
-    turn the user typed, so it is left out (the flag says it was there).
+    A compaction summary travels as a user prompt marked in its request's metadata, and an
+    interrupted turn ends with a note for the model: neither is a turn the user typed (`resumed.py`).
     """
-    from pydantic_ai.messages import ModelRequest, ModelResponse, TextPart, UserPromptPart
-
-    from decode.context.windows import SUMMARY_MARK
-    from decode.harness.bash_mode import shown_as
-
-    turns: list[tuple[str, str]] = []
-    compacted = False
-    for message in history:
-        if isinstance(message, ModelRequest):
-            parts = [p.content for p in message.parts if isinstance(p, UserPromptPart)]
-            prompts = [text for content in parts if (text := prompt_text(content)) is not None]  # images left out
-            if message.metadata and SUMMARY_MARK in message.metadata and prompts:
-                compacted, prompts = True, prompts[1:]
-            turns.extend((shown_as(prompt) or prompt, "") for prompt in prompts)  # a `!command` as typed
-        elif isinstance(message, ModelResponse) and turns:
-            text = "".join(part.content for part in message.parts if isinstance(part, TextPart))
-            if text.strip():  # the last text of a turn is its answer
-                turns[-1] = (turns[-1][0], text)
-    return turns, compacted
+    turns, compacted = turns_shown(history)
+    return [(turn.prompt, turn.answer) for turn in turns], compacted
 
 
 def show_earlier_turns(repl: Repl, history: list[ModelMessage]) -> None:
-    """Print a resumed conversation's last turns again, so the user sees where they left off."""
-    turns, compacted = earlier_turns(history)
+    """Print a resumed conversation's last turns again, tool lines too, so the user sees where they left off."""
+    turns, compacted = turns_shown(history)
     hidden = max(len(turns) - RESUME_SHOWN_TURNS, 0)
     if compacted or hidden:
         what = "the conversation before them was compacted" if compacted else f"{hidden} earlier turns not shown"
         repl.renderer.notice(f"… {what}")
-    for prompt, answer in turns[hidden:]:
-        repl.renderer.user(typed_part(prompt))  # as typed: without what its `@path`s attached
-        repl.renderer.answer(answer)
+    show_turns(repl.renderer, turns[hidden:])
 
 
 def resumed_notice(warm: Warm) -> str:
@@ -217,13 +199,9 @@ async def _resume(repl: Repl, argument: str) -> None:
             repl.renderer.notice("no saved sessions in this directory yet")
             return
         current = repl.loop.session.session_id if repl.loop is not None and repl.loop.session else ""
-        table = Table.grid(padding=(0, 2))
-        table.add_column(style="bold cyan")
-        for info in found:
-            mark = " (this one)" if info.session_id == current else ""
-            table.add_row(info.session_id, f"{info.turns} turns{mark}", info.first_prompt[:60])
+        rows = session_rows(found, repl.renderer.console.width, current=current)  # id and date first, never cut
         repl.renderer.info(Text("Sessions, most recent first (/resume ID continues one)", style="bold underline"))
-        repl.renderer.info(table)
+        repl.renderer.info(Group(*rows))
         return
     await switch_session(repl, argument.split()[0])
 

@@ -57,6 +57,8 @@ class ToolRun:
     output: str = ""
     output_lines: int = 0
     streamed: bool = False
+    folded: tuple[str, ...] = ()  # [lesson 15]
+    """A subagent's own tool calls (`grep(def test_)`), for the `agent` call that ran it."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,7 @@ def views() -> dict[str, View]:
     # Imported here, not at the top: the views' modules import this one.
     from decode.tui.command_view import bash_view
     from decode.tui.diffs import edit_view, write_view
+    from decode.tui.subagent_view import agent_view  # [lesson 15]
     from decode.tui.todos import todo_view
 
     return {
@@ -87,6 +90,7 @@ def views() -> dict[str, View]:
         "write": write_view,  # [lesson 04]
         "bash": bash_view,  # [lesson 05]
         "todo_write": todo_view,  # [lesson 13]
+        "agent": agent_view,  # [lesson 15]
     }
 
 

@@ -44,7 +44,7 @@ def show_turn_event(repl: Repl, event: AgentEvent | TurnStarted | TurnEnded) -> 
     if isinstance(event, TurnStarted):
         repl.renderer.separator()
         if not event.message.shown:  # a command's turn: the command was echoed as it ran
-            repl.renderer.user(event.message.display)
+            repl.renderer.user(repl.pastes.collapsed(event.message.display))  # a long paste, collapsed
         for line, level in event.message.notes:  # what its `@path`s attached, or why not  # [lesson 04]
             repl.renderer.notice(line, level)
         repl.status.start_turn()
@@ -62,7 +62,7 @@ def _show_loop_event(repl: Repl, event: AgentEvent) -> None:
     match event.kind:
         # [lesson 10]
         case "message_delivered":
-            repl.renderer.user(typed_part(event.text))  # where the model received it, mid-turn (as typed)
+            repl.renderer.user(repl.pastes.collapsed(typed_part(event.text)))  # where the model received it, mid-turn
         # [/lesson 10]
         case "usage":
             repl.status.record_usage(
@@ -94,6 +94,6 @@ def hand_back(repl: Repl, messages: tuple[Message, ...]) -> None:
     """Put messages the model never got back into the input line, ahead of anything typed since."""
     if not messages:
         return
-    repl.keep_in_input("\n".join(message.display for message in messages))
+    repl.keep_in_input(repl.pastes.collapsed("\n".join(message.display for message in messages)))
     count = f"{len(messages)} messages" if len(messages) > 1 else "1 message"
     repl.renderer.notice(f"not sent, back in the input line: {count}")

@@ -133,6 +133,7 @@ async def finish_warm_up(repl: Repl, warm_up: asyncio.Future[Warm]) -> None:
         from decode.models.gateway import PROVIDERS
 
         repl.status.context_window = warm.settings.context_window
+        repl.renderer.ring = warm.settings.bell  # DECODE_BELL=false: no bell when decode waits
         repl.model_choices = [warm.settings.model, *(f"{p}:" if p != "test" else p for p in PROVIDERS)]
     if warm.error is None:
         repl.status.phase = "ready"

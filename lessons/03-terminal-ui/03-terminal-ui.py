@@ -207,6 +207,19 @@ async for event in loop.run_turn("How many words are in notes.txt?"):
 print(re.sub(r"\d+\.\ds$", "<time>", shown(screen), flags=re.MULTILINE))
 
 # %% [markdown]
+# The transcript keeps each call short; the renderer keeps every call of the session whole
+# (`renderer.calls`). Ctrl+O opens them in a pager (`pager.py`), a full-screen prompt_toolkit
+# application on the terminal's alternate screen: it opens on the last call, ↑/↓ (or p/n) go to
+# an earlier or later one, q or Esc leave, and nothing it shows lands in the scrollback. A page
+# is `full_call()` at the terminal's width (the time written `<time>` again):
+
+# %%
+from decode.tui.pager import call_page
+
+page = "\n".join(call_page(renderer.calls[-1], 70, color_system=None))
+print(re.sub(r"\d+\.\ds$", "<time>", page, flags=re.MULTILINE))
+
+# %% [markdown]
 # Errors have their own style and never end the session; notices (a retry, a warning) have theirs.
 
 # %%
@@ -214,6 +227,19 @@ renderer, screen = recording_renderer()
 renderer.notice("model error (HTTP 503 from gemini); retry 1 in 1.0s", "warning")
 renderer.error("model request failed: HTTP 503 from gemini")
 print(shown(screen))
+
+# %% [markdown]
+# A long paste is kept out of sight the same way: the terminal sends a paste as one piece, and one
+# of more than `COLLAPSE_LINES` lines goes into the input line as a placeholder (`pastes.py`). The
+# line sent gets the text back, so the model reads all of it; the transcript shows the placeholder.
+
+# %%
+from decode.tui.pastes import Pastes
+
+pastes = Pastes()
+typed = "why does this fail? " + pastes.collapse("".join(f"line {n}\n" for n in range(95)))
+print(typed)
+print(len(pastes.expand(typed).splitlines()), "lines go to the model")
 
 # %% [markdown]
 # ## 5. The footer
@@ -422,6 +448,7 @@ print(len(repl.conversation.loop.history), "messages;", repl.status.requests, "r
 # | Ctrl-D (empty line), `/quit` | leave |
 # | ↑ ↓, Ctrl-R | history, kept in `.decode/history` of the folder you started in |
 # | Tab | complete a `/command` (and a model after `/model `) |
+# | Ctrl+O | the pager: every tool call of the session, whole (↑ ↓ another call, q back) |
 #
 # A prompt sent while a turn runs waits in a queue (the footer counts it). Without a key for the
 # default model the REPL still starts: it says which variable is missing, and `/model` switches.

@@ -245,6 +245,38 @@ for info in list_sessions(project):  # what `decode sessions` shows
     print(info.turns, info.tokens, repr(info.first_prompt))
 
 # %% [markdown]
+# `decode sessions` and `/resume` list them id and date first, whole, and cut the first prompt to
+# the terminal's width (`decode/tui/session_list.py`; the ids differ from run to run, so they are
+# written `<id>` here). The REPL, resumed, prints the last turns again as they were shown
+# (`decode/tui/resumed.py`): prompts, answers, each tool call's line (without its time, which the
+# history does not keep), and a turn the user stopped as `interrupted`, never as the note the
+# model reads:
+
+# %%
+import io
+
+from pydantic_ai.messages import ModelRequest, ModelResponse, ToolCallPart, UserPromptPart
+from rich.console import Console
+
+from decode.harness.abort import close_interrupted_turn
+from decode.tui.render import Renderer
+from decode.tui.resumed import show_turns, turns_shown
+from decode.tui.session_list import session_rows
+
+for row in session_rows(list_sessions(project), 64):
+    print(row.plain.replace(session.session_id, "<id>".ljust(len(session.session_id))))
+stopped = close_interrupted_turn(
+    [
+        ModelRequest(parts=[UserPromptPart("run the slow tests")]),
+        ModelResponse(parts=[ToolCallPart("bash", {"command": "pytest -m slow"}, "c1")]),
+    ]
+)
+screen = io.StringIO()
+console = Console(file=screen, width=80, force_jupyter=False, force_terminal=False)
+show_turns(Renderer(console), turns_shown([*loaded.history, *stopped])[0])
+print(screen.getvalue())
+
+# %% [markdown]
 # Every front end gets its session from the composition root: three steps of their own. The
 # session is opened first (the model comes from it now), a resumed one goes on in its mode, and
 # once the Permission Gate is built the session records the gate's mode:

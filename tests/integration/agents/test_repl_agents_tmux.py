@@ -33,7 +33,10 @@ def test_a_subagents_approval_is_asked_labelled_and_agent_switches_the_mode(
     terminal.keys("y")
     screen = terminal.wait_for_text("The child made it.")
     assert (project / "made.txt").exists()
-    assert "✓ agent(Make the file.)" in screen
+    # The line says what the subagent was for; its own calls are folded under it.
+    assert "✓ agent(Make the file.) · general · make a file · 1 tool call · 2 requests ·" in screen
+    lines = [line.rstrip() for line in screen.splitlines()]
+    assert "  ⎿ bash(touch made.txt)" in lines
 
     terminal.submit("/agent plan")
     terminal.wait_for_text("agent: plan — all tools, plan mode")

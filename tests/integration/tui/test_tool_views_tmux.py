@@ -1,4 +1,4 @@
-"""What a tool call shows in a real terminal: a diff after an edit, a failed command's exit code, Ctrl+O."""
+"""What a tool call shows in a real terminal: a diff after an edit, a failed command's exit code, Ctrl+O's pager."""
 
 import json
 from pathlib import Path
@@ -50,14 +50,22 @@ def test_an_edit_shows_its_diff_a_failed_command_its_exit_code_and_ctrl_o_shows_
     assert "  │ row-34" in lines
     assert "  │ row-1" not in lines  # only the last lines stay under the call…
 
-    terminal.keys("C-o")  # …Ctrl+O shows the whole call
-    screen = terminal.wait_for_text("output (what the model read)")
-    shown = [line.rstrip() for line in screen.split("output (what the model read)")[-1].splitlines()]
+    terminal.keys("C-o")  # …Ctrl+O opens the pager on the last call, whole
+    pane = terminal.wait_for(lambda _: "call 3 of 3" in terminal.pane(), "the pager").rstrip()
+    pane = terminal.pane()
+    shown = [line.rstrip() for line in pane.split("output (what the model read)")[-1].splitlines()]
     assert "  exit code: 3" in shown
     assert "  row-1" in shown
     assert "  row-34" in shown
-    assert f"  command: {command}" in screen
-
-    terminal.submit("/help")
-    terminal.wait_for_text("Ctrl+O")
-    assert "/last" in terminal.screen()
+    assert f"  command: {command}" in pane
+    terminal.keys("p")  # any earlier call
+    terminal.wait_for(lambda _: "call 2 of 3" in terminal.pane(), "the edit's page")
+    assert "  new_string: return a + b" in terminal.pane()
+    terminal.keys("Up")
+    terminal.wait_for(lambda _: "call 1 of 3" in terminal.pane(), "the read's page")
+    terminal.keys("Escape")  # Esc leaves (q too)
+    terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the REPL again")
+    screen = terminal.screen()
+    assert "output (what the model read)" not in screen  # nothing of it went into the scrollback
+    assert "call 1 of 3" not in screen
+    assert screen.count("All done.") == 1

@@ -46,3 +46,21 @@ def test_when_reads_like_a_person_says_it() -> None:
     assert when(now - timedelta(minutes=7), now) == "7 min ago"
     assert when(now - timedelta(hours=3), now) == "3 h ago"
     assert when(now - timedelta(days=3), now) == "2025-12-30 12:00 UTC"
+
+
+def test_a_long_prompt_is_cut_to_the_terminal_never_the_id(project: Path) -> None:
+    log = SessionLog.new(project, model="script:s.json")
+    long_prompt = "please look at the failing build and " * 10
+    log.append_turn(turn(long_prompt, "done"), Usage(input_tokens=1200, output_tokens=34), model="m")
+    bang = SessionLog.new(project, model="script:s.json")
+    bang.append_turn(
+        turn("<bash-input>git status</bash-input>\n<bash-output>\n</bash-output>", "ok"), Usage(), model="m"
+    )
+    result = CliRunner().invoke(sessions, [], env={"COLUMNS": "60"})
+    rows = result.stdout.splitlines()
+    assert rows[0].split() == ["id", "when", "turns", "tokens", "first", "prompt"]
+    row = next(line for line in rows if line.startswith(log.session_id))  # the id first, whole
+    assert len(row.rstrip()) <= 60
+    assert row.rstrip().endswith("…")
+    assert row.split()[1:5] == ["just", "now", "1", "1,234"]  # then the date
+    assert next(line for line in rows if line.startswith(bang.session_id)).rstrip().endswith("!git status")

@@ -62,3 +62,17 @@ async def test_a_body_panels_title_is_text_not_markup() -> None:
     assert "\x1b" not in shown  # the escape shown, not obeyed
     assert line.answer("no thanks")
     await asking
+
+
+async def test_a_question_rings_the_bell_once_on_a_terminal_and_not_when_turned_off() -> None:
+    for terminal, ring, bells in ((True, True, 1), (False, True, 0), (True, False, 0)):
+        out = io.StringIO()
+        renderer = Renderer(Console(file=out, width=200, force_terminal=terminal))
+        renderer.ring = ring  # DECODE_BELL
+        line = QuestionLine(renderer, invalidate=lambda: None)
+        asking = asyncio.create_task(line.channel.ask(DATABASE))
+        await asyncio.sleep(0)
+        line.invalidate()  # a redraw does not ring again
+        line.answer("1")
+        await asking
+        assert out.getvalue().count("\a") == bells, (terminal, ring)

@@ -53,3 +53,30 @@ def test_the_line_goes_with_its_call_and_progress_of_no_running_call_is_ignored(
     view.event(ToolCallFinished(result=ToolResult(call_id="a", name="agent", content="[subagent explore-1]\nfound")))
 
     assert "⋮" not in view.live()
+
+
+def test_a_finished_subagent_shows_its_description_and_its_calls_folded_under() -> None:
+    view = renderer()
+    call = ToolCall(id="a", name="agent", args={"prompt": "Find the tests", "agent": "explore", "description": "tests"})
+    view.event(ToolCallStarted(call=call))
+    base = {"call_id": "a", "agent_id": "explore-1a2b3c4d", "agent": "explore", "description": "tests"}
+    view.event(SubagentProgress(**base))
+    for tools, last in enumerate(["glob(tests/**/*.py)", "grep(def test_)", "grep(def test_)", "read(t.py)"], 1):
+        view.event(SubagentProgress(**base, last_tool=last, tools=tools))
+        view.event(SubagentProgress(**base, last_tool=last, tools=tools, requests=tools))  # no new call
+    report = "[subagent explore-1a2b3c4d: 5 requests, 2.1 s]\nThe tests are in tests/."
+    view.event(ToolCallFinished(result=ToolResult(call_id="a", name="agent", content=report)))
+
+    lines = [line.rstrip() for line in view.console.file.getvalue().splitlines()]  # type: ignore[attr-defined]
+    assert lines[0] == "✓ agent(Find the tests) · explore · tests · 4 tool calls · 5 requests · 0.0s"
+    assert lines[1:] == ["  ⎿ glob(tests/**/*.py)", "  ⎿ grep(def test_)", "  ⎿ grep(def test_)", "  ⎿ read(t.py)"]
+    assert view.calls[-1].folded == ("glob(tests/**/*.py)", "grep(def test_)", "grep(def test_)", "read(t.py)")
+
+
+def test_a_subagent_stopped_early_is_marked_failed() -> None:
+    view = renderer()
+    view.event(spawn("a", "Find the tests"))
+    report = "[subagent explore-1a2b3c4d: 9 requests, 60.0 s; stopped at its time cap (60 s) before it finished]\n…"
+    view.event(ToolCallFinished(result=ToolResult(call_id="a", name="agent", content=report)))
+    first = view.console.file.getvalue().splitlines()[0]  # type: ignore[attr-defined]
+    assert first.startswith("✗ agent(Find the tests) · explore · 9 requests · stopped early")
