@@ -174,8 +174,10 @@ eval-regression: ## Behaviour regression cases on a model (ARGS='--model M --cas
 eval-smoke: ## The benchmark pipeline offline on scripted models: one task solved, one failed (no key)
 	$(RUN) python -m evals smoke $(ARGS)
 
+# LITELLM_LOCAL_MODEL_COST_MAP: harbor imports litellm, which otherwise fetches its price list from
+# GitHub on import (5 s a try, three tries) in a suite that is offline (ADR-0143).
 eval-harbor-check: ## The Harbor adapter against Harbor's real classes, in a throwaway env that has harbor (CI runs it)
-	$(RUN) --with harbor==0.26.0 pytest -p no:cacheprovider -q tests/evals/test_harbor_agent.py tests/evals/test_harbor_tasks.py
+	LITELLM_LOCAL_MODEL_COST_MAP=True $(RUN) --with harbor==0.26.0 pytest -p no:cacheprovider -q tests/evals/test_harbor_agent.py tests/evals/test_harbor_tasks.py
 
 eval-judge: ## The LLM judge over the regression cases' assertions (ARGS='--model M'); skips without a key
 	$(RUN) python -m evals judge $(ARGS)

@@ -5,6 +5,7 @@ in (a real key must never reach a test), and HOME points at an empty directory s
 files (`~/.decode/…`) come only from the test itself.
 """
 
+import gc
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -12,6 +13,12 @@ from pathlib import Path
 import pytest
 
 WriteText = Callable[[Path, str], Path]
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Freeze what collection imported (pydantic-ai, every test module): the collector's full
+    passes then walk only what the tests themselves make, not the whole of it again (ADR-0143)."""
+    gc.freeze()
 
 
 def _is_decode_setting(name: str) -> bool:

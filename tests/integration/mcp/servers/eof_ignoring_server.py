@@ -11,13 +11,12 @@ import time
 from pathlib import Path
 from types import FrameType
 
-from mcp.server.mcpserver import MCPServer
+from plain_mcp import serve  # the standard library alone: no SDK to import
 
 MARKER = Path(os.environ["EOF_IGNORING_MARKER"])
-server = MCPServer("eof-ignoring")
+NAME = "eof-ignoring"
 
 
-@server.tool()
 def ping() -> str:
     """Answer pong."""
     return "pong"
@@ -31,7 +30,7 @@ def on_sigterm(signum: int, frame: FrameType | None) -> None:
 
 if __name__ == "__main__":
     signal.signal(signal.SIGTERM, on_sigterm)
-    server.run()
+    serve(NAME, {"ping": ping})
     MARKER.with_suffix(".eof").write_text("stdin ended\n")  # and it stays
     while True:
         threading.Event().wait(3600)

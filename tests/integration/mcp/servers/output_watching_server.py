@@ -8,19 +8,18 @@ else "no result yet". The order is the proof: the answer and the result come bef
 import os
 from pathlib import Path
 
-from mcp.server.mcpserver import MCPServer
+from plain_mcp import serve  # the standard library alone: no SDK to import
 
-server = MCPServer("output-watching")
+NAME = "output-watching"
 
 
-@server.tool()
 def ping() -> str:
     """Answer pong."""
     return "pong"
 
 
 if __name__ == "__main__":
-    server.run()
+    serve(NAME, {"ping": ping})
     output = Path(os.environ["WATCHED_OUTPUT"]).read_text(encoding="utf-8")
     out = any('"type": "result"' in line or '"type":"result"' in line for line in output.splitlines())
     Path(os.environ["WATCH_MARKER"]).write_text("result out\n" if out else "no result yet\n", encoding="utf-8")

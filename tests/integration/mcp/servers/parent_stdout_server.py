@@ -10,13 +10,12 @@ import signal
 from pathlib import Path
 from types import FrameType
 
-from mcp.server.mcpserver import MCPServer
+from plain_mcp import serve  # the standard library alone: no SDK to import
 
-server = MCPServer("parent-stdout")
+NAME = "parent-stdout"
 parent = os.getppid()
 
 
-@server.tool()
 def ping() -> str:
     """Answer pong."""
     return "pong"
@@ -34,6 +33,6 @@ def on_term(signum: int, frame: FrameType | None) -> None:
 
 if __name__ == "__main__":
     signal.signal(signal.SIGTERM, on_term)
-    server.run()
+    serve(NAME, {"ping": ping})
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     note()

@@ -9,13 +9,12 @@ import signal
 from pathlib import Path
 from types import FrameType
 
-from mcp.server.mcpserver import MCPServer
+from plain_mcp import serve  # the standard library alone: no SDK to import
 
 MARKER = Path(os.environ["TERM_IGNORING_MARKER"])
-server = MCPServer("term-ignoring")
+NAME = "term-ignoring"
 
 
-@server.tool()
 def ping() -> str:
     """Answer pong."""
     return "pong"
@@ -29,6 +28,6 @@ def on_sigterm(signum: int, frame: FrameType | None) -> None:
 if __name__ == "__main__":
     MARKER.with_suffix(".pid").write_text(f"{os.getpid()}\n")
     signal.signal(signal.SIGTERM, on_sigterm)
-    server.run()
+    serve(NAME, {"ping": ping})
     while True:
         signal.pause()
