@@ -101,6 +101,8 @@ class AgentLoop:
         # [lesson 11]
         self.unfinished, self.saved = None, False
         if self.session is not None and self.session.needs_summary(self.history):
+            if self.hooks is not None:  # PreCompact, `auto`: heard, never stopping it  # [lesson 12]
+                await self.hooks.pre_compact("auto")
             yield await self.compact()
         # [/lesson 11]
         turn_usage = Usage()

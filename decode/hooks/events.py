@@ -31,7 +31,7 @@ class HookEvent(StrEnum):
     NOTIFICATION = "Notification"
     """decode asks the user about a tool call (`notification_type`: permission_prompt)."""
     PRE_COMPACT = "PreCompact"
-    """The history is about to be summarised (read from the settings; nothing fires it yet)."""
+    """The history is about to be summarised (`trigger`: manual for `/compact`, which a block stops; auto)."""
 
 
 MATCHED_BY: dict[HookEvent, str] = {

@@ -3,7 +3,8 @@
     exit 0      done; stdout is context for UserPromptSubmit and SessionStart, else only logged,
                 unless it is a JSON object (below)
     exit 2      blocks: the tool call (stderr to the model), the prompt (stderr to the user), the
-                stop (stderr to the model, which goes on); PostToolUse's stderr goes to the model
+                stop (stderr to the model, which goes on), `/compact` (stderr to the user);
+                PostToolUse's stderr goes to the model
     other       a hook that failed: one warning line, and the work goes on
     timed out   the same, killed with all it started
 
@@ -91,7 +92,7 @@ def _blocked(event: HookEvent, reason: str, outcome: HookOutcome) -> None:
         outcome.decide("deny", reason)
     elif event is HookEvent.POST_TOOL_USE:
         outcome.context.append(reason)  # the tool ran: the model is told what the hook objects to
-    elif event in (HookEvent.USER_PROMPT_SUBMIT, HookEvent.STOP, HookEvent.SUBAGENT_STOP):
+    elif event in (HookEvent.USER_PROMPT_SUBMIT, HookEvent.STOP, HookEvent.SUBAGENT_STOP, HookEvent.PRE_COMPACT):
         outcome.blocked = True
         outcome.reasons.append(reason)
     else:  # nothing to block: the user sees it
