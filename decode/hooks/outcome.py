@@ -10,7 +10,8 @@
 
 JSON on stdout (exit 0): `continue: false` (+ `stopReason`) stops; `systemMessage` is a warning for
 the user; `decision: "block"` + `reason`; `hookSpecificOutput.permissionDecision` allow | deny | ask
-(+ `permissionDecisionReason`, PreToolUse); `hookSpecificOutput.additionalContext` for the model.
+(+ `permissionDecisionReason`, and `updatedInput`: the arguments to run with, PreToolUse);
+`hookSpecificOutput.additionalContext` for the model.
 """
 
 import json
@@ -46,6 +47,8 @@ class HookOutcome:
     stop_reason: str = ""
     warnings: list[str] = field(default_factory=list)
     """What the user is told: a hook that failed or timed out, a `systemMessage`."""
+    updated_input: dict[str, Any] | None = None
+    """PreToolUse's `updatedInput`: arguments the call runs with instead (the last hook's that gave one)."""
 
     @property
     def reason(self) -> str:
@@ -112,6 +115,8 @@ def _read_json(event: HookEvent, data: dict[str, Any], outcome: HookOutcome, nam
     decision, reason = data.get("decision"), _text(data.get("reason"))
     if event is HookEvent.PRE_TOOL_USE:
         chosen = specific.get("permissionDecision")
+        if isinstance(updated := specific.get("updatedInput"), dict):
+            outcome.updated_input = updated
         if chosen in _ORDER:
             outcome.decide(chosen, _text(specific.get("permissionDecisionReason")) or reason)
         elif isinstance(decision, str) and decision in _LEGACY:
