@@ -65,14 +65,12 @@ async def run_custom_command(repl: Repl, name: str, argument: str) -> bool:
         return True
 
     async def send() -> None:
-        from decode.models.errors import ModelConfigError
-
         try:
             scope = await command_scope(repl, command)
             prompt = await expand(
                 command, argument, repl.workspace, lambda line: run_shell_line(repl, line, scope.rules)
             )
-        except (CommandError, ModelConfigError) as exc:
+        except CommandError as exc:
             repl.renderer.error(str(exc))
             return
         repl.turns.send(Message(prompt, Priority.TURN, shown=f"/{name} {argument}".rstrip(), scope=scope))
@@ -120,8 +118,7 @@ class CommandScope:
 
 
 async def command_scope(repl: Repl, command: CustomCommand) -> CommandScope:
-    """The command's scope; a line says what its front matter does (or why its rules grant nothing).
-    Raises `ModelConfigError` for a `model` decode cannot use."""
+    """The command's scope; a line says what its front matter does (or why its rules or model are not used)."""
     from decode.models.gateway import resolve_model
     from decode.skills.command_grants import command_rules
 
@@ -135,10 +132,18 @@ async def command_scope(repl: Repl, command: CustomCommand) -> CommandScope:
         repl.renderer.notice(f"/{command.name}: this turn allows {', '.join(rule.text for rule in rules)}", "info")
     model = None
     if spec := command.model.strip():
-        spec = f"anthropic:{spec}" if spec.startswith("claude-") else spec  # Claude Code's model ids
+        from decode.models.errors import ModelConfigError
+
+        full = f"anthropic:{spec}" if spec.startswith("claude-") else spec  # Claude Code's model ids
         options = conversation.options
-        model = await asyncio.to_thread(resolve_model, spec, conversation.settings, on_retry=options.on_retry)
-        repl.renderer.notice(f"/{command.name}: this turn uses {command.model.strip()}", "info")
+        try:
+            model = await asyncio.to_thread(resolve_model, full, conversation.settings, on_retry=options.on_retry)
+        except ModelConfigError as exc:  # a Claude Code project's model may need a key this user has not got
+            repl.renderer.notice(
+                f"/{command.name}: its model {spec} is not used ({exc}); the session's answers", "warning"
+            )
+        else:
+            repl.renderer.notice(f"/{command.name}: this turn uses {spec}", "info")
     return CommandScope(conversation.gate, tuple(rules), model)
 
 
