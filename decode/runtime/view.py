@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 import click
 
-from decode.entities.tool_calls import ToolCall
 from decode.harness.runner import TurnEnded, TurnStarted
 from decode.runtime.progress import Progress
 from decode.visible import visible
@@ -56,7 +55,7 @@ class TurnView:
             shown = self.called.pop(result.call_id, result.name)
             if result.args is not None:  # a PreToolUse hook changed them: what ran  # [lesson 12]
                 shown = (
-                    f"{ToolCall(id=result.call_id, name=result.name, args=result.args).summary()}, changed by a hook"
+                    f"{ev.ToolCall(id=result.call_id, name=result.name, args=result.args).summary()}, changed by a hook"
                 )
             self.progress(f"  {'✗' if result.is_error else '✓'} {shown} ({result.duration_s:.1f}s)")
             if result.is_error:  # why: a bad argument, a failed command, a refusal…
