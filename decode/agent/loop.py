@@ -9,6 +9,7 @@ The loop never prints: front ends render the events.
 
 import time
 from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 from pydantic_ai import Agent
 from pydantic_ai.messages import (
@@ -22,6 +23,7 @@ from pydantic_ai.messages import (
     TextPartDelta,
     ThinkingPart,
     ThinkingPartDelta,
+    ToolCallPart,
     UserContent,
 )
 from pydantic_ai.models import Model
@@ -101,6 +103,8 @@ class AgentLoop:
         # [lesson 11]
         self.unfinished, self.saved = None, False
         if self.session is not None and self.session.needs_summary(self.history):
+            if self.hooks is not None:  # PreCompact, `auto`: heard, never stopping it  # [lesson 12]
+                await self.hooks.pre_compact("auto")
             yield await self.compact()
         # [/lesson 11]
         turn_usage = Usage()
@@ -140,6 +144,7 @@ class AgentLoop:
     async def _walk(self, run: AgentRun[AgentDeps, str]) -> AsyncIterator[AgentEvent]:
         """The run's nodes as events: a model request streams its answer, a tool node its calls and results."""
         started: dict[str, float] = {}  # tool call id -> when it started
+        shown: dict[str, tuple[ToolCallPart, dict[str, Any]]] = {}  # each call, its arguments as shown  # [lesson 12]
         todos = list(self.deps.todos)  # [lesson 13]
         async for node in run:
             if Agent.is_model_request_node(node):
@@ -159,11 +164,15 @@ class AgentLoop:
                     async for event in stream:
                         if isinstance(event, FunctionToolCallEvent):
                             started[event.tool_call_id] = time.monotonic()
-                            yield ToolCallStarted(call=_tool_call(event))
+                            call = _tool_call(event)
+                            shown[event.tool_call_id] = (event.part, call.args)  # [lesson 12]
+                            yield ToolCallStarted(call=call)
                         elif isinstance(event, FunctionToolResultEvent):
                             keep_safe(event.part)  # JSON-safe before it is shown, kept or sent
                             began = started.pop(event.tool_call_id, time.monotonic())
-                            yield ToolCallFinished(result=_tool_result(event, time.monotonic() - began))
+                            result = _tool_result(event, time.monotonic() - began)
+                            result.args = rewritten(*shown.pop(event.tool_call_id, (None, None)))  # [lesson 12]
+                            yield ToolCallFinished(result=result)
                             if self.deps.todos != todos:  # a tool (todo_write) changed the To-do List  # [lesson 13]
                                 todos = list(self.deps.todos)
                                 yield TodosUpdated(todos=todos)
@@ -243,6 +252,17 @@ def _tool_call(event: FunctionToolCallEvent) -> ToolCall:
     except Exception:  # malformed JSON from the model: show it raw, pydantic-ai asks for a retry
         args = {"raw": str(event.part.args)}
     return ToolCall(id=event.tool_call_id, name=event.part.tool_name, args=escaped(args))
+
+
+def rewritten(part: ToolCallPart | None, shown: dict[str, Any] | None) -> dict[str, Any] | None:  # [lesson 12]
+    """The arguments a call ran with, when a PreToolUse hook changed them from those shown (else None)."""
+    if part is None or shown is None:
+        return None
+    try:
+        now = escaped(part.args_as_dict())
+    except Exception:  # malformed JSON: nothing ran with other arguments
+        return None
+    return now if now != shown else None
 
 
 def _tool_result(event: FunctionToolResultEvent, duration_s: float) -> ToolResult:

@@ -31,3 +31,5 @@ class ToolResult(BaseModel):
     content: str
     is_error: bool = False
     duration_s: float = 0.0
+    args: dict[str, Any] | None = None  # [lesson 12]
+    """The arguments it ran with when a PreToolUse hook changed them (its line shows these)."""

@@ -56,6 +56,9 @@ class Message:
     """What its turn runs instead of asking the model, with the Agent Loop (a Bash Mode `!command`)."""
     images: tuple[UserContent, ...] = field(default=(), compare=False)  # [lesson 04]
     """Images its `@path`s (or pasted image paths) attached: they go to the model after `text`."""
+    scope: Callable[[AgentLoop], Callable[[], None]] | None = field(default=None, compare=False)  # [lesson 12]
+    """What holds while its turn runs (a custom command's `allowed-tools` and `model`): called as
+    the turn starts, it returns what undoes it, called as the turn ends however it ends."""
 
     @property
     def prompt(self) -> str | list[UserContent]:

@@ -140,8 +140,11 @@ class TurnRunner:
         from decode.entities.usage import Usage
 
         usage = Usage()  # what the turn's requests cost, kept with the partial turn if it is aborted  # [lesson 10]
+        undo: Callable[[], None] | None = None  # [lesson 12]
         try:
             self.loop = await self.agent_loop()
+            if message.scope is not None:  # a custom command's allowed-tools and model, for this turn  # [lesson 12]
+                undo = message.scope(self.loop)
             events = self.loop.run_turn(message.prompt)  # an async generator: nothing runs until it is iterated
             if self.loop.hooks is not None:  # UserPromptSubmit, Stop…: the hooks around the turn  # [lesson 12]
                 from decode.harness.hook_turns import hooked_turn
@@ -185,6 +188,8 @@ class TurnRunner:
                 self._keep_partial_turn(self.loop, usage, f"[This turn stopped before it finished: {failure.cause}.]")
             ended = TurnEnded("failed", failure.line, tuple(self.queue.take_back()), failure)
         finally:
+            if undo is not None:  # [lesson 12]
+                undo()
             self.loop = None
         self.on_event(ended)
         return ended

@@ -2,16 +2,16 @@
 
 The Permission Hook fires PreToolUse (`tools.pre_tool_use`), the `ToolHooks` capability
 PostToolUse, the harness UserPromptSubmit, SessionStart and Stop around each turn
-(`decode.harness.hook_turns`), the front ends SessionEnd. A repository's own hooks are left out
-until the project's settings are trusted (`trusted`), checked at each event: trusting them in the
-REPL puts them in force at once.
+(`decode.harness.hook_turns`), the front ends SessionEnd, the Agent Loop and `/compact` PreCompact.
+A repository's own hooks are left out until the project's settings are trusted (`trusted`), checked
+at each event: trusting them in the REPL puts them in force at once.
 """
 
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from decode.hooks.config import HookCommand, HookConfig
 from decode.hooks.events import MATCHED_BY, HookEvent, claude_input
@@ -103,3 +103,16 @@ class Hooks:
         outcome.reasons = [self.redact(reason) for reason in outcome.reasons]
         outcome.context = [self.redact(context) for context in outcome.context]
         return outcome
+
+    async def pre_compact(self, trigger: Literal["manual", "auto"], instructions: str = "") -> str | None:
+        """Run the PreCompact hooks (`/compact`'s focus is their `custom_instructions`); why they stop
+        the compaction, or None. Only `/compact` stops: an automatic one makes room for the turn, so
+        a hook's block is a warning then."""
+        outcome = await self.fire(HookEvent.PRE_COMPACT, trigger=trigger, custom_instructions=instructions)
+        if not (outcome.blocked or outcome.stopped):
+            return None
+        why = outcome.reason or outcome.stop_reason or "no reason given"
+        if trigger == "auto":
+            logger.warning("a PreCompact hook cannot stop an automatic compaction: %s", why)
+            return None
+        return why

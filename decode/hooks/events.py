@@ -31,7 +31,7 @@ class HookEvent(StrEnum):
     NOTIFICATION = "Notification"
     """decode asks the user about a tool call (`notification_type`: permission_prompt)."""
     PRE_COMPACT = "PreCompact"
-    """The history is about to be summarised (read from the settings; nothing fires it yet)."""
+    """The history is about to be summarised (`trigger`: manual for `/compact`, which a block stops; auto)."""
 
 
 MATCHED_BY: dict[HookEvent, str] = {
@@ -78,3 +78,17 @@ def claude_input(tool: str, args: Mapping[str, Any], cwd: Path) -> dict[str, Any
     elif tool == "agent":
         shaped.setdefault("subagent_type", shaped.get("agent", ""))
     return shaped
+
+
+def from_claude_input(tool: str, updated: Mapping[str, Any], args: Mapping[str, Any], cwd: Path) -> dict[str, Any]:
+    """`args` with what a hook's `updatedInput` (in Claude Code's shape) changes: its fields replace
+    theirs, the others stay; a file tool's `file_path` is decode's `path` (as the model wrote it,
+    when the hook gave it back unchanged)."""
+    decoded = dict(updated)
+    if tool in _PATH_TOOLS and "file_path" in decoded:
+        decoded["path"] = decoded.pop("file_path")
+        if isinstance(path := args.get("path"), str) and decoded["path"] == str(cwd / Path(path).expanduser()):
+            decoded["path"] = path
+    elif tool == "agent" and "subagent_type" in decoded:
+        decoded.setdefault("agent", decoded.pop("subagent_type"))
+    return {**args, **decoded}

@@ -3,13 +3,15 @@
     exit 0      done; stdout is context for UserPromptSubmit and SessionStart, else only logged,
                 unless it is a JSON object (below)
     exit 2      blocks: the tool call (stderr to the model), the prompt (stderr to the user), the
-                stop (stderr to the model, which goes on); PostToolUse's stderr goes to the model
+                stop (stderr to the model, which goes on), `/compact` (stderr to the user);
+                PostToolUse's stderr goes to the model
     other       a hook that failed: one warning line, and the work goes on
     timed out   the same, killed with all it started
 
 JSON on stdout (exit 0): `continue: false` (+ `stopReason`) stops; `systemMessage` is a warning for
 the user; `decision: "block"` + `reason`; `hookSpecificOutput.permissionDecision` allow | deny | ask
-(+ `permissionDecisionReason`, PreToolUse); `hookSpecificOutput.additionalContext` for the model.
+(+ `permissionDecisionReason`, and `updatedInput`: the arguments to run with, PreToolUse);
+`hookSpecificOutput.additionalContext` for the model.
 """
 
 import json
@@ -45,6 +47,8 @@ class HookOutcome:
     stop_reason: str = ""
     warnings: list[str] = field(default_factory=list)
     """What the user is told: a hook that failed or timed out, a `systemMessage`."""
+    updated_input: dict[str, Any] | None = None
+    """PreToolUse's `updatedInput`: arguments the call runs with instead (the last hook's that gave one)."""
 
     @property
     def reason(self) -> str:
@@ -91,7 +95,7 @@ def _blocked(event: HookEvent, reason: str, outcome: HookOutcome) -> None:
         outcome.decide("deny", reason)
     elif event is HookEvent.POST_TOOL_USE:
         outcome.context.append(reason)  # the tool ran: the model is told what the hook objects to
-    elif event in (HookEvent.USER_PROMPT_SUBMIT, HookEvent.STOP, HookEvent.SUBAGENT_STOP):
+    elif event in (HookEvent.USER_PROMPT_SUBMIT, HookEvent.STOP, HookEvent.SUBAGENT_STOP, HookEvent.PRE_COMPACT):
         outcome.blocked = True
         outcome.reasons.append(reason)
     else:  # nothing to block: the user sees it
@@ -111,6 +115,8 @@ def _read_json(event: HookEvent, data: dict[str, Any], outcome: HookOutcome, nam
     decision, reason = data.get("decision"), _text(data.get("reason"))
     if event is HookEvent.PRE_TOOL_USE:
         chosen = specific.get("permissionDecision")
+        if isinstance(updated := specific.get("updatedInput"), dict):
+            outcome.updated_input = updated
         if chosen in _ORDER:
             outcome.decide(chosen, _text(specific.get("permissionDecisionReason")) or reason)
         elif isinstance(decision, str) and decision in _LEGACY:

@@ -44,6 +44,7 @@ from decode.permissions.protected import git_dir_of, is_protected
 from decode.permissions.rules import domain_matches, tool_matches
 from decode.permissions.settings_files import PermissionSettings, SettingsProblem, load_permission_settings
 from decode.permissions.shell_glob import Glob, globs_overlap
+from decode.permissions.turn_grants import granted
 from decode.permissions.types import Decision, Mode, Rule, RuleSource, Verdict
 from decode.processes.local import LocalExecutor, local_realpath
 
@@ -119,6 +120,7 @@ class PermissionGate:
         # [/lesson 15]
         self.network_isolated = False  # a sandbox without network: asking for it needs a `Network` rule  # [lesson 17]
         self.more_roots: tuple[str, ...] = ()  # `--add-dir` folders, judged as the workspace  # [lesson 17]
+        self.turn_allows: tuple[Rule, ...] = ()  # a custom command's allowed-tools, for its turn  # [lesson 12]
 
     @classmethod
     def from_settings(
@@ -214,6 +216,7 @@ class PermissionGate:
     async def check(self, tool: str, args: Mapping[str, Any], traits: ToolTraits = UNDECLARED) -> Verdict:
         """Judge one call of `tool` with `args` (as the model sent them), by the tool's traits."""
         verdict = await self.own_verdict(tool, args, traits)
+        verdict = await granted(self, verdict, tool, args, traits)  # the turn's allow rules  # [lesson 12]
         verdict = await narrowed(self, verdict, tool, args, traits)  # [lesson 15]
         return verdict
 

@@ -15,6 +15,7 @@ the tool function is called. It asks its `PermissionGate`, passing the traits th
   blocks on a prompt — an `ask` becomes a refusal the model is told about.
 """
 
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -80,8 +81,14 @@ class Asking(Verdict):
 
 # The front end's prompt: (tool name, its arguments, the gate's verdict) -> the user's answer.
 ApproveCallback = Callable[[str, dict[str, Any], Verdict], Awaitable[Approval]]
-# (tool name, its arguments, the call's id, the gate's verdict) -> the verdict as the hooks change it.
-PreToolCheck = Callable[[str, dict[str, Any], str, Verdict], Awaitable[Verdict]]  # [lesson 12]
+# [lesson 12]
+Judge = Callable[[dict[str, Any]], Awaitable[Verdict]]
+"""The gate's verdict on the same call with other arguments (a hook's `updatedInput`)."""
+# (the call, its tool, its arguments, the gate's verdict, the gate) -> verdict and arguments as the hooks change them.
+PreToolCheck = Callable[
+    [ToolCallPart, ToolDefinition, dict[str, Any], Verdict, Judge], Awaitable[tuple[Verdict, dict[str, Any]]]
+]
+# [/lesson 12]
 
 
 def refusal(verdict: Verdict, *, headless: bool = False) -> str:
@@ -128,7 +135,8 @@ class PermissionHook(AbstractCapability[Any]):
         traits = traits_of(tool_def.metadata)
         verdict = await self.gate.check(call.tool_name, args, traits)
         if self.pre_tool is not None:  # the PreToolUse hooks see the verdict first  # [lesson 12]
-            verdict = await self.pre_tool(call.tool_name, args, call.tool_call_id, verdict)
+            judge = functools.partial(self.gate.check, call.tool_name, traits=traits)
+            verdict, args = await self.pre_tool(call, tool_def, args, verdict, judge)
         logger.info("%s %s: %s", verdict.decision, call.tool_name, verdict.reason)
         if verdict.decision is Decision.ALLOW:
             return args

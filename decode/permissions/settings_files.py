@@ -42,6 +42,7 @@ from decode.permissions.rules import RULE_NAMES, ForeignRule, RuleError, parse_r
 from decode.permissions.settings_json import BrokenFile, find_entry, line_of, parse_json, read_text
 from decode.permissions.settings_layers import SettingsFile, brought, settings_files
 from decode.permissions.types import Decision, Layer, Mode, Rule, RuleSource
+from decode.skills.command_grants import project_command_grants
 
 if TYPE_CHECKING:
     from decode.permissions.command_line_settings import CommandLineSettings
@@ -161,6 +162,7 @@ def load_permission_settings(
             result.notes.append(SettingsProblem(command_line.path, None, message, level="notice"))
     result.grants.others = list(other_grants)
     result.grants.others += project_hook_grants(result.files)  # a repository's hooks run once trusted  # [lesson 12]
+    result.grants.others += project_command_grants(project)  # and its commands' allowed-tools  # [lesson 12]
     # [lesson 09]
     result.trusted = trust_project or is_trusted(project, result.grants, home)
     # [before lesson 09]

@@ -53,6 +53,10 @@ class TurnView:
             self.echo.end_line()  # [lesson 05]
             result = event.result
             shown = self.called.pop(result.call_id, result.name)
+            if result.args is not None:  # a PreToolUse hook changed them: what ran  # [lesson 12]
+                shown = (
+                    f"{ev.ToolCall(id=result.call_id, name=result.name, args=result.args).summary()}, changed by a hook"
+                )
             self.progress(f"  {'✗' if result.is_error else '✓'} {shown} ({result.duration_s:.1f}s)")
             if result.is_error:  # why: a bad argument, a failed command, a refusal…
                 self.progress(f"    {short_line(result.content)}")

@@ -17,8 +17,9 @@ A file in a subfolder is namespaced: `.claude/commands/frontend/component.md` is
 - each `@path` names a file whose contents follow the prompt, with the rules of memory imports: a
   project's command reads files inside the project, never a secret (`decode.memory.imports`).
 
-`allowed-tools` and `model` are read and shown, not obeyed: a project file grants nothing (its
-rules need the settings' trust), and the conversation keeps its model (ADR-0126).
+`allowed-tools` allow, for the command's turn only and never past a deny or ask rule, a protected or
+secret file (`decode.skills.command_grants`); a repository's command grants only once the project's
+settings are trusted. `model` answers the command's turn; the next has the session's (ADR-0147).
 """
 
 import re

@@ -36,6 +36,7 @@ from decode.tui.add_dir import add_add_dir_command
 from decode.tui.agents import add_agent_commands
 from decode.tui.approvals import Approvals, cycle_mode
 from decode.tui.asking import AgentQuestions
+from decode.tui.clipboard import add_clipboard_keys
 from decode.tui.commands import CommandRegistry, Invocation, builtin_commands
 from decode.tui.footer import SessionStatus
 from decode.tui.input import HISTORY_FILE, TurnKeys, build_prompt_session
@@ -162,6 +163,7 @@ class Repl:
             input=input,
             output=output,
         )
+        add_clipboard_keys(self)  # Ctrl+V: the clipboard's image, as an `@` mention  # [lesson 04]
         add_rewind_keys(self)  # Esc Esc on an empty line: /rewind  # [lesson 11]
 
     # -- the session: each a module of its own ------------------------------------------------

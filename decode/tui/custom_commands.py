@@ -4,18 +4,30 @@ The commands are found again on every `/help`, completion and run (`decode.skill
 so a file added during a session is there at once. A REPL command or a skill of the same name wins.
 Running one: the arguments are filled in, each `!` command runs through the Permission Gate as a
 bash call would (an `ask` is the usual approval question), the `@` files are attached, and the
-prompt goes to the agent as one turn, shown in the transcript as `/name arguments`.
+prompt goes to the agent as one turn, shown in the transcript as `/name arguments`. Its front
+matter's `allowed-tools` allow (as the mode's answer only) its `!` lines and its turn's calls, a
+repository's command once the project's settings are trusted (`decode.skills.command_grants`); its
+`model` answers that turn, and the next turn has the session's model again.
 """
 
 from __future__ import annotations
 
+import asyncio
+import copy
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from decode.harness.queue import Message, Priority
 from decode.tui.commands import CommandRegistry
 
 if TYPE_CHECKING:
-    from decode.permissions.types import Verdict
+    from pydantic_ai.models import Model
+
+    from decode.agent.loop import AgentLoop
+    from decode.permissions.gate import PermissionGate
+    from decode.permissions.types import Rule, Verdict
+    from decode.skills.custom_commands import CustomCommand
     from decode.tui.app import Repl
 
 
@@ -54,25 +66,85 @@ async def run_custom_command(repl: Repl, name: str, argument: str) -> bool:
 
     async def send() -> None:
         try:
-            prompt = await expand(command, argument, repl.workspace, lambda line: run_shell_line(repl, line))
+            scope = await command_scope(repl, command)
+            prompt = await expand(
+                command, argument, repl.workspace, lambda line: run_shell_line(repl, line, scope.rules)
+            )
         except CommandError as exc:
             repl.renderer.error(str(exc))
             return
-        repl.queue_prompt(prompt, shown=f"/{name} {argument}".rstrip())
+        repl.turns.send(Message(prompt, Priority.TURN, shown=f"/{name} {argument}".rstrip(), scope=scope))
+        repl.invalidate()
 
     # Alongside the prompt: a `!` line may ask a question, which the prompt answers.
     repl.alongside(send())
     return True
 
 
-async def run_shell_line(repl: Repl, line: str) -> str:
-    """Run one `!` line of a command as the gate allows a bash call; what the prompt shows instead."""
+async def run_shell_line(repl: Repl, line: str, allows: tuple[Rule, ...] = ()) -> str:
+    """Run one `!` line of a command as the gate allows a bash call, with the command's `allowed-tools`
+    (`allows`); what the prompt shows instead."""
     from decode.skills.command_shell import run_gated
 
     conversation = repl.conversation
     assert conversation is not None  # `run_custom_command` waited for it
     executor, timeout = conversation.loop.deps.executor, conversation.settings.bash_timeout
-    return await run_gated(line, conversation.gate, executor, timeout, lambda a, v: _asked(repl, a, v), _say(repl))
+    gate = copy.copy(conversation.gate)  # the session's gate, with the command's rules for this line only
+    gate.turn_allows = allows
+    return await run_gated(line, gate, executor, timeout, lambda a, v: _asked(repl, a, v), _say(repl))
+
+
+@dataclass(frozen=True)
+class CommandScope:
+    """What a command's turn runs with: its `allowed-tools` as allow rules, its `model` (None: the
+    session's). Called as the turn starts (`Message.scope`); what it returns puts things back."""
+
+    gate: PermissionGate
+    rules: tuple[Rule, ...] = ()
+    model: Model | None = None
+
+    def __call__(self, loop: AgentLoop) -> Callable[[], None]:
+        session_model = loop.model
+        self.gate.turn_allows = self.rules
+        if self.model is not None:
+            loop.model = self.model
+
+        def undo() -> None:
+            self.gate.turn_allows = ()
+            if self.model is not None and loop.model is self.model:  # a `/model` since then stays
+                loop.model = session_model
+
+        return undo
+
+
+async def command_scope(repl: Repl, command: CustomCommand) -> CommandScope:
+    """The command's scope; a line says what its front matter does (or why its rules or model are not used)."""
+    from decode.models.gateway import resolve_model
+    from decode.skills.command_grants import command_rules
+
+    conversation = repl.conversation
+    assert conversation is not None
+    loaded = conversation.gate.settings
+    rules, why = command_rules(command, loaded.grants.others if loaded is not None and loaded.trusted else None)
+    if why:
+        repl.renderer.notice(why, "warning")
+    if rules:
+        repl.renderer.notice(f"/{command.name}: this turn allows {', '.join(rule.text for rule in rules)}", "info")
+    model = None
+    if spec := command.model.strip():
+        from decode.models.errors import ModelConfigError
+
+        full = f"anthropic:{spec}" if spec.startswith("claude-") else spec  # Claude Code's model ids
+        options = conversation.options
+        try:
+            model = await asyncio.to_thread(resolve_model, full, conversation.settings, on_retry=options.on_retry)
+        except ModelConfigError as exc:  # a Claude Code project's model may need a key this user has not got
+            repl.renderer.notice(
+                f"/{command.name}: its model {spec} is not used ({exc}); the session's answers", "warning"
+            )
+        else:
+            repl.renderer.notice(f"/{command.name}: this turn uses {spec}", "info")
+    return CommandScope(conversation.gate, tuple(rules), model)
 
 
 def _say(repl: Repl) -> Callable[[str], None]:

@@ -222,6 +222,8 @@ class Renderer:
     def _finish_tool(self, result: ToolResult) -> None:
         result = self.clocks.without_wait(result)  # [lesson 06]
         call, _ = self._running.pop(result.call_id, (None, 0.0))
+        if call is not None and result.args is not None:  # a PreToolUse hook changed them: what ran  # [lesson 12]
+            call = call.model_copy(update={"args": result.args})
         self._under.pop(result.call_id, None)
         streamed = result.call_id in self._tool_output
         output = self._tool_output.pop(result.call_id, "")

@@ -177,6 +177,11 @@ async def _compact(repl: Repl, argument: str) -> None:
     if loop is None:
         repl.renderer.error("no model to summarise with: pick one with /model provider:name")
         return
+    # [lesson 12]
+    if loop.hooks is not None and (why := await loop.hooks.pre_compact("manual", argument.strip())) is not None:
+        repl.renderer.notice(f"a PreCompact hook stopped the compaction: {why}", "warning")
+        return
+    # [/lesson 12]
     repl.renderer.notice("compacting: asking the model for a summary…")
     notice = await loop.compact(argument.strip() or None)
     repl.renderer.notice(notice.message, notice.level)

@@ -56,6 +56,8 @@ def tool_line(call: ToolCall | None, result: ToolResult, view: ToolView | None =
     failed = result.is_error or (view is not None and view.failed)
     mark, style = ("✗", TOOL_ERROR_STYLE) if failed else ("✓", TOOL_OK_STYLE)
     said = shorten(view.outcome) if view is not None else outcome(result)
+    if result.args is not None:  # [lesson 12]
+        said = f"changed by a hook · {said}"
     return Text.assemble(
         (f"{mark} ", style),
         (summary, "bold"),

@@ -519,7 +519,10 @@ print(await edit(ctx, "todo.md", "- fix sub", "- [x] fix sub"))  # no read first
 # %% [markdown]
 # The model gets the prompt exactly as typed, then one `<mentions>` element, then each image; the
 # transcript shows only what was typed (`typed_part`), and `[image: logo.png]` under it. A pasted
-# absolute path of an image (`/tmp/shot.png`, dropped into the terminal) attaches it too.
+# absolute path of an image (`/tmp/shot.png`, dropped into the terminal) attaches it too. A terminal
+# pastes text only, so Ctrl+V asks the clipboard itself (`wl-paste`, else `xclip`): its PNG is kept
+# in `.decode/clipboard/` under its hash and mentioned in the line, `@.decode/clipboard/….png`
+# (`decode/tui/clipboard.py`; neither program installed is one line saying which to install).
 # In the REPL, typing `@` completes the Workspace's files and
 # folders from a listing that respects `.gitignore` and is bounded in size and time
 # (`decode/tools/listing.py`), ranked by `rank`: the typed characters in order, names that start

@@ -398,6 +398,34 @@ async def stand_in(line: str) -> str:
 print(shown(await expand(command, "12 high", shop, stand_in)))
 
 # %% [markdown]
+# The front matter may also say `allowed-tools` (Claude Code's spelling: `Bash(git add:*), Read`)
+# and `model`. While that command's turn runs, and for its `!` lines, those rules answer the question
+# your *mode* would ask, as a session allow rule would, but never a deny or ask rule, a protected or
+# secret file: the gate reached its allow rules before they count. A repository's command is one of
+# its grants, like its allow rules: untrusted, it grants nothing. `model` answers that one turn;
+# the next has the session's model again.
+
+# %%
+show("decode.permissions.turn_grants", "granted")
+
+# %%
+from decode.permissions.gate import PermissionGate
+from decode.permissions.settings_files import load_permission_settings
+from decode.skills.command_grants import command_rules
+from decode.tools.bash import BASH
+
+write(shop / ".claude" / "commands" / "commit.md", "---\nallowed-tools: Bash(git add:*)\n---\nCommit the work.")
+commit = discover_commands(shop).commands["commit"]
+print(command_rules(commit, None)[1])  # the project's settings are not trusted: nothing
+rules, _ = command_rules(commit, load_permission_settings(shop).grants.others)  # as if you trusted them
+turn_gate = PermissionGate(workspace=shop)
+for allows in ((), tuple(rules)):  # between turns, then during /commit's
+    turn_gate.turn_allows = allows
+    for line in ("git add app.py", "git add .env"):
+        verdict = await turn_gate.check("bash", {"command": line}, BASH.traits)
+        print(f"{line!r}: {verdict.decision} ({verdict.reason})")
+
+# %% [markdown]
 # ### Hooks: the project's own programs, at fixed points
 #
 # Claude Code's settings also carry `"hooks"`: commands run before a tool call (`PreToolUse`), after
@@ -434,11 +462,24 @@ for command_line in ("rm -rf build", "ls"):
 show("decode.hooks.tools", "pre_tool_use")
 
 # %%
-from decode.permissions.settings_files import load_permission_settings
-
 held = load_permission_settings(shop)
 print("trusted:", held.trusted)
 print(*[shown(line) for line in held.grants.describe()], sep="\n")
+
+# %% [markdown]
+# A PreToolUse hook may also rewrite a call (`"updatedInput": {…}` beside its decision): the call
+# runs with those arguments, shown in its line, and the gate judges it again as it will run, so a
+# hook cannot turn an allowed read into a read of a denied or secret file. `PreCompact` hooks run
+# before `/compact` (matcher `manual`: a block stops it, and you read why) and before an automatic
+# compaction (`auto`: heard, never stopping it, since the turn needs the room):
+
+# %%
+backup = "echo 'back up the transcript first' >&2; exit 2"
+before_compact = {"matcher": "manual|auto", "hooks": [{"type": "command", "command": backup}]}
+write(shop / ".claude" / "settings.json", json.dumps({"hooks": {"PreCompact": [before_compact]}}, indent=2))
+compacting = Hooks(load_hooks(shop), shop, inherited_environment())
+print("/compact:", await compacting.pre_compact("manual", "keep the API notes"))
+print("automatic:", await compacting.pre_compact("auto"), "(it goes on)")
 
 # %% [markdown]
 # ## 6. The session note

@@ -116,3 +116,26 @@ def test_a_failing_summariser_leaves_the_history_and_the_turn_still_runs(
     assert prompts == ["read the notes, with a tool", "more " * 700, "still there?"]
     records = [json.loads(line)["type"] for line in find_session(project).read_text().splitlines()]
     assert "compaction" not in records
+
+
+def test_an_automatic_compaction_runs_the_precompact_hooks_and_a_block_does_not_stop_it(
+    project: Path, session_env, decode: str
+) -> None:
+    _, env, _ = session_env
+    settings = Path.home() / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    hook = 'cat > "$CLAUDE_PROJECT_DIR/precompact.json"; echo "not now" >&2; exit 2'
+    entry = {"matcher": "auto", "hooks": [{"type": "command", "command": hook}]}
+    settings.write_text(json.dumps({"hooks": {"PreCompact": [entry]}}))
+    assert run(decode, project, env, "read the notes, with a tool").returncode == 0
+    session_id = load_session(find_session(project)).session_id
+    assert run(decode, project, env, "--resume", session_id, "more " * 700).returncode == 0
+    assert not (project / "precompact.json").exists()  # no compaction yet, no hook
+
+    done = run(decode, project, env, "--resume", session_id, "still there?")
+    assert done.returncode == 0, done.stderr
+    heard = json.loads((project / "precompact.json").read_text())
+    assert (heard["hook_event_name"], heard["trigger"], heard["custom_instructions"]) == ("PreCompact", "auto", "")
+    assert heard["session_id"] == session_id
+    assert "a PreCompact hook cannot stop an automatic compaction: not now" in done.stderr
+    assert "decode: info: compacted" in done.stderr

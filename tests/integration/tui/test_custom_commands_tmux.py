@@ -30,6 +30,7 @@ def test_a_custom_command_runs_with_arguments(terminal: Terminal, tmp_path: Path
 
     assert "❯ /fix-issue 12 high" in screen
     assert "!git status --short: exit code 0" in screen
+    assert "/fix-issue: its model script is not used (" in screen  # one line, and the session's model answers
     terminal.wait_for(lambda _: "● ready" in terminal.footer(), "the turn over: saved, then ready")
     (log,) = (shop / ".decode" / "sessions").glob("*.jsonl")
     sent = log.read_text()
