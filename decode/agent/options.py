@@ -98,7 +98,7 @@ class LoopOptions:
     add_dirs: tuple[Path, ...] = ()
     """`--add-dir DIR`: folders (real paths) the file tools may use besides the Workspace."""
     # [/lesson 17]
-    # [lesson 18]
+    # [lesson 20]
     system_prompt: str | None = None
     """Instructions instead of decode's own (`decode run --system-prompt`); None: decode's."""
     output_schema: dict[str, Any] | None = None
@@ -116,8 +116,8 @@ class LoopOptions:
     on_subagent_event: OnSubagentEvent | None = None
     """Told each event of each subagent's turn, with the parent's `agent` call id (stream-json's
     subagent messages, `parent_tool_use_id`); a subagent's subagents too."""
-    # [/lesson 18]
-    trace_name: str = "decode_turn"  # [lesson 20]
+    # [/lesson 20]
+    trace_name: str = "decode_turn"  # [lesson 22]
     """The name of each turn's trace when tracing is on: `chat_turn` (the REPL), `decode_run` (headless)."""
 
 

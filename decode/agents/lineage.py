@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 OnSubagent = Callable[[SubagentProgress], None]
 """How a front end hears of each subagent's progress (`LoopOptions.on_subagent`)."""
-OnSubagentEvent = Callable[[str, AgentEvent], None]  # [lesson 18]
+OnSubagentEvent = Callable[[str, AgentEvent], None]  # [lesson 20]
 """How a front end hears each event of a subagent's turn, with the parent's `agent` call id
 (`LoopOptions.on_subagent_event`: stream-json's subagent messages)."""
 LOOSENESS = (Mode.PLAN, Mode.DEFAULT, Mode.ACCEPT_EDITS, Mode.BYPASS)
@@ -55,7 +55,7 @@ class Parent:
     """The parent's MCP servers, for a child whose agent lists `mcp__…` tools."""
     tree: Tree | None = None
     """The running subagents of the whole tree, which a child that spawns counts in too."""
-    call_id: str = ""  # [lesson 20]
+    call_id: str = ""  # [lesson 22]
     """The parent's `agent` tool call the child runs in: its trace hangs under that call's span."""
 
     def child_session(self, model: str, mode: Mode | None, settings: Any) -> Session:

@@ -146,12 +146,12 @@ class Subagents:
         inherit = definition.inherits_model and not settings.subagent_model
         model = (settings.subagent_model or session.model) if definition.inherits_model else definition.model
         label = f"subagent {definition.name}" + (f" ({description})" if description else "")
-        # [lesson 20]
+        # [lesson 22]
         model_object = loop.model if inherit else None
         parent = Parent(gate, session, agent_id, model_object, self.depth + 1, mcp, self.tree, call_id)
-        # [before lesson 20]
+        # [before lesson 22]
         # parent = Parent(gate, session, agent_id, loop.model if inherit else None, self.depth + 1, mcp, self.tree)
-        # [/lesson 20]
+        # [/lesson 22]
         child_options = LoopOptions(
             home=options.home,
             model=model,
@@ -163,7 +163,7 @@ class Subagents:
             approve=labelled(options.approve, label, call_id) if options.approve is not None else None,
             agent=definition,
             on_subagent=options.on_subagent,
-            on_subagent_event=options.on_subagent_event,  # [lesson 18]
+            on_subagent_event=options.on_subagent_event,  # [lesson 20]
             parent=parent,
             mcp=False,  # its parent's servers, if its agent lists them: none of its own
         )
@@ -179,7 +179,7 @@ class Subagents:
         try:
             async with asyncio.timeout(settings.subagent_timeout):
                 async for event in child.loop.run_turn(prompt):
-                    self._relay(progress.call_id, event)  # [lesson 18]
+                    self._relay(progress.call_id, event)  # [lesson 20]
                     if isinstance(event, ToolCallStarted):
                         said.clear()
                         progress.last_tool, progress.tools = event.call.summary(40), progress.tools + 1
@@ -222,7 +222,7 @@ class Subagents:
         if self.options.on_subagent is not None:
             self.options.on_subagent(progress.model_copy())
 
-    def _relay(self, call_id: str, event: AgentEvent) -> None:  # [lesson 18]
+    def _relay(self, call_id: str, event: AgentEvent) -> None:  # [lesson 20]
         """A child's event, to the front end that streams subagents' messages (stream-json)."""
         if self.options.on_subagent_event is not None:
             self.options.on_subagent_event(call_id, event)

@@ -53,7 +53,7 @@ class LoadedSession:
     agent: str | None = None  # the Primary Agent of the latest turn (the header's if there is none)  # [lesson 15]
     marks: list[TurnMark] = field(default_factory=list)
     """The turns since the last compaction or clear, oldest first: what `/rewind` offers."""
-    add_dirs: list[str] = field(default_factory=list)  # [lesson 18]
+    add_dirs: list[str] = field(default_factory=list)  # [lesson 20]
     """The folders beside the Workspace as of the latest turn (`--add-dir`, `/add-dir`)."""
 
     @property
@@ -70,7 +70,7 @@ class _TurnSettings(BaseModel):
     mode: str | None = None
     todos: list[Todo] | None = None  # [lesson 13]
     agent: str | None = None  # [lesson 15]
-    add_dirs: list[str] | None = None  # [lesson 18]
+    add_dirs: list[str] | None = None  # [lesson 20]
 
 
 # How the lines decode writes begin (`type` is every record's first field). A line that begins
@@ -182,7 +182,7 @@ def _ran_with(session: LoadedSession, turn: _TurnSettings | TurnRecord) -> None:
     if turn.todos is not None:  # [lesson 13]
         session.todos = turn.todos
     session.agent = turn.agent or session.agent  # [lesson 15]
-    if turn.add_dirs is not None:  # [lesson 18]
+    if turn.add_dirs is not None:  # [lesson 20]
         session.add_dirs = turn.add_dirs
 
 

@@ -85,7 +85,7 @@ class Session:
         self.pruning = ToolOutputPruning(self.window.tokens)
         self.todos: list[Todo] = []  # the To-do List (`deps.todos` is this list), written each turn  # [lesson 13]
         self.agent: str | None = log.header.agent  # the Primary Agent, written with every turn  # [lesson 15]
-        self.add_dirs: list[str] = []  # [lesson 18]
+        self.add_dirs: list[str] = []  # [lesson 20]
         """The folders beside the Workspace (`--add-dir`, `/add-dir`), written with every turn: a resumed
         session gets them back (`decode.agent.steps.added_dirs`)."""
         self.checkpoints = Checkpoints(store_for(log.path))
@@ -150,7 +150,7 @@ class Session:
         session = cls(log, model=model or loaded.model, mode=loaded.mode, settings=settings)
         session.todos = list(loaded.todos)  # [lesson 13]
         session.agent = loaded.agent  # [lesson 15]
-        session.add_dirs = list(loaded.add_dirs)  # [lesson 18]
+        session.add_dirs = list(loaded.add_dirs)  # [lesson 20]
         session.checkpoints.marks, session.checkpoints.length = loaded.marks, len(loaded.history)
         return session, loaded
 
@@ -234,7 +234,7 @@ class Session:
             todos=self.todos,  # [lesson 13]
             agent=self.agent,  # [lesson 15]
             changes=changes,
-            add_dirs=self.add_dirs,  # [lesson 18]
+            add_dirs=self.add_dirs,  # [lesson 20]
         )
         if history_length is not None:
             self.checkpoints.length = history_length - len(messages)

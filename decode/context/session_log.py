@@ -102,7 +102,7 @@ class TurnFields(_Record):
     usage: Usage = Field(default_factory=Usage)
     todos: list[Todo] | None = None  # the To-do List at the turn's end (None: an older log)  # [lesson 13]
     agent: str | None = None  # the Primary Agent it ran as (`build`, `explore`…)  # [lesson 15]
-    add_dirs: list[str] | None = None  # [lesson 18]
+    add_dirs: list[str] | None = None  # [lesson 20]
     """The folders beside the Workspace it ran with (`--add-dir`, `/add-dir`); None: an older log."""
     changes: list[FileChange] | None = None
     """The files its file tools changed, each as it was before (None: an older log)."""
@@ -306,13 +306,13 @@ class SessionLog:
         todos: Sequence[Todo] = (),  # [lesson 13]
         agent: str | None = None,  # [lesson 15]
         changes: Sequence[FileChange] = (),
-        add_dirs: Sequence[str] = (),  # [lesson 18]
+        add_dirs: Sequence[str] = (),  # [lesson 20]
     ) -> None:
         fields = TurnFields(prompt=prompt_preview(messages), model=model, mode=mode, usage=usage)
         fields.changes = list(changes)
         fields.todos = list(todos)  # [lesson 13]
         fields.agent = agent  # [lesson 15]
-        fields.add_dirs = list(add_dirs)  # [lesson 18]
+        fields.add_dirs = list(add_dirs)  # [lesson 20]
         self.append(fields, messages)
 
     def append_compaction(

@@ -10,12 +10,12 @@ class Usage(BaseModel):
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float | None = None
-    # [lesson 18]
+    # [lesson 20]
     cache_read_tokens: int = 0
     """Input tokens the provider read from its prompt cache (part of `input_tokens`)."""
     cache_write_tokens: int = 0
     """Input tokens the provider wrote to its prompt cache (Anthropic's `cache_creation_input_tokens`)."""
-    # [/lesson 18]
+    # [/lesson 20]
 
     @property
     def total_tokens(self) -> int:
@@ -32,6 +32,6 @@ class Usage(BaseModel):
             input_tokens=self.input_tokens + other.input_tokens,
             output_tokens=self.output_tokens + other.output_tokens,
             cost_usd=cost,
-            cache_read_tokens=self.cache_read_tokens + other.cache_read_tokens,  # [lesson 18]
-            cache_write_tokens=self.cache_write_tokens + other.cache_write_tokens,  # [lesson 18]
+            cache_read_tokens=self.cache_read_tokens + other.cache_read_tokens,  # [lesson 20]
+            cache_write_tokens=self.cache_write_tokens + other.cache_write_tokens,  # [lesson 20]
         )

@@ -28,6 +28,6 @@ def response_usage(response: ModelResponse) -> Usage:
         input_tokens=response.usage.input_tokens,
         output_tokens=response.usage.output_tokens,
         cost_usd=cost,
-        cache_read_tokens=response.usage.cache_read_tokens,  # [lesson 18]
-        cache_write_tokens=response.usage.cache_write_tokens,  # [lesson 18]
+        cache_read_tokens=response.usage.cache_read_tokens,  # [lesson 20]
+        cache_write_tokens=response.usage.cache_write_tokens,  # [lesson 20]
     )

@@ -18,7 +18,7 @@ from decode.sandbox.modes import SandboxMode
 
 type Decorator = Callable[[Any], Any]
 
-CODEX_SANDBOXES = ("read-only", "workspace-write", "danger-full-access")  # [lesson 18]
+CODEX_SANDBOXES = ("read-only", "workspace-write", "danger-full-access")  # [lesson 20]
 """Codex's `--sandbox` values, which say what the agent may write: decode's mode and sandbox (`codex_sandbox`)."""
 
 SHARED: list[Decorator] = [
@@ -64,16 +64,16 @@ SHARED: list[Decorator] = [
     # [/lesson 15]
     # [lesson 17]
     click.option(
-        "-s",  # [lesson 18]
+        "-s",  # [lesson 20]
         "--sandbox",
-        # [lesson 18]
+        # [lesson 20]
         type=click.Choice([*(mode.value for mode in SandboxMode), *CODEX_SANDBOXES]),
         help="Where the agent's commands run: none (here), bwrap, docker or modal. Default: SANDBOX_MODE, else none. "
         "Codex's read-only, workspace-write and danger-full-access choose a permission mode too (docs/headless.md).",
-        # [before lesson 18]
+        # [before lesson 20]
         # type=click.Choice([mode.value for mode in SandboxMode]),
         # help="Where the agent's commands run: none (here), bwrap, docker or modal. Default: SANDBOX_MODE, else none.",
-        # [/lesson 18]
+        # [/lesson 20]
     ),
     click.option(
         "--repo",
@@ -92,7 +92,7 @@ SHARED: list[Decorator] = [
         "asking before a write). Repeatable.",
     ),
     # [/lesson 17]
-    # [lesson 18]
+    # [lesson 20]
     click.option(
         "--session-id",
         metavar="UUID",
@@ -106,7 +106,7 @@ SHARED: list[Decorator] = [
         help="With --resume or --continue: go on in a new session (its id decode's own, or --session-id's) "
         "holding a copy of the resumed one; the original's log is left as it was.",
     ),
-    # [/lesson 18]
+    # [/lesson 20]
 ]
 """What both front ends take."""
 
@@ -126,7 +126,7 @@ RUN_ONLY: list[Decorator] = [
         help="Start the MCP servers of this project's .mcp.json (without it, only servers it was trusted with before).",
     ),
     # [/lesson 14]
-    # [lesson 18]
+    # [lesson 20]
     click.option(
         "--system-prompt",
         metavar="TEXT",
@@ -161,12 +161,12 @@ RUN_ONLY: list[Decorator] = [
         default=True,
         help="--no-session-persistence: write nothing of this run's session (it cannot be resumed).",
     ),
-    # [/lesson 18]
+    # [/lesson 20]
 ]
 """What only `decode run` takes."""
 
 
-def _schema(value: str | None) -> dict[str, Any] | None:  # [lesson 18]
+def _schema(value: str | None) -> dict[str, Any] | None:  # [lesson 20]
     """`--json-schema`'s value as a schema; a bad one is a usage error naming the option."""
     if value is None:
         return None
@@ -178,7 +178,7 @@ def _schema(value: str | None) -> dict[str, Any] | None:  # [lesson 18]
         raise click.BadParameter(str(exc), param_hint="--json-schema") from None
 
 
-def check_session_choice(options: dict[str, Any]) -> None:  # [lesson 18]
+def check_session_choice(options: dict[str, Any]) -> None:  # [lesson 20]
     """`--session-id` and `--fork-session` against `--resume` (already holding `--continue`'s ""):
     a usage error (exit 2) for a malformed id or a combination Claude Code refuses too."""
     from decode.context.session_ids import session_options_problem
@@ -203,7 +203,7 @@ def settle_shared(options: dict[str, Any], cwd: Path) -> None:  # [lesson 06]
     before anything starts. Both front ends call it once the launch directory is known."""
     from decode.permissions.command_line_settings import SettingsArgumentError, read_command_line_settings
 
-    codex_sandbox(options)  # Codex's `--sandbox read-only|workspace-write|danger-full-access`  # [lesson 18]
+    codex_sandbox(options)  # Codex's `--sandbox read-only|workspace-write|danger-full-access`  # [lesson 20]
     if (value := options.get("settings_layer")) is not None:
         try:
             options["settings_layer"] = read_command_line_settings(value, cwd)
@@ -213,7 +213,7 @@ def settle_shared(options: dict[str, Any], cwd: Path) -> None:  # [lesson 06]
         options["add_dirs"] = tuple(_added_dir(value, cwd) for value in options["add_dirs"] or ())
 
 
-def codex_sandbox(options: dict[str, Any]) -> None:  # [lesson 18]
+def codex_sandbox(options: dict[str, Any]) -> None:  # [lesson 20]
     """Codex's `--sandbox` value as decode's permission mode and sandbox (ADR-0145): `read-only` is
     plan mode; `workspace-write` accept-edits, its commands in bwrap where bubblewrap is installed;
     `danger-full-access` bypass, unsandboxed. A `--permission-mode` naming another is a `BadOption`."""

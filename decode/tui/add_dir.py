@@ -5,7 +5,7 @@ under the Workspace's rules (reads run, a write asks in `default` mode, secrets 
 are refused), bash commands naming files there are judged as naming the Workspace's, and the model
 is told the folder in its instructions from its next request. `/add-dir` alone lists the folders.
 In a sandbox it is refused: the sandbox's commands could not see a folder added once it runs. The
-session keeps the folder with its next turn (lesson 18): `--resume` and `/resume` bring it back.
+session keeps the folder with its next turn (lesson 20): `--resume` and `/resume` bring it back.
 """
 
 from __future__ import annotations

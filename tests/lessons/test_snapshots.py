@@ -225,7 +225,7 @@ def test_the_last_snapshot_is_the_whole_package(snapshots: dict[int, Path]) -> N
 
 
 def test_lesson_22s_snapshot_and_diff_hold_the_evals_it_builds(snapshots: dict[int, Path]) -> None:
-    """`builds` (files beside the package) is part of the chapter: `make lesson-diff N=22` shows evals/."""
+    """`builds` (files beside the package) is part of the chapter: `make lesson-diff N=24` shows evals/."""
     assert not (snapshots[21] / "evals").exists()
     trial = snapshots[22] / "evals" / "benchmark" / "trial.py"
     assert trial.read_bytes() == (ROOT / "evals" / "benchmark" / "trial.py").read_bytes()

@@ -13,7 +13,7 @@ with one line (exit 2), never run with folders the sandbox cannot see.
 
 `added_dir` checks a folder the user names (`--add-dir DIR`, the REPL's `/add-dir DIR`);
 `add_dir_now` gives one to a conversation already built, as the REPL's `/add-dir` does. From
-lesson 18 the session keeps its folders with each turn, and a resumed session's come back
+lesson 20 the session keeps its folders with each turn, and a resumed session's come back
 (`resumed_dirs`), checked again.
 """
 
@@ -36,11 +36,11 @@ class AddDirError(ValueError):
 def add_dirs(b: Build) -> None:
     """Give `--add-dir`'s folders to the executor, the sandbox and the gate."""
     folders = b.options.add_dirs
-    # [lesson 18]
+    # [lesson 20]
     # A resumed session's folders too (it keeps them with each turn), each once.
     folders = tuple(dict.fromkeys((*resumed_dirs(b), *folders)))
     b.session.add_dirs = [str(folder) for folder in folders]
-    # [/lesson 18]
+    # [/lesson 20]
     if not folders:
         return
     if isinstance(b.executor, SandboxExecutor):
@@ -59,7 +59,7 @@ def add_dirs(b: Build) -> None:
     b.gate.more_roots = tuple(str(folder) for folder in folders)
 
 
-def resumed_dirs(b: Build) -> list[Path]:  # [lesson 18]
+def resumed_dirs(b: Build) -> list[Path]:  # [lesson 20]
     """The folders a resumed session ran with, each checked again as `--add-dir`'s are. One that is no
     longer there (or no longer allowed) is named in one line and skipped; a log the repository
     brought adds none (`b.planted`), and neither does a sandbox that cannot see them."""
@@ -106,5 +106,5 @@ def add_dir_now(conversation: "Conversation", folder: Path) -> bool:
         return False
     executor.more_roots = (*executor.more_roots, folder)
     conversation.gate.more_roots = (*conversation.gate.more_roots, str(folder))
-    conversation.session.add_dirs.append(str(folder))  # kept with each turn: `--resume` brings it back  # [lesson 18]
+    conversation.session.add_dirs.append(str(folder))  # kept with each turn: `--resume` brings it back  # [lesson 20]
     return True

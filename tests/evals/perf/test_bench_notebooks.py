@@ -48,7 +48,7 @@ def test_the_notebooks_are_every_lessons_or_those_named(monkeypatch: pytest.Monk
     every = bench.chosen_notebooks(ROOT)
     monkeypatch.setenv("DECODE_BENCH_NOTEBOOKS", "21, 14")
 
-    assert [path.stem for path in bench.chosen_notebooks(ROOT)] == ["21-recording", "14-mcp"]
+    assert [path.stem for path in bench.chosen_notebooks(ROOT)] == ["23-recording", "14-mcp"]
     assert len(every) == len(list(ROOT.glob("lessons/[0-9][0-9]-*/"))) == len({p.parent for p in every})
 
 
