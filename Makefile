@@ -88,7 +88,7 @@ notebooks: ## Execute every lesson notebook under nbval and compare its outputs
 	$(call pytest,$(XDIST) lessons $(NBVAL))
 
 .PHONY: notebooks-load
-notebooks-load: ## Run notebooks under two CPU burners, one at a time, and count the green runs (N="14 21" RUNS=10)
+notebooks-load: ## Run notebooks under two CPU burners, one at a time, and count the green runs (N="14 23" RUNS=10)
 	scripts/notebooks-under-load -r $(or $(RUNS),10) $(N)
 
 lock-check: ## Check that uv.lock matches pyproject.toml

@@ -72,11 +72,11 @@ class LazyGroup(click.Group):
         # [/lesson 02]
         return super().main(args, *rest, **extra)
 
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:  # [lesson 18]
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:  # [lesson 20]
         # `decode -p "TASK" …` (Claude Code's print mode) is `decode run "TASK" …`.
         return super().parse_args(ctx, print_mode(args, set(self.list_commands(ctx))))
 
-    def resolve_command(  # [lesson 18]
+    def resolve_command(  # [lesson 20]
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
         try:
@@ -117,7 +117,7 @@ class LazyGroup(click.Group):
             ctx.meta["decode.listing_commands"] = False
 
 
-def print_mode(args: list[str], commands: set[str]) -> list[str]:  # [lesson 18]
+def print_mode(args: list[str], commands: set[str]) -> list[str]:  # [lesson 20]
     """`-p`/`--print` before any subcommand (Claude Code's `claude -p "TASK"`): the same arguments as
     `decode run`'s, that option taken out. Anything else as it is."""
     ends = args.index("--") if "--" in args else len(args)
@@ -178,7 +178,7 @@ def cli(ctx: click.Context, **options: Any) -> None:
     from decode.agent.options import LoopOptions
     from decode.tui.launch import run_repl
 
-    check_session_choice(options)  # `decode --resume ID --fork-session`  # [lesson 18]
+    check_session_choice(options)  # `decode --resume ID --fork-session`  # [lesson 20]
     settle_shared(options, Path.cwd())  # `--settings` read (14: `--add-dir` checked): exit 2 if unusable  # [lesson 06]
     ctx.exit(run_repl(LoopOptions(Path.cwd(), **options)))
     # [before lesson 03]

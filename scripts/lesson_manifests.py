@@ -3,7 +3,7 @@
 - `introduces`: files of the package the lesson writes (each file of `decode/`: one lesson);
 - `extends`: files of an earlier lesson it adds code to (with markers, ADR-0003);
 - `builds`: what it adds beside the package, a file or a folder ending in `/` (its files), in the
-  lesson's snapshot and diff as they are (lesson 22: `evals/`, ADR-0122).
+  lesson's snapshot and diff as they are (lesson 24: `evals/`, ADR-0122).
 """
 
 import tomllib

@@ -4,7 +4,7 @@ A code line is a line of Python that is neither blank, nor only a comment, nor p
 (a string standing alone as a statement: a module's, a class's, a function's or an attribute's). A
 lesson's size is the code lines its snapshot has that the snapshot before it has not: the files it
 introduces or builds, and what it adds to the files it extends, compared line by line as a diff does.
-Lesson 22's benchmark tasks (`evals/tasks/`: seeds, solutions, verifiers) are what the agent is
+Lesson 24's benchmark tasks (`evals/tasks/`: seeds, solutions, verifiers) are what the agent is
 tested on, not code the lesson teaches, and are not counted. The top README lists each lesson's size;
 issue 29 holds a lesson to about 1,200.
 """

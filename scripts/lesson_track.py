@@ -145,7 +145,7 @@ def stub(source: str, stubbed: Stub) -> str:
 
 
 def package_files(lesson: int, snapshot: dict[str, bytes]) -> dict[str, bytes]:
-    """`snapshot` and the lesson's `builds` (lesson 22's `evals/`) where the snapshot lacks them: the
+    """`snapshot` and the lesson's `builds` (lesson 24's `evals/`) where the snapshot lacks them: the
     learner's copy holds every package the lesson's track tests import."""
     table = tomllib.loads((lesson_folder(lesson) / "lesson.toml").read_text(encoding="utf-8"))
     built: dict[str, bytes] = {}

@@ -75,7 +75,7 @@ class Build:
     active: ActiveAgent = field(init=False)
     # [/lesson 15]
     workspace: Workspace | None = None  # the `--repo` clone, if any  # [lesson 17]
-    planted: bool = False  # the resumed log came with the repository: it chooses nothing  # [lesson 18]
+    planted: bool = False  # the resumed log came with the repository: it chooses nothing  # [lesson 20]
 
     def conversation(self) -> Conversation:
         """What the front end gets: each field of `Conversation`, the part of the same name."""

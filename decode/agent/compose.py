@@ -35,9 +35,9 @@ from decode.models.gateway import resolve_model
 STEPS: list[Step] = [
     choose_agent,  # the catalogue's agent, or the one asked for  # [lesson 15]
     open_session,  # new or resumed  # [lesson 11]
-    forget_session,  # `--no-session-persistence`  # [lesson 18]
+    forget_session,  # `--no-session-persistence`  # [lesson 20]
     resume_agent,  # [lesson 15]
-    distrust_planted,  # [lesson 18]
+    distrust_planted,  # [lesson 20]
     resume_sandbox,  # [lesson 17]
     decode_tools,  # unless given  # [lesson 04]
     choose_tools,
@@ -60,8 +60,8 @@ STEPS: list[Step] = [
     load_mcp,  # [lesson 14]
     build_subagents,  # [lesson 15]
     make_agent,  # the tools, their traits, the capabilities
-    structured_output,  # `--json-schema`  # [lesson 18]
-    record,  # [lesson 21]
+    structured_output,  # `--json-schema`  # [lesson 20]
+    record,  # [lesson 23]
     make_loop,  # history, usage
     attach_hooks,  # the harness runs UserPromptSubmit, Stop… around each turn  # [lesson 12]
     attach_subagents,  # [lesson 15]

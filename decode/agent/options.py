@@ -98,7 +98,7 @@ class LoopOptions:
     add_dirs: tuple[Path, ...] = ()
     """`--add-dir DIR`: folders (real paths) the file tools may use besides the Workspace."""
     # [/lesson 17]
-    # [lesson 18]
+    # [lesson 20]
     system_prompt: str | None = None
     """Instructions instead of decode's own (`decode run --system-prompt`); None: decode's."""
     output_schema: dict[str, Any] | None = None
@@ -113,8 +113,8 @@ class LoopOptions:
     """The new session's id, a UUID (`--session-id`); None: one of decode's own. ADR-0129."""
     fork_session: bool = False
     """With `resume`: go on in a new session holding a copy of the resumed one's log (`--fork-session`)."""
-    # [/lesson 18]
-    trace_name: str = "decode_turn"  # [lesson 20]
+    # [/lesson 20]
+    trace_name: str = "decode_turn"  # [lesson 22]
     """The name of each turn's trace when tracing is on: `chat_turn` (the REPL), `decode_run` (headless)."""
 
 

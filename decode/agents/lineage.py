@@ -52,7 +52,7 @@ class Parent:
     """The parent's MCP servers, for a child whose agent lists `mcp__…` tools."""
     tree: Tree | None = None
     """The running subagents of the whole tree, which a child that spawns counts in too."""
-    call_id: str = ""  # [lesson 20]
+    call_id: str = ""  # [lesson 22]
     """The parent's `agent` tool call the child runs in: its trace hangs under that call's span."""
 
     def child_session(self, model: str, mode: Mode | None, settings: Any) -> Session:

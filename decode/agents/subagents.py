@@ -139,12 +139,12 @@ class Subagents:
         inherit = definition.inherits_model and not settings.subagent_model
         model = (settings.subagent_model or session.model) if definition.inherits_model else definition.model
         label = f"subagent {definition.name}" + (f" ({description})" if description else "")
-        # [lesson 20]
+        # [lesson 22]
         model_object = loop.model if inherit else None
         parent = Parent(gate, session, agent_id, model_object, self.depth + 1, mcp, self.tree, call_id)
-        # [before lesson 20]
+        # [before lesson 22]
         # parent = Parent(gate, session, agent_id, loop.model if inherit else None, self.depth + 1, mcp, self.tree)
-        # [/lesson 20]
+        # [/lesson 22]
         child_options = LoopOptions(
             home=options.home,
             model=model,

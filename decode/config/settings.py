@@ -64,11 +64,11 @@ def _env(*names: str) -> AliasChoices:
 
 class Settings(
     project_env.ProjectEnvFence,  # a project's `.env` sets no user-only field  # [lesson 16]
-    EvalSettings,  # [lesson 22]
-    RecordingSettings,  # [lesson 21]
-    TracingSettings,  # [lesson 20]
-    RemoteSettings,  # [lesson 19]
-    HeadlessSettings,  # [lesson 18]
+    EvalSettings,  # [lesson 24]
+    RecordingSettings,  # [lesson 23]
+    TracingSettings,  # [lesson 22]
+    RemoteSettings,  # [lesson 21]
+    HeadlessSettings,  # [lesson 20]
     SandboxSettings,  # [lesson 17]
     LspSettings,  # [lesson 16]
     AgentSettings,  # [lesson 15]
@@ -97,9 +97,9 @@ class Settings(
     env: Literal["dev", "test", "prod"] = Field(
         "dev",
         validation_alias=_env("DECODE_ENV"),
-        json_schema_extra=DEPLOYS,  # [lesson 19]
+        json_schema_extra=DEPLOYS,  # [lesson 21]
     )
-    """Deployment name: it names what decode deploys (lesson 19's Modal app), never changes behaviour."""
+    """Deployment name: it names what decode deploys (lesson 21's Modal app), never changes behaviour."""
 
     model: str = Field(DEFAULT_MODEL, validation_alias=_env("DECODE_MODEL"))
     """The model string `provider:name` (or an alias: `sonnet`, `gpt-5`…) used when `--model` is not given."""

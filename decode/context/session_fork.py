@@ -5,7 +5,7 @@ must not write to that log: both would append turns to one file, each from a his
 keeps changing. So the second decode copies the log as it is now into a new session (a new id,
 its header saying `forked_from`), holds that one, and goes on there. The original log is never
 written; the user is told which new session they are in. (`copy_log` makes the copy; a fork the
-user asks for, `decode run --fork-session` in lesson 18, is made by it too.)
+user asks for, `decode run --fork-session` in lesson 20, is made by it too.)
 """
 
 import logging

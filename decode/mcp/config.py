@@ -184,7 +184,7 @@ def load_mcp_config(
     return config
 
 
-# [lesson 18]
+# [lesson 20]
 def with_files(config: McpConfig, files: Sequence[Path], env: Mapping[str, str], *, strict: bool) -> McpConfig:
     """`config` with the servers of `files` (`decode run --mcp-config FILE`, Claude Code's): the user
     named them, so they are the user's, and one of theirs replaces a configured server of its name.
@@ -199,4 +199,4 @@ def with_files(config: McpConfig, files: Sequence[Path], env: Mapping[str, str],
     return McpConfig(servers=[*kept, *given.servers], problems=[*config.problems, *given.problems])
 
 
-# [/lesson 18]
+# [/lesson 20]

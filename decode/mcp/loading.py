@@ -39,8 +39,8 @@ def load_servers(
     headless: bool = False,
     user_home: Path | None = None,
     executor: CommandExecutor | None = None,  # [lesson 17]
-    files: Sequence[Path] = (),  # [lesson 18]
-    strict: bool = False,  # [lesson 18]
+    files: Sequence[Path] = (),  # [lesson 20]
+    strict: bool = False,  # [lesson 20]
 ) -> McpServers | None:
     """The configured servers, not started yet; None when no file configures any.
 
@@ -56,7 +56,7 @@ def load_servers(
         if not looks_like_credential(name, value) or passed_through(name, settings.pass_env)
     }
     config = load_mcp_config(home, expansion, user_home, project_env=theirs)
-    config = with_files(config, files, expansion, strict=strict)  # `--mcp-config`  # [lesson 18]
+    config = with_files(config, files, expansion, strict=strict)  # `--mcp-config`  # [lesson 20]
     for problem in config.problems:
         logger.warning("%s", visible(str(problem)))
     if not config.servers:

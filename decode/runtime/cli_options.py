@@ -82,7 +82,7 @@ SHARED: list[Decorator] = [
         "asking before a write). Repeatable.",
     ),
     # [/lesson 17]
-    # [lesson 18]
+    # [lesson 20]
     click.option(
         "--session-id",
         metavar="UUID",
@@ -96,7 +96,7 @@ SHARED: list[Decorator] = [
         help="With --resume or --continue: go on in a new session (its id decode's own, or --session-id's) "
         "holding a copy of the resumed one; the original's log is left as it was.",
     ),
-    # [/lesson 18]
+    # [/lesson 20]
 ]
 """What both front ends take."""
 
@@ -116,7 +116,7 @@ RUN_ONLY: list[Decorator] = [
         help="Start the MCP servers of this project's .mcp.json (without it, only servers it was trusted with before).",
     ),
     # [/lesson 14]
-    # [lesson 18]
+    # [lesson 20]
     click.option(
         "--system-prompt",
         metavar="TEXT",
@@ -151,12 +151,12 @@ RUN_ONLY: list[Decorator] = [
         default=True,
         help="--no-session-persistence: write nothing of this run's session (it cannot be resumed).",
     ),
-    # [/lesson 18]
+    # [/lesson 20]
 ]
 """What only `decode run` takes."""
 
 
-def _schema(value: str | None) -> dict[str, Any] | None:  # [lesson 18]
+def _schema(value: str | None) -> dict[str, Any] | None:  # [lesson 20]
     """`--json-schema`'s value as a schema; a bad one is a usage error naming the option."""
     if value is None:
         return None
@@ -168,7 +168,7 @@ def _schema(value: str | None) -> dict[str, Any] | None:  # [lesson 18]
         raise click.BadParameter(str(exc), param_hint="--json-schema") from None
 
 
-def check_session_choice(options: dict[str, Any]) -> None:  # [lesson 18]
+def check_session_choice(options: dict[str, Any]) -> None:  # [lesson 20]
     """`--session-id` and `--fork-session` against `--resume` (already holding `--continue`'s ""):
     a usage error (exit 2) for a malformed id or a combination Claude Code refuses too."""
     from decode.context.session_ids import session_options_problem

@@ -92,7 +92,7 @@ class HeadlessRun:
             settings = load_settings()
             init_logger(settings.log_level)
             # The Harness Home is the launch directory. Headless: nothing here asks the user anything.
-            options.setdefault("trace_name", "decode_run")  # each turn's trace, when tracing is on  # [lesson 20]
+            options.setdefault("trace_name", "decode_run")  # each turn's trace, when tracing is on  # [lesson 22]
             conversation = build_loop(LoopOptions(home=Path.cwd(), on_retry=on_retry, **options), settings)
         except (
             ConfigError,

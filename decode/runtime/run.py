@@ -30,22 +30,22 @@ init_logger()
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("task", required=False)
 @with_options([*SHARED, *RUN_ONLY])
-@headless_options  # [lesson 18]
+@headless_options  # [lesson 20]
 def run(task: str | None, **options: Any) -> None:
     """Run TASK headless and print the final answer on stdout.
 
     TASK "-" reads the task from stdin. Exit codes: 0 done, 1 the run failed, 2 usage or
     configuration error, 3 request ceiling reached, 130 interrupted.
     """
-    # [lesson 18]
+    # [lesson 20]
     job = FormattedRun(take_headless_options(options))  # a bad rule: a usage error; `--cwd DIR`: now in DIR
-    # [before lesson 18]
+    # [before lesson 20]
     # job = HeadlessRun()
-    # [/lesson 18]
+    # [/lesson 20]
     settle_shared(options, Path.cwd())  # `--settings` read (14: `--add-dir` checked): exit 2 if unusable  # [lesson 06]
     if task is None and options.get("resume"):  # `decode run --resume "TASK"`: the newest session  # [lesson 11]
         task, options["resume"] = _resume_newest(options["resume"])
-    if task is None and sys.stdin is not None and not sys.stdin.isatty():  # `echo TASK | decode run`  # [lesson 18]
+    if task is None and sys.stdin is not None and not sys.stdin.isatty():  # `echo TASK | decode run`  # [lesson 20]
         task = "-"
     if task is None or (task == "-" and sys.stdin is None):  # None: stdin is closed (`<&-`)
         raise click.UsageError("Missing argument 'TASK'" + (" (stdin is closed)." if sys.stdin is None else "."))
@@ -58,7 +58,7 @@ def run(task: str | None, **options: Any) -> None:
     sys.exit(code if code > 128 else finished)  # a signal after it still ends the process as a signal does
 
 
-run.epilog = EXIT_CODES  # at the end of `decode run --help`  # [lesson 18]
+run.epilog = EXIT_CODES  # at the end of `decode run --help`  # [lesson 20]
 
 
 def _run(job: HeadlessRun, task: str, options: dict[str, Any]) -> int:
@@ -109,7 +109,7 @@ def _resume_newest(value: str) -> tuple[str, str]:  # [lesson 11]
 
 def _read_task(job: HeadlessRun, task: str) -> str:
     """The task as text: stdin's for "-", else the command line's."""
-    # [lesson 18]
+    # [lesson 20]
     # With a task on the command line, what is piped to stdin goes with it as a fenced block
     # (`git diff | decode run "review"`, `decode.runtime.stdin`); binary or over-size stdin: exit 2.
     from decode.config.loading import ConfigError, load_settings
@@ -132,12 +132,12 @@ def _read_task(job: HeadlessRun, task: str) -> str:
     if not piped or not piped.strip():
         return text
     return with_input(text, _task_text(job, piped))
-    # [before lesson 18]
+    # [before lesson 20]
     # return _task_text(job, sys.stdin.buffer.read() if task == "-" else os.fsencode(task))
-    # [/lesson 18]
+    # [/lesson 20]
 
 
-def _stdin() -> "BinaryIO | None":  # [lesson 18]
+def _stdin() -> "BinaryIO | None":  # [lesson 20]
     """stdin's bytes, or None when it is closed (`<&-`)."""
     return sys.stdin.buffer if sys.stdin is not None else None
 

@@ -65,7 +65,7 @@ def python_under_tmp() -> tuple[Path, ...]:
     return tuple(sorted(place for place in places if within(place, tmp) and place != tmp))
 
 
-def configured_hidden(paths: Sequence[Path], workspace: Path) -> list[Path]:  # [lesson 22]
+def configured_hidden(paths: Sequence[Path], workspace: Path) -> list[Path]:  # [lesson 24]
     """The `sandbox_hide` paths that exist, resolved; never the Workspace or a folder above it,
     which would hide the work itself (its own files can be hidden)."""
     found = []
@@ -253,7 +253,7 @@ class BwrapBackend:
         `placeholders=False`, none: the warm sandbox's view, whose runner makes them per command)."""
         home = os.environ.get("HOME")
         hidden = hidden_paths(self.workspace, self.settings.env_file, Path(home) if home else None)
-        hidden += configured_hidden(self.settings.sandbox_hide, self.workspace)  # [lesson 22]
+        hidden += configured_hidden(self.settings.sandbox_hide, self.workspace)  # [lesson 24]
         # Under a masked home only what is bound back needs hiding again (`~/.config/gh` in an added `~/.config`).
         hidden = [path for path in hidden if _shown(path, view)]
         # A placeholder another command holds is absent still: this one makes it its own (the warm

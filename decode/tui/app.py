@@ -121,7 +121,7 @@ class Repl:
             ask_user=self.agent_questions.ask_user,  # [lesson 13]
             review_plan=self.agent_questions.review_plan,  # [lesson 13]
             on_subagent=lambda progress: self.soon(self._on_turn_event, progress),  # [lesson 15]
-            trace_name="chat_turn",  # each turn's trace, when tracing is on  # [lesson 20]
+            trace_name="chat_turn",  # each turn's trace, when tracing is on  # [lesson 22]
         )
         self.status.sandbox = self.options.sandbox or "none"  # until the warm-up knows (SANDBOX_MODE)  # [lesson 17]
         self.warm: Warm | None = None

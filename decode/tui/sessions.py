@@ -59,7 +59,7 @@ def add_session_commands(registry: CommandRegistry) -> CommandRegistry:
     )
     registry.status_lines.append(_status_line)
     registry.start_checks["resume"] = check_resume  # `--resume [ID]`: no such session
-    registry.start_checks["session_id"] = check_session_id  # `--session-id UUID`: taken already  # [lesson 18]
+    registry.start_checks["session_id"] = check_session_id  # `--session-id UUID`: taken already  # [lesson 20]
     registry.on_ready.insert(0, show_session)  # the resumed turns first, then what is said about them
     registry.on_leave.append(show_resume_line)  # the session's id, and how to continue it
     return registry
@@ -85,7 +85,7 @@ def check_resume(home: Path, resume: str) -> str:
     return ""
 
 
-def check_session_id(home: Path, session_id: str) -> str:  # [lesson 18]
+def check_session_id(home: Path, session_id: str) -> str:  # [lesson 20]
     """Why `decode --session-id UUID` cannot start here ("" when it can): a session has that id already."""
     from decode.context.session_ids import SessionIdError, check_unused, given_session_id
 
@@ -240,7 +240,7 @@ async def switch_session(repl: Repl, ref: str) -> None:
     from decode.agent.compose import build_loop
 
     options = replace(repl.options, resume=ref, model=None)  # the session's own model, as `decode --resume`
-    options = replace(options, session_id=None, fork_session=False)  # `--session-id` named the first  # [lesson 18]
+    options = replace(options, session_id=None, fork_session=False)  # `--session-id` named the first  # [lesson 20]
     try:
         conversation = await asyncio.to_thread(build_loop, options, repl.settings)
     except start_errors() as exc:

@@ -1,7 +1,7 @@
 """Recording: nothing added when it is off; a bounded wait when its server is gone.
 
-- `decode run` with recording off against the same run of the package before lesson 21 (its
-  snapshot, `scripts/lesson snapshot 20`): unconfigured, kitaru is never imported (target 1.1x).
+- `decode run` with recording off against the same run of the package before lesson 23 (its
+  snapshot, `scripts/lesson snapshot 22`): unconfigured, kitaru is never imported (target 1.1x).
 - A recorded `decode run` whose Kitaru server is gone (a closed loopback port): it goes on
   unrecorded after kitaru's retries, once per conversation, as a figure.
 """
@@ -27,15 +27,15 @@ def benchmarks(ctx: Context) -> Iterator[Comparison | Figure]:
     python = ctx.bin("python")
     before = ctx.tmp / "before"
     subprocess.run(
-        [python, ctx.root / "scripts/lesson", "snapshot", "20", before], check=True, capture_output=True, cwd=ctx.root
+        [python, ctx.root / "scripts/lesson", "snapshot", "22", before], check=True, capture_output=True, cwd=ctx.root
     )
     script = ctx.tmp / "hello.json"
     script.write_text(json.dumps([{"text": "Hello."}]), encoding="utf-8")
     run = [python, "-m", "decode", "run", "--model", f"script:{script}", "say hello"]
     yield Comparison(
-        "decode run, recording off, vs before lesson 21",
-        command(run, label="decode run (lesson 21, off)", cwd=ctx.tmp, env={"PYTHONPATH": str(ctx.root)}),
-        command(run, label="decode run (lesson 20)", cwd=ctx.tmp, env={"PYTHONPATH": str(before)}),
+        "decode run, recording off, vs before lesson 23",
+        command(run, label="decode run (lesson 23, off)", cwd=ctx.tmp, env={"PYTHONPATH": str(ctx.root)}),
+        command(run, label="decode run (lesson 22)", cwd=ctx.tmp, env={"PYTHONPATH": str(before)}),
         target=1.1,
         runs=10,
     )

@@ -1,7 +1,7 @@
 """Tracing: nothing added when it is off, little when it is on.
 
-- `decode run` with tracing off against the same run of the package before lesson 20 (its
-  snapshot, `scripts/lesson snapshot 19`): unconfigured, opik is never imported (target 1.1x).
+- `decode run` with tracing off against the same run of the package before lesson 22 (its
+  snapshot, `scripts/lesson snapshot 21`): unconfigured, opik is never imported (target 1.1x).
 - A turn of 20 tool steps traced to a loopback Opik collector against the same turn untraced, in
   process (the composition root, a scripted model): the cost per tool step (target 1.2x).
 - A scripted `decode run` (a tool call, then an answer) with tracing off, and traced to a loopback
@@ -29,7 +29,7 @@ ROUNDS = 10
 
 
 def _collector(root: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_collector", root / "lessons/20-observability/collector.py")
+    spec = importlib.util.spec_from_file_location("bench_collector", root / "lessons/22-observability/collector.py")
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -61,15 +61,15 @@ def benchmarks(ctx: Context) -> Iterator[Comparison | Figure]:
     python = ctx.bin("python")
     before = ctx.tmp / "before"
     subprocess.run(
-        [python, ctx.root / "scripts/lesson", "snapshot", "19", before], check=True, capture_output=True, cwd=ctx.root
+        [python, ctx.root / "scripts/lesson", "snapshot", "21", before], check=True, capture_output=True, cwd=ctx.root
     )
     script = ctx.tmp / "hello.json"
     script.write_text(json.dumps([{"text": "Hello."}]), encoding="utf-8")
     run = [python, "-m", "decode", "run", "--model", f"script:{script}", "say hello"]
     yield Comparison(
-        "decode run, tracing off, vs before lesson 20",
-        command(run, label="decode run (lesson 20, off)", cwd=ctx.tmp, env={"PYTHONPATH": str(ctx.root)}),
-        command(run, label="decode run (lesson 19)", cwd=ctx.tmp, env={"PYTHONPATH": str(before)}),
+        "decode run, tracing off, vs before lesson 22",
+        command(run, label="decode run (lesson 22, off)", cwd=ctx.tmp, env={"PYTHONPATH": str(ctx.root)}),
+        command(run, label="decode run (lesson 21)", cwd=ctx.tmp, env={"PYTHONPATH": str(before)}),
         target=1.1,
         runs=10,
         issue=27,

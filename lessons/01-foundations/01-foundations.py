@@ -127,7 +127,7 @@ print("AIza" in repr(with_key), "AIza" in with_key.model_dump_json())
 print(with_key.gemini_api_key.get_secret_value())
 
 # %% [markdown]
-# `DECODE_ENV` (`dev`, `test` or `prod`) only *names* what decode deploys (lesson 19's Modal app);
+# `DECODE_ENV` (`dev`, `test` or `prod`) only *names* what decode deploys (lesson 21's Modal app);
 # it never changes behaviour. An environment that behaves differently is an environment you can't test.
 
 # %%

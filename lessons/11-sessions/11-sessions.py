@@ -320,7 +320,7 @@ print(re.sub(r"\b[0-9a-f]{8}\b|\(pid \d+\)", "…", done.stderr.strip()))  # ids
 print(load_session(session.log.path).turns, "turns in ours, as before")
 
 # %% [markdown]
-# The copy is `copy_log`, and lesson 18 lets a script ask for one: `decode run --resume ID
+# The copy is `copy_log`, and lesson 20 lets a script ask for one: `decode run --resume ID
 # --fork-session "…"` goes on in a new session holding a copy of ID's log, whose own log is never
 # written; `--session-id UUID` names a new session (or the fork) the way Claude Code's scripts do.
 

@@ -115,7 +115,7 @@ def test_lesson_has_readme_manifest_and_notebook_pair(lesson: Lesson) -> None:
     expected = ["README.md", "lesson.toml", lesson.notebook_py.name, lesson.notebook_ipynb.name]
     missing = [name for name in expected if not (lesson.folder / name).is_file()]
     assert not missing, f"lessons/{lesson.name} is missing {missing}"
-    builds = lesson.manifest["builds"]  # what it adds outside the package (lesson 22: evals/)
+    builds = lesson.manifest["builds"]  # what it adds outside the package (lesson 24: evals/)
     assert lesson.manifest["introduces"] or lesson.manifest["extends"] or builds, f"lessons/{lesson.name} adds nothing"
     missing = [path for path in builds if not (ROOT / path).exists()]
     assert not missing, f"lessons/{lesson.name} builds {missing}, which do not exist"

@@ -3,7 +3,7 @@
     front ends     tui/  runtime/  commands/  remote/  cli.py  __main__.py
     harness        harness/
     loop           agent/  agents/
-    capabilities   tools/  permissions/  context/  memory/  skills/  (and what lessons 13–22 add)
+    capabilities   tools/  permissions/  context/  memory/  skills/  (and what lessons 13–24 add)
     processes      processes/  (the local executor, running and ending programs: below tools and sandbox/)
     foundation     config/  entities/  models/  logging.py  files.py
 

@@ -5,12 +5,12 @@ from dataclasses import replace
 from decode.agent.build import Build
 from decode.agent.factory import BASE_INSTRUCTIONS, build_agent
 
-# [lesson 20]
+# [lesson 22]
 from decode.agent.traced_loop import agent_loop
 
-# [before lesson 20]
+# [before lesson 22]
 # from decode.agent.loop import AgentLoop
-# [/lesson 20]
+# [/lesson 22]
 from decode.entities.deps import AgentDeps
 from decode.models.gateway import resolve_model
 
@@ -52,20 +52,20 @@ def build_deps(b: Build) -> None:
 
 def make_agent(b: Build) -> None:
     """The pydantic-ai Agent: the model, the tools, and the capabilities the steps before listed."""
-    # [lesson 18]
+    # [lesson 20]
     instructions = b.options.system_prompt or BASE_INSTRUCTIONS  # `--system-prompt`: decode's own replaced
     b.agent = build_agent(b.model, tools=b.tools, capabilities=b.capabilities, instructions=instructions)
-    # [before lesson 18]
+    # [before lesson 20]
     # b.agent = build_agent(b.model, tools=b.tools, capabilities=b.capabilities)
-    # [/lesson 18]
+    # [/lesson 20]
 
 
 def make_loop(b: Build) -> None:
     """The Agent Loop the front end drives, with the session's history."""
     limit = b.options.max_requests or b.settings.max_requests
-    # [lesson 20]
+    # [lesson 22]
     b.loop = agent_loop(b, limit)  # traced only when tracing is configured
-    # [before lesson 20]
+    # [before lesson 22]
     # b.loop = AgentLoop(b.agent, b.deps, model=b.model, max_requests=limit)
-    # [/lesson 20]
+    # [/lesson 22]
     b.loop.session, b.loop.history = b.session, b.history  # [lesson 11]

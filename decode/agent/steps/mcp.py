@@ -13,8 +13,8 @@ def load_mcp(b: Build) -> None:
             trust_project=b.options.trust_project_mcp,
             headless=b.options.approve is None,
             executor=b.executor,  # [lesson 17]
-            files=b.options.mcp_config,  # [lesson 18]
-            strict=b.options.strict_mcp_config,  # [lesson 18]
+            files=b.options.mcp_config,  # [lesson 20]
+            strict=b.options.strict_mcp_config,  # [lesson 20]
         )
     if b.mcp is not None:  # a server may ask decode's model (gated) and the user (None: headless, declined)
         b.mcp.features.sampling_model, b.mcp.features.sampling = b.model, b.settings.mcp_sampling

@@ -1,4 +1,4 @@
-"""The planted-log step (lesson 18): a session log the repository committed chooses nothing.
+"""The planted-log step (lesson 20): a session log the repository committed chooses nothing.
 
 It was written by whoever wrote the repository: resuming it keeps neither its sandbox nor its mode
 (`resume_sandbox`, `resume_mode` read `Build.planted`), and the user is told why. Nor do `/undo` and

@@ -1,4 +1,4 @@
-"""The recording step (lesson 21): the agent's model requests recorded to Kitaru, when it is configured."""
+"""The recording step (lesson 23): the agent's model requests recorded to Kitaru, when it is configured."""
 
 from decode.agent.build import Build
 from decode.recording.seam import recorded

@@ -22,12 +22,12 @@ from decode.sandbox.workspace import discard_workspace, session_workspace
 def resume_sandbox(b: Build) -> None:
     """A resumed session's sandbox, unless `sandbox` is given; a new session records its own."""
     options, header = b.options, b.session.log.header
-    # [lesson 18]
+    # [lesson 20]
     # A log the repository committed chooses no sandbox; a resumed `none` leaves the settings'.
     resumed = header.sandbox if header.sandbox != "none" and not b.planted else None
-    # [before lesson 18]
+    # [before lesson 20]
     # resumed = header.sandbox
-    # [/lesson 18]
+    # [/lesson 20]
     if options.resume is not None and options.sandbox is None and resumed:
         b.options = replace(options, sandbox=resumed)
     elif options.parent is None and not b.session.log.path.exists():

@@ -16,7 +16,7 @@ def open_session(b: Build) -> None:
     # [before lesson 15]
     # wanted = options.model
     # [/lesson 15]
-    if options.session_id is not None or options.fork_session:  # `--session-id UUID`, `--fork-session`  # [lesson 18]
+    if options.session_id is not None or options.fork_session:  # `--session-id UUID`, `--fork-session`  # [lesson 20]
         b.session, b.history = open_chosen(
             options.home,
             resume=options.resume,
@@ -33,11 +33,11 @@ def resume_mode(b: Build) -> None:
     """A resumed session goes on in the mode it was in, unless a mode is asked for. A session log
     lives in the project, where a repository can plant one: it never chooses bypass (only
     --permission-mode or ~/.decode/settings.json do, ADR-0042)."""
-    # [lesson 18]
+    # [lesson 20]
     resumed = b.options.resume is not None and not b.planted
-    # [before lesson 18]
+    # [before lesson 20]
     # resumed = b.options.resume is not None
-    # [/lesson 18]
+    # [/lesson 20]
     b.resumed_mode = b.mode is None and resumed and b.session.mode in {m.value for m in Mode}
     if b.resumed_mode:
         b.mode = Mode.parse(b.session.mode or "")

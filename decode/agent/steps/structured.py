@@ -1,4 +1,4 @@
-"""The structured-output step (lesson 18): `--json-schema` makes the final answer a validated object."""
+"""The structured-output step (lesson 20): `--json-schema` makes the final answer a validated object."""
 
 from decode.agent.build import Build
 

@@ -1,4 +1,4 @@
-"""The no-persistence step (lesson 18): `decode run --no-session-persistence` keeps nothing on disk.
+"""The no-persistence step (lesson 20): `decode run --no-session-persistence` keeps nothing on disk.
 
 The session is still a session (its id, its context window, its compaction), but its log writes
 nothing and its checkpoints keep nothing: no file under `.decode/sessions/`, nothing to `--resume`

@@ -1,4 +1,4 @@
-"""The benchmark's settings (lesson 22)."""
+"""The benchmark's settings (lesson 24)."""
 
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings

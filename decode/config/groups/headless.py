@@ -1,4 +1,4 @@
-"""The headless runs' settings (lesson 18)."""
+"""The headless runs' settings (lesson 20)."""
 
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings

@@ -1,4 +1,4 @@
-"""The recording's settings (lesson 21)."""
+"""The recording's settings (lesson 23)."""
 
 from uuid import UUID
 
@@ -15,7 +15,7 @@ class RecordingSettings(BaseSettings):
         json_schema_extra=user_only("sends your prompts, code and tool results to that address"),
     )
     """The Kitaru server sessions are recorded to (`make kitaru-local` prints a local one's);
-    with `KITARU_AGENT_ID`, every turn is recorded (lesson 21)."""
+    with `KITARU_AGENT_ID`, every turn is recorded (lesson 23)."""
 
     kitaru_agent_id: UUID | None = Field(None, validation_alias=AliasChoices("KITARU_AGENT_ID"))
     """The Kitaru agent decode's sessions are recorded under (`make kitaru-local` registers one)."""

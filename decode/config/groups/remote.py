@@ -1,4 +1,4 @@
-"""The remote runs' settings (lesson 19): `decode remote` and what it deploys."""
+"""The remote runs' settings (lesson 21): `decode remote` and what it deploys."""
 
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings

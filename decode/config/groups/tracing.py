@@ -1,4 +1,4 @@
-"""The tracing's settings (lesson 20)."""
+"""The tracing's settings (lesson 22)."""
 
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings
@@ -12,7 +12,7 @@ class TracingSettings(BaseSettings):
         validation_alias=AliasChoices("OPIK_API_KEY"),
         json_schema_extra=user_only("sends every turn to Opik's cloud"),
     )
-    """Opik's API key: set (or `OPIK_URL_OVERRIDE`), every turn is traced to Opik (lesson 20)."""
+    """Opik's API key: set (or `OPIK_URL_OVERRIDE`), every turn is traced to Opik (lesson 22)."""
 
     opik_url_override: str | None = Field(
         None, validation_alias=AliasChoices("OPIK_URL_OVERRIDE"), json_schema_extra=SENDS

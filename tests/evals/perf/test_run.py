@@ -20,7 +20,7 @@ from perf import ratio
 
 
 def benchmarks(ctx):
-    yield ratio("tracing off vs lesson 18", 1.3, 1.1, issue=27)
+    yield ratio("tracing off vs lesson 20", 1.3, 1.1, issue=27)
 """
 SILENT = """
 def benchmarks(ctx):
@@ -61,7 +61,7 @@ def test_a_run_prints_the_load_and_ends_with_every_target_of_the_issue(tmp_path:
     assert lines[-1].startswith("At the end: load ")
     summary = done.stdout[done.stdout.index("## Targets of issue 27") :]
     assert "| bwrap bash('true') vs none | sandbox | 1.20x | ≤ 1.5x | yes |" in summary
-    assert "| tracing off vs lesson 18 | tracing | 1.30x | ≤ 1.1x | NO |" in summary
+    assert "| tracing off vs lesson 20 | tracing | 1.30x | ≤ 1.1x | NO |" in summary
     assert "| (no target reported) | tools | not measured |  | NO |" in summary
     assert "a figure of no issue" not in summary
     assert "1 of 3 met." in summary

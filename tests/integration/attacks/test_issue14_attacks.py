@@ -1,4 +1,4 @@
-"""Attacks on issue 14 (lessons 18-21): `decode run`'s options and output, tracing, recording, remote.
+"""Attacks on issue 14 (lessons 20-23): `decode run`'s options and output, tracing, recording, remote.
 
 Each test asserts the SAFE behaviour, through the real `decode` program and real loopback servers
 (nothing beyond 127.0.0.1; the model is `script:PATH`). A test that shows an open hole is marked

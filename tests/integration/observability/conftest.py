@@ -1,4 +1,4 @@
-"""The loopback Opik collector (lessons/20-observability/collector.py), for the tracing tests."""
+"""The loopback Opik collector (lessons/22-observability/collector.py), for the tracing tests."""
 
 import importlib.util
 import sys
@@ -8,7 +8,7 @@ from types import ModuleType
 
 import pytest
 
-COLLECTOR_FILE = Path(__file__).resolve().parents[3] / "lessons" / "20-observability" / "collector.py"
+COLLECTOR_FILE = Path(__file__).resolve().parents[3] / "lessons" / "22-observability" / "collector.py"
 
 
 def collector_module() -> ModuleType:

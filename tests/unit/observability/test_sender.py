@@ -14,7 +14,7 @@ import pytest
 from decode.observability.sender import WORKERS, BatchSender
 from tests.conftest import wait_for
 
-COLLECTOR = Path(__file__).resolve().parents[3] / "lessons" / "20-observability" / "collector.py"
+COLLECTOR = Path(__file__).resolve().parents[3] / "lessons" / "22-observability" / "collector.py"
 KEYS = {"v1/private/spans/batch": "spans", "v1/private/traces/batch": "traces"}
 SPANS, TRACES = "v1/private/spans/batch", "v1/private/traces/batch"
 

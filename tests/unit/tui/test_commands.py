@@ -137,7 +137,7 @@ def test_the_parts_that_add_commands_plug_their_status_lines_start_checks_and_re
 
     registry = repl_commands()
     assert builtin_commands().status_lines == builtin_commands().on_ready == []  # lesson 03's REPL: none
-    assert list(registry.start_checks) == ["resume", "session_id", "agent", "sandbox", "repo"]  # lessons 11, 18, 15, 17
+    assert list(registry.start_checks) == ["resume", "session_id", "agent", "sandbox", "repo"]  # lessons 11, 20, 15, 17
     assert [ready.__name__ for ready in registry.on_ready] == [
         "show_session",  # a resumed conversation first, then what is said about it
         "start_permissions",
