@@ -65,6 +65,8 @@ SHARED: list[Decorator] = [
         type=click.Choice([mode.value for mode in SandboxMode]),
         help="Where the agent's commands run: none (here), bwrap, docker or modal. Default: SANDBOX_MODE, else none.",
     ),
+    # [/lesson 17]
+    # [lesson 19]
     click.option(
         "--repo",
         metavar="PATH|URL",
@@ -72,6 +74,8 @@ SHARED: list[Decorator] = [
         "branch decode/<session-id> (at the end of `decode run`, on /ship or leaving the REPL), its checkout "
         "untouched. Default: SANDBOX_REPO.",
     ),
+    # [/lesson 19]
+    # [lesson 17]
     click.option(
         "--add-dir",
         "add_dirs",

@@ -22,7 +22,7 @@ def build_gate(b: Build) -> None:
         mode=b.mode,
         realpath=b.executor.realpath,
         secret_files=b.settings.secret_files,
-        scope=b.options.workspace,  # [lesson 17]
+        scope=b.options.workspace,  # [lesson 19]
         trust_project=b.options.trust_project_settings,
         other_grants=b.catalog.grants,  # the project's agents are trusted with its settings  # [lesson 15]
         command_line=b.options.settings_layer,  # `--settings FILE_OR_JSON`
