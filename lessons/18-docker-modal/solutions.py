@@ -1,5 +1,6 @@
 """Reference solution of lesson 18's exercise, and a plausible mistake that its check rejects."""
 
+import contextlib
 import os
 import signal
 from pathlib import Path
@@ -24,10 +25,8 @@ def end_tagged(tag: str) -> None:
         if not found:
             return
         for pid in found:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
 
 def wrong_end_tagged(tag: str) -> None:

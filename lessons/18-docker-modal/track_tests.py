@@ -6,6 +6,7 @@ docstring line is the behaviour it reports.
 """
 
 import io
+import itertools
 import tarfile
 from pathlib import Path
 
@@ -37,9 +38,13 @@ def test_a_container_has_no_network_no_capabilities_and_a_read_only_root(tmp_pat
     """`docker run` cuts the network, drops every capability, makes / read-only and ends with the image."""
     argv = _argv(tmp_path, network=False)
     joined = " ".join(argv)
-    assert argv[:2] == ["docker", "run"] and argv[-1] == "decode-sandbox:latest"
-    assert "--network none" in joined and "--read-only" in argv and "--cap-drop ALL" in joined
-    assert "no-new-privileges" in argv and "--user 1000:1000" in joined
+    assert argv[:2] == ["docker", "run"]
+    assert argv[-1] == "decode-sandbox:latest"
+    assert "--network none" in joined
+    assert "--read-only" in argv
+    assert "--cap-drop ALL" in joined
+    assert "no-new-privileges" in argv
+    assert "--user 1000:1000" in joined
     assert "--network host" in " ".join(_argv(tmp_path, network=True))
 
 
@@ -47,7 +52,7 @@ def test_the_workspace_is_writable_and_its_protected_and_secret_files_are_not(tm
     """The Workspace is bound at its own path; a protected file read-only on top; `.env` replaced by nothing."""
     (tmp_path / ".git").mkdir()
     argv = _argv(tmp_path, network=False)
-    pairs = list(zip(argv, argv[1:], strict=False))
+    pairs = list(itertools.pairwise(argv))
     assert ("-v", f"{tmp_path}:{tmp_path}") in pairs
     assert ("-v", f"{tmp_path / '.git'}:{tmp_path / '.git'}") in pairs  # a mount point cannot be renamed away
     assert ("-v", f"{tmp_path / '.mcp.json'}:{tmp_path / '.mcp.json'}:ro") in pairs
@@ -66,6 +71,7 @@ def test_the_workspace_goes_to_modal_without_its_secrets(tmp_path: Path) -> None
     (tmp_path / "big" / "data.bin").write_bytes(b"x")
     with tarfile.open(fileobj=io.BytesIO(workspace_archive(tmp_path, [tmp_path / "big"]))) as archive:
         names = {f"/{name}" for name in archive.getnames()}
-    assert f"{tmp_path}/src/app.py" in names and f"{tmp_path}/.env.example" in names
+    assert f"{tmp_path}/src/app.py" in names
+    assert f"{tmp_path}/.env.example" in names
     assert f"{tmp_path}/src/.env" not in names
     assert not any(name.startswith(f"{tmp_path}/big") for name in names)
