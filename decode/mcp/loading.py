@@ -38,7 +38,7 @@ def load_servers(
     trust_project: bool = False,
     headless: bool = False,
     user_home: Path | None = None,
-    executor: CommandExecutor | None = None,  # [lesson 18]
+    executor: CommandExecutor | None = None,  # [lesson 17]
     files: Sequence[Path] = (),  # [lesson 20]
     strict: bool = False,  # [lesson 20]
 ) -> McpServers | None:
@@ -64,13 +64,13 @@ def load_servers(
     project = config.project_servers()
     trusted = trust_project or is_trusted(home, project, user_home)
     environment = command_environment(os.environ, secrets, settings.pass_env)
-    environment = _environment(executor) or environment  # a sandbox's, where there is one  # [lesson 18]
+    environment = _environment(executor) or environment  # a sandbox's, where there is one  # [lesson 17]
     servers = build_servers(
         config.servers,
         home,
         environment,
         trusted_project=trusted,
-        executor=executor,  # [lesson 18]
+        executor=executor,  # [lesson 17]
         warm_ahead=not headless,
     )
     if servers.untrusted and headless:
@@ -83,7 +83,7 @@ def load_servers(
     return servers
 
 
-def _environment(executor: CommandExecutor | None) -> dict[str, str] | None:  # [lesson 18]
+def _environment(executor: CommandExecutor | None) -> dict[str, str] | None:  # [lesson 17]
     """What `executor` gives the commands it runs (`env`: the local executor's, a sandbox's); None: unknown.
 
     With a sandbox, "what the agent's commands get" is the sandbox's environment, built from nothing

@@ -53,7 +53,7 @@ class McpServer:
     config: ServerConfig
     home: Path
     environment: Mapping[str, str] = field(default_factory=dict, repr=False)
-    executor: CommandExecutor | None = field(default=None, repr=False)  # [lesson 18]
+    executor: CommandExecutor | None = field(default=None, repr=False)  # [lesson 17]
     features: ClientFeatures = field(default_factory=ClientFeatures, repr=False)
     """Roots, sampling, elicitation and progress: shared by a conversation's servers."""
     warm_ahead: bool = field(default=True, repr=False)
@@ -150,19 +150,19 @@ class McpServer:
         base = self.config.base or self.home
         cwd = base / definition.cwd if definition.cwd else base
         env = {**self.environment, **definition.env}
-        # [lesson 18]
+        # [lesson 17]
         from decode.mcp.transport import executor_transport
 
         argv = [definition.command, *definition.args]
         self._transport = executor_transport(self.executor, argv, home=self.home, cwd=cwd, env=env, log=log)
         return self._transport
-        # [before lesson 18]
+        # [before lesson 17]
         # from fastmcp.client.transports import StdioTransport
         #
         # return StdioTransport(
         #     definition.command, definition.args, env=env, cwd=str(cwd), log_file=log, keep_alive=False
         # )
-        # [/lesson 18]
+        # [/lesson 17]
 
     def _toolset(self, hang_limit: float) -> MCPToolset[Any]:
         from pydantic_ai.mcp import MCPToolset
@@ -359,7 +359,7 @@ def build_servers(
     environment: Mapping[str, str],
     *,
     trusted_project: bool,
-    executor: CommandExecutor | None = None,  # [lesson 18]
+    executor: CommandExecutor | None = None,  # [lesson 17]
     warm_ahead: bool = True,
 ) -> McpServers:
     """The servers of `configs`: disabled ones stay `disabled`, project ones `untrusted` unless trusted;
@@ -371,7 +371,7 @@ def build_servers(
             config,
             home,
             environment,
-            executor=executor,  # [lesson 18]
+            executor=executor,  # [lesson 17]
             features=features,
         )
         server.warm_ahead = warm_ahead

@@ -1,5 +1,5 @@
-"""The sandbox in the REPL (lesson 17): `/ship`, a last hand-back when the REPL exits, and the
-start checks of `--sandbox` and `--repo`.
+"""The sandbox in the REPL (lesson 17; `/ship` and `--repo`, lesson 19): `/ship`, a last hand-back when the
+REPL exits, and the start checks of `--sandbox` and `--repo`.
 
 With `decode --repo PATH|URL` the agent works in a clone; `/ship` commits what it did onto
 `decode/<session-id>` and pushes that branch to the source (`decode.sandbox.handback`). Leaving

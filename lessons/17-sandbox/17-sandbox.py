@@ -6,11 +6,12 @@
 # This lesson puts the agent's commands *inside* a sandbox, the first of three lessons on it:
 #
 # - **17 (this one): one executor seam, and bubblewrap behind it** (`decode/sandbox/`): `--sandbox
-#   none|bwrap` picks a backend; bash, the file tools and language servers all go through the same
-#   `SandboxExecutor`. bubblewrap makes the host read-only, the Workspace writable (but for its
+#   none|bwrap` picks a backend; bash, the file tools, language servers and MCP servers all go
+#   through the same `SandboxExecutor`. bubblewrap makes the host read-only, the Workspace writable (but for its
 #   protected paths), and cuts the network; the environment is built from nothing. `--add-dir`
 #   widens the Workspace by a folder, under the same rules.
-# - **18: Docker and Modal** behind the same seam, and MCP servers started inside.
+# - **18: sandboxes that live for the session**: a warm bubblewrap, Docker and Modal, and the
+#   commands in them that are not decode's children.
 # - **19: the Workspace clone and the hand-back**: the agent works in a clone, and its work comes
 #   back as a git branch, pushed by your git on the host.
 #
@@ -287,6 +288,20 @@ print(
 print("git fetch, bypass, Network deny:", await verdict(["deny Network(git fetch:*)"], Mode.BYPASS, "git fetch"))
 
 # %% [markdown]
+# ### MCP servers inside the sandbox
+#
+# Before this lesson an MCP server started on this machine, as you (lesson 14). It is a program the
+# repository's `.mcp.json` may name, so it belongs where the commands run: the server now starts
+# through `executor.spawn` (as lesson 16's language servers do), with the sandbox's environment, and
+# speaks JSON-RPC over the process's pipes (`decode/mcp/transport.py`).
+
+# %%
+show_diff(17, "decode/mcp/servers.py")
+
+# %%
+show("decode.mcp.transport", "executor_transport")
+
+# %% [markdown]
 # ### A folder beside the Workspace: `--add-dir`
 #
 # The file tools refuse every path outside the Workspace before the gate is even asked. Claude
@@ -372,20 +387,20 @@ check_bwrap_argv(bwrap_argv)
 # - A prompt injection is stopped outside the model: a Sandbox removes the secrets and the network,
 #   two legs of the lethal trifecta.
 # - `--sandbox none|bwrap` picks a backend behind one seam (`SandboxBackend`, `SandboxExecutor`):
-#   bash, the file tools and language servers all go through it; a backend that cannot run here
+#   bash, the file tools, language and MCP servers all go through it; a backend that cannot run here
 #   refuses to start, never falls back to running unsandboxed.
 # - bubblewrap shows the host read-only, the Workspace writable but for its protected paths (bound
 #   read-only *after* it), no network unless a command is allowed it (`Network(…)` rules), and an
-#   environment built from an allow list; a Warm Sandbox keeps one running for a session's commands.
+#   environment built from an allow list.
 # - `--add-dir` adds a folder beside the Workspace under the same rules; `/`, your home, `/tmp` and
 #   credential folders are refused.
 #
 # **The key idea:** a writable Workspace is not enough to be safe: what runs later, outside, as you
 # (`.git/hooks`, `.bashrc`, `.mcp.json`) must stay read-only inside it.
 #
-# **Next:** lesson 18 puts Docker and Modal behind the same seam; lesson 19 brings the work out as a
-# branch.
+# **Next:** lesson 18 keeps a sandbox running for the session (a warm bubblewrap, Docker, Modal);
+# lesson 19 brings the work out as a branch.
 #
 # **Glossary:** [Sandbox](../../docs/glossary.md#sandbox),
-# [Warm Sandbox](../../docs/glossary.md#warm-sandbox),
+# [MCP Server](../../docs/glossary.md#mcp-server),
 # [Added Directory](../../docs/glossary.md#added-directory).

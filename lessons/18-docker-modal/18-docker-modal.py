@@ -1,8 +1,11 @@
 # %% [markdown]
-# # Lesson 18 — Docker and Modal behind the seam
+# # Lesson 18 — A warm sandbox, Docker and Modal
 #
-# Lesson 17 put the agent's commands in bubblewrap: Linux only, the host's own programs, the
-# host's kernel, this machine. Two other places are often better: a **Docker container**, whose
+# Lesson 17 put each of the agent's commands in a bubblewrap of its own: the view of the host
+# worked out, the namespaces made, and torn down again, for every `ls`. This lesson keeps a sandbox
+# running for the session instead, three ways. A **warm bubblewrap**: one bwrap started once, with a
+# runner inside that makes each command's namespaces. And two places that are often better than this
+# machine: a **Docker container**, whose
 # root is an image of its own (another distribution, pinned tools, the same on every machine), and a
 # **Modal sandbox**, a machine elsewhere, so nothing the agent does touches this one. Both go
 # behind lesson 17's seam: `SandboxBackend` starts, runs, spawns and closes; `SandboxExecutor` keeps
@@ -12,12 +15,13 @@
 #   Workspace bind-mounted at its own path, the protected paths read-only on top, no network,
 #   no capabilities, a read-only root. The image is built offline (`make sandbox-image`).
 # - `--sandbox modal`: a Modal `Sandbox` with the Workspace uploaded, without its secrets.
-# - MCP servers start through the executor too, so with a sandbox they run inside it.
 #
 # Claude Code documents a container (a dev container) as the place for `--dangerously-skip-permissions`;
 # Codex's cloud tasks run in containers of their own. The new problem this lesson solves is one
 # they all meet: **a process you start through a client is not your child**, so ending the client
 # ends nothing.
+#
+# The warm runner meets it too: its commands are the runner's children, not decode's.
 #
 # No key, no network and no Docker engine are needed here: the container's process control is
 # POSIX `sh`, and runs on this machine as it runs inside a container.
@@ -82,7 +86,52 @@ def until(condition, seconds: float = 10.0) -> bool:
 
 
 # %% [markdown]
-# ## 1. Killing the client kills nothing
+# ## 1. A warm bubblewrap
+#
+# A cold bwrap per command is simple and slow: most of its time goes to the kernel making and
+# tearing down namespaces (ADR-0104). The warm sandbox starts bwrap once over the same view, with a
+# small runner inside (`warm_runner.py`); for each command the runner makes what a cold bwrap would
+# have (new mount, pid, IPC and network namespaces, an empty `/tmp`, no capability) and decode
+# sends it the command over a socket. The keeper holds one per view: when the view changes (a new
+# nested repository, a protected file made, a `.env` appearing) a new warm sandbox replaces the old
+# one; one that cannot start turns the warm path off and commands run cold, as in lesson 17.
+
+# %%
+show_diff(18, "decode/sandbox/bwrap.py")
+
+# %%
+show("decode.sandbox.warm_keeper", "WarmKeeper.sandbox")
+
+# %%
+from decode.config.settings import Settings
+from decode.entities.executor import ExecRequest
+from decode.sandbox.backends import open_sandbox
+from decode.sandbox.types import SandboxMode
+
+executor = open_sandbox(SandboxMode.BWRAP, project, Settings(_env_file=None))
+
+
+async def inside(command: str) -> str:
+    out: list[bytes] = []
+    await executor.run(ExecRequest(["bash", "-c", command], timeout=30, on_stdout=out.append, on_stderr=out.append))
+    return b"".join(out).decode().strip()
+
+
+keeper = executor.backend.warm
+print(await inside("echo one > one.txt && cat one.txt"), "| warm sandbox up:", keeper.current is not None)
+first = keeper.current
+print(await inside("cat one.txt"), "| the same one:", keeper.current is first)
+(project / "nested" / ".git").mkdir(parents=True)  # a nested repository: its .git is read-only, a new view
+print(await inside("test -w nested/.git || echo read-only"), "| replaced:", keeper.current is not first)
+await executor.close()
+
+# %% [markdown]
+# The runner's commands are its children, not decode's: a timeout is a message to the runner, and
+# a runner that does not answer is killed with everything it ran. Docker has the same shape, with
+# no runner of ours to ask.
+
+# %% [markdown]
+# ## 2. Killing the client kills nothing
 #
 # On the host, decode ends a command by ending its process group (lesson 05). In a container, the
 # command is started by the Docker engine on behalf of `docker exec`: the process decode holds is
@@ -129,7 +178,7 @@ print("after the killer:", len(tagged("t1")))
 # something still holds its output, as lesson 05's local executor does.
 
 # %% [markdown]
-# ## 2. The Docker backend
+# ## 3. The Docker backend
 #
 # `docker run` for the session's container: no network (a command allowed the network gets a
 # container of its own on the host's), a read-only root, no capabilities, a private `/tmp`, the
@@ -174,7 +223,7 @@ show("decode.sandbox.docker", "DockerBackend.run")
 show_diff(18, "decode/sandbox/backends.py")
 
 # %% [markdown]
-# ## 3. The Modal backend
+# ## 4. The Modal backend
 #
 # Modal's sandbox is on another machine: there is no bind mount, so the Workspace is uploaded at the
 # start, at the same path, as a tar archive, and the file tools go through `run` (`host_workspace`
@@ -187,24 +236,13 @@ show("decode.sandbox.modal", "workspace_archive")
 # %%
 from decode.sandbox.modal import workspace_archive
 
-(project / ".env.example").write_text("GEMINI_API_KEY=\n")
-(project / "app.py").write_text("print('hi')\n")
-with tarfile.open(fileobj=io.BytesIO(workspace_archive(project))) as archive:
+app = scratch / "app"
+(app / "src").mkdir(parents=True)
+(app / "src" / "main.py").write_text("print('hi')\n")
+(app / ".env").write_text("GEMINI_API_KEY=AIza-fake\n")
+(app / ".env.example").write_text("GEMINI_API_KEY=\n")
+with tarfile.open(fileobj=io.BytesIO(workspace_archive(app))) as archive:
     print("\n".join(sorted(shown(f"/{name}") for name in archive.getnames())))
-
-# %% [markdown]
-# ## 4. MCP servers inside the sandbox
-#
-# In lesson 17 an MCP server still started on this machine, as you, beside a sandboxed bash. It is a
-# program the repository's `.mcp.json` may name, so it belongs where the commands run: the server
-# now starts through `executor.spawn`, with the sandbox's environment, and speaks JSON-RPC over the
-# process's pipes (`decode/mcp/transport.py`).
-
-# %%
-show_diff(18, "decode/mcp/servers.py")
-
-# %%
-show("decode.mcp.transport", "executor_transport")
 
 # %% [markdown]
 # ## Exercises
@@ -232,9 +270,11 @@ check_end_tagged(end_tagged)
 # %% [markdown]
 # ## Recap
 #
-# **What you built:** Docker and Modal sandboxes behind lesson 17's seam, and MCP servers started
-# inside the sandbox.
+# **What you built:** sandboxes that live for the session behind lesson 17's seam: a warm
+# bubblewrap, Docker and Modal.
 #
+# - A Warm Sandbox starts bwrap once; a runner inside makes each command's namespaces, and a new
+#   view (a nested repository, a protected file) replaces it.
 # - A process started through a client (`docker exec`) is not your child: ending the client ends
 #   nothing. The process control moves inside: the Container Wrapper tags every command, and a
 #   second `docker exec` (the killer) ends everything carrying the tag.
@@ -243,13 +283,12 @@ check_end_tagged(end_tagged)
 #   replaced by nothing; values passed by name, never on a command line.
 # - Modal: a machine elsewhere; the Workspace uploaded as an archive without its secrets.
 # - Each backend is imported only when chosen and refuses to start when it cannot run here.
-# - MCP servers start through the executor: with a sandbox, inside it.
 #
 # **The key idea:** one seam, several sandboxes: what the executor guarantees (the environment, the
 # protected paths) is written once; a backend only knows how to start, run and stop there.
 #
 # **Next:** lesson 19 brings the work out of the sandbox as a git branch.
 #
-# **Glossary:** [Sandbox](../../docs/glossary.md#sandbox),
+# **Glossary:** [Warm Sandbox](../../docs/glossary.md#warm-sandbox),
 # [Sandbox Image](../../docs/glossary.md#sandbox-image),
 # [Container Wrapper](../../docs/glossary.md#container-wrapper).

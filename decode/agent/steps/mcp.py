@@ -12,7 +12,7 @@ def load_mcp(b: Build) -> None:
             b.settings,
             trust_project=b.options.trust_project_mcp,
             headless=b.options.approve is None,
-            executor=b.executor,  # [lesson 18]
+            executor=b.executor,  # [lesson 17]
             files=b.options.mcp_config,  # [lesson 20]
             strict=b.options.strict_mcp_config,  # [lesson 20]
         )

@@ -16,7 +16,7 @@ def choose_mode(b: Build) -> None:
 
 def build_gate(b: Build) -> None:
     """The Permission Gate, with the rules of the settings files. The rules are the Harness Home's;
-    the paths they judge, the Workspace's (lesson 17: a `--repo` clone's own)."""
+    the paths they judge, the Workspace's (lesson 19: a `--repo` clone's own)."""
     b.gate = PermissionGate.from_settings(
         b.options.home,
         mode=b.mode,

@@ -1,4 +1,4 @@
-"""The sandbox steps (lesson 17): where the agent's commands run, and in which directory.
+"""The sandbox steps (lesson 17; the `--repo` clone, lesson 19): where the agent's commands run, and in which directory.
 
 - `resume_sandbox`: a resumed session stays in the sandbox it started in, unless one is asked for;
 - `open_workspace`: `--repo` clones the Workspace the agent works in, named after the session;
