@@ -74,7 +74,7 @@ class Build:
     subagents: Subagents | None = None
     active: ActiveAgent = field(init=False)
     # [/lesson 15]
-    workspace: Workspace | None = None  # the `--repo` clone, if any  # [lesson 17]
+    workspace: Workspace | None = None  # the `--repo` clone, if any  # [lesson 19]
     planted: bool = False  # the resumed log came with the repository: it chooses nothing  # [lesson 20]
 
     def conversation(self) -> Conversation:

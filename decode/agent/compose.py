@@ -42,7 +42,7 @@ STEPS: list[Step] = [
     decode_tools,  # unless given  # [lesson 04]
     choose_tools,
     choose_model,  # the Model Gateway
-    open_workspace,  # a `--repo` clone  # [lesson 17]
+    open_workspace,  # a `--repo` clone  # [lesson 19]
     open_sandbox,  # [lesson 17]
     open_executor,  # local unless given  # [lesson 04]
     choose_mode,  # [lesson 06]

@@ -92,12 +92,12 @@ class LoopOptions:
     `sandbox_mode`. Not used when `executor` is given."""
     workspace: Path | None = None
     """The directory the agent works in when it is not `home` (a `--repo` clone); None: `home`."""
-    repo: str | None = None
+    # [/lesson 17]
+    repo: str | None = None  # [lesson 19]
     """`--repo PATH|URL`: clone it into a Workspace under `.decode/workspaces/` and work there (its
     work comes back as branch `decode/<session-id>`); None: the settings' `sandbox_repo`, else none."""
-    add_dirs: tuple[Path, ...] = ()
+    add_dirs: tuple[Path, ...] = ()  # [lesson 17]
     """`--add-dir DIR`: folders (real paths) the file tools may use besides the Workspace."""
-    # [/lesson 17]
     # [lesson 20]
     system_prompt: str | None = None
     """Instructions instead of decode's own (`decode run --system-prompt`); None: decode's."""
@@ -144,5 +144,5 @@ class Conversation:
     subagents: Subagents | None = None
     """Its `agent` tool's side (None when its agent may not spawn any)."""
     # [/lesson 15]
-    workspace: Workspace | None = None  # [lesson 17]
+    workspace: Workspace | None = None  # [lesson 19]
     """The `--repo` clone the agent works in (None: the launch directory): the front end hands it back."""

@@ -34,7 +34,7 @@ PERSONAL = (
     "tool-output/",
     "MEMORY.md",
     "settings.local.json",
-    "workspaces/",  # `--repo` clones (ADR-0066), not for the team's repository either  # [lesson 17]
+    "workspaces/",  # `--repo` clones (ADR-0066), not for the team's repository either  # [lesson 19]
 )
 """Entries of `.decode/` that belong to one person and one machine."""
 PRIVATE_FILE_MODE = 0o600

@@ -95,7 +95,7 @@ class PermissionGate:
         # The same folders through symlinks, as they are now (a link cannot hide them).
         self.protected = tuple(dict.fromkeys([*self.protected, *map(os.path.realpath, self.protected)]))
         self._below_protected = tuple(root.rstrip("/") + "/" for root in self.protected)  # one startswith for all
-        self.protected_around: tuple[str, ...] = ()  # protected except inside the workspace  # [lesson 17]
+        self.protected_around: tuple[str, ...] = ()  # protected except inside the workspace  # [lesson 19]
         self.secret_files = tuple(dict.fromkeys([*DEFAULT_SECRET_FILES, *secret_files]))
         self._secret_names = [p for p in self.secret_files if "/" not in p.strip("/")]
         self._secret_paths = [p for p in self.secret_files if "/" in p.strip("/")]
@@ -155,10 +155,10 @@ class PermissionGate:
         default = mode or loaded.default_mode or Mode.DEFAULT
         where = scope or workspace  # the rules are `workspace`'s; the paths they judge, `scope`'s
         gate = cls(loaded.rules, default, workspace=where, home=home, realpath=realpath, secret_files=secret_files)
-        # [lesson 17]
+        # [lesson 19]
         if scope is not None:  # a `--repo` clone: the Harness Home's `.decode/` stays protected, around it
             gate.protected_around = (os.path.join(os.path.realpath(workspace), HARNESS_DIR.name),)
-        # [/lesson 17]
+        # [/lesson 19]
         gate.problems = loaded.problems
         gate.mode_source = None if mode else loaded.mode_source
         gate.settings = loaded
@@ -314,7 +314,7 @@ class PermissionGate:
         return not self._local or isinstance(path, Glob) or os.path.isdir(path)
 
     def in_protected(self, *candidates: str | None) -> bool:
-        # [lesson 17]
+        # [lesson 19]
         # A `--repo` clone lives in the Harness Home's `.decode/`: protected around it, not in it.
         for root in self.protected_around:
             if any(
@@ -322,7 +322,7 @@ class PermissionGate:
                 for c in candidates
             ):
                 return True
-        # [/lesson 17]
+        # [/lesson 19]
         for c in candidates:  # a loop, not `any(…)`: this runs for every word of a command
             if c is not None and (is_protected(c, self.workspace) or c in self.protected):
                 return True

@@ -75,6 +75,8 @@ SHARED: list[Decorator] = [
         # help="Where the agent's commands run: none (here), bwrap, docker or modal. Default: SANDBOX_MODE, else none.",
         # [/lesson 20]
     ),
+    # [/lesson 17]
+    # [lesson 19]
     click.option(
         "--repo",
         metavar="PATH|URL",
@@ -82,6 +84,8 @@ SHARED: list[Decorator] = [
         "branch decode/<session-id> (at the end of `decode run`, on /ship or leaving the REPL), its checkout "
         "untouched. Default: SANDBOX_REPO.",
     ),
+    # [/lesson 19]
+    # [lesson 17]
     click.option(
         "--add-dir",
         "add_dirs",

@@ -37,7 +37,7 @@ class HeadlessRun:
         self.progress = Progress()
         self.view = TurnView(self.progress)
         self.stop: SignalStop | None = None  # [lesson 05]
-        self.handed_back: HandBack | None = None  # `--repo`: what went back  # [lesson 17]
+        self.handed_back: HandBack | None = None  # `--repo`: what went back  # [lesson 19]
 
     def finish(self, code: int) -> int:
         """The run ended with `code`, which it exits with (a run for programs also prints its result)."""
@@ -72,7 +72,7 @@ class HeadlessRun:
         await close_conversation(conversation)  # its language servers stop with the run  # [lesson 16]
         self.say_saved(conversation)  # [lesson 11]
         code = self.stopped() if ended.outcome == "aborted" else exit_code(ended)  # Ctrl-C, SIGTERM, SIGHUP
-        code = await self.hand_back(conversation, code)  # `--repo`: the work goes back, stopped or not  # [lesson 17]
+        code = await self.hand_back(conversation, code)  # `--repo`: the work goes back, stopped or not  # [lesson 19]
         return await self.end(conversation, code)
 
     def build(self, options: dict[str, Any]) -> "Conversation":
@@ -178,7 +178,7 @@ class HeadlessRun:
             self.progress(f"decode: session {session_id} saved (continue it with --resume {session_id})")
 
     # [/lesson 11]
-    async def hand_back(self, conversation: "Conversation", code: int) -> int:  # [lesson 17]
+    async def hand_back(self, conversation: "Conversation", code: int) -> int:  # [lesson 19]
         """`--repo`: hand the Workspace back as a branch (`decode.sandbox.handback`) and say what was
         shipped; a push that failed turns a successful run's exit code into 1 (the branch is kept,
         and the report says where). Without a Workspace, `code` as it is."""

@@ -17,8 +17,8 @@ logger = logging.getLogger(__name__)
 
 BACKENDS = {
     SandboxMode.BWRAP: ("decode.sandbox.bwrap", "BwrapBackend"),
-    SandboxMode.DOCKER: ("decode.sandbox.docker", "DockerBackend"),
-    SandboxMode.MODAL: ("decode.sandbox.modal", "ModalBackend"),
+    SandboxMode.DOCKER: ("decode.sandbox.docker", "DockerBackend"),  # [lesson 18]
+    SandboxMode.MODAL: ("decode.sandbox.modal", "ModalBackend"),  # [lesson 18]
 }
 """Mode → (module, class). Every class is built as `Backend(workspace, settings)`."""
 
@@ -49,7 +49,13 @@ def checked_backend(mode: SandboxMode, workspace: Path, settings: Settings) -> S
     """The `mode` backend for `workspace`, its preflight passed (`SandboxError` if not)."""
     if mode is SandboxMode.NONE:
         raise ValueError("no sandbox: use the local executor")
+    # [lesson 18]
     module_name, class_name = BACKENDS[mode]
+    # [before lesson 18]
+    # if mode not in BACKENDS:  # Docker and Modal come in lesson 18
+    #     raise SandboxError(f"the {mode} sandbox is not in this lesson's package: use --sandbox bwrap or none")
+    # module_name, class_name = BACKENDS[mode]
+    # [/lesson 18]
     try:
         backend_class = getattr(import_module(module_name), class_name)
     except ImportError as exc:

@@ -182,7 +182,7 @@ class BwrapBackend:
         self._exclude: Path | None = None
         self._starting = 0  # commands running and servers being spawned: they hold the placeholders
         self._placeholders: set[Path] = set()
-        self.warm = WarmKeeper()
+        self.warm = WarmKeeper()  # [lesson 18]
         """The warm sandbox commands without network run in (ADR-0111)."""
         self._view_s = 0.0
         self.added: tuple[Path, ...] = ()  # `--add-dir` folders, bound in writable
@@ -283,7 +283,7 @@ class BwrapBackend:
             self._starting -= 1
             raise
         try:
-            if not request.network:  # a command given the network runs cold, with a network namespace of its own
+            if not request.network:  # a command given the network runs cold, in a namespace of its own  # [lesson 18]
                 view_args, placeholders = self._argv([], self.workspace, False, view, placeholders=False)
                 if (warm := await self.warm.sandbox(view_args)) is not None:
                     self._placeholders.update(placeholders)
@@ -333,7 +333,7 @@ class BwrapBackend:
         for process in spawned:
             with contextlib.suppress(ProcessLookupError):
                 await process.wait()
-        await self.warm.close()
+        await self.warm.close()  # [lesson 18]
         _remove_placeholders(sorted(self._placeholders))  # only what bwrap made: a user's empty file stays
         self._placeholders.clear()
         if self._exclude is not None:

@@ -56,7 +56,7 @@ async def run(repl: Repl) -> int:
 
 async def leave(repl: Repl) -> None:
     """What leaving does, once no turn runs: each part's last word, then the background's last seconds."""
-    await ship(repl)  # `--repo`: the work goes back as a branch before decode leaves  # [lesson 17]
+    await ship(repl)  # `--repo`: the work goes back as a branch before decode leaves  # [lesson 19]
     for part in repl.commands.on_leave:
         part(repl)
     if repl.background:  # never longer than LEAVE_WAIT_S; Ctrl-C skips it

@@ -231,7 +231,7 @@ async def switch_session(repl: Repl, ref: str) -> None:
         return
     from decode.tui.ship import ship, show_sandbox
 
-    await ship(repl)  # the conversation being left hands its Workspace back first  # [lesson 17]
+    await ship(repl)  # the conversation being left hands its Workspace back first  # [lesson 19]
     left = repl.conversation.session if repl.conversation is not None else None
     repl.options, repl.conversation = options, conversation
     if left is not None:

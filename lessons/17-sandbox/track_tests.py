@@ -1,81 +1,63 @@
-"""Lesson 17's build-along track: the Workspace's HEAD read as data, host git kept private, the hand-back.
+"""Lesson 17's build-along track: the sandbox's environment from nothing, the paths protected inside the
+Workspace, and the folders `--add-dir` refuses.
 
 `make lesson-check N=17` runs these against your copy (`make lesson-start N=17`); each test's first
 docstring line is the behaviour it reports.
 """
 
-import subprocess
 from pathlib import Path
 
-import pytest
+from pydantic import SecretStr
 
-from decode.sandbox.handback import Outcome, hand_back
-from decode.sandbox.host_git import git_environment
-from decode.sandbox.workspace import WorkspaceError, open_workspace, read_head
+from decode.config.settings import Settings
+from decode.sandbox.environment import sandbox_environment
+from decode.sandbox.host_view import not_addable
+from decode.sandbox.protected import protected_paths
 
-
-def sh(*argv: str, cwd: Path) -> str:
-    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, check=True).stdout.strip()
-
-
-@pytest.fixture
-def source(tmp_path: Path) -> Path:
-    repo = tmp_path / "source"
-    repo.mkdir()
-    sh("git", "init", "-q", "-b", "main", cwd=repo)
-    (repo / "README.md").write_text("# demo\n")
-    sh("git", "add", "README.md", cwd=repo)
-    sh("git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "First", cwd=repo)
-    return repo
+HOST = {"PATH": "/opt/bin:/bin", "LANG": "C.UTF-8", "LC_TIME": "C", "HOME": "/home/you"}
+HOST |= {"GEMINI_API_KEY": "AIza-host", "GITHUB_TOKEN": "ghp_host", "SSH_AUTH_SOCK": "/run/agent"}
 
 
-def test_head_is_read_from_the_files_following_refs(source: Path) -> None:
-    """HEAD is read from .git's files: a ref is followed to its commit; an unborn branch has none."""
-    git_dir = source / ".git"
-    assert read_head(git_dir) == sh("git", "rev-parse", "HEAD", cwd=source)
-    (git_dir / "HEAD").write_text("ref: refs/heads/unborn\n")
-    assert read_head(git_dir) is None
+def test_the_sandbox_environment_is_an_allow_list() -> None:
+    """Only PATH, the locale and the terminal come in; HOME is /tmp; no key, token or agent socket."""
+    env = sandbox_environment(Settings(_env_file=None), HOST)
+    assert (env["PATH"], env["LANG"], env["LC_TIME"], env["HOME"], env["USER"]) == (
+        "/opt/bin:/bin",
+        "C.UTF-8",
+        "C",
+        "/tmp",
+        "decode",
+    )
+    assert not {"GEMINI_API_KEY", "GITHUB_TOKEN", "SSH_AUTH_SOCK"} & set(env)
+    assert sandbox_environment(Settings(_env_file=None), {})["PATH"].startswith("/usr/local/sbin:")
 
 
-def test_a_head_pointing_outside_the_repository_is_refused(source: Path) -> None:
-    """A HEAD naming a ref outside .git, or a .git that is a symlink, is a WorkspaceError."""
-    git_dir = source / ".git"
-    (git_dir / "HEAD").write_text("ref: refs/../../../etc/passwd\n")
-    with pytest.raises(WorkspaceError):
-        read_head(git_dir)
-    (source / "link").symlink_to(git_dir)
-    with pytest.raises(WorkspaceError):
-        read_head(source / "link")
+def test_the_sandbox_token_is_the_only_token_inside() -> None:
+    """GITHUB_TOKEN inside is SANDBOX_GIT_TOKEN's value, never the host's."""
+    settings = Settings(_env_file=None, sandbox_git_token=SecretStr("ghp_for_the_sandbox"))
+    assert sandbox_environment(settings, HOST)["GITHUB_TOKEN"] == "ghp_for_the_sandbox"
 
 
-def test_host_git_runs_without_the_workspaces_locating_variables_or_config() -> None:
-    """Host git loses GIT_DIR-like variables and decode's keys, never prompts, and privately reads no config."""
-    base = {"PATH": "/bin", "GIT_DIR": "/evil", "GIT_CONFIG_KEY_0": "core.fsmonitor", "DECODE_KEY": "k"}
-    env = git_environment(base, private=True, work_tree=Path("/w"), drop=frozenset({"DECODE_KEY"}))
-    assert env["PATH"] == "/bin"
-    assert "GIT_DIR" not in env
-    assert "GIT_CONFIG_KEY_0" not in env
-    assert "DECODE_KEY" not in env
-    assert (env["GIT_TERMINAL_PROMPT"], env["GIT_CONFIG_NOSYSTEM"], env["GIT_WORK_TREE"]) == ("0", "1", "/w")
+def test_protected_paths_hold_git_whole_in_your_checkout(tmp_path: Path) -> None:
+    """In your own checkout `.git` is protected whole, with `.decode`, `.mcp.json` and `.bashrc`."""
+    (tmp_path / ".git").mkdir()
+    paths = protected_paths(tmp_path)
+    assert {tmp_path / ".git", tmp_path / ".decode", tmp_path / ".mcp.json", tmp_path / ".bashrc"} <= set(paths)
+    assert tmp_path / ".git" / "hooks" not in paths
 
 
-async def test_the_work_is_handed_back_as_a_branch_of_the_source(tmp_path: Path, source: Path) -> None:
-    """The Workspace's work is pushed to the source as decode/<session>; the source's checkout is untouched."""
-    workspace = open_workspace(tmp_path / "home", str(source), "a1b2c3d4")
-    (workspace.path / "change.txt").write_text("the agent's work\n")
-    result = await hand_back(workspace)
-    assert result.outcome is Outcome.SHIPPED
-    assert result.files == ("A change.txt",)
-    assert sh("git", "show", "decode/a1b2c3d4:change.txt", cwd=source) == "the agent's work"
-    assert sh("git", "status", "--short", cwd=source) == ""
-    assert sh("git", "branch", "--show-current", cwd=source) == "main"
+def test_in_a_clone_decode_made_only_git_hooks_and_config_are_protected(tmp_path: Path) -> None:
+    """In `.decode/workspaces/<id>/` the agent may commit: `.git/hooks` and `.git/config` stay protected."""
+    clone = tmp_path / ".decode" / "workspaces" / "a1b2c3d4"
+    (clone / ".git").mkdir(parents=True)
+    paths = protected_paths(clone)
+    assert {clone / ".git" / "hooks", clone / ".git" / "config", clone / ".decode"} <= set(paths)
+    assert clone / ".git" not in paths
 
 
-async def test_a_second_hand_back_with_nothing_new_ships_nothing(tmp_path: Path, source: Path) -> None:
-    """A hand-back with no change ships nothing and says so."""
-    workspace = open_workspace(tmp_path / "home", str(source), "a1b2c3d4")
-    assert (await hand_back(workspace)).outcome is Outcome.NOTHING
-    (workspace.path / "change.txt").write_text("work\n")
-    assert (await hand_back(workspace)).outcome is Outcome.SHIPPED
-    again = await hand_back(workspace)
-    assert (again.outcome, again.already) == (Outcome.NOTHING, True)
+def test_add_dir_refuses_folders_that_would_open_the_sandbox(tmp_path: Path) -> None:
+    """`/`, /tmp, /proc, the home, a folder above it and ~/.ssh are refused; a project folder is not."""
+    home = tmp_path / "home" / "you"
+    for folder in (Path("/"), Path("/tmp"), Path("/proc/1"), home, tmp_path, home / ".ssh" / "keys"):
+        assert not_addable(folder, home), f"{folder} was accepted"
+    assert not_addable(home / "projects" / "shared", home) is None

@@ -12,7 +12,7 @@
 #   each handing back its own branch, and compare them in one table before you review any.
 #
 # 1. **A Remote Run** is one `decode run --output-format json --repo URL` in a container: the task
-#    on stdin, the result object back, the work as branch `decode/<session-id>` (lesson 17's
+#    on stdin, the result object back, the work as branch `decode/<session-id>` (lesson 19's
 #    hand-back).
 # 2. **The app is checked offline**: a Modal app is a local object until `deploy`, so what it would
 #    create is read back here, with no token.
@@ -84,7 +84,7 @@ print("the repository:", shown(origin), "| the model:", shown(writer))
 # ## 1. A small version first: a remote task is a headless run somewhere else
 #
 # Everything a remote run needs, lesson 20 already gave: a task in on stdin, one JSON object out, an
-# exit code; and lesson 17's `--repo URL` clones the repository into a Workspace and hands the work
+# exit code; and lesson 19's `--repo URL` clones the repository into a Workspace and hands the work
 # back as a branch. So a remote task is a dozen lines: run that command in an empty folder and read
 # its result. Here it is, run in this process:
 

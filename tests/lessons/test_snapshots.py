@@ -224,19 +224,19 @@ def test_the_last_snapshot_is_the_whole_package(snapshots: dict[int, Path]) -> N
     assert {p.relative_to(last).as_posix() for p in (last / "decode").rglob("*") if p.is_file()} == package
 
 
-def test_lesson_22s_snapshot_and_diff_hold_the_evals_it_builds(snapshots: dict[int, Path]) -> None:
+def test_lesson_24s_snapshot_and_diff_hold_the_evals_it_builds(snapshots: dict[int, Path]) -> None:
     """`builds` (files beside the package) is part of the chapter: `make lesson-diff N=24` shows evals/."""
-    assert not (snapshots[21] / "evals").exists()
-    trial = snapshots[22] / "evals" / "benchmark" / "trial.py"
+    assert not (snapshots[23] / "evals").exists()
+    trial = snapshots[24] / "evals" / "benchmark" / "trial.py"
     assert trial.read_bytes() == (ROOT / "evals" / "benchmark" / "trial.py").read_bytes()
-    verifier = snapshots[22] / "evals" / "tasks" / "csv-sales-summary" / "tests" / "test.sh"
+    verifier = snapshots[24] / "evals" / "tasks" / "csv-sales-summary" / "tests" / "test.sh"
     assert os.access(verifier, os.X_OK)  # copied as the task has it
-    assert not (snapshots[22] / "evals" / "perf").exists()  # the project's performance suite, no lesson's
-    diff = script.diff(22)
+    assert not (snapshots[24] / "evals" / "perf").exists()  # the project's performance suite, no lesson's
+    diff = script.diff(24)
     for path in ("evals/benchmark/trial.py", "evals/regression/metrics.py", "evals/tasks/csv-sales-summary/task.toml"):
         assert f"--- /dev/null\n+++ b/{path}\n" in diff
     assert "+def run_trial(" in diff
-    assert "evals/" not in script.diff(21)
+    assert "evals/" not in script.diff(23)
 
 
 def is_package_file(path: Path) -> bool:

@@ -48,7 +48,7 @@ def add_dirs(b: Build) -> None:
 
         backend = b.executor.backend
         if not isinstance(backend, BwrapBackend):
-            if b.workspace is not None:
+            if b.workspace is not None:  # [lesson 19]
                 discard_workspace(b.workspace)  # a `--repo` clone made for a run that does not start
             raise SandboxError(
                 f"--add-dir cannot be used with --sandbox {b.executor.mode} yet: its sandbox cannot see "

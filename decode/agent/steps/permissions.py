@@ -16,13 +16,13 @@ def choose_mode(b: Build) -> None:
 
 def build_gate(b: Build) -> None:
     """The Permission Gate, with the rules of the settings files. The rules are the Harness Home's;
-    the paths they judge, the Workspace's (lesson 17: a `--repo` clone's own)."""
+    the paths they judge, the Workspace's (lesson 19: a `--repo` clone's own)."""
     b.gate = PermissionGate.from_settings(
         b.options.home,
         mode=b.mode,
         realpath=b.executor.realpath,
         secret_files=b.settings.secret_files,
-        scope=b.options.workspace,  # [lesson 17]
+        scope=b.options.workspace,  # [lesson 19]
         trust_project=b.options.trust_project_settings,
         other_grants=b.catalog.grants,  # the project's agents are trusted with its settings  # [lesson 15]
         command_line=b.options.settings_layer,  # `--settings FILE_OR_JSON`

@@ -1,4 +1,4 @@
-"""The sandbox steps (lesson 17): where the agent's commands run, and in which directory.
+"""The sandbox steps (lesson 17; the `--repo` clone, lesson 19): where the agent's commands run, and in which directory.
 
 - `resume_sandbox`: a resumed session stays in the sandbox it started in, unless one is asked for;
 - `open_workspace`: `--repo` clones the Workspace the agent works in, named after the session;
@@ -34,7 +34,7 @@ def resume_sandbox(b: Build) -> None:
         header.sandbox = options.sandbox or b.settings.sandbox_mode
 
 
-def open_workspace(b: Build) -> None:
+def open_workspace(b: Build) -> None:  # [lesson 19]
     """A `--repo` clone named after the session (a resumed one goes on in its own); a subagent works
     in its parent's. `WorkspaceError` (a `SandboxError`): the clone failed."""
     if b.options.parent is not None:
@@ -60,12 +60,16 @@ def open_sandbox(b: Build) -> None:
     """The executor the options ask for, unless the front end gives one (then `open_executor` takes that)."""
     if b.options.executor is not None:
         return
+    # [lesson 19]
     try:
         b.options = replace(b.options, executor=executor_for(b.options, b.settings))
     except SandboxError:
         if b.workspace is not None:
             discard_workspace(b.workspace)  # a clone made for a session that does not start
         raise
+    # [before lesson 19]
+    # b.options = replace(b.options, executor=executor_for(b.options, b.settings))
+    # [/lesson 19]
 
 
 def isolate_network(b: Build) -> None:

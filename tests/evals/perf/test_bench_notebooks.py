@@ -46,7 +46,7 @@ def test_a_junit_report_gives_the_cells_the_failures_and_their_seconds(tmp_path:
 def test_the_notebooks_are_every_lessons_or_those_named(monkeypatch: pytest.MonkeyPatch) -> None:
     bench = load("bench_notebooks")
     every = bench.chosen_notebooks(ROOT)
-    monkeypatch.setenv("DECODE_BENCH_NOTEBOOKS", "21, 14")
+    monkeypatch.setenv("DECODE_BENCH_NOTEBOOKS", "23, 14")
 
     assert [path.stem for path in bench.chosen_notebooks(ROOT)] == ["23-recording", "14-mcp"]
     assert len(every) == len(list(ROOT.glob("lessons/[0-9][0-9]-*/"))) == len({p.parent for p in every})
@@ -55,7 +55,7 @@ def test_the_notebooks_are_every_lessons_or_those_named(monkeypatch: pytest.Monk
 def test_an_unknown_lesson_is_one_clear_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DECODE_BENCH_NOTEBOOKS", "14,99,x")
 
-    with pytest.raises(SystemExit, match=r"^bench_notebooks: no lesson notebook 99, x \(have: 01, .*, 22\)$"):
+    with pytest.raises(SystemExit, match=r"^bench_notebooks: no lesson notebook 99, x \(have: 01, .*, 24\)$"):
         load("bench_notebooks").chosen_notebooks(ROOT)
 
 
