@@ -12,6 +12,7 @@ import click
 from decode.cli import _commands, cli
 from decode.config.settings import Settings
 from decode.permissions.modes import Mode
+from decode.runtime.cli_options import CODEX_SANDBOXES
 from decode.sandbox.modes import SandboxMode
 from decode.tui.approvals import MODE_HELP
 from decode.tui.asking import PLAN_MODES
@@ -52,11 +53,12 @@ def test_every_permission_mode_option_offers_the_modes() -> None:
 
 
 def test_every_sandbox_option_offers_the_sandboxes() -> None:
+    """decode's sandboxes, then Codex's `--sandbox` values (each maps to a mode and a sandbox)."""
     found = options("sandbox")
     assert {where for where, _ in found} == {"decode", "decode run"}
     for where, option in found:
         assert isinstance(option.type, click.Choice), where
-        assert list(option.type.choices) == SANDBOXES, where
+        assert list(option.type.choices) == [*SANDBOXES, *CODEX_SANDBOXES], where
 
 
 def test_the_settings_take_the_same_sandboxes() -> None:
