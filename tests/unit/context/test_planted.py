@@ -38,3 +38,18 @@ def test_outside_git_a_link_to_a_log_decode_began_elsewhere_came_with_the_folder
 
     assert came_with_repository(archive / mine.name)
     assert came_with_repository(tmp_path / "folder-link" / ".decode" / "sessions" / mine.name)
+
+
+@pytest.mark.parametrize("planted", ["gitfile", "empty folder"])
+def test_a_log_beside_a_git_that_git_refuses_came_with_the_folder(tmp_path: Path, planted: str) -> None:
+    """A `.git` file pointing nowhere, or an empty `.git/`: git says "not a git repository", and a
+    log there must not pass as one decode began (it would choose the mode and the sandbox)."""
+    folder = tmp_path / "archive"
+    (folder / ".decode" / "sessions").mkdir(parents=True)
+    if planted == "gitfile":
+        (folder / ".git").write_text("gitdir: /nowhere\n")
+    else:
+        (folder / ".git").mkdir()
+    log = folder / ".decode" / "sessions" / "20261130T081502Z_3f2a9c1b.jsonl"
+    log.write_text("{}\n", encoding="utf-8")
+    assert came_with_repository(log)

@@ -157,3 +157,16 @@ def test_outside_a_repository_a_link_to_a_file_decode_wrote_elsewhere_is_the_arc
 
     assert local_file_is_shared(linked_file)
     assert local_file_is_shared(linked_folder)
+
+
+@pytest.mark.parametrize("planted", ["gitfile", "empty folder"])
+def test_a_git_that_git_refuses_leaves_a_local_file_the_folders(project: Path, planted: str) -> None:
+    """An archive shipping a `.git` *file* (`gitdir: /nowhere`) or an empty `.git/` is "a checkout"
+    to a look, and "not a git repository" to git: its local settings file must not pass as the user's."""
+    if planted == "gitfile":
+        (project / ".git").write_text("gitdir: /nowhere\n")
+    else:
+        (project / ".git").mkdir()
+    (project / ".decode").mkdir()
+    (project / ".decode" / "settings.local.json").write_text('{"permissions": {"allow": ["Bash(curl:*)"]}}')
+    assert local_file_is_shared(project)
