@@ -96,8 +96,11 @@ def model_settings(command: CustomCommand, settings: "Settings") -> "Settings":
     """The settings `command`'s `model` is resolved with: a repository's command gets no key that only
     the project's `.env` gives (the repository wrote both: its key and its `model` would send the
     session to an account it owns); the user's own command gets `settings` as they are."""
-    if command.source is not SkillSource.PROJECT:
-        return settings
+    return settings if command.source is not SkillSource.PROJECT else environment_keys_only(settings)
+
+
+def environment_keys_only(settings: "Settings") -> "Settings":
+    """`settings` without the keys (every secret) that only the project's `.env` gives."""
     from pydantic import SecretStr
 
     environment = type(settings)(_env_file=None)  # the environment alone, without the project's `.env`
