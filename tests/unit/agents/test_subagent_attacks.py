@@ -333,7 +333,7 @@ async def test_a_planted_agents_model_gets_no_key_its_repositorys_env_gives(
         home, ".claude", "reviewer", "---\nname: reviewer\ndescription: Reviews.\nmodel: openrouter:x/y\n---\nGo.\n"
     )
     settings = Settings()
-    assert settings.openrouter_api_key is not None  # a key alone from `.env` is allowed (ADR-0080)
+    assert settings.openrouter_api_key is not None  # a key alone from `.env` is allowed (ADR-0068)
 
     async def script(first: str, messages: list[ModelMessage]):
         if first == PARENT:

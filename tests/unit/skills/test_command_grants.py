@@ -85,7 +85,7 @@ def test_a_repositorys_command_picks_no_provider_by_a_key_its_own_env_file_gives
     command = _write(project / ".claude" / "commands" / "review.md", "---\nmodel: openrouter:x/y\n---\nGo.\n")
     (review,) = discover_commands(project).commands.values()
     settings = Settings()
-    assert settings.openrouter_api_key is not None  # a key alone from `.env` is allowed (ADR-0080)
+    assert settings.openrouter_api_key is not None  # a key alone from `.env` is allowed (ADR-0068)
 
     with pytest.raises(MissingKeyError):
         resolve_model(review.model, model_settings(review, settings))
