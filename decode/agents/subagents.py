@@ -41,6 +41,7 @@ from decode.entities.events import (
 )
 from decode.entities.tools import ToolKind, ToolSpec, ToolTraits
 from decode.hooks.events import HookEvent
+from decode.models.errors import ModelConfigError
 from decode.permissions.rules import SUBAGENT_RULES
 
 if TYPE_CHECKING:
@@ -131,7 +132,11 @@ class Subagents:
                 self.running, tree.running = self.running + 1, tree.running + 1
                 self.peak, tree.peak = max(self.peak, self.running), max(tree.peak, tree.running)
                 try:
-                    child = self._build(definition, agent_id, progress.call_id, description)
+                    try:
+                        child = self._build(definition, agent_id, progress.call_id, description)
+                    except ModelConfigError as exc:  # its model needs a key this user has not got (here)
+                        why = f"agent {definition.name}'s model cannot be used ({exc})"
+                        return f"Not started: {why}. Do this task yourself."
                     return await self._drive(child, prompt, progress)
                 finally:
                     self.running, tree.running = self.running - 1, tree.running - 1

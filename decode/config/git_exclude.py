@@ -21,6 +21,8 @@ from pathlib import Path
 logger = logging.getLogger(__name__)
 
 _GLOB = set("*?[\\!#\n\r")  # a path with these would need escaping in a git pattern: left alone
+EXCLUDE_LIMIT = 1 << 20
+"""Bytes of an existing `.git/info/exclude` decode reads at most: a bigger one is left alone."""
 
 
 def git_checkout_of(folder: Path) -> Path | None:
@@ -55,8 +57,9 @@ def _append_once(git: Path, pattern: str) -> None:
         return
     exclude = info / "exclude"
     if os.path.lexists(exclude):
-        if not stat.S_ISREG(exclude.lstat().st_mode):
-            return
+        found = exclude.lstat()
+        if not stat.S_ISREG(found.st_mode) or found.st_nlink > 1 or found.st_size > EXCLUDE_LIMIT:
+            return  # a FIFO is waited on, a link or a hard link leads to another file, a huge one fills the memory
         text = exclude.read_text(encoding="utf-8", errors="replace")
         if pattern in text.splitlines():
             return

@@ -58,10 +58,22 @@ def remember_outside_checkout(path: Path, home: Path | None = None) -> None:
 
 def wrote(path: Path, home: Path, data: bytes | None = None) -> bool:
     """Did decode write `path`, and, for a file noted with its bytes, does it still hold `data`?"""
+    if _linked(path):
+        return False  # a link (an archive's) to a file decode wrote elsewhere borrows none of its note
     note = _notes(home / OWN_FILES).get(str(path.resolve()))
     if note == ANY:
         return True
     return note is not None and data is not None and note == hashlib.sha256(data).hexdigest()
+
+
+def _linked(path: Path) -> bool:
+    """Is `path`, or a folder between it and its `.decode/` (or `.claude/`), a symbolic link?"""
+    for part in (path, *path.parents):
+        if part.is_symlink():
+            return True
+        if part.name in (HARNESS_DIR.name, ".claude"):
+            return False
+    return False
 
 
 def _notes(store: Path) -> dict[str, str]:

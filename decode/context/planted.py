@@ -26,7 +26,9 @@ def came_with_repository(log: Path) -> bool:
         result = git_sync("ls-files", "--error-unmatch", "--", log.name, cwd=log.parent)
     except GitError:  # no git here: nothing can be tracked
         return False
-    return result.code == 0
+    # 1: git answered "not tracked". 128 (a `.git` file leading nowhere, an empty `.git/`: "not a
+    # git repository"; dubious ownership) or a time-out: git could not say, so the log is not the user's.
+    return result.code != 1
 
 
 FORKS_FOLLOWED = 32

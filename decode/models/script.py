@@ -56,14 +56,32 @@ class ScriptExhaustedError(RuntimeError):
     """The model was asked for more responses than the script holds."""
 
 
+# [lesson 06]
+SCRIPT_LIMIT = 16 << 20
+"""Bytes of a script file read at most (more is refused)."""
+# [/lesson 06]
+
+
 def load_script(path: Path) -> list[ScriptedResponse]:
     """Read and check a script file; any problem is a `ModelConfigError` naming the file."""
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ModelConfigError(f"script model: {path} does not exist") from None
-    except OSError as exc:
-        raise ModelConfigError(f"script model: {path} cannot be read ({exc.strerror})") from None
+    # [lesson 06]
+    from decode.config.safe_read import UnreadableFile, read_bytes
+
+    try:  # `script:` may name any file (a repository's command's `model`): a FIFO or /dev/zero never waits
+        data = read_bytes(path, limit=SCRIPT_LIMIT, what="a script")
+        if data is None:
+            raise ModelConfigError(f"script model: {path} does not exist")
+        raw = json.loads(data.decode("utf-8"))
+    except UnreadableFile as exc:
+        raise ModelConfigError(f"script model: {path} cannot be read ({exc.message})") from None
+    # [before lesson 06]
+    # try:
+    #     raw = json.loads(path.read_text(encoding="utf-8"))
+    # except FileNotFoundError:
+    #     raise ModelConfigError(f"script model: {path} does not exist") from None
+    # except OSError as exc:
+    #     raise ModelConfigError(f"script model: {path} cannot be read ({exc.strerror})") from None
+    # [/lesson 06]
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ModelConfigError(f"script model: {path} is not valid JSON ({exc})") from None
     if not isinstance(raw, list):

@@ -98,4 +98,6 @@ def is_tracked(path: Path) -> bool:
     if done.returncode == 0:
         return True
     error = done.stderr.decode("utf-8", errors="replace").lower()
-    return not ("did not match any file" in error or "not a git repository" in error)
+    if "not a git repository" in error:  # a `.git` here that git refuses (a gitfile leading nowhere): fail closed
+        return in_checkout(path.parent)
+    return "did not match any file" not in error

@@ -9,12 +9,16 @@ in the trust hash), so an untrusted or changed one grants nothing (`command_rule
 """
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from decode.permissions.project_grants import NOT_TRUSTED, OtherGrant
 from decode.permissions.rules import RuleError, parse_rule
 from decode.permissions.types import Decision, Layer, Rule, RuleSource
 from decode.skills.catalog import SkillSource
 from decode.skills.custom_commands import CustomCommand
+
+if TYPE_CHECKING:
+    from decode.config.settings import Settings
 
 
 def split_rules(text: str) -> list[str]:
@@ -86,3 +90,23 @@ def _line_of(path: Path) -> int | None:
     except UnreadableFile:
         return None
     return next((n for n, line in enumerate(lines, 1) if line.lstrip().startswith("allowed-tools:")), None)
+
+
+def model_settings(command: CustomCommand, settings: "Settings") -> "Settings":
+    """The settings `command`'s `model` is resolved with: a repository's command gets no key that only
+    the project's `.env` gives (the repository wrote both: its key and its `model` would send the
+    session to an account it owns); the user's own command gets `settings` as they are."""
+    return settings if command.source is not SkillSource.PROJECT else environment_keys_only(settings)
+
+
+def environment_keys_only(settings: "Settings") -> "Settings":
+    """`settings` without the keys (every secret) that only the project's `.env` gives."""
+    from pydantic import SecretStr
+
+    environment = type(settings)(_env_file=None)  # the environment alone, without the project's `.env`
+    dropped = {
+        name: getattr(environment, name)
+        for name, value in settings
+        if isinstance(value, SecretStr) and getattr(environment, name) != value
+    }
+    return settings.model_copy(update=dropped) if dropped else settings

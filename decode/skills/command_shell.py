@@ -40,7 +40,11 @@ async def run_gated(
         say(f"!{line}: not run ({refused})")
         return f"[`{line}` was not run: {refused}]"
     output = bytearray()
-    request = ExecRequest(["bash", "-c", line], timeout=limit_s, on_stdout=output.extend, on_stderr=output.extend)
+
+    def keep(chunk: bytes) -> None:  # the head the prompt shows, and no more: the rest is read and dropped
+        output.extend(chunk[: max(0, OUTPUT_LIMIT * 4 + 1 - len(output))])
+
+    request = ExecRequest(["bash", "-c", line], timeout=limit_s, on_stdout=keep, on_stderr=keep)
     try:
         result = await executor.run(request)
     except (OSError, ValueError) as exc:  # bash could not start

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import os
+import select
 import shutil
 import subprocess
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,6 +34,8 @@ READERS = (
 )
 """The clipboard readers, in the order tried: the first installed one answers."""
 TIMEOUT_S = 5.0
+CLIPBOARD_LIMIT = 64 << 20
+"""Bytes of the clipboard read at most: more is refused (a reader may print without end)."""
 FOLDER = HARNESS_DIR / "clipboard"
 NO_READER = "no clipboard reader: install wl-clipboard (wl-paste) or xclip to paste images with Ctrl+V"
 
@@ -46,15 +51,36 @@ def clipboard_png() -> bytes:
         if program is None:
             continue
         try:
-            done = subprocess.run([program, *arguments], capture_output=True, timeout=TIMEOUT_S, check=False)
+            code, image = _read_capped([program, *arguments])
         except subprocess.TimeoutExpired:
-            raise ClipboardError(f"{name} did not answer within {TIMEOUT_S:.0f}s") from None
+            raise ClipboardError(f"{name} did not answer within {TIMEOUT_S:g}s") from None
         except OSError as exc:
             raise ClipboardError(f"{name} could not run: {exc.strerror or exc}") from None
-        if done.returncode != 0 or not done.stdout.startswith(PNG):
+        if code != 0 or not image.startswith(PNG):
             raise ClipboardError(f"the clipboard holds no image ({name} found no PNG)")
-        return done.stdout
+        return image
     raise ClipboardError(NO_READER)
+
+
+def _read_capped(argv: list[str]) -> tuple[int, bytes]:
+    """The reader's exit code and output, read up to `CLIPBOARD_LIMIT` within `TIMEOUT_S` (whatever
+    the clipboard holds, an endless stream included); `ClipboardError` past the cap."""
+    deadline = time.monotonic() + TIMEOUT_S
+    with subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as process:
+        assert process.stdout is not None
+        chunks, size, fd = [], 0, process.stdout.fileno()
+        try:
+            while size <= CLIPBOARD_LIMIT:
+                if not select.select([fd], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                    raise subprocess.TimeoutExpired(argv, TIMEOUT_S)
+                if not (chunk := os.read(fd, 1 << 16)):
+                    return process.wait(max(0.0, deadline - time.monotonic())), b"".join(chunks)
+                chunks.append(chunk)
+                size += len(chunk)
+            raise ClipboardError(f"the clipboard's image is larger than {CLIPBOARD_LIMIT >> 20} MiB: not pasted")
+        finally:
+            if process.poll() is None:
+                process.kill()
 
 
 def keep(image: bytes, workspace: Path) -> Path:

@@ -120,7 +120,7 @@ class CommandScope:
 async def command_scope(repl: Repl, command: CustomCommand) -> CommandScope:
     """The command's scope; a line says what its front matter does (or why its rules or model are not used)."""
     from decode.models.gateway import resolve_model
-    from decode.skills.command_grants import command_rules
+    from decode.skills.command_grants import command_rules, model_settings
 
     conversation = repl.conversation
     assert conversation is not None
@@ -136,11 +136,17 @@ async def command_scope(repl: Repl, command: CustomCommand) -> CommandScope:
 
         full = f"anthropic:{spec}" if spec.startswith("claude-") else spec  # Claude Code's model ids
         options = conversation.options
+        settings = model_settings(command, conversation.settings)  # a repository's: no key its `.env` gives
         try:
-            model = await asyncio.to_thread(resolve_model, full, conversation.settings, on_retry=options.on_retry)
+            model = await asyncio.to_thread(resolve_model, full, settings, on_retry=options.on_retry)
         except ModelConfigError as exc:  # a Claude Code project's model may need a key this user has not got
+            mine = (
+                ""
+                if settings is conversation.settings
+                else "; a repository's command uses only your environment's keys"
+            )
             repl.renderer.notice(
-                f"/{command.name}: its model {spec} is not used ({exc}); the session's answers", "warning"
+                f"/{command.name}: its model {spec} is not used ({exc}{mine}); the session's answers", "warning"
             )
         else:
             repl.renderer.notice(f"/{command.name}: this turn uses {spec}", "info")

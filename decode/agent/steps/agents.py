@@ -17,9 +17,11 @@ from decode.agents.catalog import DEFAULT_AGENT, discover_agents
 from decode.agents.definition import AGENT_TOOL, AgentDefinition
 from decode.agents.lineage import Parent
 from decode.agents.subagents import Subagents
+from decode.agents.trust import REPOSITORY
 from decode.mcp.loading import mcp_capabilities
 from decode.models.gateway import resolve_model
 from decode.permissions.types import Mode
+from decode.skills.command_grants import environment_keys_only
 
 logger = logging.getLogger(__name__)
 
@@ -99,7 +101,13 @@ def child_session(b: Build) -> None:
 def inherit_model(b: Build) -> None:
     """Its parent's own model object, when it inherits it; else its own."""
     parent_model = _parent(b).model
-    b.model = parent_model or resolve_model(b.session.model, b.settings, on_retry=b.options.on_retry)
+    if parent_model is not None:
+        b.model = parent_model
+        return
+    settings, agent = b.settings, b.options.agent
+    if isinstance(agent, AgentDefinition) and agent.source in REPOSITORY and not agent.inherits_model:
+        settings = environment_keys_only(settings)  # the repository's `model`: never with a key its `.env` gives
+    b.model = resolve_model(b.session.model, settings, on_retry=b.options.on_retry)
 
 
 def fence_gate(b: Build) -> None:

@@ -71,3 +71,31 @@ def test_outside_a_checkout_nothing_happens(tmp_path: Path) -> None:
     make_parent_dirs(tmp_path / "plain" / ".decode" / "history")
     assert (tmp_path / "plain" / ".decode" / ".gitignore").exists()
     assert not (tmp_path / "plain" / ".git").exists()
+
+
+def test_an_odd_exclude_file_is_left_alone_unread(tmp_path: Path) -> None:
+    """An archive's own `.git/` may hold an exclude that is huge (read whole, it would fill the
+    memory), a FIFO (opened, it would wait forever) or a hard link to one of its files (appended
+    to, it would change that file): decode's write goes on, the file is left."""
+    import os
+
+    from decode.config.safe_read import MAX_BYTES
+
+    huge = init(tmp_path / "huge")
+    exclude = huge / ".git" / "info" / "exclude"
+    with exclude.open("wb") as file:
+        os.truncate(file.fileno(), MAX_BYTES + 1)  # sparse: no disk, no time
+    make_parent_dirs(huge / ".decode" / "history")
+    assert exclude.stat().st_size == MAX_BYTES + 1
+    fifo = init(tmp_path / "fifo")
+    (fifo / ".git" / "info" / "exclude").unlink(missing_ok=True)
+    os.mkfifo(fifo / ".git" / "info" / "exclude")
+    make_parent_dirs(fifo / ".decode" / "history")
+    hard = init(tmp_path / "hard")
+    (hard / "app.py").write_text("x = 1\n")
+    (hard / ".git" / "info" / "exclude").unlink(missing_ok=True)
+    os.link(hard / "app.py", hard / ".git" / "info" / "exclude")  # the same file as one of the archive's
+    make_parent_dirs(hard / ".decode" / "history")
+    assert (hard / "app.py").read_text() == "x = 1\n"
+    for project in (huge, fifo, hard):
+        assert (project / ".decode" / ".gitignore").exists()  # decode's own write still happened

@@ -77,6 +77,46 @@ def test_a_directory_is_not_a_script(tmp_path: Path) -> None:
     assert f"{tmp_path} cannot be read" in str(caught.value)
 
 
+def test_a_fifo_is_refused_at_once_never_waited_on(tmp_path: Path) -> None:
+    """A custom command a repository ships may say `model: script:.claude/pipe` (ADR-0147): a FIFO
+    there must be one line, not a thread blocked in `open` that decode then waits on at exit."""
+    import os
+    import threading
+
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    outcome: list[BaseException] = []
+
+    def load() -> None:
+        try:
+            load_script(fifo)
+        except BaseException as exc:
+            outcome.append(exc)
+
+    reader = threading.Thread(target=load, daemon=True)
+    reader.start()
+    reader.join(5)
+    if reader.is_alive():  # the old code: blocked in open(); a writer lets it go
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        reader.join(5)
+    assert outcome, "a FIFO was waited on"
+    assert isinstance(outcome[0], ModelConfigError)
+    assert "is not a regular file" in str(outcome[0])
+
+
+def test_a_script_beyond_the_cap_is_refused_unread(tmp_path: Path) -> None:
+    """`script:` names any file (`/dev/zero`, a huge one): it is read up to a cap, never whole."""
+    import os
+
+    from decode.models.script import SCRIPT_LIMIT
+
+    huge = tmp_path / "huge.json"
+    with huge.open("wb") as file:
+        os.truncate(file.fileno(), SCRIPT_LIMIT + 1)  # sparse: no disk, no time
+    with pytest.raises(ModelConfigError, match=r"huge\.json cannot be read \(is larger than"):
+        load_script(huge)
+
+
 def test_invalid_json_names_the_file_and_the_position(tmp_path: Path) -> None:
     path = write_script(tmp_path, '[{"text": "hi"},\n {"text": oops}]')
 

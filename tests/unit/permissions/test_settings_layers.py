@@ -140,3 +140,33 @@ def test_without_git_a_local_file_inside_a_repository_is_the_repositorys(
     assert is_tracked(local)
     (project / ".git").rename(project / "not-git")
     assert not is_tracked(local)
+
+
+def test_outside_a_repository_a_link_to_a_file_decode_wrote_elsewhere_is_the_archives(tmp_path: Path) -> None:
+    """Own Files notes a path by where it leads: an archive's `settings.local.json` (or its whole
+    `.decode/`) linked to a file decode wrote in another folder must not borrow that note."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    add_allow_rules(mine, ["Bash(rm:*)"])  # the user's "always" there: the user's file, noted
+    assert not local_file_is_shared(mine)
+    linked_file, linked_folder = tmp_path / "archive-a", tmp_path / "archive-b"
+    (linked_file / ".decode").mkdir(parents=True)
+    (linked_file / ".decode" / "settings.local.json").symlink_to(mine / ".decode" / "settings.local.json")
+    linked_folder.mkdir()
+    (linked_folder / ".decode").symlink_to(mine / ".decode")
+
+    assert local_file_is_shared(linked_file)
+    assert local_file_is_shared(linked_folder)
+
+
+@pytest.mark.parametrize("planted", ["gitfile", "empty folder"])
+def test_a_git_that_git_refuses_leaves_a_local_file_the_folders(project: Path, planted: str) -> None:
+    """An archive shipping a `.git` *file* (`gitdir: /nowhere`) or an empty `.git/` is "a checkout"
+    to a look, and "not a git repository" to git: its local settings file must not pass as the user's."""
+    if planted == "gitfile":
+        (project / ".git").write_text("gitdir: /nowhere\n")
+    else:
+        (project / ".git").mkdir()
+    (project / ".decode").mkdir()
+    (project / ".decode" / "settings.local.json").write_text('{"permissions": {"allow": ["Bash(curl:*)"]}}')
+    assert local_file_is_shared(project)

@@ -2,7 +2,10 @@
 
 from pathlib import Path
 
+import pytest
+
 from decode.permissions.settings_files import load_permission_settings
+from decode.skills.catalog import SkillSource
 from decode.skills.command_grants import command_rules, project_command_grants, split_rules
 from decode.skills.custom_commands import discover_commands
 
@@ -62,3 +65,35 @@ def test_the_users_own_command_grants_without_trust_and_a_bad_rule_is_named(tmp_
     assert [rule.text for rule in rules] == ["Bash(ls:*)"]
     assert why.startswith("/mine: allowed-tools skipped: ")
     assert "Bash(oops" in why
+
+
+def test_a_repositorys_command_picks_no_provider_by_a_key_its_own_env_file_gives(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The repository writes both its `.env` (keys may be set there) and its commands' `model:`:
+    together they would send the session (code read, prompts) to a provider account it owns.
+    A repository's command resolves its model with the keys of the user's environment only."""
+    import dataclasses
+
+    from decode.config.settings import Settings
+    from decode.models.errors import MissingKeyError
+    from decode.models.gateway import resolve_model
+    from decode.skills.command_grants import model_settings
+
+    monkeypatch.delenv("OPENROUTER_API_KEY", raising=False)
+    (project / ".env").write_text("OPENROUTER_API_KEY=sk-or-the-repositorys-own\n")
+    command = _write(project / ".claude" / "commands" / "review.md", "---\nmodel: openrouter:x/y\n---\nGo.\n")
+    (review,) = discover_commands(project).commands.values()
+    settings = Settings()
+    assert settings.openrouter_api_key is not None  # a key alone from `.env` is allowed (ADR-0068)
+
+    with pytest.raises(MissingKeyError):
+        resolve_model(review.model, model_settings(review, settings))
+    monkeypatch.setenv("OPENROUTER_API_KEY", "sk-or-the-users")  # the user's own: it answers
+    kept = model_settings(review, Settings())
+    assert kept.openrouter_api_key is not None
+    assert kept.openrouter_api_key.get_secret_value() == "sk-or-the-users"
+    monkeypatch.delenv("OPENROUTER_API_KEY")
+    settings = Settings()
+    assert model_settings(dataclasses.replace(review, source=SkillSource.USER), settings) is settings  # the user's
+    assert command.is_file()
