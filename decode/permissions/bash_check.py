@@ -109,6 +109,8 @@ async def _outside_read_only(gate: PermissionGate, found: ReadOnly, seen: dict[s
             return f"{found.name} names {path}, outside the project"
         if gate.names_secret(written, real):
             return f"{found.name} reads {path}, a file that holds secrets"
+        if gate.never_ends(real):
+            return f"{found.name} reads {path}, a FIFO or device: the read may never end"
         if not found.folders and (gate.may_be_folder(real) if folder is None else folder):
             return f"{found.name} would search every file of the folder {path}"
     return None

@@ -25,6 +25,7 @@ and the fixed order), `bash_check` (the parts of a bash command), `always_rules`
 import fnmatch
 import os
 import re
+import stat
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -312,6 +313,15 @@ class PermissionGate:
     def may_be_folder(self, path: str) -> bool:
         """Could a word name a folder (which a program may read all of)? Locally: is it one."""
         return not self._local or isinstance(path, Glob) or os.path.isdir(path)
+
+    def never_ends(self, path: str) -> bool:
+        """Does a word name a FIFO, a socket or a device, whose read may wait or never end? Only a
+        local look can say (elsewhere the command's time-out bounds it); `stat` never blocks."""
+        try:
+            mode = os.stat(path).st_mode if self._local and not isinstance(path, Glob) else stat.S_IFREG
+        except (OSError, ValueError):
+            return False
+        return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
     def in_protected(self, *candidates: str | None) -> bool:
         # [lesson 19]

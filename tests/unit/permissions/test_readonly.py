@@ -1,5 +1,6 @@
 """The built-in read-only list: what the gate lets run in default mode when no rule allows it."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,16 @@ async def test_the_list_holds_in_default_and_accept_edits(tmp_path: Path, mode: 
 
 async def test_plan_mode_still_refuses_bash(tmp_path: Path) -> None:
     assert await decide(PermissionGate([], Mode.PLAN, workspace=tmp_path), "ls") is Decision.DENY
+
+
+async def test_a_fifo_or_device_in_the_project_asks(tmp_path: Path) -> None:
+    """`cat pipe` would wait for a writer until the time-out (a tarball can ship a FIFO): it asks."""
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "zero").symlink_to("/dev/zero")
+    gate = PermissionGate([], Mode.DEFAULT, workspace=tmp_path)
+    verdict = await gate.check("bash", {"command": "cat pipe"}, BASH.traits)
+    assert verdict.decision is Decision.ASK
+    assert "cat reads pipe, a FIFO or device: the read may never end" in verdict.reason
+    assert await decide(gate, "head -c 1 zero") is Decision.ASK  # a link out of the project, to a device
+    (tmp_path / "a.txt").write_text("x\n", encoding="utf-8")
+    assert await decide(gate, "cat a.txt && ls") is Decision.ALLOW
