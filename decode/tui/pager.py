@@ -95,9 +95,9 @@ class CallPager:
 
         keys = KeyBindings()
 
-        def bind(*names: str, action: Callable[[KeyPressEvent], object]) -> None:
+        def bind(*names: str, action: Callable[[KeyPressEvent], object], eager: bool = False) -> None:
             for name in names:
-                keys.add(name)(action)
+                keys.add(name, eager=eager)(action)
 
         def page(step: int) -> None:
             width, height = size()
@@ -115,7 +115,8 @@ class CallPager:
         def leave(event: KeyPressEvent) -> None:
             event.app.exit()
 
-        bind("q", "escape", "c-o", "c-c", action=leave)
+        bind("q", "c-o", "c-c", action=leave)
+        bind("escape", action=leave, eager=True)  # at once: no wait for a longer sequence Esc could begin
         layout = Layout(
             HSplit(
                 [

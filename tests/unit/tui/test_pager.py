@@ -70,6 +70,7 @@ def test_the_keys_move_between_calls_scroll_and_leave() -> None:
     assert after(" bq") == (2, 0)
     assert after("Gkq")[1] > 0
     assert after("\x0f") == (2, 0)  # Ctrl+O again leaves too
+    assert after("p" + UP + "\x1b") == (0, 0)  # Esc alone, right after an arrow's own escape sequence
 
 
 def test_a_running_turn_prints_after_the_pager_closes() -> None:
